@@ -1,0 +1,8 @@
+/* opsplit: the umbrella header. */
+#ifndef OPSPLIT_H
+#define OPSPLIT_H
+
+#include "opsplit/core.h"
+#include "opsplit/field.h"
+
+#endif

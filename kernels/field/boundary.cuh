@@ -1,0 +1,56 @@
+// Ghost cells from boundary conditions on the cell-centred grid (DESIGN.md):
+//   NOFLUX     ghost = the cell inside (mirror)        -> zero flux, sum conserved
+//   DIRICHLET  ghost = 2*value - the cell inside       -> the face carries value
+//   PERIODIC   ghost = the cell on the opposite side
+// Axes are filled x, then y over x's ghosts too, then z over both: edge ghosts follow
+// from applying the face rules one axis after the other.
+#pragma once
+
+#include <cstdint>
+
+#include "common/hd.cuh"
+#include "field/grid.cuh"
+
+namespace opsplit::field {
+
+struct FaceCondition {
+  int type;  // opsplit_bc
+  double value;
+};
+
+// Range of the two other axes covered when filling the ghosts of `axis`.
+OPSPLIT_HD void ghost_sweep(const Grid& grid, int axis, int* u_axis, int* v_axis, int64_t* u_lo, int64_t* u_len,
+                            int64_t* v_lo, int64_t* v_len) {
+  *u_axis = axis == 0 ? 1 : 0;
+  *v_axis = axis == 2 ? 1 : 2;
+  // Axes filled before this one include their ghosts.
+  *u_lo = *u_axis < axis ? -grid.g[*u_axis] : 0;
+  *v_lo = *v_axis < axis ? -grid.g[*v_axis] : 0;
+  *u_len = grid.n[*u_axis] - 2 * *u_lo;
+  *v_len = grid.n[*v_axis] - 2 * *v_lo;
+}
+
+// Fills the ghost layers of one face of `axis` (side 0: low, 1: high) at the point
+// (u, v) of the other two axes, for component base pointer `data`.
+template <class T>
+OPSPLIT_HD void fill_ghost(T* data, const Grid& grid, int axis, int side, int64_t u, int64_t v, FaceCondition bc) {
+  int u_axis, v_axis;
+  int64_t u_lo, u_len, v_lo, v_len;
+  ghost_sweep(grid, axis, &u_axis, &v_axis, &u_lo, &u_len, &v_lo, &v_len);
+  int64_t at[3];
+  at[u_axis] = u;
+  at[v_axis] = v;
+  const int64_t n = grid.n[axis];
+  for (int64_t layer = 1; layer <= grid.g[axis]; ++layer) {
+    const int64_t ghost = side == 0 ? -layer : n - 1 + layer;
+    const int64_t inside = side == 0 ? layer - 1 : n - layer;    // its mirror image
+    const int64_t opposite = side == 0 ? n - layer : layer - 1;  // its periodic image
+    at[axis] = ghost;
+    T* g = data + grid.index(0, at[0], at[1], at[2]);
+    at[axis] = bc.type == 2 ? opposite : inside;
+    const T source = data[grid.index(0, at[0], at[1], at[2])];
+    *g = bc.type == 1 ? static_cast<T>(2 * bc.value) - source : source;
+  }
+}
+
+}  // namespace opsplit::field

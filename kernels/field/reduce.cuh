@@ -1,0 +1,35 @@
+// The fixed-order sum of a field component, shared by both backends so that they give
+// bitwise the same result on the same data: each x-row is summed in order in double,
+// then the row sums are combined pairwise level by level ((0+1), (2+3), ...; an odd
+// last one moves up unchanged).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/hd.cuh"
+#include "field/grid.cuh"
+
+namespace opsplit::field {
+
+// Row `row` = j + k*ny of component c.
+template <class T>
+OPSPLIT_HD double row_sum(const T* data, const Grid& grid, int c, int64_t row) {
+  const int64_t j = row % grid.n[1], k = row / grid.n[1];
+  const T* p = data + grid.index(c, 0, j, k);
+  double s = 0.0;
+  for (int64_t i = 0; i < grid.n[0]; ++i) s += static_cast<double>(p[i]);
+  return s;
+}
+
+inline double pairwise_total(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  while (v.size() > 1) {
+    size_t half = (v.size() + 1) / 2;
+    for (size_t i = 0; i < half; ++i) v[i] = 2 * i + 1 < v.size() ? v[2 * i] + v[2 * i + 1] : v[2 * i];
+    v.resize(half);
+  }
+  return v[0];
+}
+
+}  // namespace opsplit::field

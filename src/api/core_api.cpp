@@ -1,0 +1,113 @@
+// C entry points of the core: thin checks, then the context object.
+#include "api/guard.hpp"
+#include "core/cuda_device.hpp"
+
+using namespace opsplit;
+
+namespace {
+const char* kContext = "opsplit_context";
+
+Context& context_arg(opsplit_context ctx) { return checked(ctx, "ctx", kContext); }
+
+void create_context(opsplit_backend backend, int device, opsplit_context* ctx) {
+  opsplit_context& out = output(ctx, "ctx");
+  out = make_handle<Context>(backend, device);
+}
+}  // namespace
+
+extern "C" {
+
+OPSPLIT_API void opsplit_get_version(int* major, int* minor, int* patch) {
+  if (major) *major = OPSPLIT_VERSION_MAJOR;
+  if (minor) *minor = OPSPLIT_VERSION_MINOR;
+  if (patch) *patch = OPSPLIT_VERSION_PATCH;
+}
+
+OPSPLIT_API const char* opsplit_status_string(opsplit_status status) {
+  switch (status) {
+    case OPSPLIT_SUCCESS: return "OPSPLIT_SUCCESS";
+    case OPSPLIT_ERROR_INVALID_ARGUMENT: return "OPSPLIT_ERROR_INVALID_ARGUMENT";
+    case OPSPLIT_ERROR_INVALID_HANDLE: return "OPSPLIT_ERROR_INVALID_HANDLE";
+    case OPSPLIT_ERROR_OUT_OF_MEMORY: return "OPSPLIT_ERROR_OUT_OF_MEMORY";
+    case OPSPLIT_ERROR_BACKEND_UNAVAILABLE: return "OPSPLIT_ERROR_BACKEND_UNAVAILABLE";
+    case OPSPLIT_ERROR_UNSUPPORTED: return "OPSPLIT_ERROR_UNSUPPORTED";
+    case OPSPLIT_ERROR_NUMERICAL: return "OPSPLIT_ERROR_NUMERICAL";
+    case OPSPLIT_ERROR_IO: return "OPSPLIT_ERROR_IO";
+    case OPSPLIT_ERROR_PARSE: return "OPSPLIT_ERROR_PARSE";
+    case OPSPLIT_ERROR_DEVICE: return "OPSPLIT_ERROR_DEVICE";
+    case OPSPLIT_ERROR_CANCELLED: return "OPSPLIT_ERROR_CANCELLED";
+    case OPSPLIT_ERROR_INTERNAL: return "OPSPLIT_ERROR_INTERNAL";
+  }
+  return "unknown opsplit_status";
+}
+
+OPSPLIT_API int opsplit_cuda_available(void) {
+  try {
+    return cuda::available(nullptr) ? 1 : 0;
+  } catch (...) {
+    return 0;
+  }
+}
+
+OPSPLIT_API opsplit_status opsplit_context_create(opsplit_backend backend, opsplit_context* ctx) {
+  return api_guard(__func__, [&] {
+    if (backend != OPSPLIT_BACKEND_AUTO && backend != OPSPLIT_BACKEND_CPU && backend != OPSPLIT_BACKEND_CUDA)
+      fail_argument("backend=" + num(static_cast<int>(backend)) + " is not AUTO (0), CPU (1) or CUDA (2)");
+    output(ctx, "ctx");
+    create_context(resolve_backend(backend), 0, ctx);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_context_create_on_device(int cuda_device, opsplit_context* ctx) {
+  return api_guard(__func__, [&] {
+    if (cuda_device < 0) fail_argument("cuda_device=" + num(cuda_device) + " must be >= 0");
+    create_context(OPSPLIT_BACKEND_CUDA, cuda_device, ctx);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_context_destroy(opsplit_context* ctx) {
+  return api_guard(__func__, [&] {
+    if (ctx == nullptr || *ctx == nullptr) return;
+    Context& c = checked(*ctx, "*ctx", kContext);
+    if (c.live_objects > 0)
+      fail_argument(num(c.live_objects) + " object(s) made from this context are still alive; destroy them first");
+    destroy_handle(*ctx);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_context_get_backend(opsplit_context ctx, opsplit_backend* backend) {
+  return api_guard(__func__, [&] { output(backend, "backend") = context_arg(ctx).backend(); });
+}
+
+OPSPLIT_API opsplit_status opsplit_context_set_num_threads(opsplit_context ctx, int nthreads) {
+  return api_guard(__func__, [&] {
+    Context& c = context_arg(ctx);
+    if (nthreads < 0) fail_argument("nthreads=" + num(nthreads) + " must be >= 0 (0: the OpenMP default)");
+    c.set_threads(nthreads);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_context_set_cuda_stream(opsplit_context ctx, void* stream) {
+  return api_guard(__func__, [&] {
+    Context& c = context_arg(ctx);
+    if (!c.is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "ctx is a CPU context; a CUDA stream needs a CUDA context");
+    c.device().activate();
+    c.device().synchronize();  // work already queued finishes before the switch
+    c.device().set_stream(stream);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_context_synchronize(opsplit_context ctx) {
+  return api_guard(__func__, [&] {
+    Context& c = context_arg(ctx);
+    if (c.is_cuda()) c.device().activate();
+    c.synchronize();
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_context_set_progress_callback(opsplit_context ctx, opsplit_progress_fn fn,
+                                                                 void* user) {
+  return api_guard(__func__, [&] { context_arg(ctx).set_progress(fn, user); });
+}
+
+}  // extern "C"

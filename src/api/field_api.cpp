@@ -1,0 +1,146 @@
+// C entry points of field buffers and reaction-diffusion models.
+#include <cmath>
+
+#include "api/guard.hpp"
+#include "field/field.hpp"
+#include "field/rd.hpp"
+
+using namespace opsplit;
+
+namespace {
+const char* kField = "opsplit_field";
+const char* kRd = "opsplit_rd";
+
+// The field behind a handle, with its context made current for the work.
+Field& field_arg(opsplit_field field, const char* name = "field") {
+  Field& f = checked(field, name, kField);
+  if (f.context().is_cuda()) f.context().device().activate();
+  return f;
+}
+ReactionDiffusion& rd_arg(opsplit_rd rd) { return checked(rd, "rd", kRd); }
+
+void check_layout(opsplit_layout layout) {
+  if (layout != OPSPLIT_LAYOUT_PLANAR && layout != OPSPLIT_LAYOUT_INTERLEAVED)
+    fail_argument("layout=" + num(static_cast<int>(layout)) + " is not PLANAR (0) or INTERLEAVED (1)");
+}
+
+void check_component(const Field& f, int comp) {
+  if (comp < 0 || comp >= f.grid().ncomp)
+    fail_argument("comp=" + num(comp) + " is not in [0, " + num(f.grid().ncomp) + ")");
+}
+}  // namespace
+
+extern "C" {
+
+OPSPLIT_API opsplit_status opsplit_field_create(opsplit_context ctx, int64_t nx, int64_t ny, int64_t nz, int ncomp,
+                                                opsplit_precision precision, opsplit_field* field) {
+  return api_guard(__func__, [&] {
+    Context& c = checked(ctx, "ctx", "opsplit_context");
+    opsplit_field& out = output(field, "field");
+    if (c.is_cuda()) c.device().activate();
+    out = make_handle<Field>(c, nx, ny, nz, ncomp, precision);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_destroy(opsplit_field* field) {
+  return api_guard(__func__, [&] { destroy_through(field, kField); });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_set_spacing(opsplit_field field, double hx, double hy, double hz) {
+  return api_guard(__func__, [&] { field_arg(field).set_spacing(hx, hy, hz); });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_get_spacing(opsplit_field field, double* hx, double* hy, double* hz) {
+  return api_guard(__func__, [&] {
+    const double* h = field_arg(field).spacing();
+    double& x = output(hx, "hx");
+    double& y = output(hy, "hy");
+    double& z = output(hz, "hz");
+    x = h[0], y = h[1], z = h[2];
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_get_shape(opsplit_field field, int64_t* nx, int64_t* ny, int64_t* nz,
+                                                   int* ncomp) {
+  return api_guard(__func__, [&] {
+    const auto& g = field_arg(field).grid();
+    int64_t& x = output(nx, "nx");
+    int64_t& y = output(ny, "ny");
+    int64_t& z = output(nz, "nz");
+    int& c = output(ncomp, "ncomp");
+    x = g.n[0], y = g.n[1], z = g.n[2], c = g.ncomp;
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_get_precision(opsplit_field field, opsplit_precision* precision) {
+  return api_guard(__func__, [&] { output(precision, "precision") = field_arg(field).precision(); });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_upload(opsplit_field field, const void* host, opsplit_layout layout) {
+  return api_guard(__func__, [&] {
+    Field& f = field_arg(field);
+    if (host == nullptr) fail_argument("host is NULL");
+    check_layout(layout);
+    f.upload(host, layout);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_download(opsplit_field field, void* host, opsplit_layout layout) {
+  return api_guard(__func__, [&] {
+    Field& f = field_arg(field);
+    if (host == nullptr) fail_argument("host is NULL");
+    check_layout(layout);
+    f.download(host, layout);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_component_sum(opsplit_field field, int comp, double* sum) {
+  return api_guard(__func__, [&] {
+    Field& f = field_arg(field);
+    check_component(f, comp);
+    output(sum, "sum") = f.component_sum(comp);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_create(opsplit_context ctx, int ncomp, opsplit_rd* rd) {
+  return api_guard(__func__, [&] {
+    Context& c = checked(ctx, "ctx", "opsplit_context");
+    opsplit_rd& out = output(rd, "rd");
+    out = make_handle<ReactionDiffusion>(c, ncomp);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_destroy(opsplit_rd* rd) {
+  return api_guard(__func__, [&] { destroy_through(rd, kRd); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil stencil) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_stencil(stencil); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, double coefficient) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_diffusion(comp, coefficient); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_boundary(opsplit_rd rd, opsplit_face face, int comp, opsplit_bc bc,
+                                                   double value) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_boundary(face, comp, bc, value); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_max_stable_dt(opsplit_rd rd, opsplit_field field, double* dt) {
+  return api_guard(__func__, [&] {
+    ReactionDiffusion& r = rd_arg(rd);
+    Field& f = field_arg(field);
+    output(dt, "dt") = r.max_stable_dt(f);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_step(opsplit_rd rd, opsplit_field field, double dt, int64_t nsteps) {
+  return api_guard(__func__, [&] {
+    ReactionDiffusion& r = rd_arg(rd);
+    Field& f = field_arg(field);
+    r.step(f, dt, nsteps, "opsplit_rd_step");
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,50 @@
+// The one guard every C entry point runs its body in: an opsplit::Error becomes its
+// status, anything else a status too; the thread-local message names the function.
+// Nothing escapes, nothing is printed.
+#pragma once
+
+#include <new>
+#include <string>
+
+#include "core/context.hpp"
+#include "core/error.hpp"
+
+namespace opsplit {
+
+template <class Body>
+opsplit_status api_guard(const char* function, Body&& body) noexcept {
+  try {
+    body();
+    clear_last_error();
+    return OPSPLIT_SUCCESS;
+  } catch (const Error& e) {
+    set_last_error(function, e.what());
+    return e.status();
+  } catch (const std::bad_alloc&) {
+    set_last_error(function, "out of host memory");
+    return OPSPLIT_ERROR_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    set_last_error(function, (std::string("internal error: ") + e.what()).c_str());
+    return OPSPLIT_ERROR_INTERNAL;
+  } catch (...) {
+    set_last_error(function, "internal error: an unknown exception");
+    return OPSPLIT_ERROR_INTERNAL;
+  }
+}
+
+// An output pointer that must not be NULL.
+template <class T>
+T& output(T* pointer, const char* argument) {
+  if (pointer == nullptr) fail_argument(std::string(argument) + " is NULL");
+  return *pointer;
+}
+
+// Destroys a handle through its C pointer: NULL and *NULL are no-ops; *handle = NULL after.
+template <class T>
+void destroy_through(T** handle, const char* type) {
+  if (handle == nullptr || *handle == nullptr) return;
+  checked(*handle, "*handle", type);
+  destroy_handle(*handle);
+}
+
+}  // namespace opsplit

@@ -1,0 +1,128 @@
+#include "core/cuda_device.hpp"
+
+#include <cuda_runtime.h>
+
+#include "core/error.hpp"
+
+namespace opsplit::cuda {
+
+namespace {
+
+[[noreturn]] void fail_cuda(cudaError_t err, const std::string& what) {
+  cudaGetLastError();  // clear a sticky-free error so the context stays usable
+  opsplit_status status = err == cudaErrorMemoryAllocation ? OPSPLIT_ERROR_OUT_OF_MEMORY : OPSPLIT_ERROR_DEVICE;
+  fail(status, what + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
+}
+
+void check(cudaError_t err, const char* what) {
+  if (err != cudaSuccess) fail_cuda(err, what);
+}
+
+cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
+
+}  // namespace
+
+// Defined in kernels/field/probe.cu: asks whether this build carries code for the device.
+cudaError_t probe_kernel_image();
+
+bool available(std::string* why) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err == cudaErrorInsufficientDriver) {
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    if (why)
+      *why = driver == 0 ? std::string("no NVIDIA driver is installed")
+                         : "the NVIDIA driver (CUDA " + std::to_string(driver / 1000) + "." +
+                               std::to_string(driver % 1000 / 10) + ") is older than this build's CUDA runtime (" +
+                               std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10) + ")";
+    cudaGetLastError();
+    return false;
+  }
+  if (err != cudaSuccess || count == 0) {
+    if (why) *why = std::string("no CUDA device is present (") + cudaGetErrorName(err) + ")";
+    cudaGetLastError();
+    return false;
+  }
+  // The current device must be covered by the architectures this build carries.
+  err = probe_kernel_image();
+  if (err != cudaSuccess) {
+    if (why) *why = std::string("the CUDA device is not covered by this build's architectures (") + cudaGetErrorName(err) + ")";
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+Device::Device(int device) : id_(device) {
+  std::string why;
+  if (!available(&why)) fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "the CUDA backend is unavailable: " + why);
+  int count = 0;
+  cudaGetDeviceCount(&count);
+  if (device < 0 || device >= count)
+    fail(OPSPLIT_ERROR_INVALID_ARGUMENT,
+         "cuda_device=" + std::to_string(device) + " is not in [0, " + std::to_string(count) + ")");
+  check(cudaSetDevice(device), "cudaSetDevice");
+  cudaError_t err = probe_kernel_image();
+  if (err != cudaSuccess) {
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, device);
+    cudaGetLastError();
+    fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE,
+         std::string("device ") + std::to_string(device) + " (" + prop.name + ", compute capability " +
+             std::to_string(prop.major) + "." + std::to_string(prop.minor) +
+             ") is not covered by the CUDA architectures opsplit was built for (" + cudaGetErrorName(err) + ")");
+  }
+  cudaStream_t s = nullptr;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  own_stream_ = s;
+}
+
+Device::~Device() {
+  cudaSetDevice(id_);
+  cudaStreamSynchronize(as_stream(stream()));
+  cudaStreamDestroy(as_stream(own_stream_));
+  cudaGetLastError();
+}
+
+void Device::activate() const { check(cudaSetDevice(id_), "cudaSetDevice"); }
+
+void Device::synchronize() const { check(cudaStreamSynchronize(as_stream(stream())), "the device work of this context"); }
+
+void* Device::allocate(size_t bytes) const {
+  void* p = nullptr;
+  cudaError_t err = cudaMalloc(&p, bytes == 0 ? 1 : bytes);
+  if (err == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    fail(OPSPLIT_ERROR_OUT_OF_MEMORY, "cudaMalloc of " + std::to_string(bytes) + " bytes: the device is out of memory");
+  }
+  check(err, "cudaMalloc");
+  return p;
+}
+
+void Device::release(void* pointer) {
+  if (pointer != nullptr) cudaFree(pointer);
+}
+
+void Device::zero(void* pointer, size_t bytes) const {
+  check(cudaMemsetAsync(pointer, 0, bytes, as_stream(stream())), "cudaMemsetAsync");
+}
+
+void Device::copy_to_device(void* device, const void* host, size_t bytes) const {
+  check(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, as_stream(stream())), "cudaMemcpyAsync to the device");
+  // From pageable memory cudaMemcpyAsync returns once the host array has been read
+  // (CUDA runtime API, "API synchronization behavior"), so the caller may reuse it.
+}
+
+void Device::copy_to_host(void* host, const void* device, size_t bytes) const {
+  check(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, as_stream(stream())), "cudaMemcpyAsync to the host");
+  synchronize();
+}
+
+void check_launch(const char* kernel) {
+  cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) fail_cuda(err, std::string("launch of ") + kernel);
+}
+
+}  // namespace opsplit::cuda

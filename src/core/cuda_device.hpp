@@ -1,0 +1,42 @@
+// The CUDA side of a context: device, stream and the checks on CUDA calls. Declared
+// without CUDA headers so host code compiles either way; defined in cuda_device.cpp
+// (built with CUDA) or no_cuda.cpp (built without).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace opsplit::cuda {
+
+// 1 when built with CUDA and a device is usable; otherwise 0 and why.
+bool available(std::string* why);
+
+class Device {
+ public:
+  explicit Device(int device);  // throws BACKEND_UNAVAILABLE with the reason
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  int id() const { return id_; }
+  void* stream() const { return stream_ != nullptr ? stream_ : own_stream_; }  // a cudaStream_t
+  void set_stream(void* stream) { stream_ = stream; }
+  void activate() const;     // cudaSetDevice before work on this context
+  void synchronize() const;  // waits for the stream; throws DEVICE on an asynchronous failure
+
+  void* allocate(size_t bytes) const;  // cudaMalloc; OUT_OF_MEMORY when the device is full
+  static void release(void* pointer);  // never throws
+  void zero(void* pointer, size_t bytes) const;
+  void copy_to_device(void* device, const void* host, size_t bytes) const;  // ordered on the stream
+  void copy_to_host(void* host, const void* device, size_t bytes) const;    // completes before return
+
+ private:
+  int id_;
+  void* own_stream_ = nullptr;
+  void* stream_ = nullptr;  // the host's stream, when it gave one
+};
+
+// After a kernel launch: throws DEVICE naming the kernel if the launch failed.
+void check_launch(const char* kernel);
+
+}  // namespace opsplit::cuda

@@ -1,0 +1,33 @@
+#include "core/error.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace opsplit {
+
+namespace {
+thread_local std::string last_error;
+}
+
+std::string num(double x) {
+  char buf[40];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  return buf;
+}
+
+void set_last_error(const char* function, const char* message) {
+  try {
+    last_error = std::string(function) + ": " + message;
+  } catch (...) {
+    last_error.clear();  // out of memory while reporting: an empty message, never a throw
+  }
+}
+
+void clear_last_error() { last_error.clear(); }
+
+}  // namespace opsplit
+
+extern "C" OPSPLIT_API const char* opsplit_last_error_message(void) { return opsplit::last_error.c_str(); }

@@ -1,0 +1,39 @@
+// Errors inside opsplit: thrown as opsplit::Error, turned into a status and the
+// thread-local message by api_guard (src/api/guard.hpp) at the C boundary.
+#pragma once
+
+#include <exception>
+#include <string>
+
+#include "opsplit/core.h"
+
+namespace opsplit {
+
+class Error : public std::exception {
+ public:
+  Error(opsplit_status status, std::string message) : status_(status), message_(std::move(message)) {}
+  opsplit_status status() const noexcept { return status_; }
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  opsplit_status status_;
+  std::string message_;
+};
+
+[[noreturn]] inline void fail(opsplit_status status, std::string message) {
+  throw Error(status, std::move(message));
+}
+[[noreturn]] inline void fail_argument(std::string message) {
+  throw Error(OPSPLIT_ERROR_INVALID_ARGUMENT, std::move(message));
+}
+
+// Shortest text that reads back as the same double ("0.3", not "0.29999999999999999").
+std::string num(double x);
+inline std::string num(long long x) { return std::to_string(x); }
+inline std::string num(long x) { return std::to_string(x); }
+inline std::string num(int x) { return std::to_string(x); }
+
+void set_last_error(const char* function, const char* message);
+void clear_last_error();
+
+}  // namespace opsplit

@@ -1,0 +1,27 @@
+// The CUDA side of a context in a build without CUDA: every use says so.
+#include "core/cuda_device.hpp"
+#include "core/error.hpp"
+
+namespace opsplit::cuda {
+
+namespace {
+const char* kWhy = "opsplit was built without CUDA (OPSPLIT_ENABLE_CUDA=OFF or no nvcc at build time)";
+}
+
+bool available(std::string* why) {
+  if (why) *why = kWhy;
+  return false;
+}
+
+Device::Device(int device) : id_(device) { fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, kWhy); }
+Device::~Device() = default;
+void Device::activate() const {}
+void Device::synchronize() const {}
+void* Device::allocate(size_t) const { fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, kWhy); }
+void Device::release(void*) {}
+void Device::zero(void*, size_t) const {}
+void Device::copy_to_device(void*, const void*, size_t) const {}
+void Device::copy_to_host(void*, const void*, size_t) const {}
+void check_launch(const char*) {}
+
+}  // namespace opsplit::cuda

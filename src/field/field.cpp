@@ -1,0 +1,96 @@
+#include "field/field.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "field/launch.hpp"
+#include "field/reduce.cuh"
+
+namespace opsplit {
+
+namespace {
+
+// Bytes of a field's storage, or INVALID_ARGUMENT when the sizes overflow.
+size_t storage_bytes(int64_t nx, int64_t ny, int64_t nz, int ncomp, size_t value_size, int ghost) {
+  const int64_t dims[3] = {nx, ny, nz};
+  int64_t total = ncomp;
+  bool overflow = false;
+  for (int64_t d : dims) overflow |= __builtin_mul_overflow(total, d > 1 ? d + 2 * ghost : d, &total);
+  size_t bytes = 0;
+  overflow |= __builtin_mul_overflow(static_cast<size_t>(total), value_size, &bytes);
+  if (overflow)
+    fail_argument("nx*ny*nz*ncomp = " + num(static_cast<long long>(nx)) + "*" + num(static_cast<long long>(ny)) + "*" +
+                  num(static_cast<long long>(nz)) + "*" + num(ncomp) + " overflows 64-bit sizes");
+  return bytes;
+}
+
+}  // namespace
+
+}  // namespace opsplit
+
+opsplit_field_s::opsplit_field_s(opsplit::Context& ctx, int64_t nx, int64_t ny, int64_t nz, int ncomp,
+                                 opsplit_precision precision)
+    : ContextMember(ctx), precision_(precision) {
+  using opsplit::fail_argument;
+  using opsplit::num;
+  if (nx < 1 || ny < 1 || nz < 1)
+    fail_argument("nx, ny, nz = " + num(static_cast<long long>(nx)) + ", " + num(static_cast<long long>(ny)) + ", " +
+                  num(static_cast<long long>(nz)) + ": each must be >= 1");
+  if (ncomp < 1) fail_argument("ncomp=" + num(ncomp) + " must be >= 1");
+  if (precision != OPSPLIT_FLOAT64 && precision != OPSPLIT_FLOAT32)
+    fail_argument("precision=" + num(static_cast<int>(precision)) + " is not OPSPLIT_FLOAT64 (0) or OPSPLIT_FLOAT32 (1)");
+  const size_t bytes = opsplit::storage_bytes(nx, ny, nz, ncomp, value_size(), kGhost);
+  grid_ = opsplit::field::Grid::make(nx, ny, nz, ncomp, kGhost);
+  data_ = opsplit::Buffer(ctx, bytes);
+}
+
+void opsplit_field_s::set_spacing(double hx, double hy, double hz) {
+  const double h[3] = {hx, hy, hz};
+  const char* names[3] = {"hx", "hy", "hz"};
+  for (int a = 0; a < 3; ++a)
+    if (!std::isfinite(h[a]) || h[a] <= 0.0)
+      opsplit::fail_argument(std::string(names[a]) + "=" + opsplit::num(h[a]) + " must be finite and > 0");
+  for (int a = 0; a < 3; ++a) h_[a] = h[a];
+}
+
+opsplit::Buffer& opsplit_field_s::scratch() {
+  if (scratch_.empty()) scratch_ = opsplit::Buffer(context(), data_.bytes());
+  return scratch_;
+}
+
+void opsplit_field_s::upload(const void* host, opsplit_layout layout) {
+  opsplit::with_value_type(precision_, [&](auto zero) {
+    using T = decltype(zero);
+    const auto& run = opsplit::field::launchers<T>(context());
+    if (!context().is_cuda()) {
+      run.unpack(context(), static_cast<const T*>(host), grid_, data_.as<T>(), layout);
+      return;
+    }
+    // On the GPU the host array goes to the scratch buffer, then is spread out there.
+    opsplit::Buffer& staging = scratch();
+    context().device().copy_to_device(staging.data(), host, grid_.cells() * grid_.ncomp * sizeof(T));
+    run.unpack(context(), staging.as<T>(), grid_, data_.as<T>(), layout);
+  });
+}
+
+void opsplit_field_s::download(void* host, opsplit_layout layout) const {
+  opsplit::with_value_type(precision_, [&](auto zero) {
+    using T = decltype(zero);
+    const auto& run = opsplit::field::launchers<T>(context());
+    if (!context().is_cuda()) {
+      run.pack(context(), data_.as<T>(), grid_, static_cast<T*>(host), layout);
+      return;
+    }
+    opsplit::Buffer& staging = const_cast<opsplit_field_s*>(this)->scratch();
+    run.pack(context(), data_.as<T>(), grid_, staging.as<T>(), layout);
+    context().device().copy_to_host(host, staging.data(), grid_.cells() * grid_.ncomp * sizeof(T));
+  });
+}
+
+double opsplit_field_s::component_sum(int comp) const {
+  return opsplit::with_value_type(precision_, [&](auto zero) {
+    using T = decltype(zero);
+    return opsplit::field::pairwise_total(
+        opsplit::field::launchers<T>(context()).row_sums(context(), data_.as<T>(), grid_, comp));
+  });
+}

@@ -1,0 +1,72 @@
+// Small RAII owners and helpers for tests that drive the C API from C++.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opsplit/opsplit.h"
+
+#define OPSPLIT_OK(call) ASSERT_EQ((call), OPSPLIT_SUCCESS) << opsplit_last_error_message()
+
+namespace test {
+
+struct Context {
+  opsplit_context ctx = nullptr;
+  // AUTO: the backend comes from OPSPLIT_BACKEND, which each ctest registration sets.
+  explicit Context(opsplit_backend backend = OPSPLIT_BACKEND_AUTO) {
+    opsplit_status s = opsplit_context_create(backend, &ctx);
+    EXPECT_EQ(s, OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  }
+  ~Context() { EXPECT_EQ(opsplit_context_destroy(&ctx), OPSPLIT_SUCCESS) << opsplit_last_error_message(); }
+  operator opsplit_context() const { return ctx; }
+};
+
+struct Field {
+  opsplit_field f = nullptr;
+  Field(opsplit_context ctx, int64_t nx, int64_t ny, int64_t nz, int ncomp, opsplit_precision p = OPSPLIT_FLOAT64) {
+    EXPECT_EQ(opsplit_field_create(ctx, nx, ny, nz, ncomp, p, &f), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  }
+  ~Field() { opsplit_field_destroy(&f); }
+  operator opsplit_field() const { return f; }
+};
+
+struct Rd {
+  opsplit_rd rd = nullptr;
+  Rd(opsplit_context ctx, int ncomp) {
+    EXPECT_EQ(opsplit_rd_create(ctx, ncomp, &rd), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  }
+  ~Rd() { opsplit_rd_destroy(&rd); }
+  operator opsplit_rd() const { return rd; }
+  void boundary_all(int comp, opsplit_bc bc, double value = 0.0) {
+    for (int face = 0; face < 6; ++face)
+      EXPECT_EQ(opsplit_rd_set_boundary(rd, static_cast<opsplit_face>(face), comp, bc, value), OPSPLIT_SUCCESS);
+  }
+};
+
+template <class T>
+constexpr opsplit_precision precision_of() {
+  return sizeof(T) == sizeof(double) ? OPSPLIT_FLOAT64 : OPSPLIT_FLOAT32;
+}
+
+inline double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::fmax(m, std::fabs(x));
+  return m;
+}
+
+// max |a - b| / max |b|
+template <class A, class B>
+double relative_error(const std::vector<A>& a, const std::vector<B>& b) {
+  double diff = 0, scale = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    diff = std::fmax(diff, std::fabs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
+    scale = std::fmax(scale, std::fabs(static_cast<double>(b[i])));
+  }
+  return diff / scale;
+}
+
+}  // namespace test

@@ -1,0 +1,182 @@
+// Field and model behaviour on the backend OPSPLIT_BACKEND names: layouts, exact
+// round trips, determinism across runs and thread counts, cancellation, components.
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "helpers.hpp"
+
+namespace {
+
+template <class T>
+std::vector<T> random_values(size_t n, unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<T> v(n);
+  for (auto& x : v) x = static_cast<T>(u(gen));
+  return v;
+}
+
+template <class T>
+void check_layouts() {
+  test::Context ctx;
+  const int64_t nx = 5, ny = 4, nz = 3;
+  const int ncomp = 3;
+  test::Field field(ctx, nx, ny, nz, ncomp, test::precision_of<T>());
+  const size_t cells = nx * ny * nz, total = cells * ncomp;
+  auto planar = random_values<T>(total, 7);
+  OPSPLIT_OK(opsplit_field_upload(field, planar.data(), OPSPLIT_LAYOUT_PLANAR));
+  std::vector<T> interleaved(total), back(total);
+  OPSPLIT_OK(opsplit_field_download(field, interleaved.data(), OPSPLIT_LAYOUT_INTERLEAVED));
+  for (int c = 0; c < ncomp; ++c)
+    for (size_t cell = 0; cell < cells; ++cell) ASSERT_EQ(interleaved[cell * ncomp + c], planar[c * cells + cell]);
+  OPSPLIT_OK(opsplit_field_upload(field, interleaved.data(), OPSPLIT_LAYOUT_INTERLEAVED));
+  OPSPLIT_OK(opsplit_field_download(field, back.data(), OPSPLIT_LAYOUT_PLANAR));
+  EXPECT_EQ(0, std::memcmp(back.data(), planar.data(), total * sizeof(T)));  // bit-exact round trip
+  for (int c = 0; c < ncomp; ++c) {
+    double sum = 0, expected = 0;
+    OPSPLIT_OK(opsplit_field_component_sum(field, c, &sum));
+    for (size_t cell = 0; cell < cells; ++cell) expected += static_cast<double>(planar[c * cells + cell]);
+    EXPECT_NEAR(sum, expected, 1e-14 * cells);
+  }
+}
+
+TEST(Layouts, PlanarAndInterleavedRoundTripExactlyDouble) { check_layouts<double>(); }
+TEST(Layouts, PlanarAndInterleavedRoundTripExactlyFloat) { check_layouts<float>(); }
+
+TEST(Field, StartsAtZeroAndReportsItsShape) {
+  test::Context ctx;
+  test::Field field(ctx, 7, 1, 3, 2, OPSPLIT_FLOAT32);
+  int64_t nx, ny, nz;
+  int ncomp;
+  opsplit_precision p;
+  OPSPLIT_OK(opsplit_field_get_shape(field, &nx, &ny, &nz, &ncomp));
+  OPSPLIT_OK(opsplit_field_get_precision(field, &p));
+  EXPECT_EQ(nx, 7);
+  EXPECT_EQ(ny, 1);
+  EXPECT_EQ(nz, 3);
+  EXPECT_EQ(ncomp, 2);
+  EXPECT_EQ(p, OPSPLIT_FLOAT32);
+  std::vector<float> c(42, 5.0f);
+  OPSPLIT_OK(opsplit_field_download(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
+  for (float v : c) EXPECT_EQ(v, 0.0f);
+}
+
+// A 3D case with every boundary kind and two components of different D.
+template <class T>
+std::vector<T> run_mixed_case(int threads, int64_t steps) {
+  test::Context ctx;
+  opsplit_backend backend;
+  EXPECT_EQ(opsplit_context_get_backend(ctx, &backend), OPSPLIT_SUCCESS);
+  if (backend == OPSPLIT_BACKEND_CPU) {
+    EXPECT_EQ(opsplit_context_set_num_threads(ctx, threads), OPSPLIT_SUCCESS);
+  }
+  const int64_t nx = 37, ny = 21, nz = 70;  // partial GPU tiles and two z-chunks
+  test::Field field(ctx, nx, ny, nz, 2, test::precision_of<T>());
+  EXPECT_EQ(opsplit_field_set_spacing(field, 1.0, 1.0, 1.0), OPSPLIT_SUCCESS);
+  test::Rd rd(ctx, 2);
+  EXPECT_EQ(opsplit_rd_set_stencil(rd, OPSPLIT_STENCIL_19POINT), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_rd_set_diffusion(rd, 0, 1.0), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_rd_set_diffusion(rd, 1, 0.25), OPSPLIT_SUCCESS);
+  for (int c = 0; c < 2; ++c) {
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XLO, c, OPSPLIT_BC_DIRICHLET, 1.0 + c), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XHI, c, OPSPLIT_BC_NOFLUX, 0.0), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_YLO, c, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_YHI, c, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_ZLO, c, OPSPLIT_BC_NOFLUX, 0.0), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_ZHI, c, OPSPLIT_BC_DIRICHLET, -0.5), OPSPLIT_SUCCESS);
+  }
+  auto c0 = random_values<T>(static_cast<size_t>(nx * ny * nz * 2), 42);
+  EXPECT_EQ(opsplit_field_upload(field, c0.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+  double dt = 0;
+  EXPECT_EQ(opsplit_rd_max_stable_dt(rd, field, &dt), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_rd_step(rd, field, 0.9 * dt, steps), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  std::vector<T> out(c0.size());
+  EXPECT_EQ(opsplit_field_download(field, out.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+  return out;
+}
+
+TEST(Determinism, BitwiseIdenticalRunAfterRunAndAcrossThreadCounts) {
+  const auto a = run_mixed_case<double>(1, 50);
+  const auto b = run_mixed_case<double>(0, 50);
+  const auto c = run_mixed_case<double>(0, 50);
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(double)));
+  EXPECT_EQ(0, std::memcmp(b.data(), c.data(), b.size() * sizeof(double)));
+  const auto f1 = run_mixed_case<float>(3, 50);
+  const auto f2 = run_mixed_case<float>(0, 50);
+  EXPECT_EQ(0, std::memcmp(f1.data(), f2.data(), f1.size() * sizeof(float)));
+}
+
+TEST(Determinism, ComponentSumIsBitwiseReproducible) {
+  test::Context ctx;
+  test::Field field(ctx, 129, 65, 33, 1);
+  auto v = random_values<double>(129 * 65 * 33, 3);
+  OPSPLIT_OK(opsplit_field_upload(field, v.data(), OPSPLIT_LAYOUT_PLANAR));
+  double s1 = 0, s2 = 0;
+  OPSPLIT_OK(opsplit_field_component_sum(field, 0, &s1));
+  OPSPLIT_OK(opsplit_context_set_num_threads(ctx, 1));
+  OPSPLIT_OK(opsplit_field_component_sum(field, 0, &s2));
+  EXPECT_EQ(0, std::memcmp(&s1, &s2, sizeof s1));
+}
+
+struct CancelAfter {
+  int calls = 0;
+  int cancel_at = 0;
+  double last_fraction = 0;
+};
+
+int cancel_callback(double fraction, const char* what, void* user) {
+  auto* state = static_cast<CancelAfter*>(user);
+  EXPECT_STREQ(what, "opsplit_rd_step");
+  EXPECT_GT(fraction, state->last_fraction);
+  state->last_fraction = fraction;
+  return ++state->calls == state->cancel_at ? 1 : 0;
+}
+
+TEST(Progress, CancelLeavesTheFieldAfterTheLastCompletedStep) {
+  test::Context ctx;
+  const int64_t n = 16;
+  test::Field field(ctx, n, n, n, 1);
+  test::Field reference(ctx, n, n, n, 1);
+  test::Rd rd(ctx, 1);
+  OPSPLIT_OK(opsplit_rd_set_diffusion(rd, 0, 1.0));
+  auto c0 = random_values<double>(static_cast<size_t>(n * n * n), 9);
+  OPSPLIT_OK(opsplit_field_upload(field, c0.data(), OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_field_upload(reference, c0.data(), OPSPLIT_LAYOUT_PLANAR));
+  // 1000 steps report every 10 steps; cancelling at the 3rd report stops after step 30.
+  CancelAfter state;
+  state.cancel_at = 3;
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, cancel_callback, &state));
+  EXPECT_EQ(opsplit_rd_step(rd, field, 0.1, 1000), OPSPLIT_ERROR_CANCELLED);
+  EXPECT_NE(std::string(opsplit_last_error_message()).find("after 30 of 1000 steps"), std::string::npos)
+      << opsplit_last_error_message();
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, nullptr, nullptr));
+  OPSPLIT_OK(opsplit_rd_step(rd, reference, 0.1, 30));
+  std::vector<double> a(c0.size()), b(c0.size());
+  OPSPLIT_OK(opsplit_field_download(field, a.data(), OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_field_download(reference, b.data(), OPSPLIT_LAYOUT_PLANAR));
+  EXPECT_EQ(a, b);
+  // The field stays usable and steps on.
+  OPSPLIT_OK(opsplit_rd_step(rd, field, 0.1, 5));
+  EXPECT_EQ(state.calls, 3);
+}
+
+TEST(Components, AreIndependentWithTheirOwnCoefficientsAndBoundaries) {
+  // Component 1 has D = 0: it must not change. Component 0 diffuses.
+  test::Context ctx;
+  test::Field field(ctx, 12, 10, 8, 2);
+  test::Rd rd(ctx, 2);
+  OPSPLIT_OK(opsplit_rd_set_diffusion(rd, 0, 1.0));
+  OPSPLIT_OK(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XLO, 1, OPSPLIT_BC_DIRICHLET, 100.0));
+  auto c0 = random_values<double>(12 * 10 * 8 * 2, 11);
+  OPSPLIT_OK(opsplit_field_upload(field, c0.data(), OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_rd_step(rd, field, 0.1, 10));
+  std::vector<double> c(c0.size());
+  OPSPLIT_OK(opsplit_field_download(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
+  const size_t cells = 12 * 10 * 8;
+  EXPECT_TRUE(std::equal(c.begin() + cells, c.end(), c0.begin() + cells));
+  EXPECT_FALSE(std::equal(c.begin(), c.begin() + cells, c0.begin()));
+}
+
+}  // namespace

@@ -1,0 +1,104 @@
+// The shared numerics headers checked directly: stencil weights against the seed,
+// the stability radius against a brute-force scan of every mode, layout maps.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "field/diffusion.cuh"
+#include "field/grid.cuh"
+#include "field/layout.cuh"
+#include "field/reduce.cuh"
+
+using namespace opsplit::field;
+
+TEST(StencilWeights, NineteenPointCubicIsTheSeedStencil) {
+  const double h[3] = {2.0, 2.0, 2.0};
+  const bool all[3] = {true, true, true};
+  const StencilWeights w = stencil_weights(19, h, all);
+  const double unit = 1.0 / (6 * 4.0);  // 1/(6h^2)
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_DOUBLE_EQ(w.face[a], 2 * unit);
+    EXPECT_DOUBLE_EQ(w.edge[a], 1 * unit);
+  }
+  // Centre = -(sum of neighbour weights) = -24 * unit.
+  EXPECT_DOUBLE_EQ(-(2 * (w.face[0] + w.face[1] + w.face[2]) + 4 * (w.edge[0] + w.edge[1] + w.edge[2])), -24 * unit);
+}
+
+TEST(StencilWeights, NineteenPointIn2DIsTheIsotropicNinePointStencil) {
+  // (1/(6h^2)) (4 faces + 1 diagonals - 20 centre).
+  const double h[3] = {1.0, 1.0, 1.0};
+  const bool xy[3] = {true, true, false};
+  const StencilWeights w = stencil_weights(19, h, xy);
+  EXPECT_DOUBLE_EQ(w.face[0], 4.0 / 6);
+  EXPECT_DOUBLE_EQ(w.face[1], 4.0 / 6);
+  EXPECT_DOUBLE_EQ(w.face[2], 0.0);
+  EXPECT_DOUBLE_EQ(w.edge[0], 1.0 / 6);
+  EXPECT_DOUBLE_EQ(w.edge[1], 0.0);
+  EXPECT_DOUBLE_EQ(w.edge[2], 0.0);
+}
+
+TEST(StencilWeights, SevenPointAnisotropic) {
+  const double h[3] = {0.5, 1.0, 4.0};
+  const bool all[3] = {true, true, true};
+  const StencilWeights w = stencil_weights(7, h, all);
+  EXPECT_DOUBLE_EQ(w.face[0], 4.0);
+  EXPECT_DOUBLE_EQ(w.face[1], 1.0);
+  EXPECT_DOUBLE_EQ(w.face[2], 1.0 / 16);
+  EXPECT_EQ(w.edge[0] + w.edge[1] + w.edge[2], 0.0);
+}
+
+TEST(SpectralRadius, EqualsTheWorstModeOfABruteForceScan) {
+  const double spacings[3][3] = {{1, 1, 1}, {0.5, 1.25, 2.0}, {0.1, 1.0, 1.0}};
+  const bool patterns[3][3] = {{true, true, true}, {true, true, false}, {true, false, false}};
+  for (int points : {7, 19})
+    for (const auto& h : spacings)
+      for (const auto& active : patterns) {
+        double worst = 0;
+        const int m = 24;  // includes theta = pi on every axis
+        for (int i = 0; i <= m; ++i)
+          for (int j = 0; j <= m; ++j)
+            for (int k = 0; k <= m; ++k) {
+              const double theta[3] = {M_PI * i / m, active[1] ? M_PI * j / m : 0, active[2] ? M_PI * k / m : 0};
+              const double s = stencil_symbol(points, h, active, theta);
+              EXPECT_LE(s, 1e-12);  // dissipative: no mode grows
+              worst = std::fmax(worst, -s);
+            }
+        EXPECT_NEAR(spectral_radius(points, h, active), worst, 1e-12 * worst) << points;
+      }
+}
+
+TEST(Grid, LengthOneAxesHaveNoGhostsAndZeroSteps) {
+  const Grid g = Grid::make(10, 1, 4, 2, 1);
+  EXPECT_EQ(g.padded(0), 12);
+  EXPECT_EQ(g.padded(1), 1);
+  EXPECT_EQ(g.padded(2), 6);
+  EXPECT_EQ(g.step(1), 0);
+  EXPECT_EQ(g.step(2), 12);
+  EXPECT_EQ(g.comp_stride, 72);
+  EXPECT_EQ(g.index(1, -1, 0, -1), 72);
+}
+
+TEST(Layout, HostPositionInvertsHostIndex) {
+  const Grid g = Grid::make(5, 3, 2, 4, 1);
+  for (int layout = 0; layout < 2; ++layout) {
+    std::vector<int> seen(static_cast<size_t>(g.cells() * g.ncomp), 0);
+    for (int64_t h = 0; h < g.cells() * g.ncomp; ++h) {
+      int c;
+      int64_t i, j, k;
+      host_position(g, layout, h, &c, &i, &j, &k);
+      ASSERT_EQ(host_index(g, layout, c, i, j, k), h);
+      seen[static_cast<size_t>(h)]++;
+    }
+    for (int s : seen) EXPECT_EQ(s, 1);
+  }
+}
+
+TEST(Reduce, PairwiseTotalOrder) {
+  // The order is the contract: pairs first. Left to right, {1e16, 1, -1e16, 1} sums
+  // to 1; in pairs (1e16 + 1) rounds to 1e16 and the total is 0 + 1.
+  EXPECT_EQ(pairwise_total({1.0, 2.0, 3.0, 4.0, 5.0}), 15.0);
+  EXPECT_EQ(pairwise_total({1e16, 1.0, -1e16, 1.0}), (1e16 + 1.0) + (-1e16 + 1.0));
+  EXPECT_EQ(pairwise_total({1.0, 1e16, 1.0, -1e16, 1.0}), ((1.0 + 1e16) + (1.0 + -1e16)) + 1.0);
+  EXPECT_EQ(pairwise_total({}), 0.0);
+}

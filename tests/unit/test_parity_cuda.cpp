@@ -1,0 +1,92 @@
+// CPU vs CUDA: the same cases on both backends agree (label cuda: needs a GPU).
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "helpers.hpp"
+
+namespace {
+
+struct Case {
+  int64_t n[3];
+  int points;
+  int ncomp;
+};
+
+template <class T>
+std::vector<T> run(opsplit_backend backend, const Case& cs, int64_t steps, double* sum0) {
+  test::Context ctx(backend);
+  test::Field field(ctx, cs.n[0], cs.n[1], cs.n[2], cs.ncomp, test::precision_of<T>());
+  EXPECT_EQ(opsplit_field_set_spacing(field, 1.0, 1.0, 1.0), OPSPLIT_SUCCESS);
+  test::Rd rd(ctx, cs.ncomp);
+  EXPECT_EQ(opsplit_rd_set_stencil(rd, static_cast<opsplit_stencil>(cs.points)), OPSPLIT_SUCCESS);
+  for (int c = 0; c < cs.ncomp; ++c) {
+    EXPECT_EQ(opsplit_rd_set_diffusion(rd, c, 1.0 / (1 + c)), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XLO, c, OPSPLIT_BC_DIRICHLET, 0.5), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_YLO, c, OPSPLIT_BC_PERIODIC, 0), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_YHI, c, OPSPLIT_BC_PERIODIC, 0), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_ZHI, c, OPSPLIT_BC_DIRICHLET, -1.0), OPSPLIT_SUCCESS);
+  }
+  const size_t total = static_cast<size_t>(cs.n[0] * cs.n[1] * cs.n[2] * cs.ncomp);
+  std::vector<T> c0(total);
+  std::mt19937_64 gen(1234);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (auto& v : c0) v = static_cast<T>(u(gen));
+  EXPECT_EQ(opsplit_field_upload(field, c0.data(), OPSPLIT_LAYOUT_INTERLEAVED), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_field_component_sum(field, 0, sum0), OPSPLIT_SUCCESS);
+  double dt = 0;
+  EXPECT_EQ(opsplit_rd_max_stable_dt(rd, field, &dt), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_rd_step(rd, field, 0.9 * dt, steps), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  std::vector<T> out(total);
+  EXPECT_EQ(opsplit_field_download(field, out.data(), OPSPLIT_LAYOUT_INTERLEAVED), OPSPLIT_SUCCESS);
+  return out;
+}
+
+template <class T>
+void compare(const Case& cs, double tolerance) {
+  ASSERT_EQ(opsplit_cuda_available(), 1) << "this test needs a CUDA device";
+  double s_cpu = 0, s_gpu = 0;
+  const auto cpu = run<T>(OPSPLIT_BACKEND_CPU, cs, 100, &s_cpu);
+  const auto gpu = run<T>(OPSPLIT_BACKEND_CUDA, cs, 100, &s_gpu);
+  // The fixed-order sum is the same function on both backends: bitwise equal.
+  EXPECT_EQ(0, std::memcmp(&s_cpu, &s_gpu, sizeof s_cpu));
+  EXPECT_LE(test::relative_error(gpu, cpu), tolerance)
+      << cs.n[0] << "x" << cs.n[1] << "x" << cs.n[2] << " " << cs.points << "-point";
+}
+
+// FLOAT64: the 1e-12. The backends differ only by rounding (nvcc contracts
+// a*b+c into FMA), about 1e-16 per step.
+TEST(CudaParity, ThreeD100StepsDouble) {
+  compare<double>({{256, 128, 96}, 19, 2}, 1e-12);
+  compare<double>({{61, 47, 130}, 7, 1}, 1e-12);
+}
+TEST(CudaParity, OneAndTwoDDouble) {
+  compare<double>({{1000, 1, 1}, 7, 1}, 1e-12);
+  compare<double>({{300, 200, 1}, 19, 2}, 1e-12);
+}
+// FLOAT32: the same rounding differences at 2^-24 instead of 2^-53 (see the
+// validation tests' reasoning): 5e-5.
+TEST(CudaParity, ThreeD100StepsFloat) { compare<float>({{256, 128, 96}, 19, 2}, 5e-5); }
+
+TEST(CudaContext, StreamOfTheHostIsUsedAndErrorsAreReported) {
+  ASSERT_EQ(opsplit_cuda_available(), 1);
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  opsplit_backend b;
+  OPSPLIT_OK(opsplit_context_get_backend(ctx, &b));
+  EXPECT_EQ(b, OPSPLIT_BACKEND_CUDA);
+  EXPECT_EQ(opsplit_context_create_on_device(1000, &ctx.ctx), OPSPLIT_ERROR_INVALID_ARGUMENT);
+  OPSPLIT_OK(opsplit_context_set_cuda_stream(ctx, nullptr));
+  OPSPLIT_OK(opsplit_context_synchronize(ctx));
+  // A field far beyond the device's memory: OUT_OF_MEMORY, and the context stays usable.
+  opsplit_field huge = nullptr;
+  EXPECT_EQ(opsplit_field_create(ctx, 4096, 4096, 4096, 4, OPSPLIT_FLOAT64, &huge), OPSPLIT_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(huge, nullptr);
+  test::Field small(ctx, 8, 8, 8, 1);
+  std::vector<double> v(512, 1.0);
+  OPSPLIT_OK(opsplit_field_upload(small, v.data(), OPSPLIT_LAYOUT_PLANAR));
+  double s = 0;
+  OPSPLIT_OK(opsplit_field_component_sum(small, 0, &s));
+  EXPECT_EQ(s, 512.0);
+}
+
+}  // namespace
