@@ -1,7 +1,10 @@
 // CUDA kernels and launchers of the field operations. The numerics are those of
 // diffusion.cuh / boundary.cuh / layout.cuh / reduce.cuh, shared with the CPU.
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/buffer.hpp"
@@ -17,19 +20,24 @@ cudaStream_t stream_of(const Context& ctx) { return static_cast<cudaStream_t>(ct
 
 unsigned blocks_for(int64_t work, int threads) { return static_cast<unsigned>((work + threads - 1) / threads); }
 
+// gridDim.y and gridDim.z are limited to 65535 blocks.
+unsigned grid_yz(int64_t blocks, const char* what) {
+  if (blocks > 65535)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, std::string("the CUDA backend supports at most 65535 ") + what + " here (got " +
+                                        std::to_string(blocks) + ")");
+  return static_cast<unsigned>(blocks);
+}
+
 // ---- ghosts -------------------------------------------------------------------
+// Threads run along u (the faster of the other two axes); blockIdx.y is v, and
+// blockIdx.z the component and the side.
 template <class T>
 __global__ void fill_ghosts_kernel(T* data, Grid grid, int axis, const FaceCondition* bc, int64_t u_lo, int64_t u_len,
-                                   int64_t v_lo, int64_t v_len) {
-  const int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-  const int64_t per_comp = 2 * u_len * v_len;
-  if (t >= per_comp * grid.ncomp) return;
-  const int c = static_cast<int>(t / per_comp);
-  const int64_t r = t - c * per_comp;
-  const int side = static_cast<int>(r / (u_len * v_len));
-  const int64_t uv = r % (u_len * v_len);
-  fill_ghost(data + c * grid.comp_stride, grid, axis, side, u_lo + uv % u_len, v_lo + uv / u_len,
-             bc[c * 6 + 2 * axis + side]);
+                                   int64_t v_lo) {
+  const int64_t u = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (u >= u_len) return;
+  const int c = blockIdx.z >> 1, side = blockIdx.z & 1;
+  fill_ghost(data + c * grid.comp_stride, grid, axis, side, u_lo + u, v_lo + blockIdx.y, bc[c * 6 + 2 * axis + side]);
 }
 
 template <class T>
@@ -39,65 +47,138 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
     int ua, va;
     int64_t u_lo, u_len, v_lo, v_len;
     ghost_sweep(grid, axis, &ua, &va, &u_lo, &u_len, &v_lo, &v_len);
-    const int64_t work = grid.ncomp * 2 * u_len * v_len;
-    fill_ghosts_kernel<<<blocks_for(work, 256), 256, 0, stream_of(ctx)>>>(data, grid, axis, bc, u_lo, u_len, v_lo,
-                                                                         v_len);
+    dim3 blocks(blocks_for(u_len, 128), grid_yz(v_len, "cells along the slowest axis of a face"),
+                grid_yz(2 * grid.ncomp, "x 2 components"));
+    fill_ghosts_kernel<<<blocks, 128, 0, stream_of(ctx)>>>(data, grid, axis, bc, u_lo, u_len, v_lo);
     cuda::check_launch("fill_ghosts_kernel");
   }
 }
 
 // ---- diffusion ----------------------------------------------------------------
-// 3D grids: a block owns a TX x TY column of cells and marches it through a chunk of
-// z, keeping planes k-1, k, k+1 (with a one-cell halo) in a shared-memory ring, so each
-// value is read from device memory about once per step.
-constexpr int TX = 32, TY = 8, ZCHUNK = 64;
+// 3D grids: a block of TX x TY threads owns a TX x (TY*RY) column of cells and
+// marches it up a chunk of z. Planes (with their one-cell halo) stream from device
+// memory into a ring of STAGES shared-memory slots through cp.async, STAGES-1 planes
+// ahead of the one computed, so enough bytes are in flight to cover memory latency.
+// Each thread holds, in registers, the 3-wide neighbourhoods of its RY cells in
+// planes k-1, k, k+1; the march is unrolled by three so that this queue rotates by
+// renaming, not copying. One barrier per plane.
+// The tile shape can be set at build time for tuning (the bench variants).
+#ifndef OPSPLIT_TILE_X
+#define OPSPLIT_TILE_X 32
+#endif
+#ifndef OPSPLIT_TILE_Y
+#define OPSPLIT_TILE_Y 4
+#endif
+#ifndef OPSPLIT_TILE_RY
+#define OPSPLIT_TILE_RY 2
+#endif
+#ifndef OPSPLIT_TILE_Z
+#define OPSPLIT_TILE_Z 64
+#endif
+#ifndef OPSPLIT_TILE_STAGES
+#define OPSPLIT_TILE_STAGES 4
+#endif
+constexpr int TX = OPSPLIT_TILE_X, TY = OPSPLIT_TILE_Y, RY = OPSPLIT_TILE_RY, ZCHUNK = OPSPLIT_TILE_Z;
+constexpr int STAGES = OPSPLIT_TILE_STAGES;
+static_assert(STAGES >= 3, "the ring needs planes p-1 (being refilled), p+1 (taken) and one in flight");
+constexpr int TH = TY * RY;  // tile height in cells
+constexpr int HALO_W = TX + 2, HALO = (TX + 2) * (TH + 2);
+constexpr int LOADS = (HALO + TX * TY - 1) / (TX * TY);  // halo cells each thread loads per plane
 
-template <class T>
-struct TileAt {
-  const T* plane[3];  // k-1, k, k+1
-  int at;             // this thread's offset in a plane
-  __device__ T operator()(int dx, int dy, int dz) const { return plane[dz + 1][at + dy * (TX + 2) + dx]; }
+// Queue slots B, H, A hold planes k-1, k, k+1; r is the thread's row (an unrolled
+// loop index, so every q index is a compile-time constant and q stays in registers).
+template <class T, int B, int H, int A>
+struct ColumnAt {
+  const T (&q)[3][RY + 2][3];  // [queue slot][row][x-1..x+1]
+  int r;
+  __device__ T operator()(int dx, int dy, int dz) const {
+    return q[dz < 0 ? B : (dz == 0 ? H : A)][r + 1 + dy][dx + 1];
+  }
 };
 
 template <int Points, class T>
 __global__ void __launch_bounds__(TX* TY) diffuse_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
                                                              const DiffusionWeights<T>* __restrict__ weights,
                                                              int zchunks) {
-  __shared__ T ring[3][(TY + 2) * (TX + 2)];
+  __shared__ T tile[STAGES][HALO];
   const int c = blockIdx.z / zchunks;
-  const int64_t k0 = static_cast<int64_t>(blockIdx.z % zchunks) * ZCHUNK;
-  const int64_t k1 = min(k0 + ZCHUNK, grid.n[2]);
-  const int64_t i0 = static_cast<int64_t>(blockIdx.x) * TX, j0 = static_cast<int64_t>(blockIdx.y) * TY;
+  const int k0 = static_cast<int>(blockIdx.z % zchunks) * ZCHUNK;
+  const int k1 = static_cast<int>(min(static_cast<int64_t>(k0 + ZCHUNK), grid.n[2]));
+  const int last_plane = k1 - k0 + 1;  // planes p = 0 .. last_plane are k0-1 .. k1
+  const int i0 = blockIdx.x * TX, j0 = blockIdx.y * TH;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
-  const int64_t i = i0 + tx, j = j0 + ty;
-  const bool inside = i < grid.n[0] && j < grid.n[1];
   const DiffusionWeights<T> w = weights[c];
-  const T* comp_in = in + c * grid.comp_stride;
+  const int64_t plane_stride = grid.stride[2];
 
-  // Loads the halo tile of plane k into ring slot s (cells i0-1..i0+TX, j0-1..j0+TY).
-  auto load = [&](int s, int64_t k) {
-    for (int e = tid; e < (TY + 2) * (TX + 2); e += TX * TY) {
-      const int ex = e % (TX + 2), ey = e / (TX + 2);
-      const int64_t gi = i0 - 1 + ex, gj = j0 - 1 + ey;
-      if (gi <= grid.n[0] && gj <= grid.n[1]) ring[s][e] = comp_in[grid.index(0, gi, gj, k)];
-    }
-  };
-  load(0, k0 - 1);
-  load(1, k0);
-  int below = 0, here = 1, above = 2;
-  for (int64_t k = k0; k < k1; ++k) {
-    load(above, k + 1);
-    __syncthreads();
-    if (inside) {
-      TileAt<T> at{{ring[below], ring[here], ring[above]}, (ty + 1) * (TX + 2) + tx + 1};
-      out[grid.index(c, i, j, k)] = diffusion_update<Points>(at, w);
-    }
-    __syncthreads();
-    const int oldest = below;
-    below = here;
-    here = above;
-    above = oldest;
+  // The halo cells this thread copies: their offsets in a plane, fixed for the march.
+  int64_t offset[LOADS];
+  bool loads[LOADS];
+#pragma unroll
+  for (int l = 0; l < LOADS; ++l) {
+    const int e = tid + l * TX * TY;
+    const int64_t gi = i0 - 1 + e % HALO_W, gj = j0 - 1 + e / HALO_W;
+    loads[l] = e < HALO && gi <= grid.n[0] && gj <= grid.n[1];
+    offset[l] = grid.index(0, gi, gj, 0);
   }
+  bool inside[RY];
+#pragma unroll
+  for (int r = 0; r < RY; ++r) inside[r] = i0 + tx < grid.n[0] && j0 + ty * RY + r < grid.n[1];
+  const T* plane0 = in + c * grid.comp_stride + (k0 - 1) * plane_stride;  // plane p = 0
+  T* target = out + grid.index(c, i0 + tx, j0 + ty * RY, k0);
+  const int64_t row_stride = grid.stride[1];
+
+  // Starts copying plane p into its ring slot; always commits a group (empty past
+  // the last plane) so that the groups still pending are counted the same way.
+  auto issue = [&](int p) {
+    if (p <= last_plane) {
+      const T* src = plane0 + static_cast<int64_t>(p) * plane_stride;
+      T* dst = tile[p % STAGES];
+#pragma unroll
+      for (int l = 0; l < LOADS; ++l)
+        if (loads[l]) __pipeline_memcpy_async(dst + tid + l * TX * TY, src + offset[l], sizeof(T));
+    }
+    __pipeline_commit();
+  };
+  T q[3][RY + 2][3];
+  auto take = [&](int p, auto z) {
+    const T* src = tile[p % STAGES];
+#pragma unroll
+    for (int r = 0; r < RY + 2; ++r)
+#pragma unroll
+      for (int dx = 0; dx < 3; ++dx) q[decltype(z)::value][r][dx] = src[(ty * RY + r) * HALO_W + tx + dx];
+  };
+  using Z0 = std::integral_constant<int, 0>;
+  using Z1 = std::integral_constant<int, 1>;
+  using Z2 = std::integral_constant<int, 2>;
+
+  // Planes 0 .. STAGES-1 start at once; plane 0 and 1 are needed first.
+  for (int p = 0; p < STAGES; ++p) issue(p);
+  __pipeline_wait_prior(STAGES - 2);
+  __syncthreads();
+  take(0, Z0{});
+  take(1, Z1{});
+  // Plane k (p = k - k0 + 1). Issued so far: planes 0 .. p+STAGES-2, so waiting until
+  // at most STAGES-3 groups are pending means plane p+1 has landed. After the barrier
+  // every thread has taken plane p-1 (two steps ago), so its slot gets plane p+STAGES-1.
+  auto step = [&](int k, auto below, auto here, auto above) {
+    const int p = k - k0 + 1;
+    __pipeline_wait_prior(STAGES - 3);
+    __syncthreads();
+    take(p + 1, above);
+    issue(p + STAGES - 1);
+#pragma unroll
+    for (int r = 0; r < RY; ++r)
+      if (inside[r])
+        target[r * row_stride] = diffusion_update<Points>(
+            ColumnAt<T, decltype(below)::value, decltype(here)::value, decltype(above)::value>{q, r}, w);
+    target += plane_stride;
+  };
+  for (int k = k0; k < k1; k += 3) {  // uniform across the block: the barriers inside are safe
+    step(k, Z0{}, Z1{}, Z2{});
+    if (k + 1 < k1) step(k + 1, Z1{}, Z2{}, Z0{});
+    if (k + 2 < k1) step(k + 2, Z2{}, Z0{}, Z1{});
+  }
+  __pipeline_wait_prior(0);  // no copy may outlive the block
 }
 
 // 1D and 2D grids (an axis of length 1 has neighbour offset 0): one thread per cell.
@@ -124,7 +205,8 @@ template <int Points, class T>
 void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights) {
   if (grid.active(0) && grid.active(1) && grid.active(2)) {
     const int zchunks = static_cast<int>((grid.n[2] + ZCHUNK - 1) / ZCHUNK);
-    dim3 blocks(blocks_for(grid.n[0], TX), blocks_for(grid.n[1], TY), static_cast<unsigned>(zchunks * grid.ncomp));
+    dim3 blocks(blocks_for(grid.n[0], TX), grid_yz(blocks_for(grid.n[1], TH), "tiles along y"),
+                grid_yz(static_cast<int64_t>(zchunks) * grid.ncomp, "z-chunks x components"));
     diffuse_3d_kernel<Points, T><<<blocks, dim3(TX, TY), 0, stream_of(ctx)>>>(in, out, grid, weights, zchunks);
     cuda::check_launch("diffuse_3d_kernel");
   } else {

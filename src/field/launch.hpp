@@ -31,6 +31,8 @@ template <class T>
 const Launchers<T>& launchers(const Context& ctx) {
 #if OPSPLIT_HAVE_CUDA
   if (ctx.is_cuda()) return cuda_launchers<T>();
+#else
+  (void)ctx;
 #endif
   return cpu_launchers<T>();
 }

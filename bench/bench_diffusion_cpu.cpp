@@ -1,0 +1,338 @@
+// 3D diffusion on the CPU backend, through the public C API only.
+//
+// Cases: 7-point and 19-point stencil x FLOAT32 and FLOAT64 x 1 thread and all threads
+// (omp_get_max_threads(), set with opsplit_context_set_num_threads). One component,
+// D = 1, h = 1, NOFLUX on every face, dt = 0.9 * opsplit_rd_max_stable_dt, a smooth
+// non-zero initial field. Grid N^3 with N = 256 by default (the seed's Table 6 grid; the
+// two buffers, 2 x 64 MiB in FLOAT32, exceed the L3 of the machines used here); the
+// environment variable OPSPLIT_BENCH_CPU_N overrides N.
+//
+// Bound: an OpenMP STREAM-like triad a[i] = b[i] + s*c[i] on 3 arrays of 64 MiB each,
+// counting 3 arrays of bytes per pass. It is measured at startup (best of several passes,
+// once with 1 thread and once with all threads) and is also a benchmark of its own.
+//
+// Counters of each diffusion case:
+//   Mpoints_per_s      cells * steps / time
+//   GB_per_s           effective: 2 * cells * sizeof(value) per step (one read, one write:
+//                      the minimum traffic of a step), / time
+//   frac_of_triad_bw   GB_per_s / startup triad bandwidth with the same thread count
+//   x_seed_cpu         Mpoints_per_s / kSeedCpuMpoints (the seed's serial CPU reference)
+//   x_1thread          (all-threads cases only) Mpoints_per_s / that of the same case on
+//                      1 thread, when that case ran earlier in this program
+//
+// Run: build-bench/bench/bench_diffusion_cpu [--benchmark_filter=...] [--benchmark_min_time=...]
+
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "opsplit/core.h"
+#include "opsplit/field.h"
+
+namespace {
+
+// The seed (Molnar et al. 2011), Table 6: "Simulation speed of the reference CPU
+// implementations on a 2.8 GHz desktop computer", row "Diffusion", column "Reference
+// Mpoints/s" (2.8 GHz Core 2 Duo, 256x256x256 grid), reads 89.2. That reference is
+// single-threaded, single precision (float arrays, Table 3) and uses the 19-point stencil
+// (Eq. 4), so x_seed_cpu is like-for-like only for 19pt/f32 on 1 thread; the other cases
+// report the same ratio for comparison.
+constexpr double kSeedCpuMpoints = 89.2;
+
+constexpr int64_t kStepsPerIteration = 1;
+constexpr size_t kTriadArrayBytes = size_t(64) << 20;  // per array; 3 arrays
+constexpr int kTriadStartupPasses = 10;
+
+using Clock = std::chrono::steady_clock;
+
+int64_t grid_n() {
+  if (const char* s = std::getenv("OPSPLIT_BENCH_CPU_N")) {
+    const long v = std::strtol(s, nullptr, 10);
+    if (v >= 8 && v <= 2048) return v;
+    std::fprintf(stderr, "OPSPLIT_BENCH_CPU_N=%s ignored (8..2048)\n", s);
+  }
+  return 256;
+}
+
+std::string api_error(const char* call, opsplit_status st) {
+  return std::string(call) + " failed: " + opsplit_status_string(st) + ": " + opsplit_last_error_message();
+}
+
+// ---- triad -------------------------------------------------------------------------
+
+struct TriadArrays {
+  size_t n = kTriadArrayBytes / sizeof(double);
+  std::unique_ptr<double[]> a{new double[n]}, b{new double[n]}, c{new double[n]};
+
+  TriadArrays() {
+    // First touch by all threads, so pages spread as the parallel passes use them.
+    const int64_t m = static_cast<int64_t>(n);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < m; ++i) {
+      a[i] = 0.0;
+      b[i] = 1.0 + 1e-9 * static_cast<double>(i % 1000);
+      c[i] = 2.0 - 1e-9 * static_cast<double>(i % 977);
+    }
+  }
+  double bytes_per_pass() const { return 3.0 * static_cast<double>(n * sizeof(double)); }
+
+  // One pass; returns its seconds.
+  double pass(int nthreads, double s) {
+    double* __restrict pa = a.get();
+    const double* __restrict pb = b.get();
+    const double* __restrict pc = c.get();
+    const int64_t m = static_cast<int64_t>(n);
+    const auto t0 = Clock::now();
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+    for (int64_t i = 0; i < m; ++i) pa[i] = pb[i] + s * pc[i];
+    const auto t1 = Clock::now();
+    benchmark::DoNotOptimize(pa);
+    benchmark::ClobberMemory();
+    return std::chrono::duration<double>(t1 - t0).count();
+  }
+};
+
+TriadArrays& triad_arrays() {
+  static TriadArrays arrays;
+  return arrays;
+}
+
+// Startup bounds, GB/s, by thread count (1 and all).
+std::map<int, double> g_triad_gbps;
+
+double startup_triad_gbps(int nthreads) {
+  TriadArrays& t = triad_arrays();
+  t.pass(nthreads, 3.0);  // warm-up
+  double best = 1e300;
+  for (int r = 0; r < kTriadStartupPasses; ++r) best = std::min(best, t.pass(nthreads, 3.0));
+  return t.bytes_per_pass() / best / 1e9;
+}
+
+void BM_triad(benchmark::State& state, int nthreads) {
+  TriadArrays& t = triad_arrays();
+  t.pass(nthreads, 3.0);
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const double s = t.pass(nthreads, 3.0);
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  const double gbps = t.bytes_per_pass() * static_cast<double>(state.iterations()) / seconds / 1e9;
+  state.counters["GB_per_s"] = gbps;
+  state.counters["frac_of_startup_triad"] = gbps / g_triad_gbps.at(nthreads);
+  state.counters["nthreads"] = nthreads;
+}
+
+// ---- diffusion ---------------------------------------------------------------------
+
+// One CPU context, one field per precision, one model per stencil; made on first use
+// and kept for the whole program (the field keeps diffusing between cases: it stays
+// smooth, non-zero and away from denormals, since NOFLUX keeps its mean at ~1).
+struct World {
+  opsplit_context ctx = nullptr;
+  opsplit_field field[2] = {nullptr, nullptr};  // index: opsplit_precision
+  opsplit_rd rd7 = nullptr, rd19 = nullptr;
+  int64_t n = 0;
+  std::string error;
+
+  opsplit_rd rd(int stencil) const { return stencil == 7 ? rd7 : rd19; }
+
+  void destroy() {
+    if (rd7) opsplit_rd_destroy(&rd7);
+    if (rd19) opsplit_rd_destroy(&rd19);
+    for (opsplit_field& f : field)
+      if (f) opsplit_field_destroy(&f);
+    if (ctx) opsplit_context_destroy(&ctx);
+  }
+};
+
+World g_world;
+
+// A smooth random-ish field: 1 + a sum of separable sine modes with fixed pseudo-random
+// wave numbers, phases and amplitudes (values in about [0.5, 1.5]).
+template <typename T>
+std::vector<T> initial_data(int64_t n) {
+  constexpr int kModes = 6;
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  auto uniform = [&seed]() {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(seed >> 11) * (1.0 / 9007199254740992.0);
+  };
+  std::vector<double> table(static_cast<size_t>(3 * kModes * n));
+  std::vector<double> amp(kModes);
+  const double pi = 3.14159265358979323846;
+  for (int m = 0; m < kModes; ++m) {
+    amp[m] = (0.5 / kModes) * (0.5 + uniform());
+    for (int axis = 0; axis < 3; ++axis) {
+      const double k = 2.0 * pi * (1.0 + 7.0 * uniform()) / static_cast<double>(n);
+      const double phase = 2.0 * pi * uniform();
+      for (int64_t i = 0; i < n; ++i)
+        table[static_cast<size_t>((m * 3 + axis) * n + i)] = std::sin(k * static_cast<double>(i) + phase);
+    }
+  }
+  std::vector<T> data(static_cast<size_t>(n * n * n));
+#pragma omp parallel for schedule(static)
+  for (int64_t z = 0; z < n; ++z)
+    for (int64_t y = 0; y < n; ++y)
+      for (int64_t x = 0; x < n; ++x) {
+        double v = 1.0;
+        for (int m = 0; m < kModes; ++m)
+          v += amp[m] * table[static_cast<size_t>((m * 3 + 0) * n + x)] *
+               table[static_cast<size_t>((m * 3 + 1) * n + y)] * table[static_cast<size_t>((m * 3 + 2) * n + z)];
+        data[static_cast<size_t>((z * n + y) * n + x)] = static_cast<T>(v);
+      }
+  return data;
+}
+
+#define WORLD_CHECK(call)                           \
+  do {                                              \
+    const opsplit_status st_ = (call);              \
+    if (st_ != OPSPLIT_SUCCESS) {                   \
+      w.error = api_error(#call, st_);              \
+      return;                                       \
+    }                                               \
+  } while (0)
+
+void make_rd(World& w, int stencil, opsplit_rd* out) {
+  WORLD_CHECK(opsplit_rd_create(w.ctx, 1, out));
+  WORLD_CHECK(opsplit_rd_set_stencil(*out, stencil == 7 ? OPSPLIT_STENCIL_7POINT : OPSPLIT_STENCIL_19POINT));
+  WORLD_CHECK(opsplit_rd_set_diffusion(*out, 0, 1.0));
+  for (int face = OPSPLIT_FACE_XLO; face <= OPSPLIT_FACE_ZHI; ++face)
+    WORLD_CHECK(opsplit_rd_set_boundary(*out, static_cast<opsplit_face>(face), 0, OPSPLIT_BC_NOFLUX, 0.0));
+}
+
+template <typename T>
+void make_field(World& w, opsplit_precision prec) {
+  opsplit_field* f = &w.field[prec];
+  WORLD_CHECK(opsplit_field_create(w.ctx, w.n, w.n, w.n, 1, prec, f));
+  const std::vector<T> data = initial_data<T>(w.n);
+  WORLD_CHECK(opsplit_field_upload(*f, data.data(), OPSPLIT_LAYOUT_PLANAR));
+}
+
+void make_context(World& w) {
+  w.n = grid_n();
+  WORLD_CHECK(opsplit_context_create(OPSPLIT_BACKEND_CPU, &w.ctx));
+  make_rd(w, 7, &w.rd7);
+  if (w.error.empty()) make_rd(w, 19, &w.rd19);
+}
+
+// Returns "" when the world is ready for this precision, else the error.
+const std::string& world_ready(opsplit_precision prec) {
+  World& w = g_world;
+  if (!w.error.empty()) return w.error;
+  if (!w.ctx) {
+    make_context(w);
+    if (!w.error.empty()) return w.error;
+  }
+  if (!w.field[prec]) {
+    if (prec == OPSPLIT_FLOAT32)
+      make_field<float>(w, prec);
+    else
+      make_field<double>(w, prec);
+  }
+  return w.error;
+}
+#undef WORLD_CHECK
+
+std::map<std::string, double> g_one_thread_mpoints;  // key: "7pt/f64"
+
+void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, int nthreads) {
+  const std::string& err = world_ready(prec);
+  if (!err.empty()) {
+    state.SkipWithError(err.c_str());
+    return;
+  }
+  const World& w = g_world;
+  opsplit_rd rd = w.rd(stencil);
+  opsplit_field field = w.field[prec];
+  std::string msg;
+  auto check = [&](const char* call, opsplit_status st) {
+    if (st == OPSPLIT_SUCCESS) return true;
+    msg = api_error(call, st);
+    state.SkipWithError(msg.c_str());
+    return false;
+  };
+  if (!check("opsplit_context_set_num_threads", opsplit_context_set_num_threads(w.ctx, nthreads))) return;
+  double dt_max = 0.0;
+  if (!check("opsplit_rd_max_stable_dt", opsplit_rd_max_stable_dt(rd, field, &dt_max))) return;
+  const double dt = 0.9 * dt_max;
+  if (!check("opsplit_rd_step (warm-up)", opsplit_rd_step(rd, field, dt, kStepsPerIteration))) return;
+
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    const opsplit_status st = opsplit_rd_step(rd, field, dt, kStepsPerIteration);
+    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    if (!check("opsplit_rd_step", st)) break;
+  }
+  if (state.error_occurred() || seconds <= 0.0) return;
+
+  const double cells = static_cast<double>(w.n * w.n * w.n);
+  const double steps = static_cast<double>(kStepsPerIteration) * static_cast<double>(state.iterations());
+  const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;
+  const double mpoints = cells * steps / seconds / 1e6;
+  const double gbps = 2.0 * cells * value_bytes * steps / seconds / 1e9;
+  state.counters["Mpoints_per_s"] = mpoints;
+  state.counters["GB_per_s"] = gbps;
+  state.counters["frac_of_triad_bw"] = gbps / g_triad_gbps.at(nthreads);
+  state.counters["x_seed_cpu"] = mpoints / kSeedCpuMpoints;
+  const std::string key = std::to_string(stencil) + "pt/" + (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
+  if (nthreads == 1) {
+    g_one_thread_mpoints[key] = mpoints;
+  } else {
+    const auto it = g_one_thread_mpoints.find(key);
+    if (it != g_one_thread_mpoints.end()) state.counters["x_1thread"] = mpoints / it->second;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+
+  const int all_threads = std::max(1, omp_get_max_threads());
+  std::vector<int> thread_counts{1};
+  if (all_threads > 1) thread_counts.push_back(all_threads);
+
+  for (int nt : thread_counts) g_triad_gbps[nt] = startup_triad_gbps(nt);
+  char buf[64];
+  for (int nt : thread_counts) {
+    std::snprintf(buf, sizeof buf, "%.2f", g_triad_gbps[nt]);
+    benchmark::AddCustomContext("triad_GBps_nthreads_" + std::to_string(nt), buf);
+  }
+  benchmark::AddCustomContext("triad_arrays", "3 x 64 MiB double, 3 x bytes counted, best of 10");
+  const int64_t n = grid_n();
+  benchmark::AddCustomContext("grid", std::to_string(n) + "^3");
+  std::snprintf(buf, sizeof buf, "%.1f", kSeedCpuMpoints);
+  benchmark::AddCustomContext("seed_cpu_Mpoints", std::string(buf) + " (Molnar 2011 Table 6, diffusion, 1 thread)");
+
+  for (int nt : thread_counts)
+    benchmark::RegisterBenchmark(("triad/nthreads:" + std::to_string(nt)).c_str(), BM_triad, nt)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  for (int stencil : {7, 19})
+    for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
+      for (int nt : thread_counts) {  // 1 thread first: the all-threads case reads its result
+        const std::string name = "diffusion_cpu/" + std::to_string(stencil) + "pt/" +
+                                 (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") + "/nthreads:" + std::to_string(nt);
+        benchmark::RegisterBenchmark(name.c_str(), BM_diffusion, stencil, prec, nt)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+      }
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  g_world.destroy();
+  return 0;
+}

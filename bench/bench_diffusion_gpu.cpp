@@ -1,0 +1,385 @@
+// 3D diffusion on the CUDA backend, through the public C API only.
+//
+// The program creates its own cudaStream_t and hands it to the opsplit context with
+// opsplit_context_set_cuda_stream before any field exists, so every field and step runs
+// on it; each timed iteration is one opsplit_rd_step(rd, field, dt, nsteps) bracketed by
+// cudaEvents recorded on that stream (UseManualTime), after a warm-up call.
+//
+// Cases: 7-point and 19-point stencil x FLOAT32 and FLOAT64 on N^3, N = 512 by default
+// (FLOAT64: 1 GiB per buffer); OPSPLIT_BENCH_GPU_N overrides N. One component, D = 1,
+// h = 1, NOFLUX on every face, dt = 0.9 * opsplit_rd_max_stable_dt, a smooth non-zero
+// initial field. nsteps per iteration: 20 in FLOAT64, 40 in FLOAT32 (>= ~10 ms per
+// iteration at ~3-4 TB/s on 512^3).
+//
+// Bound: device-to-device copy bandwidth, cudaMemcpyAsync of a 1 GiB buffer on the same
+// stream, counting bytes read + written (2 x 1 GiB), best of 10 after a warm-up,
+// measured once at startup; also a benchmark of its own (copy_d2d).
+//
+// Counters of each diffusion case:
+//   Mpoints_per_s    cells * steps / time
+//   GB_per_s         effective: 2 * cells * sizeof(value) per step (the minimum traffic)
+//   frac_of_copy_bw  GB_per_s / startup copy bandwidth
+//   x_seed_gtx275    Mpoints_per_s / 1800 (the seed's best GPU speed, Molnar et al. 2011,
+//                    GTX 275, diffusion, 19-point, float, 256^3: ~1.8 Gpoints/s)
+//
+// Without a usable CUDA device (opsplit_cuda_available() == 0) every case is skipped with
+// an error message and the program exits 0.
+//
+// Run (GPU machine): build/bench/bench_diffusion_gpu [--benchmark_out=x.json
+// --benchmark_out_format=json]; scripts/gpu-check runs it with the CUDA tests.
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "opsplit/core.h"
+#include "opsplit/field.h"
+
+namespace {
+
+constexpr double kSeedGtx275Mpoints = 1800.0;
+constexpr size_t kCopyBytes = size_t(1) << 30;
+constexpr int kCopyStartupReps = 10;
+constexpr int kDevice = 0;
+
+int64_t grid_n() {
+  if (const char* s = std::getenv("OPSPLIT_BENCH_GPU_N")) {
+    const long v = std::strtol(s, nullptr, 10);
+    if (v >= 8 && v <= 2048) return v;
+    std::fprintf(stderr, "OPSPLIT_BENCH_GPU_N=%s ignored (8..2048)\n", s);
+  }
+  return 512;
+}
+
+int64_t steps_per_iteration(opsplit_precision prec) { return prec == OPSPLIT_FLOAT32 ? 40 : 20; }
+
+std::string api_error(const char* call, opsplit_status st) {
+  return std::string(call) + " failed: " + opsplit_status_string(st) + ": " + opsplit_last_error_message();
+}
+std::string cuda_error(const char* call, cudaError_t e) {
+  return std::string(call) + " failed: " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
+}
+
+// Each CHECK sets `error` (a std::string in scope) and returns `ret` on failure.
+#define CUDA_CHECK_RET(call, ret)              \
+  do {                                         \
+    const cudaError_t e_ = (call);             \
+    if (e_ != cudaSuccess) {                   \
+      error = cuda_error(#call, e_);           \
+      return ret;                              \
+    }                                          \
+  } while (0)
+#define API_CHECK_RET(call, ret)               \
+  do {                                         \
+    const opsplit_status st_ = (call);         \
+    if (st_ != OPSPLIT_SUCCESS) {              \
+      error = api_error(#call, st_);           \
+      return ret;                              \
+    }                                          \
+  } while (0)
+
+// ---- the world: stream, events, context, models, fields -----------------------------
+
+struct World {
+  bool tried = false;
+  std::string error;  // set once: every case is skipped with it
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  opsplit_context ctx = nullptr;
+  opsplit_rd rd7 = nullptr, rd19 = nullptr;
+  opsplit_field field[2] = {nullptr, nullptr};  // index: opsplit_precision
+  int64_t n = 0;
+  double copy_gbps = 0.0;
+  std::string device_name;
+
+  opsplit_rd rd(int stencil) const { return stencil == 7 ? rd7 : rd19; }
+
+  void destroy() {
+    if (ctx) opsplit_context_synchronize(ctx);
+    if (rd7) opsplit_rd_destroy(&rd7);
+    if (rd19) opsplit_rd_destroy(&rd19);
+    for (opsplit_field& f : field)
+      if (f) opsplit_field_destroy(&f);
+    if (ctx) {
+      opsplit_context_set_cuda_stream(ctx, nullptr);
+      opsplit_context_destroy(&ctx);
+    }
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    if (stream) cudaStreamDestroy(stream);
+    start = stop = nullptr;
+    stream = nullptr;
+  }
+};
+
+World g_world;
+
+// Times one cudaMemcpyAsync of `bytes` between two device buffers on the world's stream.
+bool time_copy(void* dst, const void* src, size_t bytes, double* seconds, std::string& error) {
+  World& w = g_world;
+  CUDA_CHECK_RET(cudaEventRecord(w.start, w.stream), false);
+  CUDA_CHECK_RET(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, w.stream), false);
+  CUDA_CHECK_RET(cudaEventRecord(w.stop, w.stream), false);
+  CUDA_CHECK_RET(cudaEventSynchronize(w.stop), false);
+  float ms = 0.0f;
+  CUDA_CHECK_RET(cudaEventElapsedTime(&ms, w.start, w.stop), false);
+  *seconds = 1e-3 * static_cast<double>(ms);
+  return true;
+}
+
+struct DeviceBuffers {
+  void* a = nullptr;
+  void* b = nullptr;
+  ~DeviceBuffers() {
+    if (a) cudaFree(a);
+    if (b) cudaFree(b);
+  }
+  bool alloc(size_t bytes, cudaStream_t stream, std::string& error) {
+    CUDA_CHECK_RET(cudaMalloc(&a, bytes), false);
+    CUDA_CHECK_RET(cudaMalloc(&b, bytes), false);
+    CUDA_CHECK_RET(cudaMemsetAsync(a, 1, bytes, stream), false);
+    CUDA_CHECK_RET(cudaMemsetAsync(b, 2, bytes, stream), false);
+    CUDA_CHECK_RET(cudaStreamSynchronize(stream), false);
+    return true;
+  }
+};
+
+// GB/s of a 1 GiB device-to-device copy, 2 x bytes counted, best of kCopyStartupReps.
+bool measure_copy_gbps(double* gbps, std::string& error) {
+  DeviceBuffers buf;
+  if (!buf.alloc(kCopyBytes, g_world.stream, error)) return false;
+  double s = 0.0, best = 1e300;
+  if (!time_copy(buf.b, buf.a, kCopyBytes, &s, error)) return false;  // warm-up
+  for (int r = 0; r < kCopyStartupReps; ++r) {
+    if (!time_copy(r % 2 ? buf.a : buf.b, r % 2 ? buf.b : buf.a, kCopyBytes, &s, error)) return false;
+    best = std::min(best, s);
+  }
+  *gbps = 2.0 * static_cast<double>(kCopyBytes) / best / 1e9;
+  return true;
+}
+
+bool make_rd(int stencil, opsplit_rd* out, std::string& error) {
+  API_CHECK_RET(opsplit_rd_create(g_world.ctx, 1, out), false);
+  API_CHECK_RET(opsplit_rd_set_stencil(*out, stencil == 7 ? OPSPLIT_STENCIL_7POINT : OPSPLIT_STENCIL_19POINT),
+                false);
+  API_CHECK_RET(opsplit_rd_set_diffusion(*out, 0, 1.0), false);
+  for (int face = OPSPLIT_FACE_XLO; face <= OPSPLIT_FACE_ZHI; ++face)
+    API_CHECK_RET(opsplit_rd_set_boundary(*out, static_cast<opsplit_face>(face), 0, OPSPLIT_BC_NOFLUX, 0.0),
+                  false);
+  return true;
+}
+
+// Sets up everything but the fields; on failure g_world.error says why.
+void world_init() {
+  World& w = g_world;
+  if (w.tried) return;
+  w.tried = true;
+  std::string& error = w.error;
+  if (opsplit_cuda_available() == 0) {
+    error = std::string("no usable CUDA device (opsplit_cuda_available() == 0)");
+    const char* why = opsplit_last_error_message();
+    if (why && *why) error += std::string(": ") + why;
+    return;
+  }
+  w.n = grid_n();
+  CUDA_CHECK_RET(cudaSetDevice(kDevice), );
+  cudaDeviceProp prop{};
+  CUDA_CHECK_RET(cudaGetDeviceProperties(&prop, kDevice), );
+  w.device_name = prop.name;
+  CUDA_CHECK_RET(cudaStreamCreateWithFlags(&w.stream, cudaStreamNonBlocking), );
+  CUDA_CHECK_RET(cudaEventCreate(&w.start), );
+  CUDA_CHECK_RET(cudaEventCreate(&w.stop), );
+  API_CHECK_RET(opsplit_context_create_on_device(kDevice, &w.ctx), );
+  API_CHECK_RET(opsplit_context_set_cuda_stream(w.ctx, w.stream), );
+  if (!make_rd(7, &w.rd7, error) || !make_rd(19, &w.rd19, error)) return;
+  if (!measure_copy_gbps(&w.copy_gbps, error)) return;
+}
+
+// A smooth random-ish field: 1 + a sum of separable sine modes with fixed pseudo-random
+// wave numbers, phases and amplitudes (values in about [0.5, 1.5]).
+template <typename T>
+std::vector<T> initial_data(int64_t n) {
+  constexpr int kModes = 6;
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  auto uniform = [&seed]() {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(seed >> 11) * (1.0 / 9007199254740992.0);
+  };
+  std::vector<double> table(static_cast<size_t>(3 * kModes * n));
+  std::vector<double> amp(kModes);
+  const double pi = 3.14159265358979323846;
+  for (int m = 0; m < kModes; ++m) {
+    amp[m] = (0.5 / kModes) * (0.5 + uniform());
+    for (int axis = 0; axis < 3; ++axis) {
+      const double k = 2.0 * pi * (1.0 + 7.0 * uniform()) / static_cast<double>(n);
+      const double phase = 2.0 * pi * uniform();
+      for (int64_t i = 0; i < n; ++i)
+        table[static_cast<size_t>((m * 3 + axis) * n + i)] = std::sin(k * static_cast<double>(i) + phase);
+    }
+  }
+  std::vector<T> data(static_cast<size_t>(n * n * n));
+  for (int64_t z = 0; z < n; ++z)
+    for (int64_t y = 0; y < n; ++y) {
+      double yz[kModes];
+      for (int m = 0; m < kModes; ++m)
+        yz[m] = amp[m] * table[static_cast<size_t>((m * 3 + 1) * n + y)] *
+                table[static_cast<size_t>((m * 3 + 2) * n + z)];
+      T* row = data.data() + (z * n + y) * n;
+      for (int64_t x = 0; x < n; ++x) {
+        double v = 1.0;
+        for (int m = 0; m < kModes; ++m) v += yz[m] * table[static_cast<size_t>((m * 3 + 0) * n + x)];
+        row[x] = static_cast<T>(v);
+      }
+    }
+  return data;
+}
+
+template <typename T>
+bool make_field(opsplit_precision prec, std::string& error) {
+  World& w = g_world;
+  API_CHECK_RET(opsplit_field_create(w.ctx, w.n, w.n, w.n, 1, prec, &w.field[prec]), false);
+  const std::vector<T> data = initial_data<T>(w.n);
+  API_CHECK_RET(opsplit_field_upload(w.field[prec], data.data(), OPSPLIT_LAYOUT_PLANAR), false);
+  API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+  return true;
+}
+
+// ---- benchmarks ------------------------------------------------------------------------
+
+void BM_copy_d2d(benchmark::State& state) {
+  world_init();
+  if (!g_world.error.empty()) {
+    state.SkipWithError(g_world.error.c_str());
+    return;
+  }
+  std::string error;
+  DeviceBuffers buf;
+  double s = 0.0, total = 0.0;
+  bool ok = buf.alloc(kCopyBytes, g_world.stream, error) && time_copy(buf.b, buf.a, kCopyBytes, &s, error);
+  if (ok) {
+    for (auto _ : state) {
+      if (!time_copy(buf.b, buf.a, kCopyBytes, &s, error)) {
+        ok = false;
+        break;
+      }
+      state.SetIterationTime(s);
+      total += s;
+    }
+  }
+  if (!ok) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  const double gbps = 2.0 * static_cast<double>(kCopyBytes) * static_cast<double>(state.iterations()) / total / 1e9;
+  state.counters["GB_per_s"] = gbps;
+  state.counters["frac_of_copy_bw"] = gbps / g_world.copy_gbps;
+}
+
+void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec) {
+  world_init();
+  World& w = g_world;
+  if (w.error.empty() && !w.field[prec]) {
+    if (prec == OPSPLIT_FLOAT32)
+      make_field<float>(prec, w.error);
+    else
+      make_field<double>(prec, w.error);
+  }
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  std::string error;
+  auto run_case = [&]() -> bool {
+    opsplit_rd rd = w.rd(stencil);
+    opsplit_field field = w.field[prec];
+    const int64_t nsteps = steps_per_iteration(prec);
+    double dt_max = 0.0;
+    API_CHECK_RET(opsplit_rd_max_stable_dt(rd, field, &dt_max), false);
+    const double dt = 0.9 * dt_max;
+    API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);  // warm-up
+    API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+    CUDA_CHECK_RET(cudaStreamSynchronize(w.stream), false);
+
+    double total = 0.0;
+    for (auto _ : state) {
+      CUDA_CHECK_RET(cudaEventRecord(w.start, w.stream), false);
+      API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);
+      CUDA_CHECK_RET(cudaEventRecord(w.stop, w.stream), false);
+      CUDA_CHECK_RET(cudaEventSynchronize(w.stop), false);
+      float ms = 0.0f;
+      CUDA_CHECK_RET(cudaEventElapsedTime(&ms, w.start, w.stop), false);
+      state.SetIterationTime(1e-3 * static_cast<double>(ms));
+      total += 1e-3 * static_cast<double>(ms);
+    }
+    API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+
+    const double cells = static_cast<double>(w.n * w.n * w.n);
+    const double steps = static_cast<double>(nsteps) * static_cast<double>(state.iterations());
+    const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;
+    const double mpoints = cells * steps / total / 1e6;
+    const double gbps = 2.0 * cells * value_bytes * steps / total / 1e9;
+    // Faster than the copy bound by a wide margin means the work did not run on the
+    // stream the events were recorded on: refuse to report it.
+    if (gbps > 1.25 * w.copy_gbps) {
+      char msg[160];
+      std::snprintf(msg, sizeof msg, "implausible %.0f GB/s > 1.25 x copy %.0f GB/s: steps not on the given stream?",
+                    gbps, w.copy_gbps);
+      error = msg;
+      return false;
+    }
+    state.counters["Mpoints_per_s"] = mpoints;
+    state.counters["GB_per_s"] = gbps;
+    state.counters["frac_of_copy_bw"] = gbps / w.copy_gbps;
+    state.counters["x_seed_gtx275"] = mpoints / kSeedGtx275Mpoints;
+    state.counters["steps_per_iter"] = static_cast<double>(nsteps);
+    return true;
+  };
+  if (!run_case()) state.SkipWithError(error.c_str());
+}
+
+#undef CUDA_CHECK_RET
+#undef API_CHECK_RET
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+
+  // Once at startup: the device, the stream and the copy bound (the benchmarks reuse them).
+  world_init();
+  const World& w = g_world;
+  if (!w.error.empty()) {
+    std::fprintf(stderr, "bench_diffusion_gpu: %s; every case is skipped\n", w.error.c_str());
+    benchmark::AddCustomContext("cuda", "unavailable: " + w.error);
+  } else {
+    char buf[64];
+    benchmark::AddCustomContext("cuda_device", w.device_name);
+    std::snprintf(buf, sizeof buf, "%.1f", w.copy_gbps);
+    benchmark::AddCustomContext("copy_GBps", std::string(buf) + " (1 GiB D2D, read+write counted, best of 10)");
+    benchmark::AddCustomContext("grid", std::to_string(w.n) + "^3");
+  }
+  benchmark::AddCustomContext("seed_gtx275_Mpoints", "1800 (Molnar 2011, GTX 275, diffusion)");
+
+  benchmark::RegisterBenchmark("copy_d2d/1GiB", BM_copy_d2d)->UseManualTime()->Unit(benchmark::kMillisecond);
+  for (int stencil : {7, 19})
+    for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64}) {
+      const std::string name = "diffusion_gpu/" + std::to_string(stencil) + "pt/" +
+                               (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
+      benchmark::RegisterBenchmark(name.c_str(), BM_diffusion, stencil, prec)
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  g_world.destroy();
+  return 0;
+}

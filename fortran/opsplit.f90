@@ -1,0 +1,1071 @@
+! opsplit: the Fortran 2008 module on top of the C ABI (include/opsplit/core.h, field.h).
+!
+! Two layers:
+!  * every C function under its own name through a bind(C) interface: handles are
+!    type(c_ptr) (by value where C takes the handle, by reference where C takes a
+!    pointer to it), enums are integer(c_int) named constants with the C names and
+!    values, int64_t is integer(c_int64_t), host arrays are type(c_ptr);
+!  * one derived type per handle kind (opsplit_context_t, opsplit_field_t, opsplit_rd_t)
+!    with type-bound procedures taking Fortran arrays and 1-based component indices.
+!    Every one of them ends in an optional `stat`: when present it receives the status;
+!    when absent and the call failed, "opsplit: <message>" goes to error_unit and the
+!    program stops with `error stop`. `destroy` is idempotent. There is no final
+!    procedure: intrinsic assignment copies the handle, so a finalizer of one copy
+!    would free the object under the other; call destroy.
+!
+! opsplit_last_error() gives the message of the last failed call: the C library's
+! thread-local message, or the message of a failure the Fortran wrappers found
+! themselves (array kind or size, 1-based index). The Fortran-side message is module
+! state, not thread-local.
+module opsplit
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: error_unit
+  use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
+  implicit none
+
+  private :: error_unit, ieee_value, ieee_quiet_nan
+
+  ! ---- enums of core.h -----------------------------------------------------
+  ! opsplit_status
+  integer(c_int), parameter :: OPSPLIT_SUCCESS = 0
+  integer(c_int), parameter :: OPSPLIT_ERROR_INVALID_ARGUMENT = 1
+  integer(c_int), parameter :: OPSPLIT_ERROR_INVALID_HANDLE = 2
+  integer(c_int), parameter :: OPSPLIT_ERROR_OUT_OF_MEMORY = 3
+  integer(c_int), parameter :: OPSPLIT_ERROR_BACKEND_UNAVAILABLE = 4
+  integer(c_int), parameter :: OPSPLIT_ERROR_UNSUPPORTED = 5
+  integer(c_int), parameter :: OPSPLIT_ERROR_NUMERICAL = 6
+  integer(c_int), parameter :: OPSPLIT_ERROR_IO = 7
+  integer(c_int), parameter :: OPSPLIT_ERROR_PARSE = 8
+  integer(c_int), parameter :: OPSPLIT_ERROR_DEVICE = 9
+  integer(c_int), parameter :: OPSPLIT_ERROR_CANCELLED = 10
+  integer(c_int), parameter :: OPSPLIT_ERROR_INTERNAL = 11
+  ! opsplit_backend
+  integer(c_int), parameter :: OPSPLIT_BACKEND_AUTO = 0
+  integer(c_int), parameter :: OPSPLIT_BACKEND_CPU = 1
+  integer(c_int), parameter :: OPSPLIT_BACKEND_CUDA = 2
+  ! opsplit_precision
+  integer(c_int), parameter :: OPSPLIT_FLOAT64 = 0
+  integer(c_int), parameter :: OPSPLIT_FLOAT32 = 1
+
+  ! ---- enums of field.h ----------------------------------------------------
+  ! opsplit_layout
+  integer(c_int), parameter :: OPSPLIT_LAYOUT_PLANAR = 0       ! [comp][z][y][x]: c(nx,ny,nz,ncomp)
+  integer(c_int), parameter :: OPSPLIT_LAYOUT_INTERLEAVED = 1  ! [z][y][x][comp]: c(ncomp,nx,ny,nz)
+  ! opsplit_stencil
+  integer(c_int), parameter :: OPSPLIT_STENCIL_7POINT = 7
+  integer(c_int), parameter :: OPSPLIT_STENCIL_19POINT = 19
+  ! opsplit_face
+  integer(c_int), parameter :: OPSPLIT_FACE_XLO = 0
+  integer(c_int), parameter :: OPSPLIT_FACE_XHI = 1
+  integer(c_int), parameter :: OPSPLIT_FACE_YLO = 2
+  integer(c_int), parameter :: OPSPLIT_FACE_YHI = 3
+  integer(c_int), parameter :: OPSPLIT_FACE_ZLO = 4
+  integer(c_int), parameter :: OPSPLIT_FACE_ZHI = 5
+  ! opsplit_bc
+  integer(c_int), parameter :: OPSPLIT_BC_NOFLUX = 0
+  integer(c_int), parameter :: OPSPLIT_BC_DIRICHLET = 1
+  integer(c_int), parameter :: OPSPLIT_BC_PERIODIC = 2
+
+  ! ---- the C functions -----------------------------------------------------
+  interface
+    ! core.h
+    subroutine opsplit_get_version(major, minor, patch) bind(C, name="opsplit_get_version")
+      import :: c_int
+      integer(c_int), intent(out) :: major, minor, patch
+    end subroutine opsplit_get_version
+
+    function opsplit_status_string(status) bind(C, name="opsplit_status_string") result(text)
+      import :: c_int, c_ptr
+      integer(c_int), value :: status
+      type(c_ptr) :: text
+    end function opsplit_status_string
+
+    function opsplit_last_error_message() bind(C, name="opsplit_last_error_message") result(text)
+      import :: c_ptr
+      type(c_ptr) :: text
+    end function opsplit_last_error_message
+
+    function opsplit_cuda_available() bind(C, name="opsplit_cuda_available") result(available)
+      import :: c_int
+      integer(c_int) :: available
+    end function opsplit_cuda_available
+
+    function opsplit_context_create(backend, ctx) bind(C, name="opsplit_context_create") result(status)
+      import :: c_int, c_ptr
+      integer(c_int), value :: backend
+      type(c_ptr), intent(out) :: ctx
+      integer(c_int) :: status
+    end function opsplit_context_create
+
+    function opsplit_context_create_on_device(cuda_device, ctx) &
+        bind(C, name="opsplit_context_create_on_device") result(status)
+      import :: c_int, c_ptr
+      integer(c_int), value :: cuda_device
+      type(c_ptr), intent(out) :: ctx
+      integer(c_int) :: status
+    end function opsplit_context_create_on_device
+
+    function opsplit_context_destroy(ctx) bind(C, name="opsplit_context_destroy") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: ctx
+      integer(c_int) :: status
+    end function opsplit_context_destroy
+
+    function opsplit_context_get_backend(ctx, backend) &
+        bind(C, name="opsplit_context_get_backend") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), intent(out) :: backend
+      integer(c_int) :: status
+    end function opsplit_context_get_backend
+
+    function opsplit_context_set_num_threads(ctx, nthreads) &
+        bind(C, name="opsplit_context_set_num_threads") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), value :: nthreads
+      integer(c_int) :: status
+    end function opsplit_context_set_num_threads
+
+    function opsplit_context_set_cuda_stream(ctx, stream) &
+        bind(C, name="opsplit_context_set_cuda_stream") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function opsplit_context_set_cuda_stream
+
+    function opsplit_context_synchronize(ctx) bind(C, name="opsplit_context_synchronize") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int) :: status
+    end function opsplit_context_synchronize
+
+    function opsplit_context_set_progress_callback(ctx, fn, user) &
+        bind(C, name="opsplit_context_set_progress_callback") result(status)
+      import :: c_int, c_ptr, c_funptr
+      type(c_ptr), value :: ctx
+      type(c_funptr), value :: fn
+      type(c_ptr), value :: user
+      integer(c_int) :: status
+    end function opsplit_context_set_progress_callback
+
+    ! field.h
+    function opsplit_field_create(ctx, nx, ny, nz, ncomp, precision, field) &
+        bind(C, name="opsplit_field_create") result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int64_t), value :: nx, ny, nz
+      integer(c_int), value :: ncomp
+      integer(c_int), value :: precision
+      type(c_ptr), intent(out) :: field
+      integer(c_int) :: status
+    end function opsplit_field_create
+
+    function opsplit_field_destroy(field) bind(C, name="opsplit_field_destroy") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: field
+      integer(c_int) :: status
+    end function opsplit_field_destroy
+
+    function opsplit_field_set_spacing(field, hx, hy, hz) &
+        bind(C, name="opsplit_field_set_spacing") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: field
+      real(c_double), value :: hx, hy, hz
+      integer(c_int) :: status
+    end function opsplit_field_set_spacing
+
+    function opsplit_field_get_spacing(field, hx, hy, hz) &
+        bind(C, name="opsplit_field_get_spacing") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: field
+      real(c_double), intent(out) :: hx, hy, hz
+      integer(c_int) :: status
+    end function opsplit_field_get_spacing
+
+    function opsplit_field_get_shape(field, nx, ny, nz, ncomp) &
+        bind(C, name="opsplit_field_get_shape") result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: field
+      integer(c_int64_t), intent(out) :: nx, ny, nz
+      integer(c_int), intent(out) :: ncomp
+      integer(c_int) :: status
+    end function opsplit_field_get_shape
+
+    function opsplit_field_get_precision(field, precision) &
+        bind(C, name="opsplit_field_get_precision") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: field
+      integer(c_int), intent(out) :: precision
+      integer(c_int) :: status
+    end function opsplit_field_get_precision
+
+    function opsplit_field_upload(field, host, layout) bind(C, name="opsplit_field_upload") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: field
+      type(c_ptr), value :: host
+      integer(c_int), value :: layout
+      integer(c_int) :: status
+    end function opsplit_field_upload
+
+    function opsplit_field_download(field, host, layout) bind(C, name="opsplit_field_download") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: field
+      type(c_ptr), value :: host
+      integer(c_int), value :: layout
+      integer(c_int) :: status
+    end function opsplit_field_download
+
+    ! comp is 0-based here, as in C.
+    function opsplit_field_component_sum(field, comp, sum) &
+        bind(C, name="opsplit_field_component_sum") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: field
+      integer(c_int), value :: comp
+      real(c_double), intent(out) :: sum
+      integer(c_int) :: status
+    end function opsplit_field_component_sum
+
+    function opsplit_rd_create(ctx, ncomp, rd) bind(C, name="opsplit_rd_create") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), value :: ncomp
+      type(c_ptr), intent(out) :: rd
+      integer(c_int) :: status
+    end function opsplit_rd_create
+
+    function opsplit_rd_destroy(rd) bind(C, name="opsplit_rd_destroy") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: rd
+      integer(c_int) :: status
+    end function opsplit_rd_destroy
+
+    function opsplit_rd_set_stencil(rd, stencil) bind(C, name="opsplit_rd_set_stencil") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: rd
+      integer(c_int), value :: stencil
+      integer(c_int) :: status
+    end function opsplit_rd_set_stencil
+
+    function opsplit_rd_set_diffusion(rd, comp, coefficient) &
+        bind(C, name="opsplit_rd_set_diffusion") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      integer(c_int), value :: comp
+      real(c_double), value :: coefficient
+      integer(c_int) :: status
+    end function opsplit_rd_set_diffusion
+
+    function opsplit_rd_set_boundary(rd, face, comp, bc, value) &
+        bind(C, name="opsplit_rd_set_boundary") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      integer(c_int), value :: face
+      integer(c_int), value :: comp
+      integer(c_int), value :: bc
+      real(c_double), value :: value
+      integer(c_int) :: status
+    end function opsplit_rd_set_boundary
+
+    function opsplit_rd_max_stable_dt(rd, field, dt) bind(C, name="opsplit_rd_max_stable_dt") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      type(c_ptr), value :: field
+      real(c_double), intent(out) :: dt
+      integer(c_int) :: status
+    end function opsplit_rd_max_stable_dt
+
+    function opsplit_rd_step(rd, field, dt, nsteps) bind(C, name="opsplit_rd_step") result(status)
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: rd
+      type(c_ptr), value :: field
+      real(c_double), value :: dt
+      integer(c_int64_t), value :: nsteps
+      integer(c_int) :: status
+    end function opsplit_rd_step
+  end interface
+
+  ! The C library's strlen, to read its NUL-terminated strings.
+  interface
+    function c_strlen(s) bind(C, name="strlen") result(n)
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: s
+      integer(c_size_t) :: n
+    end function c_strlen
+  end interface
+  private :: c_strlen
+
+  ! The shape of a progress callback (opsplit_progress_fn): write it as a bind(C)
+  ! function in a module and pass c_funloc(it). `what` is a C string
+  ! (opsplit_c_string(what) reads it); a non-zero result cancels the running call.
+  abstract interface
+    function opsplit_progress_fn(fraction, what, user) bind(C) result(cancel)
+      import :: c_double, c_ptr, c_int
+      real(c_double), value :: fraction
+      type(c_ptr), value :: what
+      type(c_ptr), value :: user
+      integer(c_int) :: cancel
+    end function opsplit_progress_fn
+  end interface
+
+  ! ---- the derived types ---------------------------------------------------
+  type :: opsplit_context_t
+    private
+    type(c_ptr) :: handle = c_null_ptr
+  contains
+    procedure :: create => context_create
+    procedure :: create_on_device => context_create_on_device
+    procedure :: destroy => context_destroy
+    procedure :: backend => context_backend
+    procedure :: set_num_threads => context_set_num_threads
+    procedure :: set_cuda_stream => context_set_cuda_stream
+    procedure :: synchronize => context_synchronize
+    procedure :: set_progress_callback => context_set_progress_callback
+    procedure :: created => context_created
+    procedure :: c_handle => context_c_handle
+  end type opsplit_context_t
+
+  type :: opsplit_field_t
+    private
+    type(c_ptr) :: handle = c_null_ptr
+  contains
+    procedure, private :: field_create_i4
+    procedure, private :: field_create_i8
+    generic :: create => field_create_i4, field_create_i8
+    procedure :: destroy => field_destroy
+    procedure :: set_spacing => field_set_spacing
+    procedure :: get_spacing => field_get_spacing
+    procedure, private :: field_get_shape_i4
+    procedure, private :: field_get_shape_i8
+    generic :: get_shape => field_get_shape_i4, field_get_shape_i8
+    procedure :: precision => field_precision
+    procedure :: component_sum => field_component_sum
+    procedure, private :: field_upload_r8_1, field_upload_r8_2, field_upload_r8_3, field_upload_r8_4
+    procedure, private :: field_upload_r4_1, field_upload_r4_2, field_upload_r4_3, field_upload_r4_4
+    generic :: upload => field_upload_r8_1, field_upload_r8_2, field_upload_r8_3, field_upload_r8_4, &
+                         field_upload_r4_1, field_upload_r4_2, field_upload_r4_3, field_upload_r4_4
+    procedure, private :: field_download_r8_1, field_download_r8_2, field_download_r8_3, field_download_r8_4
+    procedure, private :: field_download_r4_1, field_download_r4_2, field_download_r4_3, field_download_r4_4
+    generic :: download => field_download_r8_1, field_download_r8_2, field_download_r8_3, &
+                           field_download_r8_4, field_download_r4_1, field_download_r4_2, &
+                           field_download_r4_3, field_download_r4_4
+    procedure :: created => field_created
+    procedure :: c_handle => field_c_handle
+  end type opsplit_field_t
+
+  type :: opsplit_rd_t
+    private
+    type(c_ptr) :: handle = c_null_ptr
+    integer(c_int) :: ncomp = 0
+  contains
+    procedure :: create => rd_create
+    procedure :: destroy => rd_destroy
+    procedure :: set_stencil => rd_set_stencil
+    procedure :: set_diffusion => rd_set_diffusion
+    procedure :: set_boundary => rd_set_boundary
+    procedure :: max_stable_dt => rd_max_stable_dt
+    procedure, private :: rd_step_i4
+    procedure, private :: rd_step_i8
+    generic :: step => rd_step_i4, rd_step_i8
+    procedure :: created => rd_created
+    procedure :: c_handle => rd_c_handle
+  end type opsplit_rd_t
+
+  ! The implementations are reached through the types only.
+  private :: context_create, context_create_on_device, context_destroy, context_backend, &
+             context_set_num_threads, context_set_cuda_stream, context_synchronize, &
+             context_set_progress_callback, context_created, context_c_handle
+  private :: field_create_i4, field_create_i8, field_create_impl, field_destroy, field_set_spacing, &
+             field_get_spacing, field_get_shape_i4, field_get_shape_i8, field_precision, &
+             field_component_sum, field_transfer, field_created, field_c_handle
+  private :: field_upload_r8_1, field_upload_r8_2, field_upload_r8_3, field_upload_r8_4, &
+             field_upload_r4_1, field_upload_r4_2, field_upload_r4_3, field_upload_r4_4, &
+             field_download_r8_1, field_download_r8_2, field_download_r8_3, field_download_r8_4, &
+             field_download_r4_1, field_download_r4_2, field_download_r4_3, field_download_r4_4
+  private :: rd_create, rd_destroy, rd_set_stencil, rd_set_diffusion, rd_set_boundary, &
+             rd_max_stable_dt, rd_step_i4, rd_step_i8, rd_step_impl, rd_bad_component, rd_created, &
+             rd_c_handle
+  private :: finish, fortran_failure, already_created, precision_name, itoa, quiet_nan
+
+  ! The last failure the wrappers found themselves (see opsplit_last_error).
+  character(len=:), allocatable, private, save :: fortran_message
+  logical, private, save :: fortran_message_current = .false.
+
+contains
+
+  ! ---- strings and errors ----------------------------------------------------
+
+  !> A Fortran copy of a NUL-terminated C string ('' for a null pointer).
+  function opsplit_c_string(text) result(s)
+    type(c_ptr), intent(in) :: text
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer(c_size_t) :: n
+    integer :: i
+    if (.not. c_associated(text)) then
+      s = ''
+      return
+    end if
+    n = c_strlen(text)
+    call c_f_pointer(text, chars, [n])
+    allocate(character(len=int(n)) :: s)
+    do i = 1, int(n)
+      s(i:i) = chars(i)
+    end do
+  end function opsplit_c_string
+
+  !> The name of a status ("OPSPLIT_ERROR_INVALID_ARGUMENT").
+  function opsplit_status_text(status) result(s)
+    integer(c_int), intent(in) :: status
+    character(len=:), allocatable :: s
+    s = opsplit_c_string(opsplit_status_string(status))
+  end function opsplit_status_text
+
+  !> The message of the last failed call ('' after a success): the C library's
+  !> message, or that of a failure found by the Fortran wrappers.
+  function opsplit_last_error() result(s)
+    character(len=:), allocatable :: s
+    s = opsplit_c_string(opsplit_last_error_message())
+    if (len(s) == 0 .and. fortran_message_current) s = fortran_message
+  end function opsplit_last_error
+
+  ! Every wrapper ends here, once. `message` is given for a failure found on the
+  ! Fortran side. With stat: stat = status. Without: a failure stops the program.
+  subroutine finish(status, stat, message)
+    integer(c_int), intent(in) :: status
+    integer, intent(out), optional :: stat
+    character(len=*), intent(in), optional :: message
+    character(len=:), allocatable :: text
+    if (present(message)) then
+      call fortran_failure(message)
+    else
+      fortran_message_current = .false.
+    end if
+    if (present(stat)) then
+      stat = int(status)
+    else if (status /= OPSPLIT_SUCCESS) then
+      text = opsplit_last_error()
+      if (len(text) == 0) text = opsplit_status_text(status)
+      write(error_unit, '(a)') 'opsplit: ' // text
+      error stop
+    end if
+  end subroutine finish
+
+  ! Records a failure found on the Fortran side. The C message is emptied first (a
+  ! successful C call leaves it empty; destroying a NULL handle is a documented no-op),
+  ! so that a C message from an earlier failure cannot mask this one.
+  subroutine fortran_failure(message)
+    character(len=*), intent(in) :: message
+    type(c_ptr) :: none
+    integer(c_int) :: ignored
+    none = c_null_ptr
+    ignored = opsplit_context_destroy(none)
+    fortran_message = message
+    fortran_message_current = .true.
+  end subroutine fortran_failure
+
+  ! create() on an object that already holds a handle is refused (it would leak it).
+  logical function already_created(handle, who, stat)
+    type(c_ptr), intent(in) :: handle
+    character(len=*), intent(in) :: who
+    integer, intent(out), optional :: stat
+    already_created = c_associated(handle)
+    if (already_created) call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, &
+        who // ': this object already holds a handle; destroy it before creating another')
+  end function already_created
+
+  function itoa(i) result(s)
+    integer(c_int64_t), intent(in) :: i
+    character(len=:), allocatable :: s
+    character(len=24) :: buffer
+    write(buffer, '(i0)') i
+    s = trim(buffer)
+  end function itoa
+
+  function precision_name(precision) result(s)
+    integer(c_int), intent(in) :: precision
+    character(len=:), allocatable :: s
+    select case (precision)
+    case (OPSPLIT_FLOAT64)
+      s = 'OPSPLIT_FLOAT64 (real(c_double))'
+    case (OPSPLIT_FLOAT32)
+      s = 'OPSPLIT_FLOAT32 (real(c_float))'
+    case default
+      s = 'precision ' // itoa(int(precision, c_int64_t))
+    end select
+  end function precision_name
+
+  real(c_double) function quiet_nan()
+    quiet_nan = ieee_value(0.0_c_double, ieee_quiet_nan)
+  end function quiet_nan
+
+  ! ---- opsplit_context_t -----------------------------------------------------
+
+  !> backend: OPSPLIT_BACKEND_AUTO (default), _CPU or _CUDA.
+  subroutine context_create(this, backend, stat)
+    class(opsplit_context_t), intent(inout) :: this
+    integer(c_int), intent(in), optional :: backend
+    integer, intent(out), optional :: stat
+    integer(c_int) :: which
+    if (already_created(this%handle, 'opsplit_context_t%create', stat)) return
+    which = OPSPLIT_BACKEND_AUTO
+    if (present(backend)) which = backend
+    call finish(opsplit_context_create(which, this%handle), stat)
+  end subroutine context_create
+
+  !> A CUDA context on device `device` (the CUDA ordinal, 0-based as in CUDA).
+  subroutine context_create_on_device(this, device, stat)
+    class(opsplit_context_t), intent(inout) :: this
+    integer(c_int), intent(in) :: device
+    integer, intent(out), optional :: stat
+    if (already_created(this%handle, 'opsplit_context_t%create_on_device', stat)) return
+    call finish(opsplit_context_create_on_device(device, this%handle), stat)
+  end subroutine context_create_on_device
+
+  !> Refused while fields or models made from the context are alive. Idempotent.
+  subroutine context_destroy(this, stat)
+    class(opsplit_context_t), intent(inout) :: this
+    integer, intent(out), optional :: stat
+    call finish(opsplit_context_destroy(this%handle), stat)
+  end subroutine context_destroy
+
+  !> The backend the context runs on (OPSPLIT_BACKEND_CPU or _CUDA); -1 on failure.
+  integer(c_int) function context_backend(this, stat)
+    class(opsplit_context_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    context_backend = -1
+    status = opsplit_context_get_backend(this%handle, context_backend)
+    if (status /= OPSPLIT_SUCCESS) context_backend = -1
+    call finish(status, stat)
+  end function context_backend
+
+  !> OpenMP threads of the context's CPU work; 0 restores the OpenMP default.
+  subroutine context_set_num_threads(this, nthreads, stat)
+    class(opsplit_context_t), intent(in) :: this
+    integer(c_int), intent(in) :: nthreads
+    integer, intent(out), optional :: stat
+    call finish(opsplit_context_set_num_threads(this%handle, nthreads), stat)
+  end subroutine context_set_num_threads
+
+  !> CUDA contexts only: order the work on the host's cudaStream_t (c_null_ptr: the
+  !> context's own stream).
+  subroutine context_set_cuda_stream(this, stream, stat)
+    class(opsplit_context_t), intent(in) :: this
+    type(c_ptr), intent(in) :: stream
+    integer, intent(out), optional :: stat
+    call finish(opsplit_context_set_cuda_stream(this%handle, stream), stat)
+  end subroutine context_set_cuda_stream
+
+  subroutine context_synchronize(this, stat)
+    class(opsplit_context_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    call finish(opsplit_context_synchronize(this%handle), stat)
+  end subroutine context_synchronize
+
+  !> fn: c_funloc of a function with the interface opsplit_progress_fn, or c_null_funptr
+  !> to remove the callback; user (default c_null_ptr) is handed to it.
+  !> (fn is by value: gfortran 12 passes a c_funloc(f) actual by reference through a
+  !> .rodata constant, a text relocation in a PIE.)
+  subroutine context_set_progress_callback(this, fn, user, stat)
+    class(opsplit_context_t), intent(in) :: this
+    type(c_funptr), value :: fn
+    type(c_ptr), intent(in), optional :: user
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: data
+    data = c_null_ptr
+    if (present(user)) data = user
+    call finish(opsplit_context_set_progress_callback(this%handle, fn, data), stat)
+  end subroutine context_set_progress_callback
+
+  logical function context_created(this)
+    class(opsplit_context_t), intent(in) :: this
+    context_created = c_associated(this%handle)
+  end function context_created
+
+  !> The C handle, for the bind(C) interfaces (the object still owns it).
+  type(c_ptr) function context_c_handle(this)
+    class(opsplit_context_t), intent(in) :: this
+    context_c_handle = this%handle
+  end function context_c_handle
+
+  ! ---- opsplit_field_t -------------------------------------------------------
+
+  !> nx*ny*nz cells (ny = nz = 1 for 1D, nz = 1 for 2D) of ncomp components;
+  !> precision OPSPLIT_FLOAT64 (default) or OPSPLIT_FLOAT32. Contents start at zero.
+  subroutine field_create_i4(this, ctx, nx, ny, nz, ncomp, precision, stat)
+    class(opsplit_field_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    integer, intent(in) :: nx, ny, nz
+    integer(c_int), intent(in) :: ncomp
+    integer(c_int), intent(in), optional :: precision
+    integer, intent(out), optional :: stat
+    call field_create_impl(this, ctx, int(nx, c_int64_t), int(ny, c_int64_t), int(nz, c_int64_t), &
+                           ncomp, precision, stat)
+  end subroutine field_create_i4
+
+  subroutine field_create_i8(this, ctx, nx, ny, nz, ncomp, precision, stat)
+    class(opsplit_field_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    integer(c_int64_t), intent(in) :: nx, ny, nz
+    integer(c_int), intent(in) :: ncomp
+    integer(c_int), intent(in), optional :: precision
+    integer, intent(out), optional :: stat
+    call field_create_impl(this, ctx, nx, ny, nz, ncomp, precision, stat)
+  end subroutine field_create_i8
+
+  subroutine field_create_impl(this, ctx, nx, ny, nz, ncomp, precision, stat)
+    class(opsplit_field_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    integer(c_int64_t), intent(in) :: nx, ny, nz
+    integer(c_int), intent(in) :: ncomp
+    integer(c_int), intent(in), optional :: precision
+    integer, intent(out), optional :: stat
+    integer(c_int) :: kind
+    if (already_created(this%handle, 'opsplit_field_t%create', stat)) return
+    kind = OPSPLIT_FLOAT64
+    if (present(precision)) kind = precision
+    call finish(opsplit_field_create(ctx%handle, nx, ny, nz, ncomp, kind, this%handle), stat)
+  end subroutine field_create_impl
+
+  !> Idempotent: a second call (or one on a field never created) does nothing.
+  subroutine field_destroy(this, stat)
+    class(opsplit_field_t), intent(inout) :: this
+    integer, intent(out), optional :: stat
+    call finish(opsplit_field_destroy(this%handle), stat)
+  end subroutine field_destroy
+
+  subroutine field_set_spacing(this, hx, hy, hz, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(in) :: hx, hy, hz
+    integer, intent(out), optional :: stat
+    call finish(opsplit_field_set_spacing(this%handle, hx, hy, hz), stat)
+  end subroutine field_set_spacing
+
+  subroutine field_get_spacing(this, hx, hy, hz, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(out) :: hx, hy, hz
+    integer, intent(out), optional :: stat
+    call finish(opsplit_field_get_spacing(this%handle, hx, hy, hz), stat)
+  end subroutine field_get_spacing
+
+  !> nx, ny, nz as integer(c_int64_t); ncomp.
+  subroutine field_get_shape_i8(this, nx, ny, nz, ncomp, stat)
+    class(opsplit_field_t), intent(in) :: this
+    integer(c_int64_t), intent(out) :: nx, ny, nz
+    integer(c_int), intent(out) :: ncomp
+    integer, intent(out), optional :: stat
+    call finish(opsplit_field_get_shape(this%handle, nx, ny, nz, ncomp), stat)
+  end subroutine field_get_shape_i8
+
+  !> nx, ny, nz as default integers (refused if one does not fit); ncomp.
+  subroutine field_get_shape_i4(this, nx, ny, nz, ncomp, stat)
+    class(opsplit_field_t), intent(in) :: this
+    integer, intent(out) :: nx, ny, nz
+    integer(c_int), intent(out) :: ncomp
+    integer, intent(out), optional :: stat
+    integer(c_int64_t) :: n(3)
+    integer(c_int) :: status
+    nx = 0
+    ny = 0
+    nz = 0
+    status = opsplit_field_get_shape(this%handle, n(1), n(2), n(3), ncomp)
+    if (status == OPSPLIT_SUCCESS .and. maxval(n) > huge(nx)) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_field_t%get_shape: the shape (' // &
+                  itoa(n(1)) // ', ' // itoa(n(2)) // ', ' // itoa(n(3)) // &
+                  ') does not fit default integers; pass integer(c_int64_t) nx, ny, nz')
+      return
+    end if
+    nx = int(n(1))
+    ny = int(n(2))
+    nz = int(n(3))
+    call finish(status, stat)
+  end subroutine field_get_shape_i4
+
+  !> OPSPLIT_FLOAT64 or OPSPLIT_FLOAT32; -1 on failure.
+  integer(c_int) function field_precision(this, stat)
+    class(opsplit_field_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = opsplit_field_get_precision(this%handle, field_precision)
+    if (status /= OPSPLIT_SUCCESS) field_precision = -1
+    call finish(status, stat)
+  end function field_precision
+
+  !> The plain sum of component comp (1-based) over all cells; NaN on failure.
+  real(c_double) function field_component_sum(this, comp, stat)
+    class(opsplit_field_t), intent(in) :: this
+    integer(c_int), intent(in) :: comp
+    integer, intent(out), optional :: stat
+    integer(c_int64_t) :: nx, ny, nz
+    integer(c_int) :: ncomp, status
+    field_component_sum = quiet_nan()
+    status = opsplit_field_get_shape(this%handle, nx, ny, nz, ncomp)
+    if (status == OPSPLIT_SUCCESS .and. (comp < 1 .or. comp > ncomp)) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_field_t%component_sum: comp=' // &
+                  itoa(int(comp, c_int64_t)) // ' is not in [1, ' // itoa(int(ncomp, c_int64_t)) // &
+                  '] (components are 1-based in Fortran)')
+      return
+    end if
+    if (status == OPSPLIT_SUCCESS) status = opsplit_field_component_sum(this%handle, comp - 1, field_component_sum)
+    if (status /= OPSPLIT_SUCCESS) field_component_sum = quiet_nan()
+    call finish(status, stat)
+  end function field_component_sum
+
+  ! upload/download of every kind and rank: checks the array's kind against the field's
+  ! precision and its size against nx*ny*nz*ncomp, then hands its address to C.
+  subroutine field_transfer(this, verb, host, nvalues, array_precision, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    character(len=*), intent(in) :: verb
+    type(c_ptr), intent(in) :: host
+    integer(c_int64_t), intent(in) :: nvalues
+    integer(c_int), intent(in) :: array_precision
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    integer(c_int64_t) :: nx, ny, nz, expected
+    integer(c_int) :: ncomp, field_kind, order, status
+    order = OPSPLIT_LAYOUT_PLANAR
+    if (present(layout)) order = layout
+    status = opsplit_field_get_precision(this%handle, field_kind)
+    if (status == OPSPLIT_SUCCESS) status = opsplit_field_get_shape(this%handle, nx, ny, nz, ncomp)
+    if (status /= OPSPLIT_SUCCESS) then
+      call finish(status, stat)
+      return
+    end if
+    if (array_precision /= field_kind) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_field_t%' // verb // ': the array is ' // &
+                  precision_name(array_precision) // ' but the field is ' // precision_name(field_kind))
+      return
+    end if
+    expected = nx * ny * nz * int(ncomp, c_int64_t)
+    if (nvalues /= expected) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_field_t%' // verb // ': the array has ' // &
+                  itoa(nvalues) // ' values but the field has nx*ny*nz*ncomp = ' // itoa(nx) // '*' // &
+                  itoa(ny) // '*' // itoa(nz) // '*' // itoa(int(ncomp, c_int64_t)) // ' = ' // &
+                  itoa(expected))
+      return
+    end if
+    if (verb == 'upload') then
+      status = opsplit_field_upload(this%handle, host, order)
+    else
+      status = opsplit_field_download(this%handle, host, order)
+    end if
+    call finish(status, stat)
+  end subroutine field_transfer
+
+  ! The specifics of the generic upload and download: arrays of real(c_double) or
+  ! real(c_float), rank 1 to 4, in the layout's order (PLANAR: c(nx,ny,nz,ncomp) or any
+  ! shape of that size; INTERLEAVED: c(ncomp,nx,ny,nz)).
+  subroutine field_upload_r8_1(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(in), contiguous, target :: array(:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
+  end subroutine field_upload_r8_1
+
+  subroutine field_upload_r8_2(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(in), contiguous, target :: array(:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
+  end subroutine field_upload_r8_2
+
+  subroutine field_upload_r8_3(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(in), contiguous, target :: array(:,:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
+  end subroutine field_upload_r8_3
+
+  subroutine field_upload_r8_4(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(in), contiguous, target :: array(:,:,:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
+  end subroutine field_upload_r8_4
+
+  subroutine field_upload_r4_1(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_float), intent(in), contiguous, target :: array(:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
+  end subroutine field_upload_r4_1
+
+  subroutine field_upload_r4_2(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_float), intent(in), contiguous, target :: array(:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
+  end subroutine field_upload_r4_2
+
+  subroutine field_upload_r4_3(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_float), intent(in), contiguous, target :: array(:,:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
+  end subroutine field_upload_r4_3
+
+  subroutine field_upload_r4_4(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_float), intent(in), contiguous, target :: array(:,:,:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
+  end subroutine field_upload_r4_4
+
+  subroutine field_download_r8_1(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(inout), contiguous, target :: array(:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
+  end subroutine field_download_r8_1
+
+  subroutine field_download_r8_2(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(inout), contiguous, target :: array(:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
+  end subroutine field_download_r8_2
+
+  subroutine field_download_r8_3(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(inout), contiguous, target :: array(:,:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
+  end subroutine field_download_r8_3
+
+  subroutine field_download_r8_4(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_double), intent(inout), contiguous, target :: array(:,:,:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
+  end subroutine field_download_r8_4
+
+  subroutine field_download_r4_1(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_float), intent(inout), contiguous, target :: array(:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
+  end subroutine field_download_r4_1
+
+  subroutine field_download_r4_2(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_float), intent(inout), contiguous, target :: array(:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
+  end subroutine field_download_r4_2
+
+  subroutine field_download_r4_3(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_float), intent(inout), contiguous, target :: array(:,:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
+  end subroutine field_download_r4_3
+
+  subroutine field_download_r4_4(this, array, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    real(c_float), intent(inout), contiguous, target :: array(:,:,:,:)
+    integer(c_int), intent(in), optional :: layout
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: host
+    host = c_null_ptr
+    if (size(array) > 0) host = c_loc(array)
+    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
+  end subroutine field_download_r4_4
+  logical function field_created(this)
+    class(opsplit_field_t), intent(in) :: this
+    field_created = c_associated(this%handle)
+  end function field_created
+
+  !> The C handle, for the bind(C) interfaces (the object still owns it).
+  type(c_ptr) function field_c_handle(this)
+    class(opsplit_field_t), intent(in) :: this
+    field_c_handle = this%handle
+  end function field_c_handle
+
+  ! ---- opsplit_rd_t ----------------------------------------------------------
+
+  !> A reaction-diffusion model for fields of ncomp components (defaults: 7-point
+  !> stencil, zero diffusion, NOFLUX on every face).
+  subroutine rd_create(this, ctx, ncomp, stat)
+    class(opsplit_rd_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    integer(c_int), intent(in) :: ncomp
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    if (already_created(this%handle, 'opsplit_rd_t%create', stat)) return
+    status = opsplit_rd_create(ctx%handle, ncomp, this%handle)
+    if (status == OPSPLIT_SUCCESS) this%ncomp = ncomp
+    call finish(status, stat)
+  end subroutine rd_create
+
+  !> Idempotent: a second call (or one on a model never created) does nothing.
+  subroutine rd_destroy(this, stat)
+    class(opsplit_rd_t), intent(inout) :: this
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = opsplit_rd_destroy(this%handle)
+    if (.not. c_associated(this%handle)) this%ncomp = 0
+    call finish(status, stat)
+  end subroutine rd_destroy
+
+  !> OPSPLIT_STENCIL_7POINT or OPSPLIT_STENCIL_19POINT.
+  subroutine rd_set_stencil(this, stencil, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: stencil
+    integer, intent(out), optional :: stat
+    call finish(opsplit_rd_set_stencil(this%handle, stencil), stat)
+  end subroutine rd_set_stencil
+
+  ! True (after reporting it) when the 1-based comp is out of range. A model not created
+  ! passes: C then reports the handle.
+  logical function rd_bad_component(this, comp, who, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: comp
+    character(len=*), intent(in) :: who
+    integer, intent(out), optional :: stat
+    rd_bad_component = c_associated(this%handle) .and. (comp < 1 .or. comp > this%ncomp)
+    if (rd_bad_component) &
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_rd_t%' // who // ': comp=' // &
+                  itoa(int(comp, c_int64_t)) // ' is not in [1, ' // itoa(int(this%ncomp, c_int64_t)) // &
+                  '] (components are 1-based in Fortran)')
+  end function rd_bad_component
+
+  !> The diffusion coefficient (finite, >= 0) of component comp (1-based).
+  subroutine rd_set_diffusion(this, comp, coefficient, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: comp
+    real(c_double), intent(in) :: coefficient
+    integer, intent(out), optional :: stat
+    if (rd_bad_component(this, comp, 'set_diffusion', stat)) return
+    call finish(opsplit_rd_set_diffusion(this%handle, comp - 1, coefficient), stat)
+  end subroutine rd_set_diffusion
+
+  !> The condition bc (OPSPLIT_BC_*) on face (OPSPLIT_FACE_*) for component comp
+  !> (1-based); value (default 0) is the Dirichlet face value.
+  subroutine rd_set_boundary(this, face, comp, bc, value, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: face
+    integer(c_int), intent(in) :: comp
+    integer(c_int), intent(in) :: bc
+    real(c_double), intent(in), optional :: value
+    integer, intent(out), optional :: stat
+    real(c_double) :: v
+    if (rd_bad_component(this, comp, 'set_boundary', stat)) return
+    v = 0.0_c_double
+    if (present(value)) v = value
+    call finish(opsplit_rd_set_boundary(this%handle, face, comp - 1, bc, v), stat)
+  end subroutine rd_set_boundary
+
+  !> The largest stable forward-Euler dt for this field (+Inf without diffusion);
+  !> NaN on failure.
+  real(c_double) function rd_max_stable_dt(this, field, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    class(opsplit_field_t), intent(in) :: field
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = opsplit_rd_max_stable_dt(this%handle, field%handle, rd_max_stable_dt)
+    if (status /= OPSPLIT_SUCCESS) rd_max_stable_dt = quiet_nan()
+    call finish(status, stat)
+  end function rd_max_stable_dt
+
+  !> nsteps forward-Euler steps of size dt (a default integer or integer(c_int64_t)).
+  subroutine rd_step_i4(this, field, dt, nsteps, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    class(opsplit_field_t), intent(in) :: field
+    real(c_double), intent(in) :: dt
+    integer, intent(in) :: nsteps
+    integer, intent(out), optional :: stat
+    call rd_step_impl(this, field, dt, int(nsteps, c_int64_t), stat)
+  end subroutine rd_step_i4
+
+  subroutine rd_step_i8(this, field, dt, nsteps, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    class(opsplit_field_t), intent(in) :: field
+    real(c_double), intent(in) :: dt
+    integer(c_int64_t), intent(in) :: nsteps
+    integer, intent(out), optional :: stat
+    call rd_step_impl(this, field, dt, nsteps, stat)
+  end subroutine rd_step_i8
+
+  subroutine rd_step_impl(this, field, dt, nsteps, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    class(opsplit_field_t), intent(in) :: field
+    real(c_double), intent(in) :: dt
+    integer(c_int64_t), intent(in) :: nsteps
+    integer, intent(out), optional :: stat
+    call finish(opsplit_rd_step(this%handle, field%handle, dt, nsteps), stat)
+  end subroutine rd_step_impl
+
+  logical function rd_created(this)
+    class(opsplit_rd_t), intent(in) :: this
+    rd_created = c_associated(this%handle)
+  end function rd_created
+
+  !> The C handle, for the bind(C) interfaces (the object still owns it).
+  type(c_ptr) function rd_c_handle(this)
+    class(opsplit_rd_t), intent(in) :: this
+    rd_c_handle = this%handle
+  end function rd_c_handle
+
+end module opsplit
