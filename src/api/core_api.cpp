@@ -51,10 +51,11 @@ OPSPLIT_API int opsplit_cuda_available(void) {
 
 OPSPLIT_API opsplit_status opsplit_context_create(opsplit_backend backend, opsplit_context* ctx) {
   return api_guard(__func__, [&] {
-    if (backend != OPSPLIT_BACKEND_AUTO && backend != OPSPLIT_BACKEND_CPU && backend != OPSPLIT_BACKEND_CUDA)
-      fail_argument("backend=" + num(static_cast<int>(backend)) + " is not AUTO (0), CPU (1) or CUDA (2)");
+    const int b = enum_value(backend);
+    if (b != OPSPLIT_BACKEND_AUTO && b != OPSPLIT_BACKEND_CPU && b != OPSPLIT_BACKEND_CUDA)
+      fail_argument("backend=" + num(b) + " is not AUTO (0), CPU (1) or CUDA (2)");
     output(ctx, "ctx");
-    create_context(resolve_backend(backend), 0, ctx);
+    create_context(resolve_backend(static_cast<opsplit_backend>(b)), 0, ctx);
   });
 }
 

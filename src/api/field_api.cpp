@@ -19,9 +19,11 @@ Field& field_arg(opsplit_field field, const char* name = "field") {
 }
 ReactionDiffusion& rd_arg(opsplit_rd rd) { return checked(rd, "rd", kRd); }
 
-void check_layout(opsplit_layout layout) {
-  if (layout != OPSPLIT_LAYOUT_PLANAR && layout != OPSPLIT_LAYOUT_INTERLEAVED)
-    fail_argument("layout=" + num(static_cast<int>(layout)) + " is not PLANAR (0) or INTERLEAVED (1)");
+opsplit_layout checked_layout(const opsplit_layout& layout) {  // by reference: see enum_value
+  const int v = enum_value(layout);
+  if (v != OPSPLIT_LAYOUT_PLANAR && v != OPSPLIT_LAYOUT_INTERLEAVED)
+    fail_argument("layout=" + num(v) + " is not PLANAR (0) or INTERLEAVED (1)");
+  return static_cast<opsplit_layout>(v);
 }
 
 void check_component(const Field& f, int comp) {
@@ -38,7 +40,7 @@ OPSPLIT_API opsplit_status opsplit_field_create(opsplit_context ctx, int64_t nx,
     Context& c = checked(ctx, "ctx", "opsplit_context");
     opsplit_field& out = output(field, "field");
     if (c.is_cuda()) c.device().activate();
-    out = make_handle<Field>(c, nx, ny, nz, ncomp, precision);
+    out = make_handle<Field>(c, nx, ny, nz, ncomp, enum_value(precision));
   });
 }
 
@@ -80,8 +82,7 @@ OPSPLIT_API opsplit_status opsplit_field_upload(opsplit_field field, const void*
   return api_guard(__func__, [&] {
     Field& f = field_arg(field);
     if (host == nullptr) fail_argument("host is NULL");
-    check_layout(layout);
-    f.upload(host, layout);
+    f.upload(host, checked_layout(layout));
   });
 }
 
@@ -89,8 +90,7 @@ OPSPLIT_API opsplit_status opsplit_field_download(opsplit_field field, void* hos
   return api_guard(__func__, [&] {
     Field& f = field_arg(field);
     if (host == nullptr) fail_argument("host is NULL");
-    check_layout(layout);
-    f.download(host, layout);
+    f.download(host, checked_layout(layout));
   });
 }
 
@@ -115,7 +115,7 @@ OPSPLIT_API opsplit_status opsplit_rd_destroy(opsplit_rd* rd) {
 }
 
 OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil stencil) {
-  return api_guard(__func__, [&] { rd_arg(rd).set_stencil(stencil); });
+  return api_guard(__func__, [&] { rd_arg(rd).set_stencil(enum_value(stencil)); });
 }
 
 OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, double coefficient) {
@@ -124,7 +124,7 @@ OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, dou
 
 OPSPLIT_API opsplit_status opsplit_rd_set_boundary(opsplit_rd rd, opsplit_face face, int comp, opsplit_bc bc,
                                                    double value) {
-  return api_guard(__func__, [&] { rd_arg(rd).set_boundary(face, comp, bc, value); });
+  return api_guard(__func__, [&] { rd_arg(rd).set_boundary(enum_value(face), comp, enum_value(bc), value); });
 }
 
 OPSPLIT_API opsplit_status opsplit_rd_max_stable_dt(opsplit_rd rd, opsplit_field field, double* dt) {

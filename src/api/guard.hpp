@@ -3,6 +3,7 @@
 // Nothing escapes, nothing is printed.
 #pragma once
 
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -30,6 +31,16 @@ opsplit_status api_guard(const char* function, Body&& body) noexcept {
     set_last_error(function, "internal error: an unknown exception");
     return OPSPLIT_ERROR_INTERNAL;
   }
+}
+
+// The integer a C caller passed for an enum parameter, read as bytes: a C caller may
+// pass any int, and loading an out-of-range value as a C++ enum is undefined.
+template <class E>
+int enum_value(const E& e) {
+  static_assert(sizeof(E) == sizeof(int), "opsplit enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
 }
 
 // An output pointer that must not be NULL.

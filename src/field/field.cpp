@@ -15,7 +15,11 @@ size_t storage_bytes(int64_t nx, int64_t ny, int64_t nz, int ncomp, size_t value
   const int64_t dims[3] = {nx, ny, nz};
   int64_t total = ncomp;
   bool overflow = false;
-  for (int64_t d : dims) overflow |= __builtin_mul_overflow(total, d > 1 ? d + 2 * ghost : d, &total);
+  for (int64_t d : dims) {
+    int64_t padded = d;
+    if (d > 1) overflow |= __builtin_add_overflow(d, 2 * ghost, &padded);
+    overflow |= __builtin_mul_overflow(total, padded, &total);
+  }
   size_t bytes = 0;
   overflow |= __builtin_mul_overflow(static_cast<size_t>(total), value_size, &bytes);
   if (overflow)
@@ -29,8 +33,8 @@ size_t storage_bytes(int64_t nx, int64_t ny, int64_t nz, int ncomp, size_t value
 }  // namespace opsplit
 
 opsplit_field_s::opsplit_field_s(opsplit::Context& ctx, int64_t nx, int64_t ny, int64_t nz, int ncomp,
-                                 opsplit_precision precision)
-    : ContextMember(ctx), precision_(precision) {
+                                 int precision)
+    : ContextMember(ctx), precision_(OPSPLIT_FLOAT64) {
   using opsplit::fail_argument;
   using opsplit::num;
   if (nx < 1 || ny < 1 || nz < 1)
@@ -38,7 +42,8 @@ opsplit_field_s::opsplit_field_s(opsplit::Context& ctx, int64_t nx, int64_t ny, 
                   num(static_cast<long long>(nz)) + ": each must be >= 1");
   if (ncomp < 1) fail_argument("ncomp=" + num(ncomp) + " must be >= 1");
   if (precision != OPSPLIT_FLOAT64 && precision != OPSPLIT_FLOAT32)
-    fail_argument("precision=" + num(static_cast<int>(precision)) + " is not OPSPLIT_FLOAT64 (0) or OPSPLIT_FLOAT32 (1)");
+    fail_argument("precision=" + num(precision) + " is not OPSPLIT_FLOAT64 (0) or OPSPLIT_FLOAT32 (1)");
+  precision_ = static_cast<opsplit_precision>(precision);
   const size_t bytes = opsplit::storage_bytes(nx, ny, nz, ncomp, value_size(), kGhost);
   grid_ = opsplit::field::Grid::make(nx, ny, nz, ncomp, kGhost);
   data_ = opsplit::Buffer(ctx, bytes);

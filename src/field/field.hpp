@@ -11,7 +11,8 @@
 struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::ContextMember {
   static constexpr int kGhost = 1;  // the reach of the Laplacian stencils
 
-  opsplit_field_s(opsplit::Context& ctx, int64_t nx, int64_t ny, int64_t nz, int ncomp, opsplit_precision precision);
+  // precision: an opsplit_precision value, checked here.
+  opsplit_field_s(opsplit::Context& ctx, int64_t nx, int64_t ny, int64_t nz, int ncomp, int precision);
 
   const opsplit::field::Grid& grid() const { return grid_; }
   opsplit_precision precision() const { return precision_; }

@@ -24,9 +24,9 @@ opsplit_rd_s::opsplit_rd_s(opsplit::Context& ctx, int ncomp) : ContextMember(ctx
   faces_.assign(static_cast<size_t>(ncomp) * 6, opsplit::field::FaceCondition{OPSPLIT_BC_NOFLUX, 0.0});
 }
 
-void opsplit_rd_s::set_stencil(opsplit_stencil stencil) {
+void opsplit_rd_s::set_stencil(int stencil) {
   if (stencil != OPSPLIT_STENCIL_7POINT && stencil != OPSPLIT_STENCIL_19POINT)
-    fail_argument("stencil=" + num(static_cast<int>(stencil)) + " is not OPSPLIT_STENCIL_7POINT (7) or 19POINT (19)");
+    fail_argument("stencil=" + num(stencil) + " is not OPSPLIT_STENCIL_7POINT (7) or 19POINT (19)");
   points_ = stencil;
 }
 
@@ -41,12 +41,12 @@ void opsplit_rd_s::set_diffusion(int comp, double coefficient) {
   diffusion_[static_cast<size_t>(comp)] = coefficient;
 }
 
-void opsplit_rd_s::set_boundary(opsplit_face face, int comp, opsplit_bc bc, double value) {
+void opsplit_rd_s::set_boundary(int face, int comp, int bc, double value) {
   if (face < OPSPLIT_FACE_XLO || face > OPSPLIT_FACE_ZHI)
-    fail_argument("face=" + num(static_cast<int>(face)) + " is not in [OPSPLIT_FACE_XLO (0), OPSPLIT_FACE_ZHI (5)]");
+    fail_argument("face=" + num(face) + " is not in [OPSPLIT_FACE_XLO (0), OPSPLIT_FACE_ZHI (5)]");
   check_component(comp, ncomp());
   if (bc != OPSPLIT_BC_NOFLUX && bc != OPSPLIT_BC_DIRICHLET && bc != OPSPLIT_BC_PERIODIC)
-    fail_argument("bc=" + num(static_cast<int>(bc)) + " is not NOFLUX (0), DIRICHLET (1) or PERIODIC (2)");
+    fail_argument("bc=" + num(bc) + " is not NOFLUX (0), DIRICHLET (1) or PERIODIC (2)");
   if (!std::isfinite(value)) fail_argument("value=" + num(value) + " must be finite");
   faces_[static_cast<size_t>(comp) * 6 + face] = opsplit::field::FaceCondition{bc, value};
 }

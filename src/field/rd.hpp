@@ -15,9 +15,10 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   opsplit_rd_s(opsplit::Context& ctx, int ncomp);
 
   int ncomp() const { return static_cast<int>(diffusion_.size()); }
-  void set_stencil(opsplit_stencil stencil);
+  // Enum arguments arrive as the caller's int values and are checked here.
+  void set_stencil(int stencil);
   void set_diffusion(int comp, double coefficient);
-  void set_boundary(opsplit_face face, int comp, opsplit_bc bc, double value);
+  void set_boundary(int face, int comp, int bc, double value);
 
   double max_stable_dt(const opsplit::Field& field) const;
   // nsteps forward-Euler steps; `function` names the caller in progress reports.
