@@ -82,6 +82,14 @@ inline double stencil_symbol(int points, const double h[3], const bool active[3]
   return s;
 }
 
+// Reads neighbours in a global array at element strides (0 on a length-1 axis).
+template <class T>
+struct StridedAt {
+  const T* p;
+  int64_t sx, sy, sz;
+  OPSPLIT_HD T operator()(int dx, int dy, int dz) const { return p[dx * sx + dy * sy + dz * sz]; }
+};
+
 // One forward-Euler step of one cell. `at(dx, dy, dz)` reads the neighbour at that
 // offset (a global array on the CPU, a shared-memory tile on the GPU).
 template <int Points, class T, class At>

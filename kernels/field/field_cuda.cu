@@ -182,13 +182,6 @@ __global__ void __launch_bounds__(TX* TY) diffuse_3d_kernel(const T* __restrict_
 }
 
 // 1D and 2D grids (an axis of length 1 has neighbour offset 0): one thread per cell.
-template <class T>
-struct GlobalAt {
-  const T* p;
-  int64_t sx, sy, sz;
-  __device__ T operator()(int dx, int dy, int dz) const { return p[dx * sx + dy * sy + dz * sz]; }
-};
-
 template <int Points, class T>
 __global__ void diffuse_flat_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
                                     const DiffusionWeights<T>* __restrict__ weights) {
@@ -198,7 +191,7 @@ __global__ void diffuse_flat_kernel(const T* __restrict__ in, T* __restrict__ ou
   int64_t i, j, k;
   host_position(grid, 0, t, &c, &i, &j, &k);
   const int64_t at = grid.index(c, i, j, k);
-  out[at] = diffusion_update<Points>(GlobalAt<T>{in + at, grid.step(0), grid.step(1), grid.step(2)}, weights[c]);
+  out[at] = diffusion_update<Points>(StridedAt<T>{in + at, grid.step(0), grid.step(1), grid.step(2)}, weights[c]);
 }
 
 template <int Points, class T>

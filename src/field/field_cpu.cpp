@@ -29,13 +29,6 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
   }
 }
 
-template <class T>
-struct GlobalAt {
-  const T* p;
-  int64_t sx, sy, sz;
-  OPSPLIT_HD T operator()(int dx, int dy, int dz) const { return p[dx * sx + dy * sy + dz * sz]; }
-};
-
 template <int Points, class T>
 void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights) {
   const int64_t rows = grid.ncomp * grid.n[2] * grid.n[1];
@@ -48,10 +41,10 @@ void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, c
     const DiffusionWeights<T> w = weights[c];
     if (sx == 1) {  // the usual case: unit stride lets the compiler vectorize the row
       for (int64_t i = 0; i < grid.n[0]; ++i)
-        out[base + i] = diffusion_update<Points>(GlobalAt<T>{in + base + i, 1, sy, sz}, w);
+        out[base + i] = diffusion_update<Points>(StridedAt<T>{in + base + i, 1, sy, sz}, w);
     } else {
       for (int64_t i = 0; i < grid.n[0]; ++i)
-        out[base + i] = diffusion_update<Points>(GlobalAt<T>{in + base + i, sx, sy, sz}, w);
+        out[base + i] = diffusion_update<Points>(StridedAt<T>{in + base + i, sx, sy, sz}, w);
     }
   }
 }
