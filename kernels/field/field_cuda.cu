@@ -55,13 +55,15 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
 }
 
 // ---- diffusion ----------------------------------------------------------------
-// 3D grids: a block of TX x TY threads owns a TX x (TY*RY) column of cells and
-// marches it up a chunk of z. Planes (with their one-cell halo) stream from device
-// memory into a ring of STAGES shared-memory slots through cp.async, STAGES-1 planes
-// ahead of the one computed, so enough bytes are in flight to cover memory latency.
-// Each thread holds, in registers, the 3-wide neighbourhoods of its RY cells in
-// planes k-1, k, k+1; the march is unrolled by three so that this queue rotates by
-// renaming, not copying. One barrier per plane.
+// 3D grids. Each thread owns V = 16 bytes / value size adjacent cells along x (one
+// 16-byte piece: rows are aligned for it, grid.cuh) in each of RY rows; a block of
+// TX x TY threads owns a (TX*V) x (TY*RY) column of cells and marches it up a chunk of
+// z. Planes, with their one-cell halo rounded out to whole pieces, stream from device
+// memory into a ring of STAGES shared-memory slots through 16-byte cp.async copies,
+// STAGES-1 planes ahead of the one computed, so enough bytes are in flight to cover
+// memory latency. Each thread holds, in registers, the 3-wide neighbourhoods of its
+// cells in planes k-1, k, k+1; the march is unrolled by three so that this queue
+// rotates by renaming, not copying. One barrier per plane.
 // The tile shape can be set at build time for tuning (the bench variants).
 #ifndef OPSPLIT_TILE_X
 #define OPSPLIT_TILE_X 32
@@ -73,7 +75,7 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
 #define OPSPLIT_TILE_RY 2
 #endif
 #ifndef OPSPLIT_TILE_Z
-#define OPSPLIT_TILE_Z 64
+#define OPSPLIT_TILE_Z 32
 #endif
 #ifndef OPSPLIT_TILE_STAGES
 #define OPSPLIT_TILE_STAGES 4
@@ -82,49 +84,68 @@ constexpr int TX = OPSPLIT_TILE_X, TY = OPSPLIT_TILE_Y, RY = OPSPLIT_TILE_RY, ZC
 constexpr int STAGES = OPSPLIT_TILE_STAGES;
 static_assert(STAGES >= 3, "the ring needs planes p-1 (being refilled), p+1 (taken) and one in flight");
 constexpr int TH = TY * RY;  // tile height in cells
-constexpr int HALO_W = TX + 2, HALO = (TX + 2) * (TH + 2);
-constexpr int LOADS = (HALO + TX * TY - 1) / (TX * TY);  // halo cells each thread loads per plane
 
-// Queue slots B, H, A hold planes k-1, k, k+1; r is the thread's row (an unrolled
-// loop index, so every q index is a compile-time constant and q stays in registers).
+// V values moved as one 16-byte piece.
+template <class T>
+struct alignas(16) Piece {
+  static constexpr int V = 16 / sizeof(T);
+  T v[V];
+};
+
+template <class T>
+struct Tile {
+  static constexpr int V = Piece<T>::V;
+  static constexpr int PIECES_X = TX + 2;             // pieces per halo row: the tile's and one each side
+  static constexpr int PIECES = PIECES_X * (TH + 2);  // pieces per halo plane
+  static constexpr int LOADS = (PIECES + TX * TY - 1) / (TX * TY);  // pieces each thread copies per plane
+};
+
+// Queue slots B, H, A hold planes k-1, k, k+1; (r, e) is the thread's cell (an
+// unrolled loop index, so every q index is a compile-time constant and q stays in
+// registers). Row 0 / V+1 of q is the halo row / column.
 template <class T, int B, int H, int A>
-struct ColumnAt {
-  const T (&q)[3][RY + 2][3];  // [queue slot][row][x-1..x+1]
-  int r;
+struct QueueAt {
+  const T (&q)[3][RY + 2][Tile<T>::V + 2];
+  int r, e;
   __device__ T operator()(int dx, int dy, int dz) const {
-    return q[dz < 0 ? B : (dz == 0 ? H : A)][r + 1 + dy][dx + 1];
+    return q[dz < 0 ? B : (dz == 0 ? H : A)][r + 1 + dy][e + 1 + dx];
   }
 };
 
 template <int Points, class T>
-__global__ void __launch_bounds__(TX* TY) diffuse_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
-                                                             const DiffusionWeights<T>* __restrict__ weights,
-                                                             int zchunks) {
-  __shared__ T tile[STAGES][HALO];
+__global__ void __launch_bounds__(TX* TY)
+    diffuse_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
+                      const DiffusionWeights<T>* __restrict__ weights, int zchunks) {
+  using P = Piece<T>;
+  constexpr int V = P::V, PIECES_X = Tile<T>::PIECES_X, PIECES = Tile<T>::PIECES, LOADS = Tile<T>::LOADS;
+  __shared__ P tile[STAGES][PIECES];
   const int c = blockIdx.z / zchunks;
   const int k0 = static_cast<int>(blockIdx.z % zchunks) * ZCHUNK;
   const int k1 = static_cast<int>(min(static_cast<int64_t>(k0 + ZCHUNK), grid.n[2]));
   const int last_plane = k1 - k0 + 1;  // planes p = 0 .. last_plane are k0-1 .. k1
-  const int i0 = blockIdx.x * TX, j0 = blockIdx.y * TH;
+  const int64_t i0 = static_cast<int64_t>(blockIdx.x) * TX * V, j0 = static_cast<int64_t>(blockIdx.y) * TH;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
   const DiffusionWeights<T> w = weights[c];
   const int64_t plane_stride = grid.stride[2];
 
-  // The halo cells this thread copies: their offsets in a plane, fixed for the march.
+  // The pieces this thread copies: their offsets in a plane, fixed for the march. A
+  // piece is needed when it holds a cell up to the high ghost (i <= n, j <= n).
   int64_t offset[LOADS];
   bool loads[LOADS];
 #pragma unroll
   for (int l = 0; l < LOADS; ++l) {
     const int e = tid + l * TX * TY;
-    const int64_t gi = i0 - 1 + e % HALO_W, gj = j0 - 1 + e / HALO_W;
-    loads[l] = e < HALO && gi <= grid.n[0] && gj <= grid.n[1];
+    const int64_t gi = i0 - V + (e % PIECES_X) * V, gj = j0 - 1 + e / PIECES_X;
+    loads[l] = e < PIECES && gi <= grid.n[0] && gj <= grid.n[1];
     offset[l] = grid.index(0, gi, gj, 0);
   }
+  const int64_t x = i0 + tx * V;  // the thread's first cell
+  int cells_x = static_cast<int>(min(static_cast<int64_t>(V), grid.n[0] - x));  // <= 0: none
   bool inside[RY];
 #pragma unroll
-  for (int r = 0; r < RY; ++r) inside[r] = i0 + tx < grid.n[0] && j0 + ty * RY + r < grid.n[1];
+  for (int r = 0; r < RY; ++r) inside[r] = cells_x > 0 && j0 + ty * RY + r < grid.n[1];
   const T* plane0 = in + c * grid.comp_stride + (k0 - 1) * plane_stride;  // plane p = 0
-  T* target = out + grid.index(c, i0 + tx, j0 + ty * RY, k0);
+  T* target = out + grid.index(c, x, j0 + ty * RY, k0);
   const int64_t row_stride = grid.stride[1];
 
   // Starts copying plane p into its ring slot; always commits a group (empty past
@@ -132,20 +153,24 @@ __global__ void __launch_bounds__(TX* TY) diffuse_3d_kernel(const T* __restrict_
   auto issue = [&](int p) {
     if (p <= last_plane) {
       const T* src = plane0 + static_cast<int64_t>(p) * plane_stride;
-      T* dst = tile[p % STAGES];
+      P* dst = tile[p % STAGES];
 #pragma unroll
       for (int l = 0; l < LOADS; ++l)
-        if (loads[l]) __pipeline_memcpy_async(dst + tid + l * TX * TY, src + offset[l], sizeof(T));
+        if (loads[l]) __pipeline_memcpy_async(dst + tid + l * TX * TY, src + offset[l], sizeof(P));
     }
     __pipeline_commit();
   };
-  T q[3][RY + 2][3];
+  T q[3][RY + 2][V + 2];
   auto take = [&](int p, auto z) {
-    const T* src = tile[p % STAGES];
+    const P* src = tile[p % STAGES] + ty * RY * PIECES_X + tx;
 #pragma unroll
-    for (int r = 0; r < RY + 2; ++r)
+    for (int r = 0; r < RY + 2; ++r) {
+      const P left = src[r * PIECES_X], mid = src[r * PIECES_X + 1], right = src[r * PIECES_X + 2];
+      q[decltype(z)::value][r][0] = left.v[V - 1];
 #pragma unroll
-      for (int dx = 0; dx < 3; ++dx) q[decltype(z)::value][r][dx] = src[(ty * RY + r) * HALO_W + tx + dx];
+      for (int e = 0; e < V; ++e) q[decltype(z)::value][r][e + 1] = mid.v[e];
+      q[decltype(z)::value][r][V + 1] = right.v[0];
+    }
   };
   using Z0 = std::integral_constant<int, 0>;
   using Z1 = std::integral_constant<int, 1>;
@@ -167,10 +192,22 @@ __global__ void __launch_bounds__(TX* TY) diffuse_3d_kernel(const T* __restrict_
     take(p + 1, above);
     issue(p + STAGES - 1);
 #pragma unroll
-    for (int r = 0; r < RY; ++r)
-      if (inside[r])
-        target[r * row_stride] = diffusion_update<Points>(
-            ColumnAt<T, decltype(below)::value, decltype(here)::value, decltype(above)::value>{q, r}, w);
+    for (int r = 0; r < RY; ++r) {
+      if (!inside[r]) continue;
+      P result;
+#pragma unroll
+      for (int e = 0; e < V; ++e)
+        result.v[e] = diffusion_update<Points>(
+            QueueAt<T, decltype(below)::value, decltype(here)::value, decltype(above)::value>{q, r, e}, w);
+      T* row = target + r * row_stride;
+      if (cells_x == V) {
+        *reinterpret_cast<P*>(row) = result;
+      } else {  // the last piece of a row that ends inside it: the cells up to n only
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+          if (e < cells_x) row[e] = result.v[e];
+      }
+    }
     target += plane_stride;
   };
   for (int k = k0; k < k1; k += 3) {  // uniform across the block: the barriers inside are safe
@@ -198,7 +235,7 @@ template <int Points, class T>
 void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights) {
   if (grid.active(0) && grid.active(1) && grid.active(2)) {
     const int zchunks = static_cast<int>((grid.n[2] + ZCHUNK - 1) / ZCHUNK);
-    dim3 blocks(blocks_for(grid.n[0], TX), grid_yz(blocks_for(grid.n[1], TH), "tiles along y"),
+    dim3 blocks(blocks_for(grid.n[0], TX * Piece<T>::V), grid_yz(blocks_for(grid.n[1], TH), "tiles along y"),
                 grid_yz(static_cast<int64_t>(zchunks) * grid.ncomp, "z-chunks x components"));
     diffuse_3d_kernel<Points, T><<<blocks, dim3(TX, TY), 0, stream_of(ctx)>>>(in, out, grid, weights, zchunks);
     cuda::check_launch("diffuse_3d_kernel");

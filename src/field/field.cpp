@@ -10,15 +10,20 @@ namespace opsplit {
 
 namespace {
 
-// Bytes of a field's storage, or INVALID_ARGUMENT when the sizes overflow.
+// Rows are aligned to one 32-byte memory sector (grid.cuh).
+constexpr size_t kRowAlignBytes = 32;
+
+// Bytes of a field's storage, or INVALID_ARGUMENT when the sizes overflow. Each axis
+// is first bounded (n < 2^40, so Grid's own length arithmetic cannot overflow).
 size_t storage_bytes(int64_t nx, int64_t ny, int64_t nz, int ncomp, size_t value_size, int ghost) {
   const int64_t dims[3] = {nx, ny, nz};
+  const int64_t align = static_cast<int64_t>(kRowAlignBytes / value_size);
   int64_t total = ncomp;
   bool overflow = false;
-  for (int64_t d : dims) {
-    int64_t padded = d;
-    if (d > 1) overflow |= __builtin_add_overflow(d, 2 * ghost, &padded);
-    overflow |= __builtin_mul_overflow(total, padded, &total);
+  for (int a = 0; a < 3; ++a) {
+    overflow |= dims[a] >= (int64_t(1) << 40);
+    if (overflow) break;
+    overflow |= __builtin_mul_overflow(total, field::Grid::extent_of(a, dims[a], ghost, align), &total);
   }
   size_t bytes = 0;
   overflow |= __builtin_mul_overflow(static_cast<size_t>(total), value_size, &bytes);
@@ -45,7 +50,8 @@ opsplit_field_s::opsplit_field_s(opsplit::Context& ctx, int64_t nx, int64_t ny, 
     fail_argument("precision=" + num(precision) + " is not OPSPLIT_FLOAT64 (0) or OPSPLIT_FLOAT32 (1)");
   precision_ = static_cast<opsplit_precision>(precision);
   const size_t bytes = opsplit::storage_bytes(nx, ny, nz, ncomp, value_size(), kGhost);
-  grid_ = opsplit::field::Grid::make(nx, ny, nz, ncomp, kGhost);
+  grid_ = opsplit::field::Grid::make(nx, ny, nz, ncomp, kGhost,
+                                     static_cast<int64_t>(opsplit::kRowAlignBytes / value_size()));
   data_ = opsplit::Buffer(ctx, bytes);
 }
 

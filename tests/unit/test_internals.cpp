@@ -70,13 +70,33 @@ TEST(SpectralRadius, EqualsTheWorstModeOfABruteForceScan) {
 
 TEST(Grid, LengthOneAxesHaveNoGhostsAndZeroSteps) {
   const Grid g = Grid::make(10, 1, 4, 2, 1);
-  EXPECT_EQ(g.padded(0), 12);
-  EXPECT_EQ(g.padded(1), 1);
-  EXPECT_EQ(g.padded(2), 6);
+  EXPECT_EQ(g.extent[0], 12);
+  EXPECT_EQ(g.extent[1], 1);
+  EXPECT_EQ(g.extent[2], 6);
   EXPECT_EQ(g.step(1), 0);
   EXPECT_EQ(g.step(2), 12);
   EXPECT_EQ(g.comp_stride, 72);
   EXPECT_EQ(g.index(1, -1, 0, -1), 72);
+}
+
+TEST(Grid, RowsStartOnTheAlignment) {
+  // align 8 (32-byte sectors of float): the ghost is the last element of the lead
+  // block, cell 0 starts the next one, and the row length is a multiple of 8.
+  const Grid g = Grid::make(13, 5, 3, 2, 1, 8);
+  EXPECT_EQ(g.lead[0], 8);
+  EXPECT_EQ(g.extent[0], 24);  // 8 + 13 + 1 = 22 -> 24
+  EXPECT_EQ(g.extent[1], 7);
+  for (int c = 0; c < 2; ++c)
+    for (int k = -1; k <= 3; ++k)
+      for (int j = -1; j <= 5; ++j) {
+        EXPECT_EQ(g.index(c, 0, j, k) % 8, 0);
+        EXPECT_EQ(g.index(c, -1, j, k), g.index(c, 0, j, k) - 1);
+        EXPECT_LT(g.index(c, 13, j, k), g.index(c, -1, j, k) + g.extent[0]);
+      }
+  // A length-1 x axis is not padded: the field stays compact.
+  const Grid yz = Grid::make(1, 6, 6, 1, 1, 8);
+  EXPECT_EQ(yz.extent[0], 1);
+  EXPECT_EQ(yz.comp_stride, 64);
 }
 
 TEST(Layout, HostPositionInvertsHostIndex) {

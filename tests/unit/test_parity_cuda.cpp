@@ -11,7 +11,32 @@ struct Case {
   int64_t n[3];
   int points;
   int ncomp;
+  int bc_set = 0;  // 0: Dirichlet x-lo and z-hi, periodic y; 1: per component, below
 };
+
+// bc_set 1: component 0 periodic in x, Dirichlet on both y faces, no-flux z;
+// component 1 the reverse roles; further components periodic everywhere.
+void set_boundaries(opsplit_rd rd, int c, int bc_set) {
+  auto set = [&](opsplit_face f, opsplit_bc bc, double v) {
+    EXPECT_EQ(opsplit_rd_set_boundary(rd, f, c, bc, v), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  };
+  if (bc_set == 0) {
+    set(OPSPLIT_FACE_XLO, OPSPLIT_BC_DIRICHLET, 0.5);
+    set(OPSPLIT_FACE_YLO, OPSPLIT_BC_PERIODIC, 0);
+    set(OPSPLIT_FACE_YHI, OPSPLIT_BC_PERIODIC, 0);
+    set(OPSPLIT_FACE_ZHI, OPSPLIT_BC_DIRICHLET, -1.0);
+    return;
+  }
+  const opsplit_face faces[6] = {OPSPLIT_FACE_XLO, OPSPLIT_FACE_XHI, OPSPLIT_FACE_YLO,
+                                 OPSPLIT_FACE_YHI, OPSPLIT_FACE_ZLO, OPSPLIT_FACE_ZHI};
+  for (int f = 0; f < 6; ++f) {
+    const int axis = f / 2;
+    opsplit_bc bc = OPSPLIT_BC_PERIODIC;
+    if (c == 0) bc = axis == 0 ? OPSPLIT_BC_PERIODIC : axis == 1 ? OPSPLIT_BC_DIRICHLET : OPSPLIT_BC_NOFLUX;
+    if (c == 1) bc = axis == 2 ? OPSPLIT_BC_PERIODIC : axis == 1 ? OPSPLIT_BC_NOFLUX : OPSPLIT_BC_DIRICHLET;
+    set(faces[f], bc, 0.25 * (f + 1) - 0.8);
+  }
+}
 
 template <class T>
 std::vector<T> run(opsplit_backend backend, const Case& cs, int64_t steps, double* sum0) {
@@ -22,10 +47,7 @@ std::vector<T> run(opsplit_backend backend, const Case& cs, int64_t steps, doubl
   EXPECT_EQ(opsplit_rd_set_stencil(rd, static_cast<opsplit_stencil>(cs.points)), OPSPLIT_SUCCESS);
   for (int c = 0; c < cs.ncomp; ++c) {
     EXPECT_EQ(opsplit_rd_set_diffusion(rd, c, 1.0 / (1 + c)), OPSPLIT_SUCCESS);
-    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XLO, c, OPSPLIT_BC_DIRICHLET, 0.5), OPSPLIT_SUCCESS);
-    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_YLO, c, OPSPLIT_BC_PERIODIC, 0), OPSPLIT_SUCCESS);
-    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_YHI, c, OPSPLIT_BC_PERIODIC, 0), OPSPLIT_SUCCESS);
-    EXPECT_EQ(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_ZHI, c, OPSPLIT_BC_DIRICHLET, -1.0), OPSPLIT_SUCCESS);
+    set_boundaries(rd, c, cs.bc_set);
   }
   const size_t total = static_cast<size_t>(cs.n[0] * cs.n[1] * cs.n[2] * cs.ncomp);
   std::vector<T> c0(total);
@@ -59,6 +81,16 @@ void compare(const Case& cs, double tolerance) {
 TEST(CudaParity, ThreeD100StepsDouble) {
   compare<double>({{256, 128, 96}, 19, 2}, 1e-12);
   compare<double>({{61, 47, 130}, 7, 1}, 1e-12);
+}
+// Small and odd sizes: partial 16-byte pieces, tiles and z-chunks cut by the grid,
+// axes of length 2, with every boundary condition per component.
+TEST(CudaParity, GhostsOnSmallAndOddGrids) {
+  compare<double>({{2, 3, 5}, 19, 3, 1}, 1e-12);
+  compare<double>({{67, 2, 9}, 7, 2, 1}, 1e-12);
+  compare<double>({{33, 17, 65}, 19, 2, 1}, 1e-12);
+  compare<double>({{5, 70, 1}, 19, 2, 1}, 1e-12);
+  compare<float>({{131, 9, 66}, 19, 3, 1}, 5e-5);
+  compare<float>({{3, 3, 3}, 7, 2, 1}, 5e-5);
 }
 TEST(CudaParity, OneAndTwoDDouble) {
   compare<double>({{1000, 1, 1}, 7, 1}, 1e-12);
