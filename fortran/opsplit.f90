@@ -1,4 +1,4 @@
-! opsplit: the Fortran 2008 module on top of the C ABI (include/opsplit/core.h, field.h).
+! opsplit: the Fortran module on top of the C ABI (include/opsplit/core.h, field.h).
 !
 ! Two layers:
 !  * every C function under its own name through a bind(C) interface: handles are
@@ -341,15 +341,10 @@ module opsplit
     generic :: get_shape => field_get_shape_i4, field_get_shape_i8
     procedure :: precision => field_precision
     procedure :: component_sum => field_component_sum
-    procedure, private :: field_upload_r8_1, field_upload_r8_2, field_upload_r8_3, field_upload_r8_4
-    procedure, private :: field_upload_r4_1, field_upload_r4_2, field_upload_r4_3, field_upload_r4_4
-    generic :: upload => field_upload_r8_1, field_upload_r8_2, field_upload_r8_3, field_upload_r8_4, &
-                         field_upload_r4_1, field_upload_r4_2, field_upload_r4_3, field_upload_r4_4
-    procedure, private :: field_download_r8_1, field_download_r8_2, field_download_r8_3, field_download_r8_4
-    procedure, private :: field_download_r4_1, field_download_r4_2, field_download_r4_3, field_download_r4_4
-    generic :: download => field_download_r8_1, field_download_r8_2, field_download_r8_3, &
-                           field_download_r8_4, field_download_r4_1, field_download_r4_2, &
-                           field_download_r4_3, field_download_r4_4
+    procedure, private :: field_upload_r8, field_upload_r4
+    generic :: upload => field_upload_r8, field_upload_r4
+    procedure, private :: field_download_r8, field_download_r4
+    generic :: download => field_download_r8, field_download_r4
     procedure :: created => field_created
     procedure :: c_handle => field_c_handle
   end type opsplit_field_t
@@ -379,10 +374,7 @@ module opsplit
   private :: field_create_i4, field_create_i8, field_create_impl, field_destroy, field_set_spacing, &
              field_get_spacing, field_get_shape_i4, field_get_shape_i8, field_precision, &
              field_component_sum, field_transfer, field_created, field_c_handle
-  private :: field_upload_r8_1, field_upload_r8_2, field_upload_r8_3, field_upload_r8_4, &
-             field_upload_r4_1, field_upload_r4_2, field_upload_r4_3, field_upload_r4_4, &
-             field_download_r8_1, field_download_r8_2, field_download_r8_3, field_download_r8_4, &
-             field_download_r4_1, field_download_r4_2, field_download_r4_3, field_download_r4_4
+  private :: field_upload_r8, field_upload_r4, field_download_r8, field_download_r4
   private :: rd_create, rd_destroy, rd_set_stencil, rd_set_diffusion, rd_set_boundary, &
              rd_max_stable_dt, rd_step_i4, rd_step_i8, rd_step_impl, rd_bad_component, rd_created, &
              rd_c_handle
@@ -755,183 +747,52 @@ contains
   end subroutine field_transfer
 
   ! The specifics of the generic upload and download: arrays of real(c_double) or
-  ! real(c_float), rank 1 to 4, in the layout's order (PLANAR: c(nx,ny,nz,ncomp) or any
-  ! shape of that size; INTERLEAVED: c(ncomp,nx,ny,nz)).
-  subroutine field_upload_r8_1(this, array, layout, stat)
+  ! real(c_float) of any rank (assumed-rank, Fortran 2018), in the layout's order
+  ! (PLANAR: c(nx,ny,nz,ncomp) or any shape of that size; INTERLEAVED: c(ncomp,nx,ny,nz)).
+  ! A non-contiguous actual argument is copied in (and out) by the compiler.
+  subroutine field_upload_r8(this, array, layout, stat)
     class(opsplit_field_t), intent(in) :: this
-    real(c_double), intent(in), contiguous, target :: array(:)
+    real(c_double), intent(in), contiguous, target :: array(..)
     integer(c_int), intent(in), optional :: layout
     integer, intent(out), optional :: stat
     type(c_ptr) :: host
     host = c_null_ptr
     if (size(array) > 0) host = c_loc(array)
     call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
-  end subroutine field_upload_r8_1
+  end subroutine field_upload_r8
 
-  subroutine field_upload_r8_2(this, array, layout, stat)
+  subroutine field_upload_r4(this, array, layout, stat)
     class(opsplit_field_t), intent(in) :: this
-    real(c_double), intent(in), contiguous, target :: array(:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
-  end subroutine field_upload_r8_2
-
-  subroutine field_upload_r8_3(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_double), intent(in), contiguous, target :: array(:,:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
-  end subroutine field_upload_r8_3
-
-  subroutine field_upload_r8_4(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_double), intent(in), contiguous, target :: array(:,:,:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
-  end subroutine field_upload_r8_4
-
-  subroutine field_upload_r4_1(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_float), intent(in), contiguous, target :: array(:)
+    real(c_float), intent(in), contiguous, target :: array(..)
     integer(c_int), intent(in), optional :: layout
     integer, intent(out), optional :: stat
     type(c_ptr) :: host
     host = c_null_ptr
     if (size(array) > 0) host = c_loc(array)
     call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
-  end subroutine field_upload_r4_1
+  end subroutine field_upload_r4
 
-  subroutine field_upload_r4_2(this, array, layout, stat)
+  subroutine field_download_r8(this, array, layout, stat)
     class(opsplit_field_t), intent(in) :: this
-    real(c_float), intent(in), contiguous, target :: array(:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
-  end subroutine field_upload_r4_2
-
-  subroutine field_upload_r4_3(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_float), intent(in), contiguous, target :: array(:,:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
-  end subroutine field_upload_r4_3
-
-  subroutine field_upload_r4_4(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_float), intent(in), contiguous, target :: array(:,:,:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'upload', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
-  end subroutine field_upload_r4_4
-
-  subroutine field_download_r8_1(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_double), intent(inout), contiguous, target :: array(:)
+    real(c_double), intent(inout), contiguous, target :: array(..)
     integer(c_int), intent(in), optional :: layout
     integer, intent(out), optional :: stat
     type(c_ptr) :: host
     host = c_null_ptr
     if (size(array) > 0) host = c_loc(array)
     call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
-  end subroutine field_download_r8_1
+  end subroutine field_download_r8
 
-  subroutine field_download_r8_2(this, array, layout, stat)
+  subroutine field_download_r4(this, array, layout, stat)
     class(opsplit_field_t), intent(in) :: this
-    real(c_double), intent(inout), contiguous, target :: array(:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
-  end subroutine field_download_r8_2
-
-  subroutine field_download_r8_3(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_double), intent(inout), contiguous, target :: array(:,:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
-  end subroutine field_download_r8_3
-
-  subroutine field_download_r8_4(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_double), intent(inout), contiguous, target :: array(:,:,:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT64, layout, stat)
-  end subroutine field_download_r8_4
-
-  subroutine field_download_r4_1(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_float), intent(inout), contiguous, target :: array(:)
+    real(c_float), intent(inout), contiguous, target :: array(..)
     integer(c_int), intent(in), optional :: layout
     integer, intent(out), optional :: stat
     type(c_ptr) :: host
     host = c_null_ptr
     if (size(array) > 0) host = c_loc(array)
     call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
-  end subroutine field_download_r4_1
-
-  subroutine field_download_r4_2(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_float), intent(inout), contiguous, target :: array(:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
-  end subroutine field_download_r4_2
-
-  subroutine field_download_r4_3(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_float), intent(inout), contiguous, target :: array(:,:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
-  end subroutine field_download_r4_3
-
-  subroutine field_download_r4_4(this, array, layout, stat)
-    class(opsplit_field_t), intent(in) :: this
-    real(c_float), intent(inout), contiguous, target :: array(:,:,:,:)
-    integer(c_int), intent(in), optional :: layout
-    integer, intent(out), optional :: stat
-    type(c_ptr) :: host
-    host = c_null_ptr
-    if (size(array) > 0) host = c_loc(array)
-    call field_transfer(this, 'download', host, size(array, kind=c_int64_t), OPSPLIT_FLOAT32, layout, stat)
-  end subroutine field_download_r4_4
+  end subroutine field_download_r4
   logical function field_created(this)
     class(opsplit_field_t), intent(in) :: this
     field_created = c_associated(this%handle)
