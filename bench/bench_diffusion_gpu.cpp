@@ -22,6 +22,14 @@
 //   x_seed_gtx275    Mpoints_per_s / 1800 (the seed's best GPU speed, Molnar et al. 2011,
 //                    GTX 275, diffusion, 19-point, float, 256^3: ~1.8 Gpoints/s)
 //
+// Model cases (model_gpu/<problem>/<precision>): the seed 000 problems at Table 1's
+// parameters with the seed's 19-point stencil (turing, precipitation, advection) and
+// seed 003's 3D Cahn-Hilliard, on N^3 (each made when its case runs, freed after).
+// GB_per_s counts the minimum traffic, 2 * ncomp * cells * sizeof(value) per step;
+// x_seed_gtx275 divides by the seed's best GTX 275 speed of the same problem (Table 6:
+// reference Mpoints/s x speedup: Turing 31.1 x 36.7, CH 11.1 x 42.3, advection 61.6 x
+// 24.4; seed 003 gives no Mpoints/s: its case is divided by the seed 000 CH number).
+//
 // Without a usable CUDA device (opsplit_cuda_available() == 0) every case is skipped with
 // an error message and the program exits 0.
 //
@@ -307,6 +315,134 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec) 
   if (!run_case()) state.SkipWithError(error.c_str());
 }
 
+// ---- models ---------------------------------------------------------------------------
+
+enum class Problem { turing, precipitation, advection, cahn_hilliard };
+
+struct ProblemInfo {
+  const char* name;
+  int ncomp;
+  double seed_gtx275_mpoints;
+};
+
+ProblemInfo problem_info(Problem p) {
+  switch (p) {
+    case Problem::turing: return {"turing", 2, 31.1 * 36.7};
+    case Problem::precipitation: return {"precipitation", 3, 11.1 * 42.3};
+    case Problem::advection: return {"advection", 1, 61.6 * 24.4};
+    default: return {"cahn_hilliard", 1, 11.1 * 42.3};
+  }
+}
+
+// The model and its initial field (seed 000 Table 1; seed 003 for Cahn-Hilliard).
+bool make_problem(Problem p, opsplit_precision prec, opsplit_rd* rd, opsplit_field* field, double* dt,
+                  std::string& error) {
+  World& w = g_world;
+  const ProblemInfo info = problem_info(p);
+  const int64_t n = w.n, cells = n * n * n;
+  API_CHECK_RET(opsplit_rd_create(w.ctx, info.ncomp, rd), false);
+  API_CHECK_RET(opsplit_field_create(w.ctx, n, n, n, info.ncomp, prec, field), false);
+  API_CHECK_RET(opsplit_rd_set_stencil(*rd, OPSPLIT_STENCIL_19POINT), false);
+  std::vector<double> init(static_cast<size_t>(cells * info.ncomp));
+  uint64_t state = 12345;
+  auto noise = [&state] {  // uniform in [-1, 1)
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / 4503599627370496.0 - 1.0;
+  };
+  double h = 1.0;
+  switch (p) {
+    case Problem::turing:
+      h = 6.2e-3, *dt = 5e-4;
+      API_CHECK_RET(opsplit_rd_set_reaction(*rd, OPSPLIT_REACTION_TURING), false);
+      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 0, 5e-5), false);
+      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 1, 5e-3), false);
+      for (double& v : init) v = 1.0 + 5e-4 * noise();
+      break;
+    case Problem::precipitation:
+      *dt = 0.02;
+      API_CHECK_RET(opsplit_rd_set_reaction(*rd, OPSPLIT_REACTION_PRECIPITATION), false);
+      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 0, 1.0), false);
+      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 1, 1.0), false);
+      API_CHECK_RET(opsplit_rd_set_boundary(*rd, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_DIRICHLET, 10.0), false);
+      for (int64_t c = 0; c < cells; ++c) init[c] = 0.0, init[cells + c] = 1.0, init[2 * cells + c] = -1.0;
+      break;
+    case Problem::advection:
+      h = 100.0, *dt = 5.0;
+      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 0, 100.0), false);
+      API_CHECK_RET(opsplit_rd_set_velocity(*rd, 0, 5.0, 0.0, 0.0, 0.0), false);
+      API_CHECK_RET(opsplit_rd_set_velocity(*rd, 1, 1.0, 0.0, 0.0, 0.0), false);
+      API_CHECK_RET(opsplit_rd_set_velocity(*rd, 2, 0.0, 5.0, 1.0 / 500.0, 0.0), false);
+      API_CHECK_RET(opsplit_rd_add_source(*rd, 0, n / 4, n / 2, n / 2, 10.0), false);
+      break;
+    case Problem::cahn_hilliard:
+      API_CHECK_RET(opsplit_rd_set_cahn_hilliard(*rd, 0, 1.0, 1.0, 1.0, 1.0), false);
+      for (double& v : init) v = 0.1 * noise();
+      break;
+  }
+  API_CHECK_RET(opsplit_field_set_spacing(*field, h, h, h), false);
+  if (p == Problem::cahn_hilliard) {
+    API_CHECK_RET(opsplit_rd_max_stable_dt(*rd, *field, dt), false);
+    *dt *= 0.9;
+  }
+  if (prec == OPSPLIT_FLOAT64) {
+    API_CHECK_RET(opsplit_field_upload(*field, init.data(), OPSPLIT_LAYOUT_PLANAR), false);
+  } else {
+    const std::vector<float> f(init.begin(), init.end());
+    API_CHECK_RET(opsplit_field_upload(*field, f.data(), OPSPLIT_LAYOUT_PLANAR), false);
+  }
+  API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+  return true;
+}
+
+void BM_model(benchmark::State& state, Problem p, opsplit_precision prec) {
+  world_init();
+  World& w = g_world;
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  // The diffusion fields are not needed any more: make room.
+  for (opsplit_field& f : w.field)
+    if (f) opsplit_field_destroy(&f);
+  const ProblemInfo info = problem_info(p);
+  std::string error;
+  opsplit_rd rd = nullptr;
+  opsplit_field field = nullptr;
+  auto run_case = [&]() -> bool {
+    double dt = 0.0;
+    if (!make_problem(p, prec, &rd, &field, &dt, error)) return false;
+    const int64_t nsteps = steps_per_iteration(prec) / 2;
+    API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);  // warm-up
+    API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+    double total = 0.0;
+    for (auto _ : state) {
+      CUDA_CHECK_RET(cudaEventRecord(w.start, w.stream), false);
+      API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);
+      CUDA_CHECK_RET(cudaEventRecord(w.stop, w.stream), false);
+      CUDA_CHECK_RET(cudaEventSynchronize(w.stop), false);
+      float ms = 0.0f;
+      CUDA_CHECK_RET(cudaEventElapsedTime(&ms, w.start, w.stop), false);
+      state.SetIterationTime(1e-3 * static_cast<double>(ms));
+      total += 1e-3 * static_cast<double>(ms);
+    }
+    API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+    const double cells = static_cast<double>(w.n * w.n * w.n);
+    const double steps = static_cast<double>(nsteps) * static_cast<double>(state.iterations());
+    const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;
+    const double mpoints = cells * steps / total / 1e6;
+    const double gbps = 2.0 * info.ncomp * cells * value_bytes * steps / total / 1e9;
+    state.counters["Mpoints_per_s"] = mpoints;
+    state.counters["GB_per_s"] = gbps;
+    state.counters["frac_of_copy_bw"] = gbps / w.copy_gbps;
+    state.counters["x_seed_gtx275"] = mpoints / info.seed_gtx275_mpoints;
+    state.counters["steps_per_iter"] = static_cast<double>(nsteps);
+    return true;
+  };
+  if (!run_case()) state.SkipWithError(error.c_str());
+  if (rd) opsplit_rd_destroy(&rd);
+  if (field) opsplit_field_destroy(&field);
+}
+
 #undef CUDA_CHECK_RET
 #undef API_CHECK_RET
 
@@ -339,6 +475,13 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(name.c_str(), BM_diffusion, stencil, prec)
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
+    }
+
+  for (Problem p : {Problem::turing, Problem::precipitation, Problem::advection, Problem::cahn_hilliard})
+    for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64}) {
+      const std::string name = std::string("model_gpu/") + problem_info(p).name + "/" +
+                               (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
+      benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec)->UseManualTime()->Unit(benchmark::kMillisecond);
     }
 
   benchmark::RunSpecifiedBenchmarks();

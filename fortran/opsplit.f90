@@ -65,6 +65,11 @@ module opsplit
   integer(c_int), parameter :: OPSPLIT_BC_NOFLUX = 0
   integer(c_int), parameter :: OPSPLIT_BC_DIRICHLET = 1
   integer(c_int), parameter :: OPSPLIT_BC_PERIODIC = 2
+  ! opsplit_reaction
+  integer(c_int), parameter :: OPSPLIT_REACTION_LINEAR = 0
+  integer(c_int), parameter :: OPSPLIT_REACTION_TURING = 1
+  integer(c_int), parameter :: OPSPLIT_REACTION_GRAY_SCOTT = 2
+  integer(c_int), parameter :: OPSPLIT_REACTION_PRECIPITATION = 3
 
   ! ---- the C functions -----------------------------------------------------
   interface
@@ -284,6 +289,115 @@ module opsplit
       integer(c_int64_t), value :: nsteps
       integer(c_int) :: status
     end function opsplit_rd_step
+
+    ! comp is 0-based here, as in C.
+    function opsplit_field_component_min_max(field, comp, min, max) &
+        bind(C, name="opsplit_field_component_min_max") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: field
+      integer(c_int), value :: comp
+      real(c_double), intent(out) :: min, max
+      integer(c_int) :: status
+    end function opsplit_field_component_min_max
+
+    function opsplit_rd_set_reaction(rd, kind) bind(C, name="opsplit_rd_set_reaction") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: rd
+      integer(c_int), value :: kind
+      integer(c_int) :: status
+    end function opsplit_rd_set_reaction
+
+    ! name: a NUL-terminated string (trim(name) // c_null_char).
+    function opsplit_rd_set_reaction_parameter(rd, name, value) &
+        bind(C, name="opsplit_rd_set_reaction_parameter") result(status)
+      import :: c_int, c_ptr, c_char, c_double
+      type(c_ptr), value :: rd
+      character(kind=c_char), intent(in) :: name(*)
+      real(c_double), value :: value
+      integer(c_int) :: status
+    end function opsplit_rd_set_reaction_parameter
+
+    function opsplit_rd_get_reaction_parameter(rd, name, value) &
+        bind(C, name="opsplit_rd_get_reaction_parameter") result(status)
+      import :: c_int, c_ptr, c_char, c_double
+      type(c_ptr), value :: rd
+      character(kind=c_char), intent(in) :: name(*)
+      real(c_double), intent(out) :: value
+      integer(c_int) :: status
+    end function opsplit_rd_get_reaction_parameter
+
+    function opsplit_rd_set_linear(rd, comp, rate, source) bind(C, name="opsplit_rd_set_linear") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      integer(c_int), value :: comp
+      real(c_double), value :: rate, source
+      integer(c_int) :: status
+    end function opsplit_rd_set_linear
+
+    function opsplit_rd_set_cahn_hilliard(rd, comp, m, b, u, kappa) &
+        bind(C, name="opsplit_rd_set_cahn_hilliard") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      integer(c_int), value :: comp
+      real(c_double), value :: m, b, u, kappa
+      integer(c_int) :: status
+    end function opsplit_rd_set_cahn_hilliard
+
+    ! axis is 0-based here (0 = x), as in C.
+    function opsplit_rd_set_velocity(rd, axis, constant, amplitude, angular_frequency, phase) &
+        bind(C, name="opsplit_rd_set_velocity") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      integer(c_int), value :: axis
+      real(c_double), value :: constant, amplitude, angular_frequency, phase
+      integer(c_int) :: status
+    end function opsplit_rd_set_velocity
+
+    function opsplit_rd_set_velocity_field(rd, velocity) bind(C, name="opsplit_rd_set_velocity_field") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: rd
+      type(c_ptr), value :: velocity
+      integer(c_int) :: status
+    end function opsplit_rd_set_velocity_field
+
+    ! comp, i, j, k are 0-based here, as in C.
+    function opsplit_rd_add_source(rd, comp, i, j, k, rate) bind(C, name="opsplit_rd_add_source") result(status)
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: rd
+      integer(c_int), value :: comp
+      integer(c_int64_t), value :: i, j, k
+      real(c_double), value :: rate
+      integer(c_int) :: status
+    end function opsplit_rd_add_source
+
+    function opsplit_rd_clear_sources(rd) bind(C, name="opsplit_rd_clear_sources") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: rd
+      integer(c_int) :: status
+    end function opsplit_rd_clear_sources
+
+    function opsplit_rd_set_time(rd, t) bind(C, name="opsplit_rd_set_time") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      real(c_double), value :: t
+      integer(c_int) :: status
+    end function opsplit_rd_set_time
+
+    function opsplit_rd_get_time(rd, t) bind(C, name="opsplit_rd_get_time") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      real(c_double), intent(out) :: t
+      integer(c_int) :: status
+    end function opsplit_rd_get_time
+
+    function opsplit_rd_free_energy(rd, field, comp, energy) bind(C, name="opsplit_rd_free_energy") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      type(c_ptr), value :: field
+      integer(c_int), value :: comp
+      real(c_double), intent(out) :: energy
+      integer(c_int) :: status
+    end function opsplit_rd_free_energy
   end interface
 
   ! The C library's strlen, to read its NUL-terminated strings.
@@ -341,6 +455,7 @@ module opsplit
     generic :: get_shape => field_get_shape_i4, field_get_shape_i8
     procedure :: precision => field_precision
     procedure :: component_sum => field_component_sum
+    procedure :: component_min_max => field_component_min_max
     procedure, private :: field_upload_r8, field_upload_r4
     generic :: upload => field_upload_r8, field_upload_r4
     procedure, private :: field_download_r8, field_download_r4
@@ -363,6 +478,19 @@ module opsplit
     procedure, private :: rd_step_i4
     procedure, private :: rd_step_i8
     generic :: step => rd_step_i4, rd_step_i8
+    procedure :: set_reaction => rd_set_reaction
+    procedure :: set_reaction_parameter => rd_set_reaction_parameter
+    procedure :: reaction_parameter => rd_reaction_parameter
+    procedure :: set_linear => rd_set_linear
+    procedure :: set_cahn_hilliard => rd_set_cahn_hilliard
+    procedure :: set_velocity => rd_set_velocity
+    procedure :: set_velocity_field => rd_set_velocity_field
+    procedure :: clear_velocity_field => rd_clear_velocity_field
+    procedure :: add_source => rd_add_source
+    procedure :: clear_sources => rd_clear_sources
+    procedure :: set_time => rd_set_time
+    procedure :: time => rd_time
+    procedure :: free_energy => rd_free_energy
     procedure :: created => rd_created
     procedure :: c_handle => rd_c_handle
   end type opsplit_rd_t
@@ -373,11 +501,13 @@ module opsplit
              context_set_progress_callback, context_created, context_c_handle
   private :: field_create_i4, field_create_i8, field_create_impl, field_destroy, field_set_spacing, &
              field_get_spacing, field_get_shape_i4, field_get_shape_i8, field_precision, &
-             field_component_sum, field_transfer, field_created, field_c_handle
+             field_component_sum, field_component_min_max, field_transfer, field_created, field_c_handle
   private :: field_upload_r8, field_upload_r4, field_download_r8, field_download_r4
   private :: rd_create, rd_destroy, rd_set_stencil, rd_set_diffusion, rd_set_boundary, &
              rd_max_stable_dt, rd_step_i4, rd_step_i8, rd_step_impl, rd_bad_component, rd_created, &
-             rd_c_handle
+             rd_c_handle, rd_set_reaction, rd_set_reaction_parameter, rd_reaction_parameter, rd_set_linear, &
+             rd_set_cahn_hilliard, rd_set_velocity, rd_set_velocity_field, rd_clear_velocity_field, &
+             rd_add_source, rd_clear_sources, rd_set_time, rd_time, rd_free_energy
   private :: finish, fortran_failure, already_created, precision_name, itoa, quiet_nan
 
   ! The last failure the wrappers found themselves (see opsplit_last_error).
@@ -705,6 +835,27 @@ contains
     call finish(status, stat)
   end function field_component_sum
 
+  !> The smallest and largest value of component comp (1-based); NaN when it holds one.
+  subroutine field_component_min_max(this, comp, min, max, stat)
+    class(opsplit_field_t), intent(in) :: this
+    integer(c_int), intent(in) :: comp
+    real(c_double), intent(out) :: min, max
+    integer, intent(out), optional :: stat
+    integer(c_int64_t) :: nx, ny, nz
+    integer(c_int) :: ncomp, status
+    min = quiet_nan()
+    max = min
+    status = opsplit_field_get_shape(this%handle, nx, ny, nz, ncomp)
+    if (status == OPSPLIT_SUCCESS .and. (comp < 1 .or. comp > ncomp)) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_field_t%component_min_max: comp=' // &
+                  itoa(int(comp, c_int64_t)) // ' is not in [1, ' // itoa(int(ncomp, c_int64_t)) // &
+                  '] (components are 1-based in Fortran)')
+      return
+    end if
+    if (status == OPSPLIT_SUCCESS) status = opsplit_field_component_min_max(this%handle, comp - 1, min, max)
+    call finish(status, stat)
+  end subroutine field_component_min_max
+
   ! upload/download of every kind and rank: checks the array's kind against the field's
   ! precision and its size against nx*ny*nz*ncomp, then hands its address to C.
   subroutine field_transfer(this, verb, host, nvalues, array_precision, layout, stat)
@@ -917,6 +1068,145 @@ contains
     integer, intent(out), optional :: stat
     call finish(opsplit_rd_step(this%handle, field%handle, dt, nsteps), stat)
   end subroutine rd_step_impl
+
+  !> The reaction kind (OPSPLIT_REACTION_*); resets its parameters to their defaults.
+  subroutine rd_set_reaction(this, kind, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: kind
+    integer, intent(out), optional :: stat
+    call finish(opsplit_rd_set_reaction(this%handle, kind), stat)
+  end subroutine rd_set_reaction
+
+  !> A parameter of the reaction kind by name ('gamma', 'F', 'k1', ...).
+  subroutine rd_set_reaction_parameter(this, name, value, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    character(len=*), intent(in) :: name
+    real(c_double), intent(in) :: value
+    integer, intent(out), optional :: stat
+    call finish(opsplit_rd_set_reaction_parameter(this%handle, trim(name) // c_null_char, value), stat)
+  end subroutine rd_set_reaction_parameter
+
+  !> The value of a reaction parameter; NaN on failure.
+  real(c_double) function rd_reaction_parameter(this, name, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    character(len=*), intent(in) :: name
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = opsplit_rd_get_reaction_parameter(this%handle, trim(name) // c_null_char, rd_reaction_parameter)
+    if (status /= OPSPLIT_SUCCESS) rd_reaction_parameter = quiet_nan()
+    call finish(status, stat)
+  end function rd_reaction_parameter
+
+  !> dc/dt += rate*c + source for component comp (1-based).
+  subroutine rd_set_linear(this, comp, rate, source, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: comp
+    real(c_double), intent(in) :: rate, source
+    integer, intent(out), optional :: stat
+    if (rd_bad_component(this, comp, 'set_linear', stat)) return
+    call finish(opsplit_rd_set_linear(this%handle, comp - 1, rate, source), stat)
+  end subroutine rd_set_linear
+
+  !> dc/dt += m Lap(-b c + u c^3 - kappa Lap c) for component comp (1-based); m = 0 removes it.
+  subroutine rd_set_cahn_hilliard(this, comp, m, b, u, kappa, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: comp
+    real(c_double), intent(in) :: m, b, u, kappa
+    integer, intent(out), optional :: stat
+    if (rd_bad_component(this, comp, 'set_cahn_hilliard', stat)) return
+    call finish(opsplit_rd_set_cahn_hilliard(this%handle, comp - 1, m, b, u, kappa), stat)
+  end subroutine rd_set_cahn_hilliard
+
+  !> Uniform velocity along axis 1/2/3 (x/y/z): constant + amplitude*sin(angular_frequency*t
+  !> + phase); the oscillating part defaults to none.
+  subroutine rd_set_velocity(this, axis, constant, amplitude, angular_frequency, phase, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: axis
+    real(c_double), intent(in) :: constant
+    real(c_double), intent(in), optional :: amplitude, angular_frequency, phase
+    integer, intent(out), optional :: stat
+    real(c_double) :: a, w, p
+    if (c_associated(this%handle) .and. (axis < 1 .or. axis > 3)) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_rd_t%set_velocity: axis=' // &
+                  itoa(int(axis, c_int64_t)) // ' is not 1 (x), 2 (y) or 3 (z)')
+      return
+    end if
+    a = 0.0_c_double
+    w = 0.0_c_double
+    p = 0.0_c_double
+    if (present(amplitude)) a = amplitude
+    if (present(angular_frequency)) w = angular_frequency
+    if (present(phase)) p = phase
+    call finish(opsplit_rd_set_velocity(this%handle, axis - 1, constant, a, w, p), stat)
+  end subroutine rd_set_velocity
+
+  !> A per-cell velocity: a field of 3 components (u_x, u_y, u_z), copied now.
+  subroutine rd_set_velocity_field(this, velocity, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    class(opsplit_field_t), intent(in) :: velocity
+    integer, intent(out), optional :: stat
+    if (.not. c_associated(velocity%handle)) then
+      call finish(OPSPLIT_ERROR_INVALID_HANDLE, stat, &
+                  'opsplit_rd_t%set_velocity_field: velocity was not created (clear_velocity_field removes one)')
+      return
+    end if
+    call finish(opsplit_rd_set_velocity_field(this%handle, velocity%handle), stat)
+  end subroutine rd_set_velocity_field
+
+  subroutine rd_clear_velocity_field(this, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    call finish(opsplit_rd_set_velocity_field(this%handle, c_null_ptr), stat)
+  end subroutine rd_clear_velocity_field
+
+  !> A point source dc/dt += rate in cell (i, j, k) of component comp, all 1-based.
+  subroutine rd_add_source(this, comp, i, j, k, rate, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: comp
+    integer, intent(in) :: i, j, k
+    real(c_double), intent(in) :: rate
+    integer, intent(out), optional :: stat
+    if (rd_bad_component(this, comp, 'add_source', stat)) return
+    call finish(opsplit_rd_add_source(this%handle, comp - 1, int(i - 1, c_int64_t), int(j - 1, c_int64_t), &
+                                      int(k - 1, c_int64_t), rate), stat)
+  end subroutine rd_add_source
+
+  subroutine rd_clear_sources(this, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    call finish(opsplit_rd_clear_sources(this%handle), stat)
+  end subroutine rd_clear_sources
+
+  !> The model's clock (advanced by every completed step).
+  subroutine rd_set_time(this, t, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    real(c_double), intent(in) :: t
+    integer, intent(out), optional :: stat
+    call finish(opsplit_rd_set_time(this%handle, t), stat)
+  end subroutine rd_set_time
+
+  real(c_double) function rd_time(this, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = opsplit_rd_get_time(this%handle, rd_time)
+    if (status /= OPSPLIT_SUCCESS) rd_time = quiet_nan()
+    call finish(status, stat)
+  end function rd_time
+
+  !> The Cahn-Hilliard free energy of component comp (1-based); NaN on failure.
+  real(c_double) function rd_free_energy(this, field, comp, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    class(opsplit_field_t), intent(in) :: field
+    integer(c_int), intent(in) :: comp
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    rd_free_energy = quiet_nan()
+    if (rd_bad_component(this, comp, 'free_energy', stat)) return
+    status = opsplit_rd_free_energy(this%handle, field%handle, comp - 1, rd_free_energy)
+    if (status /= OPSPLIT_SUCCESS) rd_free_energy = quiet_nan()
+    call finish(status, stat)
+  end function rd_free_energy
 
   logical function rd_created(this)
     class(opsplit_rd_t), intent(in) :: this

@@ -26,6 +26,22 @@ typedef enum opsplit_face {
   OPSPLIT_FACE_XLO = 0, OPSPLIT_FACE_XHI = 1, OPSPLIT_FACE_YLO = 2,
   OPSPLIT_FACE_YHI = 3, OPSPLIT_FACE_ZLO = 4, OPSPLIT_FACE_ZHI = 5
 } opsplit_face;
+/* Built-in reaction terms; they act on components 0, 1 (and 2). Parameters by name,
+ * defaults from seed 000's Table 1:
+ *   LINEAR         no nonlinear term (opsplit_rd_set_linear adds to every kind)
+ *   TURING         c0' = c0 - c0^3 - c1, c1' = gamma (c0 - alpha c1 - beta);
+ *                  alpha 0.5, beta 0.09, gamma 26
+ *   GRAY_SCOTT     u' = -u v^2 + F (1 - u), v' = u v^2 - (F + k) v;  F 0.04, k 0.06
+ *   PRECIPITATION  c0' = -k1 c0 c1 - k2 c0 c2, c1' = -k1 c0 c1, c2' = k1 c0 c1 - k2 c0 c2
+ *                  plus the Cahn-Hilliard term of c2 with m = lambda, b = epsilon,
+ *                  u = gamma, K = sigma;  k1 0.2, k2 0.005, lambda = epsilon = gamma =
+ *                  sigma = 1 */
+typedef enum opsplit_reaction {
+  OPSPLIT_REACTION_LINEAR = 0,
+  OPSPLIT_REACTION_TURING = 1,
+  OPSPLIT_REACTION_GRAY_SCOTT = 2,
+  OPSPLIT_REACTION_PRECIPITATION = 3
+} opsplit_reaction;
 typedef enum opsplit_bc {
   OPSPLIT_BC_NOFLUX = 0,    /* ghost = the cell inside: zero flux, the sum is conserved */
   OPSPLIT_BC_DIRICHLET = 1, /* ghost = 2*value - inside: the face carries value */
@@ -48,6 +64,9 @@ OPSPLIT_API opsplit_status opsplit_field_download(opsplit_field field, void* hos
  * bitwise the same run after run on the same backend. */
 OPSPLIT_API opsplit_status opsplit_field_component_sum(opsplit_field field, int comp, double* sum);
 
+/* The smallest and largest value of one component (both NaN when it holds a NaN). */
+OPSPLIT_API opsplit_status opsplit_field_component_min_max(opsplit_field field, int comp, double* min, double* max);
+
 /* A reaction-diffusion model for fields of ncomp components. Defaults: 7-point
  * stencil, zero diffusion, NOFLUX on every face. */
 OPSPLIT_API opsplit_status opsplit_rd_create(opsplit_context ctx, int ncomp, opsplit_rd* rd);
@@ -60,12 +79,54 @@ OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil
 OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, double coefficient);
 OPSPLIT_API opsplit_status opsplit_rd_set_boundary(opsplit_rd rd, opsplit_face face, int comp, opsplit_bc bc,
                                                    double value);
-/* The largest forward-Euler dt that is stable for every Fourier mode of this stencil,
- * spacing and the largest diffusion coefficient; +infinity without diffusion. */
+/* The reaction kind; resets its parameters to their defaults. Switching away from
+ * PRECIPITATION removes the Cahn-Hilliard term it set on component 2. */
+OPSPLIT_API opsplit_status opsplit_rd_set_reaction(opsplit_rd rd, opsplit_reaction kind);
+OPSPLIT_API opsplit_status opsplit_rd_set_reaction_parameter(opsplit_rd rd, const char* name, double value);
+OPSPLIT_API opsplit_status opsplit_rd_get_reaction_parameter(opsplit_rd rd, const char* name, double* value);
+/* dc/dt += rate*c + source for one component, in every reaction kind. */
+OPSPLIT_API opsplit_status opsplit_rd_set_linear(opsplit_rd rd, int comp, double rate, double source);
+/* dc/dt += m Lap(-b c + u c^3 - kappa Lap c) (seed 003), as the Laplacian of an
+ * intermediate potential with its own ghost cells (NOFLUX and PERIODIC faces apply to
+ * it as to c; a DIRICHLET value v gives the potential -b v + u v^3 on the face).
+ * m = 0 removes the term. */
+OPSPLIT_API opsplit_status opsplit_rd_set_cahn_hilliard(opsplit_rd rd, int comp, double m, double b, double u,
+                                                        double kappa);
+/* Uniform velocity along axis 0/1/2: u(t) = constant + amplitude*sin(angular_frequency*t
+ * + phase), evaluated at the start of each step, added to the per-cell velocity field.
+ * Every component is advected, first-order upwind in flux form; the advective flux
+ * through a NOFLUX face carries the inside value (zero gradient: an open boundary). */
+OPSPLIT_API opsplit_status opsplit_rd_set_velocity(opsplit_rd rd, int axis, double constant, double amplitude,
+                                                   double angular_frequency, double phase);
+/* A per-cell velocity: a field of 3 components (u_x, u_y, u_z), copied now (upload the
+ * host's new wind and call again to change it); the face velocity is the mean of the
+ * two cells beside it. Its ghosts follow component 0's faces (PERIODIC, else mirrored).
+ * NULL removes it. Stepped fields must have its shape and precision. */
+OPSPLIT_API opsplit_status opsplit_rd_set_velocity_field(opsplit_rd rd, opsplit_field velocity);
+/* A point source: dc/dt += rate in cell (i, j, k) (0-based) of component comp. Sources
+ * in the same cell add up. */
+OPSPLIT_API opsplit_status opsplit_rd_add_source(opsplit_rd rd, int comp, int64_t i, int64_t j, int64_t k,
+                                                 double rate);
+OPSPLIT_API opsplit_status opsplit_rd_clear_sources(opsplit_rd rd);
+/* The model's clock: starts at 0, advanced by every completed step; the oscillating
+ * velocity is evaluated on it. */
+OPSPLIT_API opsplit_status opsplit_rd_set_time(opsplit_rd rd, double t);
+OPSPLIT_API opsplit_status opsplit_rd_get_time(opsplit_rd rd, double* t);
+/* The Cahn-Hilliard free energy of component comp: the sum over cells of
+ * volume * (-b/2 c^2 + u/4 c^4 - kappa/2 c Lap c), with this model's stencil and
+ * boundary conditions (Lap is symmetric under them, so the scheme is this energy's
+ * gradient flow: it does not increase for small enough dt). */
+OPSPLIT_API opsplit_status opsplit_rd_free_energy(opsplit_rd rd, opsplit_field field, int comp, double* energy);
+/* The largest forward-Euler dt that is stable for the transport terms (docs/API.md):
+ * for diffusion alone 2/(D_max rho), rho the stencil's spectral radius; with advection
+ * and Cahn-Hilliard terms the combined bound. +infinity without transport terms.
+ * Reaction terms are not included. */
 OPSPLIT_API opsplit_status opsplit_rd_max_stable_dt(opsplit_rd rd, opsplit_field field, double* dt);
 /* nsteps forward-Euler steps of size dt (nsteps = 0 does nothing). dt above
  * opsplit_rd_max_stable_dt is refused. A cancelled call leaves the field after the
- * last completed step and says how many that was. */
+ * last completed step and says how many that was. A step that produces a NaN or Inf
+ * fails with OPSPLIT_ERROR_NUMERICAL naming the step, component and cell; the field
+ * and the clock are left as they were before that step. */
 OPSPLIT_API opsplit_status opsplit_rd_step(opsplit_rd rd, opsplit_field field, double dt, int64_t nsteps);
 
 #ifdef __cplusplus

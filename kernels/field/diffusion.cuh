@@ -90,10 +90,11 @@ struct StridedAt {
   OPSPLIT_HD T operator()(int dx, int dy, int dz) const { return p[dx * sx + dy * sy + dz * sz]; }
 };
 
-// One forward-Euler step of one cell. `at(dx, dy, dz)` reads the neighbour at that
-// offset (a global array on the CPU, a shared-memory tile on the GPU).
-template <int Points, class T, class At>
-OPSPLIT_HD T diffusion_update(const At& at, const DiffusionWeights<T>& w) {
+// The weighted stencil sum sum_n w_n (neighbour - centre): D*dt times the Laplacian
+// with the DiffusionWeights of a step. `at(dx, dy, dz)` reads the neighbour at that
+// offset (a global array on the CPU, registers or shared memory on the GPU).
+template <int Points, class T, class W, class At>
+OPSPLIT_HD T stencil_sum(const At& at, const DiffusionWeights<W>& w) {
   const T c = at(0, 0, 0);
   T r = w.face[0] * ((at(-1, 0, 0) - c) + (at(1, 0, 0) - c)) + w.face[1] * ((at(0, -1, 0) - c) + (at(0, 1, 0) - c)) +
         w.face[2] * ((at(0, 0, -1) - c) + (at(0, 0, 1) - c));
@@ -102,7 +103,13 @@ OPSPLIT_HD T diffusion_update(const At& at, const DiffusionWeights<T>& w) {
     r += w.edge[1] * (((at(-1, 0, -1) - c) + (at(1, 0, -1) - c)) + ((at(-1, 0, 1) - c) + (at(1, 0, 1) - c)));
     r += w.edge[2] * (((at(0, -1, -1) - c) + (at(0, 1, -1) - c)) + ((at(0, -1, 1) - c) + (at(0, 1, 1) - c)));
   }
-  return c + r;
+  return r;
+}
+
+// One forward-Euler diffusion step of one cell.
+template <int Points, class T, class At>
+OPSPLIT_HD T diffusion_update(const At& at, const DiffusionWeights<T>& w) {
+  return at(0, 0, 0) + stencil_sum<Points, T>(at, w);
 }
 
 }  // namespace opsplit::field

@@ -115,7 +115,8 @@ struct QueueAt {
 template <int Points, class T>
 __global__ void __launch_bounds__(TX* TY)
     diffuse_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
-                      const DiffusionWeights<T>* __restrict__ weights, int zchunks) {
+                      const DiffusionWeights<T>* __restrict__ weights, int zchunks, Health health) {
+  if (failed_before(health)) return;  // the same answer for every thread of the launch
   using P = Piece<T>;
   constexpr int V = P::V, PIECES_X = Tile<T>::PIECES_X, PIECES = Tile<T>::PIECES, LOADS = Tile<T>::LOADS;
   __shared__ P tile[STAGES][PIECES];
@@ -200,6 +201,11 @@ __global__ void __launch_bounds__(TX* TY)
         result.v[e] = diffusion_update<Points>(
             QueueAt<T, decltype(below)::value, decltype(here)::value, decltype(above)::value>{q, r, e}, w);
       T* row = target + r * row_stride;
+#pragma unroll
+      for (int e = 0; e < V; ++e)
+        if (e < cells_x && !is_finite(result.v[e]))
+          atomicMin(health.first_bad,
+                    health_key(health.step, planar_position(grid.n, c, x + e, j0 + ty * RY + r, k)));
       if (cells_x == V) {
         *reinterpret_cast<P*>(row) = result;
       } else {  // the last piece of a row that ends inside it: the cells up to n only
@@ -221,37 +227,124 @@ __global__ void __launch_bounds__(TX* TY)
 // 1D and 2D grids (an axis of length 1 has neighbour offset 0): one thread per cell.
 template <int Points, class T>
 __global__ void diffuse_flat_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
-                                    const DiffusionWeights<T>* __restrict__ weights) {
+                                    const DiffusionWeights<T>* __restrict__ weights, Health health) {
   const int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-  if (t >= grid.cells() * grid.ncomp) return;
+  if (t >= grid.cells() * grid.ncomp || failed_before(health)) return;
   int c;
   int64_t i, j, k;
   host_position(grid, 0, t, &c, &i, &j, &k);
   const int64_t at = grid.index(c, i, j, k);
-  out[at] = diffusion_update<Points>(StridedAt<T>{in + at, grid.step(0), grid.step(1), grid.step(2)}, weights[c]);
+  const T v = diffusion_update<Points>(StridedAt<T>{in + at, grid.step(0), grid.step(1), grid.step(2)}, weights[c]);
+  out[at] = v;
+  if (!is_finite(v)) atomicMin(health.first_bad, health_key(health.step, t));
 }
 
 template <int Points, class T>
-void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights) {
+void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights,
+                    Health health) {
   if (grid.active(0) && grid.active(1) && grid.active(2)) {
     const int zchunks = static_cast<int>((grid.n[2] + ZCHUNK - 1) / ZCHUNK);
     dim3 blocks(blocks_for(grid.n[0], TX * Piece<T>::V), grid_yz(blocks_for(grid.n[1], TH), "tiles along y"),
                 grid_yz(static_cast<int64_t>(zchunks) * grid.ncomp, "z-chunks x components"));
-    diffuse_3d_kernel<Points, T><<<blocks, dim3(TX, TY), 0, stream_of(ctx)>>>(in, out, grid, weights, zchunks);
+    diffuse_3d_kernel<Points, T><<<blocks, dim3(TX, TY), 0, stream_of(ctx)>>>(in, out, grid, weights, zchunks, health);
     cuda::check_launch("diffuse_3d_kernel");
   } else {
     diffuse_flat_kernel<Points, T>
-        <<<blocks_for(grid.cells() * grid.ncomp, 256), 256, 0, stream_of(ctx)>>>(in, out, grid, weights);
+        <<<blocks_for(grid.cells() * grid.ncomp, 256), 256, 0, stream_of(ctx)>>>(in, out, grid, weights, health);
     cuda::check_launch("diffuse_flat_kernel");
   }
 }
 
 template <class T>
-void diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights) {
+void diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights,
+             Health health) {
   if (points == 19)
-    diffuse_points<19>(ctx, in, out, grid, weights);
+    diffuse_points<19>(ctx, in, out, grid, weights, health);
   else
-    diffuse_points<7>(ctx, in, out, grid, weights);
+    diffuse_points<7>(ctx, in, out, grid, weights, health);
+}
+
+// ---- the whole model ----------------------------------------------------------
+// One thread per (x, y) column of a block of 32 x 4 cells, marching up a chunk of
+// kCellChunkZ planes and updating all components of each cell (they react with each
+// other). Neighbours are read from global memory: the block's last few planes stay in
+// L1, so each value comes from device memory about once.
+constexpr int kCellBlockX = 32, kCellBlockY = 4, kCellChunkZ = 16;
+
+dim3 cell_blocks(const Grid& grid, int64_t planes) {
+  return dim3(blocks_for(grid.n[0], kCellBlockX), grid_yz(blocks_for(grid.n[1], kCellBlockY), "cell blocks along y"),
+              grid_yz(blocks_for(planes, kCellChunkZ), "z-chunks of cells"));
+}
+
+template <int Points, int Kind, class T>
+__global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
+    update_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ mu,
+                  const T* __restrict__ velocity, Grid grid, const ComponentTerms<T>* __restrict__ terms,
+                  StepTerms<T> step, Health health) {
+  const int64_t i = blockIdx.x * static_cast<int64_t>(kCellBlockX) + threadIdx.x;
+  const int64_t j = blockIdx.y * static_cast<int64_t>(kCellBlockY) + threadIdx.y;
+  const int64_t k0 = blockIdx.z * static_cast<int64_t>(kCellChunkZ);
+  const int64_t k1 = min(k0 + kCellChunkZ, grid.n[2]);
+  if (i >= grid.n[0] || j >= grid.n[1] || failed_before(health)) return;
+  for (int64_t k = k0; k < k1; ++k) {
+    const int bad = update_cell<Points, Kind>(in, out, mu, velocity, grid, grid.index(0, i, j, k), terms, step);
+    if (bad >= 0) atomicMin(health.first_bad, health_key(health.step, planar_position(grid.n, bad, i, j, k)));
+  }
+}
+
+template <class T>
+void update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
+            int kind, const ComponentTerms<T>* terms, const StepTerms<T>& step, Health health) {
+  with_reaction_kind(kind, [&](auto k) {
+    constexpr int Kind = decltype(k)::value;
+    auto kernel = points == 19 ? update_kernel<19, Kind, T> : update_kernel<7, Kind, T>;
+    kernel<<<cell_blocks(grid, grid.n[2]), dim3(kCellBlockX, kCellBlockY), 0, stream_of(ctx)>>>(
+        in, out, mu, velocity, grid, terms, step, health);
+    cuda::check_launch("update_kernel");
+  });
+}
+
+// The planes of all slots are one range of nz * nslots planes.
+template <int Points, class T>
+__global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
+    potential_kernel(const T* __restrict__ in, T* __restrict__ mu, Grid grid,
+                     const PotentialTerms<T>* __restrict__ slots, int nslots) {
+  const int64_t i = blockIdx.x * static_cast<int64_t>(kCellBlockX) + threadIdx.x;
+  const int64_t j = blockIdx.y * static_cast<int64_t>(kCellBlockY) + threadIdx.y;
+  const int64_t p0 = blockIdx.z * static_cast<int64_t>(kCellChunkZ);
+  const int64_t p1 = min(p0 + kCellChunkZ, grid.n[2] * nslots);
+  if (i >= grid.n[0] || j >= grid.n[1]) return;
+  for (int64_t p = p0; p < p1; ++p) {
+    const int64_t k = p % grid.n[2];
+    const int slot = static_cast<int>(p / grid.n[2]);
+    const PotentialTerms<T>& s = slots[slot];
+    mu[grid.index(slot, i, j, k)] = chemical_potential<Points>(in + grid.index(s.comp, i, j, k), grid, s);
+  }
+}
+
+template <class T>
+void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
+               int nslots) {
+  auto kernel = points == 19 ? potential_kernel<19, T> : potential_kernel<7, T>;
+  kernel<<<cell_blocks(grid, grid.n[2] * nslots), dim3(kCellBlockX, kCellBlockY), 0, stream_of(ctx)>>>(
+      in, mu, grid, slots, nslots);
+  cuda::check_launch("potential_kernel");
+}
+
+template <class T>
+__global__ void add_sources_kernel(T* out, const SourceTerm<T>* sources, int64_t n, Health health) {
+  const int64_t s = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (s >= n || failed_before(health)) return;
+  const T v = out[sources[s].at] + sources[s].amount;
+  out[sources[s].at] = v;
+  if (!is_finite(v)) atomicMin(health.first_bad, health_key(health.step, sources[s].position));
+}
+
+template <class T>
+void add_sources(const Context& ctx, T* out, const Grid&, const SourceTerm<T>* sources, int64_t n, Health health) {
+  if (n == 0) return;
+  add_sources_kernel<<<blocks_for(n, 128), 128, 0, stream_of(ctx)>>>(out, sources, n, health);
+  cuda::check_launch("add_sources_kernel");
 }
 
 // ---- layouts and sums -----------------------------------------------------------
@@ -295,21 +388,59 @@ __global__ void row_sums_kernel(const T* data, Grid grid, int comp, double* sums
 }
 
 template <class T>
-std::vector<double> row_sums(const Context& ctx, const T* data, const Grid& grid, int comp) {
+__global__ void row_extremes_kernel(const T* data, Grid grid, int comp, double* out) {
+  const int64_t row = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (row < grid.n[1] * grid.n[2]) row_extremes(data, grid, comp, row, &out[2 * row], &out[2 * row + 1]);
+}
+
+template <int Points, class T>
+__global__ void row_energy_kernel(const T* data, Grid grid, int comp, PotentialTerms<double> terms, double volume,
+                                  double* sums) {
+  const int64_t row = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (row < grid.n[1] * grid.n[2]) sums[row] = row_energy<Points>(data, grid, comp, row, terms, volume);
+}
+
+// Runs `launch(device_results)` for `per_row` doubles per row and brings them back.
+template <class Launch>
+std::vector<double> per_row(const Context& ctx, const Grid& grid, int per_row, Launch&& launch) {
   const int64_t rows = grid.n[1] * grid.n[2];
-  std::vector<double> sums(static_cast<size_t>(rows));
-  Buffer device_sums(const_cast<Context&>(ctx), sums.size() * sizeof(double));
-  row_sums_kernel<<<blocks_for(rows, 128), 128, 0, stream_of(ctx)>>>(data, grid, comp, device_sums.as<double>());
-  cuda::check_launch("row_sums_kernel");
-  ctx.device().copy_to_host(sums.data(), device_sums.data(), device_sums.bytes());
-  return sums;
+  std::vector<double> out(static_cast<size_t>(rows * per_row));
+  Buffer device(const_cast<Context&>(ctx), out.size() * sizeof(double));
+  launch(blocks_for(rows, 128), device.as<double>());
+  cuda::check_launch("a row reduction kernel");
+  ctx.device().copy_to_host(out.data(), device.data(), device.bytes());
+  return out;
+}
+
+template <class T>
+std::vector<double> row_sums(const Context& ctx, const T* data, const Grid& grid, int comp) {
+  return per_row(ctx, grid, 1, [&](unsigned blocks, double* out) {
+    row_sums_kernel<<<blocks, 128, 0, stream_of(ctx)>>>(data, grid, comp, out);
+  });
+}
+
+template <class T>
+std::vector<double> row_extremes(const Context& ctx, const T* data, const Grid& grid, int comp) {
+  return per_row(ctx, grid, 2, [&](unsigned blocks, double* out) {
+    row_extremes_kernel<<<blocks, 128, 0, stream_of(ctx)>>>(data, grid, comp, out);
+  });
+}
+
+template <class T>
+std::vector<double> row_energy(const Context& ctx, const T* data, const Grid& grid, int comp, int points,
+                               const PotentialTerms<double>& terms, double volume) {
+  return per_row(ctx, grid, 1, [&](unsigned blocks, double* out) {
+    auto kernel = points == 19 ? row_energy_kernel<19, T> : row_energy_kernel<7, T>;
+    kernel<<<blocks, 128, 0, stream_of(ctx)>>>(data, grid, comp, terms, volume, out);
+  });
 }
 
 }  // namespace
 
 template <class T>
 const Launchers<T>& cuda_launchers() {
-  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>, pack<T>, unpack<T>, row_sums<T>};
+  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,     update<T>,       potential<T>, add_sources<T>,
+                                  pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>};
   return table;
 }
 

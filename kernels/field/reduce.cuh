@@ -9,6 +9,7 @@
 
 #include "common/hd.cuh"
 #include "field/grid.cuh"
+#include "field/model.cuh"
 
 namespace opsplit::field {
 
@@ -20,6 +21,46 @@ OPSPLIT_HD double row_sum(const T* data, const Grid& grid, int c, int64_t row) {
   double s = 0.0;
   for (int64_t i = 0; i < grid.n[0]; ++i) s += static_cast<double>(p[i]);
   return s;
+}
+
+// The smallest and largest value of a row (NaN when the row holds a NaN).
+template <class T>
+OPSPLIT_HD void row_extremes(const T* data, const Grid& grid, int c, int64_t row, double* lo, double* hi) {
+  const int64_t j = row % grid.n[1], k = row / grid.n[1];
+  const T* p = data + grid.index(c, 0, j, k);
+  double a = static_cast<double>(p[0]), b = a;
+  for (int64_t i = 1; i < grid.n[0]; ++i) {
+    const double v = static_cast<double>(p[i]);
+    if (v != v) a = b = v;
+    if (a != a) break;
+    a = v < a ? v : a;
+    b = v > b ? v : b;
+  }
+  *lo = a;
+  *hi = b;
+}
+
+// The Cahn-Hilliard free energy of a row (model.cuh); the ghosts must be filled.
+template <int Points, class T>
+OPSPLIT_HD double row_energy(const T* data, const Grid& grid, int c, int64_t row, const PotentialTerms<double>& terms,
+                             double volume) {
+  const int64_t j = row % grid.n[1], k = row / grid.n[1];
+  const T* p = data + grid.index(c, 0, j, k);
+  double s = 0.0;
+  for (int64_t i = 0; i < grid.n[0]; ++i) s += free_energy_density<Points>(p + i, grid, terms, volume);
+  return s;
+}
+
+// Combines per-row (min, max) pairs: NaN wins.
+inline void combine_extremes(const std::vector<double>& rows, double* lo, double* hi) {
+  double a = rows[0], b = rows[1];
+  for (size_t r = 0; r < rows.size() && a == a; r += 2) {
+    if (rows[r] != rows[r]) a = b = rows[r];
+    a = rows[r] < a ? rows[r] : a;
+    b = rows[r + 1] > b ? rows[r + 1] : b;
+  }
+  *lo = a;
+  *hi = b;
 }
 
 inline double pairwise_total(std::vector<double> v) {

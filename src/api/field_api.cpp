@@ -102,6 +102,16 @@ OPSPLIT_API opsplit_status opsplit_field_component_sum(opsplit_field field, int 
   });
 }
 
+OPSPLIT_API opsplit_status opsplit_field_component_min_max(opsplit_field field, int comp, double* min, double* max) {
+  return api_guard(__func__, [&] {
+    Field& f = field_arg(field);
+    check_component(f, comp);
+    double& lo = output(min, "min");
+    double& hi = output(max, "max");
+    f.component_range(comp, &lo, &hi);
+  });
+}
+
 OPSPLIT_API opsplit_status opsplit_rd_create(opsplit_context ctx, int ncomp, opsplit_rd* rd) {
   return api_guard(__func__, [&] {
     Context& c = checked(ctx, "ctx", "opsplit_context");
@@ -125,6 +135,72 @@ OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, dou
 OPSPLIT_API opsplit_status opsplit_rd_set_boundary(opsplit_rd rd, opsplit_face face, int comp, opsplit_bc bc,
                                                    double value) {
   return api_guard(__func__, [&] { rd_arg(rd).set_boundary(enum_value(face), comp, enum_value(bc), value); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_reaction(opsplit_rd rd, opsplit_reaction kind) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_reaction(enum_value(kind)); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_reaction_parameter(opsplit_rd rd, const char* name, double value) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_reaction_parameter(name, value); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_get_reaction_parameter(opsplit_rd rd, const char* name, double* value) {
+  return api_guard(__func__, [&] {
+    ReactionDiffusion& r = rd_arg(rd);
+    double& out = output(value, "value");
+    out = r.reaction_parameter(name);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_linear(opsplit_rd rd, int comp, double rate, double source) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_linear(comp, rate, source); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_cahn_hilliard(opsplit_rd rd, int comp, double m, double b, double u,
+                                                        double kappa) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_cahn_hilliard(comp, m, b, u, kappa); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_velocity(opsplit_rd rd, int axis, double constant, double amplitude,
+                                                   double angular_frequency, double phase) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_velocity(axis, constant, amplitude, angular_frequency, phase); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_velocity_field(opsplit_rd rd, opsplit_field velocity) {
+  return api_guard(__func__, [&] {
+    ReactionDiffusion& r = rd_arg(rd);
+    r.set_velocity_field(velocity == nullptr ? nullptr : &field_arg(velocity, "velocity"));
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_add_source(opsplit_rd rd, int comp, int64_t i, int64_t j, int64_t k,
+                                                 double rate) {
+  return api_guard(__func__, [&] { rd_arg(rd).add_source(comp, i, j, k, rate); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_clear_sources(opsplit_rd rd) {
+  return api_guard(__func__, [&] { rd_arg(rd).clear_sources(); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_time(opsplit_rd rd, double t) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_time(t); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_get_time(opsplit_rd rd, double* t) {
+  return api_guard(__func__, [&] {
+    ReactionDiffusion& r = rd_arg(rd);
+    output(t, "t") = r.time();
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_free_energy(opsplit_rd rd, opsplit_field field, int comp, double* energy) {
+  return api_guard(__func__, [&] {
+    ReactionDiffusion& r = rd_arg(rd);
+    Field& f = field_arg(field);
+    double& out = output(energy, "energy");
+    out = r.free_energy(f, comp);
+  });
 }
 
 OPSPLIT_API opsplit_status opsplit_rd_max_stable_dt(opsplit_rd rd, opsplit_field field, double* dt) {

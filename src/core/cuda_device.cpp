@@ -120,6 +120,10 @@ void Device::copy_to_host(void* host, const void* device, size_t bytes) const {
   synchronize();
 }
 
+void Device::copy_on_device(void* to, const void* from, size_t bytes) const {
+  check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, as_stream(stream())), "cudaMemcpyAsync on the device");
+}
+
 void check_launch(const char* kernel) {
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) fail_cuda(err, std::string("launch of ") + kernel);

@@ -29,6 +29,7 @@ class Device {
   void zero(void* pointer, size_t bytes) const;
   void copy_to_device(void* device, const void* host, size_t bytes) const;  // ordered on the stream
   void copy_to_host(void* host, const void* device, size_t bytes) const;    // completes before return
+  void copy_on_device(void* to, const void* from, size_t bytes) const;      // ordered on the stream
 
  private:
   int id_;

@@ -22,6 +22,7 @@ void Device::release(void*) {}
 void Device::zero(void*, size_t) const {}
 void Device::copy_to_device(void*, const void*, size_t) const {}
 void Device::copy_to_host(void*, const void*, size_t) const {}
+void Device::copy_on_device(void*, const void*, size_t) const {}
 void check_launch(const char*) {}
 
 }  // namespace opsplit::cuda

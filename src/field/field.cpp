@@ -69,6 +69,14 @@ opsplit::Buffer& opsplit_field_s::scratch() {
   return scratch_;
 }
 
+opsplit::Buffer& opsplit_field_s::auxiliary(size_t bytes) {
+  if (auxiliary_.bytes() < bytes) {
+    auxiliary_ = opsplit::Buffer();  // free the old one first
+    auxiliary_ = opsplit::Buffer(context(), bytes);
+  }
+  return auxiliary_;
+}
+
 void opsplit_field_s::upload(const void* host, opsplit_layout layout) {
   opsplit::with_value_type(precision_, [&](auto zero) {
     using T = decltype(zero);
@@ -103,5 +111,13 @@ double opsplit_field_s::component_sum(int comp) const {
     using T = decltype(zero);
     return opsplit::field::pairwise_total(
         opsplit::field::launchers<T>(context()).row_sums(context(), data_.as<T>(), grid_, comp));
+  });
+}
+
+void opsplit_field_s::component_range(int comp, double* lo, double* hi) const {
+  opsplit::with_value_type(precision_, [&](auto zero) {
+    using T = decltype(zero);
+    opsplit::field::combine_extremes(
+        opsplit::field::launchers<T>(context()).row_extremes(context(), data_.as<T>(), grid_, comp), lo, hi);
   });
 }

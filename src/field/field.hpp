@@ -27,7 +27,14 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
   // Storage: `data` holds the field; `scratch` (made on first use, same size) is the
   // target of a step, then the two are swapped.
   opsplit::Buffer& data() { return data_; }
+  const void* data_pointer() const { return data_.data(); }
+  size_t data_bytes() const { return data_.bytes(); }
   opsplit::Buffer& scratch();
+  // Storage for intermediate fields of a step (a Cahn-Hilliard chemical potential):
+  // at least `bytes`, kept between calls.
+  opsplit::Buffer& auxiliary(size_t bytes);
+  // The smallest and largest value of a component (NaN when it holds a NaN).
+  void component_range(int comp, double* lo, double* hi) const;
 
  private:
   opsplit::field::Grid grid_;
@@ -35,6 +42,7 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
   double h_[3] = {1.0, 1.0, 1.0};
   opsplit::Buffer data_;
   opsplit::Buffer scratch_;
+  opsplit::Buffer auxiliary_;
 };
 
 namespace opsplit {

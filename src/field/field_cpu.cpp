@@ -9,6 +9,15 @@ namespace opsplit::field {
 
 namespace {
 
+// Below this many values a loop runs on the calling thread: waking a team costs more
+// than it saves, and on a busy machine (a host model's other threads, several test
+// programs) spinning team members can stall each other.
+constexpr int64_t kParallelMinValues = int64_t(1) << 15;
+
+int threads_for(const Context& ctx, const Grid& grid) {
+  return grid.cells() * grid.ncomp < kParallelMinValues ? 1 : ctx.threads();
+}
+
 template <class T>
 void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondition* bc) {
   for (int axis = 0; axis < 3; ++axis) {  // in order: edge ghosts need the axes before
@@ -17,7 +26,7 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
     int64_t u_lo, u_len, v_lo, v_len;
     ghost_sweep(grid, axis, &ua, &va, &u_lo, &u_len, &v_lo, &v_len);
     const int64_t lines = grid.ncomp * 2 * v_len;
-#pragma omp parallel for num_threads(ctx.threads()) schedule(static)
+#pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static)
     for (int64_t line = 0; line < lines; ++line) {
       const int c = static_cast<int>(line / (2 * v_len));
       const int side = static_cast<int>(line / v_len % 2);
@@ -29,38 +38,129 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
   }
 }
 
+// The first bad value of the rows this thread updated, as a health key.
+inline void note_bad(unsigned long long* first, const Health& h, const Grid& grid, int c, int64_t i, int64_t j,
+                     int64_t k) {
+  const unsigned long long key = health_key(h.step, planar_position(grid.n, c, i, j, k));
+  if (key < *first) *first = key;
+}
+
 template <int Points, class T>
-void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights) {
+void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights,
+                    Health health) {
   const int64_t rows = grid.ncomp * grid.n[2] * grid.n[1];
   const int64_t sx = grid.step(0), sy = grid.step(1), sz = grid.step(2);
-#pragma omp parallel for num_threads(ctx.threads()) schedule(static)
+  unsigned long long first = kHealthy;
+#pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static) reduction(min : first)
   for (int64_t row = 0; row < rows; ++row) {
     const int c = static_cast<int>(row / (grid.n[2] * grid.n[1]));
     const int64_t j = row % grid.n[1], k = row / grid.n[1] % grid.n[2];
     const int64_t base = grid.index(c, 0, j, k);
     const DiffusionWeights<T> w = weights[c];
+    bool finite = true;
     if (sx == 1) {  // the usual case: unit stride lets the compiler vectorize the row
-      for (int64_t i = 0; i < grid.n[0]; ++i)
-        out[base + i] = diffusion_update<Points>(StridedAt<T>{in + base + i, 1, sy, sz}, w);
+      for (int64_t i = 0; i < grid.n[0]; ++i) {
+        const T v = diffusion_update<Points>(StridedAt<T>{in + base + i, 1, sy, sz}, w);
+        out[base + i] = v;
+        finite &= is_finite(v);
+      }
     } else {
+      for (int64_t i = 0; i < grid.n[0]; ++i) {
+        const T v = diffusion_update<Points>(StridedAt<T>{in + base + i, sx, sy, sz}, w);
+        out[base + i] = v;
+        finite &= is_finite(v);
+      }
+    }
+    if (!finite)  // rare: find the first bad cell of the row
       for (int64_t i = 0; i < grid.n[0]; ++i)
-        out[base + i] = diffusion_update<Points>(StridedAt<T>{in + base + i, sx, sy, sz}, w);
+        if (!is_finite(out[base + i])) {
+          note_bad(&first, health, grid, c, i, j, k);
+          break;
+        }
+  }
+  if (first < *health.first_bad) *health.first_bad = first;
+}
+
+template <class T>
+void diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights,
+             Health health) {
+  if (failed_before(health)) return;
+  if (points == 19)
+    diffuse_points<19>(ctx, in, out, grid, weights, health);
+  else
+    diffuse_points<7>(ctx, in, out, grid, weights, health);
+}
+
+template <int Points, int Kind, class T>
+void update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid,
+                 const ComponentTerms<T>* terms, const StepTerms<T>& step, Health health) {
+  const int64_t rows = grid.n[2] * grid.n[1];
+  unsigned long long first = kHealthy;
+#pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static) reduction(min : first)
+  for (int64_t row = 0; row < rows; ++row) {
+    const int64_t j = row % grid.n[1], k = row / grid.n[1];
+    const int64_t base = grid.index(0, 0, j, k);
+    for (int64_t i = 0; i < grid.n[0]; ++i) {
+      const int bad = update_cell<Points, Kind>(in, out, mu, velocity, grid, base + i, terms, step);
+      if (bad >= 0) note_bad(&first, health, grid, bad, i, j, k);
+    }
+  }
+  if (first < *health.first_bad) *health.first_bad = first;
+}
+
+template <class T>
+void update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
+            int kind, const ComponentTerms<T>* terms, const StepTerms<T>& step, Health health) {
+  if (failed_before(health)) return;
+  with_reaction_kind(kind, [&](auto k) {
+    if (points == 19)
+      update_kind<19, decltype(k)::value>(ctx, in, out, mu, velocity, grid, terms, step, health);
+    else
+      update_kind<7, decltype(k)::value>(ctx, in, out, mu, velocity, grid, terms, step, health);
+  });
+}
+
+template <int Points, class T>
+void potential_points(const Context& ctx, const T* in, T* mu, const Grid& grid, const PotentialTerms<T>* slots,
+                      int nslots) {
+  const int64_t rows = nslots * grid.n[2] * grid.n[1];
+#pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static)
+  for (int64_t row = 0; row < rows; ++row) {
+    const int slot = static_cast<int>(row / (grid.n[2] * grid.n[1]));
+    const int64_t j = row % grid.n[1], k = row / grid.n[1] % grid.n[2];
+    const PotentialTerms<T> p = slots[slot];
+    const int64_t from = grid.index(p.comp, 0, j, k), to = grid.index(slot, 0, j, k);
+    for (int64_t i = 0; i < grid.n[0]; ++i) mu[to + i] = chemical_potential<Points>(in + from + i, grid, p);
+  }
+}
+
+template <class T>
+void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
+               int nslots) {
+  if (points == 19)
+    potential_points<19>(ctx, in, mu, grid, slots, nslots);
+  else
+    potential_points<7>(ctx, in, mu, grid, slots, nslots);
+}
+
+// Few cells, in list order (the list has no repeated cell).
+template <class T>
+void add_sources(const Context&, T* out, const Grid&, const SourceTerm<T>* sources, int64_t n, Health health) {
+  if (failed_before(health)) return;
+  for (int64_t s = 0; s < n; ++s) {
+    const T v = out[sources[s].at] + sources[s].amount;
+    out[sources[s].at] = v;
+    if (!is_finite(v)) {
+      const unsigned long long key = health_key(health.step, sources[s].position);
+      if (key < *health.first_bad) *health.first_bad = key;
     }
   }
 }
 
 template <class T>
-void diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights) {
-  if (points == 19)
-    diffuse_points<19>(ctx, in, out, grid, weights);
-  else
-    diffuse_points<7>(ctx, in, out, grid, weights);
-}
-
-template <class T>
 void pack(const Context& ctx, const T* data, const Grid& grid, T* host, int layout) {
   const int64_t total = grid.cells() * grid.ncomp;
-#pragma omp parallel for num_threads(ctx.threads()) schedule(static)
+#pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static)
   for (int64_t h = 0; h < total; ++h) {
     int c;
     int64_t i, j, k;
@@ -72,7 +172,7 @@ void pack(const Context& ctx, const T* data, const Grid& grid, T* host, int layo
 template <class T>
 void unpack(const Context& ctx, const T* host, const Grid& grid, T* data, int layout) {
   const int64_t total = grid.cells() * grid.ncomp;
-#pragma omp parallel for num_threads(ctx.threads()) schedule(static)
+#pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static)
   for (int64_t h = 0; h < total; ++h) {
     int c;
     int64_t i, j, k;
@@ -85,8 +185,29 @@ template <class T>
 std::vector<double> row_sums(const Context& ctx, const T* data, const Grid& grid, int comp) {
   std::vector<double> sums(static_cast<size_t>(grid.n[1] * grid.n[2]));
   const int64_t rows = static_cast<int64_t>(sums.size());
-#pragma omp parallel for num_threads(ctx.threads()) schedule(static)
+#pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static)
   for (int64_t row = 0; row < rows; ++row) sums[static_cast<size_t>(row)] = row_sum(data, grid, comp, row);
+  return sums;
+}
+
+template <class T>
+std::vector<double> row_extremes(const Context& ctx, const T* data, const Grid& grid, int comp) {
+  const int64_t rows = grid.n[1] * grid.n[2];
+  std::vector<double> out(static_cast<size_t>(2 * rows));
+#pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static)
+  for (int64_t row = 0; row < rows; ++row) row_extremes(data, grid, comp, row, &out[2 * row], &out[2 * row + 1]);
+  return out;
+}
+
+template <class T>
+std::vector<double> row_energy(const Context& ctx, const T* data, const Grid& grid, int comp, int points,
+                               const PotentialTerms<double>& terms, double volume) {
+  std::vector<double> sums(static_cast<size_t>(grid.n[1] * grid.n[2]));
+  const int64_t rows = static_cast<int64_t>(sums.size());
+#pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static)
+  for (int64_t row = 0; row < rows; ++row)
+    sums[static_cast<size_t>(row)] = points == 19 ? row_energy<19>(data, grid, comp, row, terms, volume)
+                                                  : row_energy<7>(data, grid, comp, row, terms, volume);
   return sums;
 }
 
@@ -94,7 +215,8 @@ std::vector<double> row_sums(const Context& ctx, const T* data, const Grid& grid
 
 template <class T>
 const Launchers<T>& cpu_launchers() {
-  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>, pack<T>, unpack<T>, row_sums<T>};
+  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,     update<T>,       potential<T>, add_sources<T>,
+                                  pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>};
   return table;
 }
 

@@ -1,7 +1,7 @@
 // The field launchers of each backend: the same operations over the same numerics
 // (kernels/field/*.cuh), as OpenMP loops (field_cpu.cpp) or CUDA kernels
 // (kernels/field/field_cuda.cu). Pointers are on the context's backend; `bc` has 6
-// faces per component, `weights` one entry per component.
+// faces per component, `weights` / `terms` one entry per component.
 #pragma once
 
 #include <vector>
@@ -10,16 +10,40 @@
 #include "field/boundary.cuh"
 #include "field/diffusion.cuh"
 #include "field/grid.cuh"
+#include "field/health.cuh"
+#include "field/model.cuh"
 
 namespace opsplit::field {
+
+// An emission into one cell: `amount` (dt x the rate) is added to storage index `at`,
+// whose host PLANAR position is `position`.
+template <class T>
+struct SourceTerm {
+  int64_t at;
+  int64_t position;
+  T amount;
+};
 
 template <class T>
 struct Launchers {
   void (*fill_ghosts)(const Context&, T* data, const Grid&, const FaceCondition* bc);
-  void (*diffuse)(const Context&, const T* in, T* out, const Grid&, int points, const DiffusionWeights<T>* weights);
+  // Pure diffusion of every component (the fast path).
+  void (*diffuse)(const Context&, const T* in, T* out, const Grid&, int points, const DiffusionWeights<T>* weights,
+                  Health);
+  // The whole model (model.cuh); mu and velocity may be NULL when unused.
+  void (*update)(const Context&, const T* in, T* out, const T* mu, const T* velocity, const Grid&, int points,
+                 int kind, const ComponentTerms<T>* terms, const StepTerms<T>& step, Health);
+  // The chemical potential of each Cahn-Hilliard component into plane `slot` of mu.
+  void (*potential)(const Context&, const T* in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
+                    int nslots);
+  void (*add_sources)(const Context&, T* out, const Grid&, const SourceTerm<T>* sources, int64_t n, Health);
   void (*pack)(const Context&, const T* data, const Grid&, T* host_layout, int layout);
   void (*unpack)(const Context&, const T* host_layout, const Grid&, T* data, int layout);
+  // Per x-row (row = j + k*ny) results, combined on the host in a fixed order.
   std::vector<double> (*row_sums)(const Context&, const T* data, const Grid&, int comp);
+  std::vector<double> (*row_extremes)(const Context&, const T* data, const Grid&, int comp);  // min, max per row
+  std::vector<double> (*row_energy)(const Context&, const T* data, const Grid&, int comp, int points,
+                                    const PotentialTerms<double>& terms, double volume);
 };
 
 template <class T>
@@ -35,6 +59,17 @@ const Launchers<T>& launchers(const Context& ctx) {
   (void)ctx;
 #endif
   return cpu_launchers<T>();
+}
+
+// Calls f with std::integral_constant of the reaction kind.
+template <class F>
+void with_reaction_kind(int kind, F&& f) {
+  switch (kind) {
+    case kTuring: f(std::integral_constant<int, kTuring>{}); break;
+    case kGrayScott: f(std::integral_constant<int, kGrayScott>{}); break;
+    case kPrecipitation: f(std::integral_constant<int, kPrecipitation>{}); break;
+    default: f(std::integral_constant<int, kLinear>{}); break;
+  }
 }
 
 }  // namespace opsplit::field

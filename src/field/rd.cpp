@@ -7,21 +7,57 @@
 
 #include "field/diffusion.cuh"
 #include "field/launch.hpp"
+#include "field/reduce.cuh"
 
 namespace {
 
 const char* kFaceNames[6] = {"XLO", "XHI", "YLO", "YHI", "ZLO", "ZHI"};
 const char* kAxisNames[3] = {"x", "y", "z"};
+constexpr int kPrecipitationPhase = 2;  // the component that phase-separates
+
+// Parameters of one call laid out in one block: uploaded at once on CUDA, used in
+// place on the CPU. Every section starts on a 16-byte boundary.
+class ParamBlock {
+ public:
+  template <class T>
+  size_t add(const std::vector<T>& items) {
+    const size_t at = (bytes_.size() + 15) / 16 * 16;
+    bytes_.resize(at + items.size() * sizeof(T));
+    if (!items.empty()) std::memcpy(bytes_.data() + at, items.data(), items.size() * sizeof(T));
+    return at;
+  }
+  // Where the block lives for the kernels: `device` on CUDA (filled here), else in place.
+  unsigned char* place(opsplit::Context& ctx, opsplit::Buffer& device) {
+    if (!ctx.is_cuda()) return bytes_.data();
+    if (device.bytes() < bytes_.size()) {
+      device = opsplit::Buffer();
+      device = opsplit::Buffer(ctx, bytes_.size());
+    }
+    ctx.device().copy_to_device(device.data(), bytes_.data(), bytes_.size());
+    return device.as<unsigned char>();
+  }
+
+ private:
+  std::vector<unsigned char> bytes_;
+};
 
 }  // namespace
 
 using opsplit::fail_argument;
 using opsplit::num;
 
+double opsplit_rd_s::Velocity::at(double t) const {
+  return amplitude == 0.0 ? constant : constant + amplitude * std::sin(omega * t + phase);
+}
+
 opsplit_rd_s::opsplit_rd_s(opsplit::Context& ctx, int ncomp) : ContextMember(ctx) {
   if (ncomp < 1) fail_argument("ncomp=" + num(ncomp) + " must be >= 1");
-  diffusion_.assign(static_cast<size_t>(ncomp), 0.0);
-  faces_.assign(static_cast<size_t>(ncomp) * 6, opsplit::field::FaceCondition{OPSPLIT_BC_NOFLUX, 0.0});
+  const size_t n = static_cast<size_t>(ncomp);
+  diffusion_.assign(n, 0.0);
+  faces_.assign(n * 6, opsplit::field::FaceCondition{OPSPLIT_BC_NOFLUX, 0.0});
+  rate_.assign(n, 0.0);
+  source_.assign(n, 0.0);
+  cahn_hilliard_.assign(n, CahnHilliard{});
 }
 
 void opsplit_rd_s::set_stencil(int stencil) {
@@ -32,6 +68,10 @@ void opsplit_rd_s::set_stencil(int stencil) {
 
 static void check_component(int comp, int ncomp) {
   if (comp < 0 || comp >= ncomp) fail_argument("comp=" + num(comp) + " is not in [0, " + num(ncomp) + ")");
+}
+
+static void check_finite(const char* name, double value) {
+  if (!std::isfinite(value)) fail_argument(std::string(name) + "=" + num(value) + " must be finite");
 }
 
 void opsplit_rd_s::set_diffusion(int comp, double coefficient) {
@@ -47,16 +87,152 @@ void opsplit_rd_s::set_boundary(int face, int comp, int bc, double value) {
   check_component(comp, ncomp());
   if (bc != OPSPLIT_BC_NOFLUX && bc != OPSPLIT_BC_DIRICHLET && bc != OPSPLIT_BC_PERIODIC)
     fail_argument("bc=" + num(bc) + " is not NOFLUX (0), DIRICHLET (1) or PERIODIC (2)");
-  if (!std::isfinite(value)) fail_argument("value=" + num(value) + " must be finite");
+  check_finite("value", value);
   faces_[static_cast<size_t>(comp) * 6 + face] = opsplit::field::FaceCondition{bc, value};
 }
 
+void opsplit_rd_s::set_reaction(int kind) {
+  using namespace opsplit::field;
+  if (kind < 0 || kind >= kReactionKinds)
+    fail_argument("kind=" + num(kind) + " is not LINEAR (0), TURING (1), GRAY_SCOTT (2) or PRECIPITATION (3)");
+  const ReactionInfo& info = reaction_info(kind);
+  if (ncomp() < info.components)
+    fail_argument(std::string(info.name) + " needs " + num(info.components) + " components; this model has " +
+                  num(ncomp()));
+  if (kind_ == kPrecipitation) cahn_hilliard_[kPrecipitationPhase] = CahnHilliard{};
+  kind_ = kind;
+  for (int p = 0; p < kMaxReactionParams; ++p) reaction_[p] = p < info.nparams ? info.defaults[p] : 0.0;
+  if (kind == kPrecipitation)
+    cahn_hilliard_[kPrecipitationPhase] = CahnHilliard{reaction_[2], reaction_[3], reaction_[4], reaction_[5]};
+}
+
+static int parameter_index(int kind, const char* name) {
+  const opsplit::field::ReactionInfo& info = opsplit::field::reaction_info(kind);
+  if (name == nullptr) fail_argument("name is NULL");
+  for (int p = 0; p < info.nparams; ++p)
+    if (std::strcmp(name, info.params[p]) == 0) return p;
+  std::string known;
+  for (int p = 0; p < info.nparams; ++p) known += std::string(p ? ", " : "") + info.params[p];
+  fail_argument(std::string("\"") + name + "\" is not a parameter of the " + info.name + " reaction" +
+                (info.nparams ? " (" + known + ")" : " (it has none)"));
+}
+
+void opsplit_rd_s::set_reaction_parameter(const char* name, double value) {
+  const int p = parameter_index(kind_, name);
+  check_finite(name, value);
+  if (kind_ == opsplit::field::kPrecipitation && p >= 2) {  // component 2's Cahn-Hilliard term
+    CahnHilliard& ch = cahn_hilliard_[kPrecipitationPhase];
+    if (p == 2 && value < 0.0) fail_argument("lambda=" + num(value) + " must be >= 0");
+    if (p == 5 && value < 0.0) fail_argument("sigma=" + num(value) + " must be >= 0");
+    (p == 2 ? ch.m : p == 3 ? ch.b : p == 4 ? ch.u : ch.kappa) = value;
+  }
+  reaction_[p] = value;
+}
+
+double opsplit_rd_s::reaction_parameter(const char* name) const {
+  const int p = parameter_index(kind_, name);
+  if (kind_ == opsplit::field::kPrecipitation && p >= 2) {
+    const CahnHilliard& ch = cahn_hilliard_[kPrecipitationPhase];
+    return p == 2 ? ch.m : p == 3 ? ch.b : p == 4 ? ch.u : ch.kappa;
+  }
+  return reaction_[p];
+}
+
+void opsplit_rd_s::set_linear(int comp, double rate, double source) {
+  check_component(comp, ncomp());
+  check_finite("rate", rate);
+  check_finite("source", source);
+  rate_[static_cast<size_t>(comp)] = rate;
+  source_[static_cast<size_t>(comp)] = source;
+}
+
+void opsplit_rd_s::set_cahn_hilliard(int comp, double m, double b, double u, double kappa) {
+  check_component(comp, ncomp());
+  check_finite("m", m);
+  check_finite("b", b);
+  check_finite("u", u);
+  check_finite("kappa", kappa);
+  if (m < 0.0) fail_argument("m=" + num(m) + " must be >= 0 (0 removes the term)");
+  if (kappa < 0.0) fail_argument("kappa=" + num(kappa) + " must be >= 0");
+  if (kind_ == opsplit::field::kPrecipitation && comp == kPrecipitationPhase) {
+    reaction_[2] = m, reaction_[3] = b, reaction_[4] = u, reaction_[5] = kappa;
+  }
+  cahn_hilliard_[static_cast<size_t>(comp)] = CahnHilliard{m, b, u, kappa};
+}
+
+void opsplit_rd_s::set_velocity(int axis, double constant, double amplitude, double angular_frequency, double phase) {
+  if (axis < 0 || axis > 2) fail_argument("axis=" + num(axis) + " is not 0 (x), 1 (y) or 2 (z)");
+  check_finite("constant", constant);
+  check_finite("amplitude", amplitude);
+  check_finite("angular_frequency", angular_frequency);
+  check_finite("phase", phase);
+  velocity_[axis] = Velocity{constant, amplitude, angular_frequency, phase};
+}
+
+void opsplit_rd_s::set_velocity_field(const opsplit::Field* velocity) {
+  if (velocity == nullptr) {
+    velocity_field_ = opsplit::Buffer();
+    for (double& m : velocity_field_max_) m = 0.0;
+    return;
+  }
+  if (&velocity->context() != &context()) fail_argument("velocity and rd were made from different contexts");
+  if (velocity->grid().ncomp != 3)
+    fail_argument("velocity has ncomp=" + num(velocity->grid().ncomp) + "; a velocity field has 3 (u_x, u_y, u_z)");
+  double max[3];
+  for (int a = 0; a < 3; ++a) {
+    double lo, hi;
+    velocity->component_range(a, &lo, &hi);
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+      fail_argument(std::string("velocity component ") + kAxisNames[a] + " holds a NaN or Inf");
+    max[a] = std::fmax(std::fabs(lo), std::fabs(hi));
+  }
+  opsplit::Buffer copy(context(), velocity->data_bytes());
+  if (context().is_cuda())
+    context().device().copy_on_device(copy.data(), velocity->data_pointer(), copy.bytes());
+  else
+    std::memcpy(copy.data(), velocity->data_pointer(), copy.bytes());
+  velocity_field_ = std::move(copy);
+  velocity_grid_ = velocity->grid();
+  velocity_precision_ = velocity->precision();
+  for (int a = 0; a < 3; ++a) velocity_field_max_[a] = max[a];
+}
+
+void opsplit_rd_s::add_source(int comp, int64_t i, int64_t j, int64_t k, double rate) {
+  check_component(comp, ncomp());
+  if (i < 0 || j < 0 || k < 0)
+    fail_argument("cell (" + num(static_cast<long long>(i)) + ", " + num(static_cast<long long>(j)) + ", " +
+                  num(static_cast<long long>(k)) + ") has a negative index");
+  check_finite("rate", rate);
+  sources_[{comp, i, j, k}] += rate;
+}
+
+void opsplit_rd_s::set_time(double t) {
+  check_finite("t", t);
+  time_ = t;
+}
+
+bool opsplit_rd_s::advects() const {
+  for (const Velocity& v : velocity_)
+    if (v.constant != 0.0 || v.amplitude != 0.0) return true;
+  return !velocity_field_.empty();
+}
+
 void opsplit_rd_s::check_compatible(const opsplit::Field& field) const {
-  if (&field.context() != &context())
-    fail_argument("field and rd were made from different contexts");
+  if (&field.context() != &context()) fail_argument("field and rd were made from different contexts");
   if (field.grid().ncomp != ncomp())
     fail_argument("field has ncomp=" + num(field.grid().ncomp) + " but rd has ncomp=" + num(ncomp()));
   check_periodic_pairs();
+  if (!velocity_field_.empty()) {
+    const auto& g = field.grid();
+    if (velocity_grid_.n[0] != g.n[0] || velocity_grid_.n[1] != g.n[1] || velocity_grid_.n[2] != g.n[2])
+      fail_argument("the velocity field is " + num(static_cast<long long>(velocity_grid_.n[0])) + "x" +
+                    num(static_cast<long long>(velocity_grid_.n[1])) + "x" +
+                    num(static_cast<long long>(velocity_grid_.n[2])) + " cells but field is " +
+                    num(static_cast<long long>(g.n[0])) + "x" + num(static_cast<long long>(g.n[1])) + "x" +
+                    num(static_cast<long long>(g.n[2])));
+    if (velocity_precision_ != field.precision())
+      fail_argument("the velocity field and field have different precisions");
+  }
 }
 
 void opsplit_rd_s::check_periodic_pairs() const {
@@ -71,15 +247,44 @@ void opsplit_rd_s::check_periodic_pairs() const {
     }
 }
 
+void opsplit_rd_s::check_sources(const opsplit::Field& field) const {
+  const auto& n = field.grid().n;
+  for (const auto& [cell, rate] : sources_)
+    if (cell[1] >= n[0] || cell[2] >= n[1] || cell[3] >= n[2])
+      fail_argument("the source in component " + num(static_cast<int>(cell[0])) + " at cell (" +
+                    num(static_cast<long long>(cell[1])) + ", " + num(static_cast<long long>(cell[2])) + ", " +
+                    num(static_cast<long long>(cell[3])) + ") is outside the field's " +
+                    num(static_cast<long long>(n[0])) + "x" + num(static_cast<long long>(n[1])) + "x" +
+                    num(static_cast<long long>(n[2])) + " cells");
+}
+
+// Forward Euler is stable for each component when dt * rate <= 1 with
+//   rate = D rho/2 + sum_a max|u_a| / h_a + m rho (K rho + 2|b|) / 2,
+// rho the stencil's spectral radius (diffusion.cuh). Without advection and
+// Cahn-Hilliard this is the exact limit 2/(D rho) of diffusion; D rho/2 + sum |u|/h
+// is the positivity bound of upwind advection-diffusion (for the 7-point stencil);
+// the Cahn-Hilliard term linearised about phi has eigenvalues m s (-(b - 3u phi^2) - K s)
+// for stencil eigenvalues s in [-rho, 0], bounded for |phi|^2 <= b/u (the separated
+// phases) by m rho (K rho + 2|b|). Reaction terms are not included: their stiffness is
+// the caller's to bound (a blow-up is caught by the step's finiteness check).
 double opsplit_rd_s::max_stable_dt(const opsplit::Field& field) const {
   check_compatible(field);
-  double dmax = 0.0;
-  for (double d : diffusion_) dmax = std::fmax(dmax, d);
   const auto& grid = field.grid();
   const bool active[3] = {grid.active(0), grid.active(1), grid.active(2)};
-  const double radius = opsplit::field::spectral_radius(points_, field.spacing(), active);
-  if (dmax == 0.0 || radius == 0.0) return std::numeric_limits<double>::infinity();
-  return 2.0 / (dmax * radius);
+  const double rho = opsplit::field::spectral_radius(points_, field.spacing(), active);
+  double advection = 0.0;
+  for (int a = 0; a < 3; ++a)
+    if (active[a])
+      advection += (std::fabs(velocity_[a].constant) + std::fabs(velocity_[a].amplitude) + velocity_field_max_[a]) /
+                   field.spacing()[a];
+  double worst = 0.0;
+  for (int c = 0; c < ncomp(); ++c) {
+    const CahnHilliard& ch = cahn_hilliard_[static_cast<size_t>(c)];
+    const double rate = diffusion_[static_cast<size_t>(c)] * rho / 2 + advection +
+                        ch.m * rho * (ch.kappa * rho + 2 * std::fabs(ch.b)) / 2;
+    worst = std::fmax(worst, rate);
+  }
+  return worst == 0.0 ? std::numeric_limits<double>::infinity() : 1.0 / worst;
 }
 
 void opsplit_rd_s::step(opsplit::Field& field, double dt, int64_t nsteps, const char* function) {
@@ -88,55 +293,205 @@ void opsplit_rd_s::step(opsplit::Field& field, double dt, int64_t nsteps, const 
   const double limit = max_stable_dt(field);
   if (dt > limit)
     fail_argument("dt=" + num(dt) + " exceeds the stable limit " + num(limit) + " for stencil " +
-                  (points_ == 19 ? "19POINT" : "7POINT"));
+                  (points_ == 19 ? "19POINT" : "7POINT") + (advects() ? " with this velocity" : ""));
+  check_sources(field);
   if (nsteps == 0) return;
   opsplit::with_value_type(field.precision(), [&](auto zero) { run_steps<decltype(zero)>(field, dt, nsteps, function); });
+}
+
+opsplit::field::FaceCondition opsplit_rd_s::potential_face(int c, int face) const {
+  opsplit::field::FaceCondition f = faces_[static_cast<size_t>(c) * 6 + face];
+  if (f.type == OPSPLIT_BC_DIRICHLET) {  // the potential of the face value, without curvature
+    const CahnHilliard& ch = cahn_hilliard_[static_cast<size_t>(c)];
+    f.value = (ch.u * f.value * f.value - ch.b) * f.value;
+  }
+  return f;
 }
 
 template <class T>
 void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, const char* function) {
   using namespace opsplit::field;
   const Grid& grid = field.grid();
+  const double* h = field.spacing();
   const bool active[3] = {grid.active(0), grid.active(1), grid.active(2)};
-  const StencilWeights spatial = stencil_weights(points_, field.spacing(), active);
-  std::vector<DiffusionWeights<T>> weights(static_cast<size_t>(ncomp()));
+  const StencilWeights spatial = stencil_weights(points_, h, active);
+  auto scaled = [&](double s) {
+    DiffusionWeights<T> w;
+    for (int a = 0; a < 3; ++a) w.face[a] = static_cast<T>(s * spatial.face[a]), w.edge[a] = static_cast<T>(s * spatial.edge[a]);
+    return w;
+  };
+
+  // Per-component terms, the Cahn-Hilliard slots and their ghost conditions.
+  std::vector<DiffusionWeights<T>> weights;
+  std::vector<ComponentTerms<T>> terms;
+  std::vector<PotentialTerms<T>> slots;
+  std::vector<FaceCondition> slot_faces;
+  bool linear_terms = false;
   for (int c = 0; c < ncomp(); ++c) {
-    const double s = diffusion_[static_cast<size_t>(c)] * dt;
-    for (int a = 0; a < 3; ++a) {
-      weights[static_cast<size_t>(c)].face[a] = static_cast<T>(s * spatial.face[a]);
-      weights[static_cast<size_t>(c)].edge[a] = static_cast<T>(s * spatial.edge[a]);
+    const size_t ci = static_cast<size_t>(c);
+    const CahnHilliard& ch = cahn_hilliard_[ci];
+    ComponentTerms<T> t{};
+    t.diffusion = scaled(diffusion_[ci] * dt);
+    weights.push_back(t.diffusion);
+    t.rate_dt = static_cast<T>(rate_[ci] * dt);
+    t.source_dt = static_cast<T>(source_[ci] * dt);
+    linear_terms |= rate_[ci] != 0.0 || source_[ci] != 0.0;
+    t.mu_slot = -1;
+    if (ch.m > 0.0) {
+      t.mu_slot = static_cast<int>(slots.size());
+      t.potential = scaled(ch.m * dt);
+      slots.push_back(PotentialTerms<T>{scaled(ch.kappa), static_cast<T>(ch.b), static_cast<T>(ch.u), c});
+      for (int f = 0; f < 6; ++f) slot_faces.push_back(potential_face(c, f));
     }
+    terms.push_back(t);
   }
-  const FaceCondition* faces = faces_.data();
-  const DiffusionWeights<T>* w = weights.data();
+  const int nslots = static_cast<int>(slots.size());
+  const bool advect = advects(), with_velocity_field = !velocity_field_.empty();
+  const bool pure_diffusion = kind_ == kLinear && !linear_terms && nslots == 0 && !advect;
+
+  // Sources, one per cell; the velocity field's ghosts follow component 0's faces
+  // (periodic stays periodic, anything else mirrors: zero-gradient wind).
+  std::vector<SourceTerm<T>> sources;
+  for (const auto& [cell, rate] : sources_)
+    sources.push_back(SourceTerm<T>{grid.index(static_cast<int>(cell[0]), cell[1], cell[2], cell[3]),
+                                    planar_position(grid.n, static_cast<int>(cell[0]), cell[1], cell[2], cell[3]),
+                                    static_cast<T>(rate * dt)});
+  std::vector<FaceCondition> velocity_faces;
+  for (int a = 0; a < 3; ++a)
+    for (int f = 0; f < 6; ++f)
+      velocity_faces.push_back(FaceCondition{faces_[f].type == OPSPLIT_BC_PERIODIC ? OPSPLIT_BC_PERIODIC : OPSPLIT_BC_NOFLUX, 0.0});
+
+  ParamBlock block;
+  const size_t at_health = block.add(std::vector<unsigned long long>{kHealthy});
+  const size_t at_faces = block.add(faces_);
+  const size_t at_weights = block.add(weights);
+  const size_t at_terms = block.add(terms);
+  const size_t at_slots = block.add(slots);
+  const size_t at_slot_faces = block.add(slot_faces);
+  const size_t at_sources = block.add(sources);
+  const size_t at_velocity_faces = block.add(velocity_faces);
+
   opsplit::Context& ctx = context();
-  opsplit::Buffer& target = field.scratch();  // allocated before any work: failure leaves the field as it was
-  if (ctx.is_cuda()) {
-    const size_t face_bytes = faces_.size() * sizeof(FaceCondition);
-    const size_t bytes = face_bytes + weights.size() * sizeof(DiffusionWeights<T>);
-    if (device_params_.bytes() < bytes) device_params_ = opsplit::Buffer(ctx, bytes);
-    std::vector<unsigned char> packed(bytes);
-    std::memcpy(packed.data(), faces_.data(), face_bytes);
-    std::memcpy(packed.data() + face_bytes, weights.data(), bytes - face_bytes);
-    ctx.device().copy_to_device(device_params_.data(), packed.data(), bytes);
-    faces = device_params_.as<FaceCondition>();
-    w = reinterpret_cast<const DiffusionWeights<T>*>(device_params_.as<unsigned char>() + face_bytes);
-  }
+  // Everything that can fail for want of memory comes before the first step.
+  opsplit::Buffer& target = field.scratch();
+  Grid slot_grid = grid;
+  slot_grid.ncomp = nslots;
+  T* mu = nslots > 0 ? field.auxiliary(static_cast<size_t>(nslots * grid.comp_stride) * sizeof(T)).template as<T>()
+                     : nullptr;
+  unsigned char* base = block.place(ctx, device_params_);
+  auto* first_bad = reinterpret_cast<unsigned long long*>(base + at_health);
+  const auto* faces = reinterpret_cast<const FaceCondition*>(base + at_faces);
+  const auto* w = reinterpret_cast<const DiffusionWeights<T>*>(base + at_weights);
+  const auto* t = reinterpret_cast<const ComponentTerms<T>*>(base + at_terms);
+  const auto* s = reinterpret_cast<const PotentialTerms<T>*>(base + at_slots);
+  const auto* sf = reinterpret_cast<const FaceCondition*>(base + at_slot_faces);
+  const auto* src = reinterpret_cast<const SourceTerm<T>*>(base + at_sources);
+  T* velocity = with_velocity_field ? velocity_field_.as<T>() : nullptr;
+
   const auto& run = launchers<T>(ctx);
+  if (with_velocity_field)
+    run.fill_ghosts(ctx, velocity, velocity_grid_, reinterpret_cast<const FaceCondition*>(base + at_velocity_faces));
+
+  StepTerms<T> st{};
+  st.dt = static_cast<T>(dt);
+  for (int p = 0; p < kMaxReactionParams; ++p) st.reaction[p] = static_cast<T>(reaction_[p]);
+  st.ncomp = ncomp();
+  st.advect = advect;
+  st.velocity_field = with_velocity_field;
+  for (int a = 0; a < 3; ++a) st.dt_over_h[a] = active[a] ? static_cast<T>(dt / h[a]) : T(0);
+
+  const double t0 = time_;
+  // After `launched` steps: if one failed, puts the state before it back in the field
+  // and throws NUMERICAL naming the step and the cell.
+  auto check_health = [&](int64_t launched) {
+    unsigned long long key = kHealthy;
+    if (ctx.is_cuda())
+      ctx.device().copy_to_host(&key, first_bad, sizeof key);
+    else
+      key = *first_bad;
+    if (key == kHealthy) return;
+    const int64_t failed = static_cast<int64_t>(key >> kHealthStepShift);
+    if ((failed & 1) != (launched & 1)) field.data().swap(target);  // the failing step's input
+    time_ = t0 + static_cast<double>(failed) * dt;
+    const int64_t position = static_cast<int64_t>(key & kHealthPositionMask);
+    std::string where = "at a cell past position 2^40";
+    if (position < static_cast<int64_t>(kHealthPositionMask)) {
+      const int64_t cells = grid.cells(), cell = position % cells;
+      where = "in component " + num(static_cast<int>(position / cells)) + " at cell (" +
+              num(static_cast<long long>(cell % grid.n[0])) + ", " +
+              num(static_cast<long long>(cell / grid.n[0] % grid.n[1])) + ", " +
+              num(static_cast<long long>(cell / grid.n[0] / grid.n[1])) + ")";
+    }
+    opsplit::fail(OPSPLIT_ERROR_NUMERICAL, "step " + num(static_cast<long long>(failed + 1)) + " of " +
+                                               num(static_cast<long long>(nsteps)) +
+                                               " produced a non-finite value (NaN or Inf) " + where +
+                                               " (0-based); the field holds the state after step " +
+                                               num(static_cast<long long>(failed)) + ", t = " + num(time_));
+  };
+
   // Progress is reported about 100 times per call, after waiting for the work so far.
   const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
-  for (int64_t s = 0; s < nsteps; ++s) {
-    run.fill_ghosts(ctx, field.data().as<T>(), grid, faces);
-    run.diffuse(ctx, field.data().as<T>(), target.as<T>(), grid, points_, w);
+  for (int64_t n = 0; n < nsteps; ++n) {
+    const Health health{first_bad, static_cast<unsigned long long>(n)};
+    T* in = field.data().as<T>();
+    run.fill_ghosts(ctx, in, grid, faces);
+    if (pure_diffusion) {
+      run.diffuse(ctx, in, target.as<T>(), grid, points_, w, health);
+    } else {
+      if (nslots > 0) {
+        run.potential(ctx, in, mu, grid, points_, s, nslots);
+        run.fill_ghosts(ctx, mu, slot_grid, sf);
+      }
+      const double t_n = t0 + static_cast<double>(n) * dt;
+      for (int a = 0; a < 3; ++a) st.courant[a] = active[a] ? static_cast<T>(velocity_[a].at(t_n) * dt / h[a]) : T(0);
+      run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, st, health);
+    }
+    run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
     field.data().swap(target);
-    if (ctx.has_progress() && ((s + 1) % report_every == 0 || s + 1 == nsteps)) {
+    const bool report = ctx.has_progress() && ((n + 1) % report_every == 0 || n + 1 == nsteps);
+    if (!ctx.is_cuda() || report) check_health(n + 1);
+    if (report) {
       ctx.synchronize();
-      if (ctx.report_progress(static_cast<double>(s + 1) / static_cast<double>(nsteps), function) && s + 1 < nsteps)
+      time_ = t0 + static_cast<double>(n + 1) * dt;
+      if (ctx.report_progress(static_cast<double>(n + 1) / static_cast<double>(nsteps), function) && n + 1 < nsteps)
         opsplit::fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " +
-                                                   num(static_cast<long long>(s + 1)) + " of " +
+                                                   num(static_cast<long long>(n + 1)) + " of " +
                                                    num(static_cast<long long>(nsteps)) +
                                                    " steps; the field holds the state after step " +
-                                                   num(static_cast<long long>(s + 1)));
+                                                   num(static_cast<long long>(n + 1)));
     }
   }
+  check_health(nsteps);
+  time_ = t0 + static_cast<double>(nsteps) * dt;
+}
+
+double opsplit_rd_s::free_energy(opsplit::Field& field, int comp) {
+  check_compatible(field);
+  check_component(comp, ncomp());
+  if (cahn_hilliard_[static_cast<size_t>(comp)].m == 0.0)
+    fail_argument("component " + num(comp) + " has no Cahn-Hilliard term (opsplit_rd_set_cahn_hilliard)");
+  return opsplit::with_value_type(field.precision(), [&](auto zero) { return energy<decltype(zero)>(field, comp); });
+}
+
+template <class T>
+double opsplit_rd_s::energy(opsplit::Field& field, int comp) {
+  using namespace opsplit::field;
+  const Grid& grid = field.grid();
+  const bool active[3] = {grid.active(0), grid.active(1), grid.active(2)};
+  const StencilWeights spatial = stencil_weights(points_, field.spacing(), active);
+  const CahnHilliard& ch = cahn_hilliard_[static_cast<size_t>(comp)];
+  PotentialTerms<double> p{};
+  for (int a = 0; a < 3; ++a) p.kappa.face[a] = ch.kappa * spatial.face[a], p.kappa.edge[a] = ch.kappa * spatial.edge[a];
+  p.b = ch.b, p.u = ch.u, p.comp = comp;
+  double volume = 1.0;
+  for (int a = 0; a < 3; ++a)
+    if (active[a]) volume *= field.spacing()[a];
+  // The ghosts carry the boundary conditions of the Laplacian (they are not state).
+  ParamBlock block;
+  block.add(faces_);
+  opsplit::Context& ctx = context();
+  const auto* faces = reinterpret_cast<const FaceCondition*>(block.place(ctx, device_params_));
+  const auto& run = launchers<T>(ctx);
+  run.fill_ghosts(ctx, field.data().as<T>(), grid, faces);
+  return pairwise_total(run.row_energy(ctx, field.data().as<T>(), grid, comp, points_, p, volume));
 }

@@ -1,7 +1,11 @@
-// A reaction-diffusion model (diffusion only in this slice): per-component
-// coefficients and boundary conditions, and the stencil; stepped on a field.
+// A reaction-diffusion-advection model: per-component diffusion, boundary conditions,
+// linear terms and Cahn-Hilliard terms, a built-in reaction kind, a uniform (possibly
+// oscillating) velocity and a per-cell velocity field, point sources, and its clock;
+// stepped on a field by forward Euler, one fused pass per step (kernels/field/model.cuh).
 #pragma once
 
+#include <array>
+#include <map>
 #include <vector>
 
 #include "core/buffer.hpp"
@@ -9,6 +13,7 @@
 #include "core/handle.hpp"
 #include "field/boundary.cuh"
 #include "field/field.hpp"
+#include "field/reaction.cuh"
 #include "opsplit/field.h"
 
 struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::ContextMember {
@@ -19,21 +24,58 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   void set_stencil(int stencil);
   void set_diffusion(int comp, double coefficient);
   void set_boundary(int face, int comp, int bc, double value);
+  void set_reaction(int kind);
+  void set_reaction_parameter(const char* name, double value);
+  double reaction_parameter(const char* name) const;
+  void set_linear(int comp, double rate, double source);
+  void set_cahn_hilliard(int comp, double m, double b, double u, double kappa);
+  void set_velocity(int axis, double constant, double amplitude, double angular_frequency, double phase);
+  void set_velocity_field(const opsplit::Field* velocity);  // copied; NULL removes it
+  void add_source(int comp, int64_t i, int64_t j, int64_t k, double rate);
+  void clear_sources() { sources_.clear(); }
+  void set_time(double t);
+  double time() const { return time_; }
 
   double max_stable_dt(const opsplit::Field& field) const;
   // nsteps forward-Euler steps; `function` names the caller in progress reports.
   void step(opsplit::Field& field, double dt, int64_t nsteps, const char* function);
+  double free_energy(opsplit::Field& field, int comp);
 
  private:
+  struct CahnHilliard {
+    double m = 0, b = 0, u = 0, kappa = 0;  // m = 0: no term
+  };
+  struct Velocity {
+    double constant = 0, amplitude = 0, omega = 0, phase = 0;
+    double at(double t) const;
+  };
+  int kind_ = opsplit::field::kLinear;
+  double reaction_[opsplit::field::kMaxReactionParams] = {};
+
   void check_compatible(const opsplit::Field& field) const;
   void check_periodic_pairs() const;
+  void check_sources(const opsplit::Field& field) const;
+  bool advects() const;
   template <class T>
   void run_steps(opsplit::Field& field, double dt, int64_t nsteps, const char* function);
+  template <class T>
+  double energy(opsplit::Field& field, int comp);
+  // The ghost condition of the chemical potential of component c on a face.
+  opsplit::field::FaceCondition potential_face(int c, int face) const;
 
   int points_ = 7;
   std::vector<double> diffusion_;
   std::vector<opsplit::field::FaceCondition> faces_;  // 6 per component
-  opsplit::Buffer device_params_;                     // CUDA: faces then weights, per call
+  std::vector<double> rate_, source_;
+  std::vector<CahnHilliard> cahn_hilliard_;
+  Velocity velocity_[3];
+  opsplit::Buffer velocity_field_;  // 3 planes in the storage of the field it came from
+  opsplit::field::Grid velocity_grid_{};
+  opsplit_precision velocity_precision_ = OPSPLIT_FLOAT64;
+  double velocity_field_max_[3] = {0, 0, 0};  // max |u_a| over its cells
+  std::map<std::array<int64_t, 4>, double> sources_;  // (comp, i, j, k) -> rate; repeats add
+  double time_ = 0.0;
+  opsplit::Buffer device_params_;  // CUDA: the call's parameter block
 };
 
 namespace opsplit {

@@ -69,4 +69,22 @@ double relative_error(const std::vector<A>& a, const std::vector<B>& b) {
   return diff / scale;
 }
 
+// The eigenvalue of the discrete operator for angles theta (inactive axes: theta 0),
+// derived here independently of the library: 7-point sum_a (2cos - 2)/h_a^2; 19-point
+// from its second-difference form sum_a d2_a/h_a^2 + sum_{a<b} e_ab d2_a d2_b with
+// symbol(d2_a) = -4 sin^2(theta_a/2), e_ab = (h_a^2 + h_b^2)/(12 h_a^2 h_b^2). For
+// cubic cells the test also checks this against the seed's weights directly.
+inline double stencil_eigenvalue(int points, const double h[3], const double theta[3]) {
+  double s[3], lam = 0;
+  for (int a = 0; a < 3; ++a) {
+    s[a] = -4 * std::pow(std::sin(theta[a] / 2), 2);
+    lam += s[a] / (h[a] * h[a]);
+  }
+  if (points == 19)
+    for (int a = 0; a < 3; ++a)
+      for (int b = a + 1; b < 3; ++b)
+        lam += (h[a] * h[a] + h[b] * h[b]) / (12 * h[a] * h[a] * h[b] * h[b]) * s[a] * s[b];
+  return lam;
+}
+
 }  // namespace test

@@ -40,24 +40,6 @@ struct ModeCase {
   double h[3];        // spacing
 };
 
-// The eigenvalue of the discrete operator for angles theta (inactive axes: theta 0),
-// derived here independently of the library: 7-point sum_a (2cos - 2)/h_a^2; 19-point
-// from its second-difference form sum_a d2_a/h_a^2 + sum_{a<b} e_ab d2_a d2_b with
-// symbol(d2_a) = -4 sin^2(theta_a/2), e_ab = (h_a^2 + h_b^2)/(12 h_a^2 h_b^2). For
-// cubic cells the test also checks this against the seed's weights directly.
-double eigenvalue(int points, const double h[3], const double theta[3]) {
-  double s[3], lam = 0;
-  for (int a = 0; a < 3; ++a) {
-    s[a] = -4 * std::pow(std::sin(theta[a] / 2), 2);
-    lam += s[a] / (h[a] * h[a]);
-  }
-  if (points == 19)
-    for (int a = 0; a < 3; ++a)
-      for (int b = a + 1; b < 3; ++b)
-        lam += (h[a] * h[a] + h[b] * h[b]) / (12 * h[a] * h[a] * h[b] * h[b]) * s[a] * s[b];
-  return lam;
-}
-
 TEST(Eigenvalue, NineteenPointMatchesSeedWeightsForCubicCells) {
   // Seed 000 eq. (4): (1/(6h^2)) (2 * faces + 1 * edges - 24 * centre).
   const double h = 0.7, hh[3] = {h, h, h};
@@ -65,7 +47,7 @@ TEST(Eigenvalue, NineteenPointMatchesSeedWeightsForCubicCells) {
   for (const auto& t : thetas) {
     const double cx = std::cos(t[0]), cy = std::cos(t[1]), cz = std::cos(t[2]);
     const double seed = (2 * 2 * (cx + cy + cz) + 4 * (cx * cy + cx * cz + cy * cz) - 24) / (6 * h * h);
-    EXPECT_NEAR(eigenvalue(19, hh, t), seed, 1e-12 * std::fabs(seed));
+    EXPECT_NEAR(test::stencil_eigenvalue(19, hh, t), seed, 1e-12 * std::fabs(seed));
   }
 }
 
@@ -102,7 +84,7 @@ void run_mode_case(const ModeCase& mc) {
   std::vector<T> c(c0.size());
   OPSPLIT_OK(opsplit_field_download(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
 
-  const double factor = std::pow(1 + 0.8 * dt * eigenvalue(mc.points, mc.h, theta), steps);
+  const double factor = std::pow(1 + 0.8 * dt * test::stencil_eigenvalue(mc.points, mc.h, theta), steps);
   ASSERT_GT(factor, 0.05);  // the mode is still well above rounding
   std::vector<double> expected(c0.size());
   for (size_t i = 0; i < c0.size(); ++i) expected[i] = static_cast<double>(c0[i]) * factor;
