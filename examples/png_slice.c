@@ -1,0 +1,60 @@
+#include "png_slice.h"
+
+#include <math.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A perceptually ordered scale: dark blue, blue, teal, yellow-green, yellow. */
+static void colour(double t, unsigned char rgb[3]) {
+  static const double stops[5][3] = {{13, 8, 135}, {84, 104, 196}, {33, 145, 140}, {144, 215, 67}, {253, 231, 37}};
+  if (!(t > 0)) t = 0; /* NaN too */
+  if (t > 1) t = 1;
+  const double x = t * 4;
+  int i = (int)x;
+  if (i > 3) i = 3;
+  const double f = x - i;
+  for (int c = 0; c < 3; ++c) rgb[c] = (unsigned char)lround(stops[i][c] + f * (stops[i + 1][c] - stops[i][c]));
+}
+
+int png_slice_write(const char* path, const double* values, int nx, int ny, double lo, double hi) {
+  if (nx < 1 || ny < 1) {
+    fprintf(stderr, "png_slice_write: %s: empty slice %dx%d\n", path, nx, ny);
+    return -1;
+  }
+  if (lo == hi) {
+    lo = hi = values[0];
+    for (long i = 0; i < (long)nx * ny; ++i) {
+      if (values[i] < lo) lo = values[i];
+      if (values[i] > hi) hi = values[i];
+    }
+    if (lo == hi) hi = lo + 1;
+  }
+  FILE* out = fopen(path, "wb");
+  if (!out) {
+    perror(path);
+    return -1;
+  }
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  unsigned char* row = malloc((size_t)nx * 3);
+  if (!png || !info || !row || setjmp(png_jmpbuf(png))) {
+    fprintf(stderr, "png_slice_write: %s: libpng failed\n", path);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    fclose(out);
+    return -1;
+  }
+  png_init_io(png, out);
+  png_set_IHDR(png, info, (png_uint_32)nx, (png_uint_32)ny, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  for (int y = ny - 1; y >= 0; --y) {
+    for (int x = 0; x < nx; ++x) colour((values[(long)y * nx + x] - lo) / (hi - lo), row + 3 * x);
+    png_write_row(png, row);
+  }
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  free(row);
+  return fclose(out) == 0 ? 0 : -1;
+}

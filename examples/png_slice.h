@@ -1,0 +1,19 @@
+/* Writes a 2D slice of a field as a colour PNG (libpng): the examples' pictures.
+ * Callable from Fortran through bind(C) (examples/seed_problems.f90). */
+#ifndef OPSPLIT_EXAMPLES_PNG_SLICE_H
+#define OPSPLIT_EXAMPLES_PNG_SLICE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* values: nx*ny doubles, x fastest (row y = values[y*nx .. y*nx+nx-1]); y grows
+ * upward in the picture. lo..hi maps onto the colour scale (lo == hi: the slice's own
+ * range). Returns 0, or -1 with a message on stderr. */
+int png_slice_write(const char* path, const double* values, int nx, int ny, double lo, double hi);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
