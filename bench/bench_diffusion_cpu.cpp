@@ -20,6 +20,12 @@
 //   x_1thread          (all-threads cases only) Mpoints_per_s / that of the same case on
 //                      1 thread, when that case ran earlier in this program
 //
+// Model cases (model_cpu/<problem>/<precision>/nthreads:<n>): the seed problems of
+// seed_problems.hpp on M^3 cells, M = 128 by default (OPSPLIT_BENCH_CPU_MODEL_N), 1 thread
+// and all threads; GB_per_s counts one read and one write of every component per step;
+// x_seed_cpu divides by the seed's serial CPU speed of the same problem (Table 6) and
+// x_seed_gtx275 by its best GTX 275 speed.
+//
 // Run: build-bench/bench/bench_diffusion_cpu [--benchmark_filter=...] [--benchmark_min_time=...]
 
 #include <benchmark/benchmark.h>
@@ -39,6 +45,7 @@
 #include "opsplit/core.h"
 #include "opsplit/field.h"
 #include "initial_data.hpp"
+#include "seed_problems.hpp"
 
 namespace {
 
@@ -261,6 +268,60 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, 
   }
 }
 
+int64_t model_n() {
+  if (const char* s = std::getenv("OPSPLIT_BENCH_CPU_MODEL_N")) {
+    const long v = std::strtol(s, nullptr, 10);
+    if (v >= 8 && v <= 1024) return v;
+  }
+  return 128;
+}
+
+void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec, int nthreads) {
+  const bench::ProblemInfo info = bench::problem_info(p);
+  const int64_t n = model_n();
+  std::string error;
+  opsplit_context ctx = nullptr;
+  opsplit_rd rd = nullptr;
+  opsplit_field field = nullptr;
+  double dt = 0.0, seconds = 0.0;
+  opsplit_status st = opsplit_context_create(OPSPLIT_BACKEND_CPU, &ctx);
+  if (st == OPSPLIT_SUCCESS) st = opsplit_context_set_num_threads(ctx, nthreads);
+  if (st != OPSPLIT_SUCCESS) error = api_error("opsplit_context_create/set_num_threads", st);
+  if (error.empty() && bench::make_seed_problem(ctx, n, p, prec, &rd, &field, &dt, error)) {
+    st = opsplit_rd_step(rd, field, dt, 1);  // warm-up
+    for (auto _ : state) {
+      if (st != OPSPLIT_SUCCESS) break;
+      const auto t0 = Clock::now();
+      st = opsplit_rd_step(rd, field, dt, 1);
+      seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    if (st != OPSPLIT_SUCCESS) error = api_error("opsplit_rd_step", st);
+  }
+  if (rd) opsplit_rd_destroy(&rd);
+  if (field) opsplit_field_destroy(&field);
+  if (ctx) opsplit_context_destroy(&ctx);
+  if (!error.empty()) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  const double cells = static_cast<double>(n * n * n), steps = static_cast<double>(state.iterations());
+  const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;
+  const double mpoints = cells * steps / seconds / 1e6;
+  const double gbps = 2.0 * info.ncomp * cells * value_bytes * steps / seconds / 1e9;
+  state.counters["Mpoints_per_s"] = mpoints;
+  state.counters["GB_per_s"] = gbps;
+  state.counters["frac_of_triad_bw"] = gbps / g_triad_gbps.at(nthreads);
+  state.counters["x_seed_cpu"] = mpoints / info.seed_cpu_mpoints;
+  state.counters["x_seed_gtx275"] = mpoints / info.seed_gtx275_mpoints;
+  const std::string key = std::string("model/") + info.name + (prec == OPSPLIT_FLOAT32 ? "/f32" : "/f64");
+  if (nthreads == 1) {
+    g_one_thread_mpoints[key] = mpoints;
+  } else {
+    const auto it = g_one_thread_mpoints.find(key);
+    if (it != g_one_thread_mpoints.end()) state.counters["x_1thread"] = mpoints / it->second;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -295,6 +356,14 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(name.c_str(), BM_diffusion, stencil, prec, nt)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
+      }
+
+  for (bench::Problem p : bench::kProblems)
+    for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
+      for (int nt : thread_counts) {
+        const std::string name = std::string("model_cpu/") + bench::problem_info(p).name + "/" +
+                                 (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") + "/nthreads:" + std::to_string(nt);
+        benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec, nt)->UseRealTime()->Unit(benchmark::kMillisecond);
       }
 
   benchmark::RunSpecifiedBenchmarks();

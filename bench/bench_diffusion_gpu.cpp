@@ -50,6 +50,7 @@
 #include "opsplit/core.h"
 #include "opsplit/field.h"
 #include "initial_data.hpp"
+#include "seed_problems.hpp"
 
 namespace {
 
@@ -317,84 +318,7 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec) 
 
 // ---- models ---------------------------------------------------------------------------
 
-enum class Problem { turing, precipitation, advection, cahn_hilliard };
-
-struct ProblemInfo {
-  const char* name;
-  int ncomp;
-  double seed_gtx275_mpoints;
-};
-
-ProblemInfo problem_info(Problem p) {
-  switch (p) {
-    case Problem::turing: return {"turing", 2, 31.1 * 36.7};
-    case Problem::precipitation: return {"precipitation", 3, 11.1 * 42.3};
-    case Problem::advection: return {"advection", 1, 61.6 * 24.4};
-    default: return {"cahn_hilliard", 1, 11.1 * 42.3};
-  }
-}
-
-// The model and its initial field (seed 000 Table 1; seed 003 for Cahn-Hilliard).
-bool make_problem(Problem p, opsplit_precision prec, opsplit_rd* rd, opsplit_field* field, double* dt,
-                  std::string& error) {
-  World& w = g_world;
-  const ProblemInfo info = problem_info(p);
-  const int64_t n = w.n, cells = n * n * n;
-  API_CHECK_RET(opsplit_rd_create(w.ctx, info.ncomp, rd), false);
-  API_CHECK_RET(opsplit_field_create(w.ctx, n, n, n, info.ncomp, prec, field), false);
-  API_CHECK_RET(opsplit_rd_set_stencil(*rd, OPSPLIT_STENCIL_19POINT), false);
-  std::vector<double> init(static_cast<size_t>(cells * info.ncomp));
-  uint64_t state = 12345;
-  auto noise = [&state] {  // uniform in [-1, 1)
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(state >> 11) / 4503599627370496.0 - 1.0;
-  };
-  double h = 1.0;
-  switch (p) {
-    case Problem::turing:
-      h = 6.2e-3, *dt = 5e-4;
-      API_CHECK_RET(opsplit_rd_set_reaction(*rd, OPSPLIT_REACTION_TURING), false);
-      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 0, 5e-5), false);
-      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 1, 5e-3), false);
-      for (double& v : init) v = 1.0 + 5e-4 * noise();
-      break;
-    case Problem::precipitation:
-      *dt = 0.02;
-      API_CHECK_RET(opsplit_rd_set_reaction(*rd, OPSPLIT_REACTION_PRECIPITATION), false);
-      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 0, 1.0), false);
-      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 1, 1.0), false);
-      API_CHECK_RET(opsplit_rd_set_boundary(*rd, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_DIRICHLET, 10.0), false);
-      for (int64_t c = 0; c < cells; ++c) init[c] = 0.0, init[cells + c] = 1.0, init[2 * cells + c] = -1.0;
-      break;
-    case Problem::advection:
-      h = 100.0, *dt = 5.0;
-      API_CHECK_RET(opsplit_rd_set_diffusion(*rd, 0, 100.0), false);
-      API_CHECK_RET(opsplit_rd_set_velocity(*rd, 0, 5.0, 0.0, 0.0, 0.0), false);
-      API_CHECK_RET(opsplit_rd_set_velocity(*rd, 1, 1.0, 0.0, 0.0, 0.0), false);
-      API_CHECK_RET(opsplit_rd_set_velocity(*rd, 2, 0.0, 5.0, 1.0 / 500.0, 0.0), false);
-      API_CHECK_RET(opsplit_rd_add_source(*rd, 0, n / 4, n / 2, n / 2, 10.0), false);
-      break;
-    case Problem::cahn_hilliard:
-      API_CHECK_RET(opsplit_rd_set_cahn_hilliard(*rd, 0, 1.0, 1.0, 1.0, 1.0), false);
-      for (double& v : init) v = 0.1 * noise();
-      break;
-  }
-  API_CHECK_RET(opsplit_field_set_spacing(*field, h, h, h), false);
-  if (p == Problem::cahn_hilliard) {
-    API_CHECK_RET(opsplit_rd_max_stable_dt(*rd, *field, dt), false);
-    *dt *= 0.9;
-  }
-  if (prec == OPSPLIT_FLOAT64) {
-    API_CHECK_RET(opsplit_field_upload(*field, init.data(), OPSPLIT_LAYOUT_PLANAR), false);
-  } else {
-    const std::vector<float> f(init.begin(), init.end());
-    API_CHECK_RET(opsplit_field_upload(*field, f.data(), OPSPLIT_LAYOUT_PLANAR), false);
-  }
-  API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
-  return true;
-}
-
-void BM_model(benchmark::State& state, Problem p, opsplit_precision prec) {
+void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec) {
   world_init();
   World& w = g_world;
   if (!w.error.empty()) {
@@ -404,13 +328,13 @@ void BM_model(benchmark::State& state, Problem p, opsplit_precision prec) {
   // The diffusion fields are not needed any more: make room.
   for (opsplit_field& f : w.field)
     if (f) opsplit_field_destroy(&f);
-  const ProblemInfo info = problem_info(p);
+  const bench::ProblemInfo info = bench::problem_info(p);
   std::string error;
   opsplit_rd rd = nullptr;
   opsplit_field field = nullptr;
   auto run_case = [&]() -> bool {
     double dt = 0.0;
-    if (!make_problem(p, prec, &rd, &field, &dt, error)) return false;
+    if (!bench::make_seed_problem(w.ctx, w.n, p, prec, &rd, &field, &dt, error)) return false;
     const int64_t nsteps = steps_per_iteration(prec) / 2;
     API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);  // warm-up
     API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
@@ -477,9 +401,9 @@ int main(int argc, char** argv) {
           ->Unit(benchmark::kMillisecond);
     }
 
-  for (Problem p : {Problem::turing, Problem::precipitation, Problem::advection, Problem::cahn_hilliard})
+  for (bench::Problem p : bench::kProblems)
     for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64}) {
-      const std::string name = std::string("model_gpu/") + problem_info(p).name + "/" +
+      const std::string name = std::string("model_gpu/") + bench::problem_info(p).name + "/" +
                                (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
       benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec)->UseManualTime()->Unit(benchmark::kMillisecond);
     }

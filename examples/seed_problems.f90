@@ -115,6 +115,7 @@ program seed_problems_fortran
   call rd%destroy()
   call field%destroy()
   call ctx%destroy()
+  deallocate(c, noise)  ! a main program's allocatables are not freed for it
 
 contains
 
