@@ -254,6 +254,28 @@ void BM_copy_d2d(benchmark::State& state) {
   state.counters["frac_of_copy_bw"] = gbps / g_world.copy_gbps;
 }
 
+// One warm-up call, then each iteration one opsplit_rd_step of nsteps bracketed by CUDA
+// events on the world's stream; the total seconds.
+bool time_steps(benchmark::State& state, opsplit_rd rd, opsplit_field field, double dt, int64_t nsteps,
+                double* total, std::string& error) {
+  World& w = g_world;
+  API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);  // warm-up
+  API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+  CUDA_CHECK_RET(cudaStreamSynchronize(w.stream), false);
+  for (auto _ : state) {
+    CUDA_CHECK_RET(cudaEventRecord(w.start, w.stream), false);
+    API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);
+    CUDA_CHECK_RET(cudaEventRecord(w.stop, w.stream), false);
+    CUDA_CHECK_RET(cudaEventSynchronize(w.stop), false);
+    float ms = 0.0f;
+    CUDA_CHECK_RET(cudaEventElapsedTime(&ms, w.start, w.stop), false);
+    state.SetIterationTime(1e-3 * static_cast<double>(ms));
+    *total += 1e-3 * static_cast<double>(ms);
+  }
+  API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+  return true;
+}
+
 void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec) {
   world_init();
   World& w = g_world;
@@ -275,22 +297,8 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec) 
     double dt_max = 0.0;
     API_CHECK_RET(opsplit_rd_max_stable_dt(rd, field, &dt_max), false);
     const double dt = 0.9 * dt_max;
-    API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);  // warm-up
-    API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
-    CUDA_CHECK_RET(cudaStreamSynchronize(w.stream), false);
-
     double total = 0.0;
-    for (auto _ : state) {
-      CUDA_CHECK_RET(cudaEventRecord(w.start, w.stream), false);
-      API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);
-      CUDA_CHECK_RET(cudaEventRecord(w.stop, w.stream), false);
-      CUDA_CHECK_RET(cudaEventSynchronize(w.stop), false);
-      float ms = 0.0f;
-      CUDA_CHECK_RET(cudaEventElapsedTime(&ms, w.start, w.stop), false);
-      state.SetIterationTime(1e-3 * static_cast<double>(ms));
-      total += 1e-3 * static_cast<double>(ms);
-    }
-    API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+    if (!time_steps(state, rd, field, dt, nsteps, &total, error)) return false;
 
     const double cells = static_cast<double>(w.n * w.n * w.n);
     const double steps = static_cast<double>(nsteps) * static_cast<double>(state.iterations());
@@ -336,20 +344,8 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec)
     double dt = 0.0;
     if (!bench::make_seed_problem(w.ctx, w.n, p, prec, &rd, &field, &dt, error)) return false;
     const int64_t nsteps = steps_per_iteration(prec) / 2;
-    API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);  // warm-up
-    API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
     double total = 0.0;
-    for (auto _ : state) {
-      CUDA_CHECK_RET(cudaEventRecord(w.start, w.stream), false);
-      API_CHECK_RET(opsplit_rd_step(rd, field, dt, nsteps), false);
-      CUDA_CHECK_RET(cudaEventRecord(w.stop, w.stream), false);
-      CUDA_CHECK_RET(cudaEventSynchronize(w.stop), false);
-      float ms = 0.0f;
-      CUDA_CHECK_RET(cudaEventElapsedTime(&ms, w.start, w.stop), false);
-      state.SetIterationTime(1e-3 * static_cast<double>(ms));
-      total += 1e-3 * static_cast<double>(ms);
-    }
-    API_CHECK_RET(opsplit_context_synchronize(w.ctx), false);
+    if (!time_steps(state, rd, field, dt, nsteps, &total, error)) return false;
     const double cells = static_cast<double>(w.n * w.n * w.n);
     const double steps = static_cast<double>(nsteps) * static_cast<double>(state.iterations());
     const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;

@@ -82,11 +82,12 @@ inline double stencil_symbol(int points, const double h[3], const bool active[3]
   return s;
 }
 
-// Reads neighbours in a global array at element strides (0 on a length-1 axis).
-template <class T>
+// Reads neighbours in a global array at element strides (0 on a length-1 axis); I is
+// the stride type (int where a plane of storage is known to fit: fewer instructions).
+template <class T, class I = int64_t>
 struct StridedAt {
   const T* p;
-  int64_t sx, sy, sz;
+  I sx, sy, sz;
   OPSPLIT_HD T operator()(int dx, int dy, int dz) const { return p[dx * sx + dy * sy + dz * sz]; }
 };
 

@@ -276,31 +276,41 @@ dim3 cell_blocks(const Grid& grid, int64_t planes) {
               grid_yz(blocks_for(planes, kCellChunkZ), "z-chunks of cells"));
 }
 
-template <int Points, int Kind, class T>
+// Terms: by value (constant operands) up to kMaxTermComponents components, else from
+// device memory (`terms_in_memory`).
+template <int Points, int Kind, int NC, class T>
 __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
     update_kernel(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ mu,
-                  const T* __restrict__ velocity, Grid grid, const ComponentTerms<T>* __restrict__ terms,
-                  StepTerms<T> step, Health health) {
+                  const T* __restrict__ velocity, Grid grid, const __grid_constant__ AllComponentTerms<T> terms,
+                  const ComponentTerms<T>* __restrict__ terms_in_memory, StepTerms<T> step, Health health) {
   const int64_t i = blockIdx.x * static_cast<int64_t>(kCellBlockX) + threadIdx.x;
   const int64_t j = blockIdx.y * static_cast<int64_t>(kCellBlockY) + threadIdx.y;
   const int64_t k0 = blockIdx.z * static_cast<int64_t>(kCellChunkZ);
   const int64_t k1 = min(k0 + kCellChunkZ, grid.n[2]);
   if (i >= grid.n[0] || j >= grid.n[1] || failed_before(health)) return;
+  const ComponentTerms<T>* t = terms_in_memory != nullptr ? terms_in_memory : terms.comp;
   for (int64_t k = k0; k < k1; ++k) {
-    const int bad = update_cell<Points, Kind>(in, out, mu, velocity, grid, grid.index(0, i, j, k), terms, step);
+    const int bad = update_cell<Points, Kind, NC>(in, out, mu, velocity, grid, grid.index(0, i, j, k), t, step);
     if (bad >= 0) atomicMin(health.first_bad, health_key(health.step, planar_position(grid.n, bad, i, j, k)));
   }
 }
 
 template <class T>
 void update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
-            int kind, const ComponentTerms<T>* terms, const StepTerms<T>& step, Health health) {
+            int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host, const StepTerms<T>& step,
+            Health health) {
+  AllComponentTerms<T> by_value{};
+  const bool fits = grid.ncomp <= kMaxTermComponents;
+  if (fits)
+    for (int c = 0; c < grid.ncomp; ++c) by_value.comp[c] = terms_host[c];
   with_reaction_kind(kind, [&](auto k) {
-    constexpr int Kind = decltype(k)::value;
-    auto kernel = points == 19 ? update_kernel<19, Kind, T> : update_kernel<7, Kind, T>;
-    kernel<<<cell_blocks(grid, grid.n[2]), dim3(kCellBlockX, kCellBlockY), 0, stream_of(ctx)>>>(
-        in, out, mu, velocity, grid, terms, step, health);
-    cuda::check_launch("update_kernel");
+    with_component_count(grid.ncomp, [&](auto nc) {
+      constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value;
+      auto kernel = points == 19 ? update_kernel<19, Kind, NC, T> : update_kernel<7, Kind, NC, T>;
+      kernel<<<cell_blocks(grid, grid.n[2]), dim3(kCellBlockX, kCellBlockY), 0, stream_of(ctx)>>>(
+          in, out, mu, velocity, grid, by_value, fits ? nullptr : terms, step, health);
+      cuda::check_launch("update_kernel");
+    });
   });
 }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/hd.cuh"
 #include "field/diffusion.cuh"
@@ -43,6 +44,26 @@ struct PotentialTerms {
   int comp;
 };
 
+// The components' terms as one value, for kernels to take as a parameter (constant
+// operands instead of loads) when there are at most kMaxTermComponents.
+constexpr int kMaxTermComponents = 8;
+template <class T>
+struct AllComponentTerms {
+  ComponentTerms<T> comp[kMaxTermComponents];
+};
+
+// Calls f with std::integral_constant of the compile-time component count: ncomp
+// itself up to 3, else 0 (the count is read at run time).
+template <class F>
+void with_component_count(int ncomp, F&& f) {
+  switch (ncomp) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    default: f(std::integral_constant<int, 0>{}); break;
+  }
+}
+
 // What changes from step to step (passed by value).
 template <class T>
 struct StepTerms {
@@ -64,7 +85,9 @@ OPSPLIT_HD bool is_finite(T v) {
 template <int Points, class T>
 OPSPLIT_HD T chemical_potential(const T* phi, const Grid& grid, const PotentialTerms<T>& p) {
   const T c = *phi;
-  return (p.u * c * c - p.b) * c - stencil_sum<Points, T>(StridedAt<T>{phi, grid.step(0), grid.step(1), grid.step(2)}, p.kappa);
+  const StridedAt<T, int> at{phi, static_cast<int>(grid.step(0)), static_cast<int>(grid.step(1)),
+                             static_cast<int>(grid.step(2))};
+  return (p.u * c * c - p.b) * c - stencil_sum<Points, T>(at, p.kappa);
 }
 
 // F_hi - F_lo for one axis: Courant numbers s_lo, s_hi on the low and high faces.
@@ -77,10 +100,13 @@ OPSPLIT_HD T upwind_divergence(T lo, T c, T hi, T s_lo, T s_hi) {
 
 // Updates every component of the cell at storage offset `at` (component 0) from `in`
 // into `out`. Returns the first component whose new value is NaN or Inf, or -1.
-template <int Points, int Kind, class T>
+// NC: the number of components when known at compile time (the loop unrolls and the
+// terms become constants), 0 for s.ncomp.
+template <int Points, int Kind, int NC, class T>
 OPSPLIT_HD int update_cell(const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int64_t at,
                            const ComponentTerms<T>* terms, const StepTerms<T>& s) {
-  const int64_t step[3] = {grid.step(0), grid.step(1), grid.step(2)};
+  // Neighbour offsets fit an int: the model refuses planes of 2^31 values or more.
+  const int step[3] = {static_cast<int>(grid.step(0)), static_cast<int>(grid.step(1)), static_cast<int>(grid.step(2))};
   T s_lo[3] = {0, 0, 0}, s_hi[3] = {0, 0, 0};
   if (s.advect) {
     for (int a = 0; a < 3; ++a) {
@@ -100,14 +126,18 @@ OPSPLIT_HD int update_cell(const T* in, T* out, const T* mu, const T* velocity, 
     reaction_rates<Kind>(c, s.reaction, rate);
   }
   int bad = -1;
-  for (int c = 0; c < s.ncomp; ++c) {
+  const int ncomp = NC > 0 ? NC : s.ncomp;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+  for (int c = 0; c < ncomp; ++c) {
     const int64_t p = c * grid.comp_stride + at;
     const ComponentTerms<T>& t = terms[c];
     const T x = in[p];
-    T acc = stencil_sum<Points, T>(StridedAt<T>{in + p, step[0], step[1], step[2]}, t.diffusion);
+    T acc = stencil_sum<Points, T>(StridedAt<T, int>{in + p, step[0], step[1], step[2]}, t.diffusion);
     if (t.mu_slot >= 0)
-      acc += stencil_sum<Points, T>(StridedAt<T>{mu + t.mu_slot * grid.comp_stride + at, step[0], step[1], step[2]},
-                                    t.potential);
+      acc += stencil_sum<Points, T>(
+          StridedAt<T, int>{mu + t.mu_slot * grid.comp_stride + at, step[0], step[1], step[2]}, t.potential);
     if (s.advect)
       for (int a = 0; a < 3; ++a) acc -= upwind_divergence(in[p - step[a]], x, in[p + step[a]], s_lo[a], s_hi[a]);
     if (c < NR) acc += s.dt * (c == 0 ? rate[0] : (c == 1 ? rate[NR > 1 ? 1 : 0] : rate[NR - 1]));

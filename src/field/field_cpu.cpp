@@ -91,7 +91,7 @@ void diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int poin
     diffuse_points<7>(ctx, in, out, grid, weights, health);
 }
 
-template <int Points, int Kind, class T>
+template <int Points, int Kind, int NC, class T>
 void update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid,
                  const ComponentTerms<T>* terms, const StepTerms<T>& step, Health health) {
   const int64_t rows = grid.n[2] * grid.n[1];
@@ -101,7 +101,7 @@ void update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* 
     const int64_t j = row % grid.n[1], k = row / grid.n[1];
     const int64_t base = grid.index(0, 0, j, k);
     for (int64_t i = 0; i < grid.n[0]; ++i) {
-      const int bad = update_cell<Points, Kind>(in, out, mu, velocity, grid, base + i, terms, step);
+      const int bad = update_cell<Points, Kind, NC>(in, out, mu, velocity, grid, base + i, terms, step);
       if (bad >= 0) note_bad(&first, health, grid, bad, i, j, k);
     }
   }
@@ -110,13 +110,17 @@ void update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* 
 
 template <class T>
 void update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
-            int kind, const ComponentTerms<T>* terms, const StepTerms<T>& step, Health health) {
+            int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>*, const StepTerms<T>& step,
+            Health health) {
   if (failed_before(health)) return;
   with_reaction_kind(kind, [&](auto k) {
-    if (points == 19)
-      update_kind<19, decltype(k)::value>(ctx, in, out, mu, velocity, grid, terms, step, health);
-    else
-      update_kind<7, decltype(k)::value>(ctx, in, out, mu, velocity, grid, terms, step, health);
+    with_component_count(grid.ncomp, [&](auto nc) {
+      constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value;
+      if (points == 19)
+        update_kind<19, Kind, NC>(ctx, in, out, mu, velocity, grid, terms, step, health);
+      else
+        update_kind<7, Kind, NC>(ctx, in, out, mu, velocity, grid, terms, step, health);
+    });
   });
 }
 

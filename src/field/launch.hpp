@@ -30,9 +30,11 @@ struct Launchers {
   // Pure diffusion of every component (the fast path).
   void (*diffuse)(const Context&, const T* in, T* out, const Grid&, int points, const DiffusionWeights<T>* weights,
                   Health);
-  // The whole model (model.cuh); mu and velocity may be NULL when unused.
+  // The whole model (model.cuh); mu and velocity may be NULL when unused. `terms` is
+  // on the backend, `terms_host` the same values in host memory.
   void (*update)(const Context&, const T* in, T* out, const T* mu, const T* velocity, const Grid&, int points,
-                 int kind, const ComponentTerms<T>* terms, const StepTerms<T>& step, Health);
+                 int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host,
+                 const StepTerms<T>& step, Health);
   // The chemical potential of each Cahn-Hilliard component into plane `slot` of mu.
   void (*potential)(const Context&, const T* in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
                     int nslots);

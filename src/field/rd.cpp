@@ -295,6 +295,10 @@ void opsplit_rd_s::step(opsplit::Field& field, double dt, int64_t nsteps, const 
     fail_argument("dt=" + num(dt) + " exceeds the stable limit " + num(limit) + " for stencil " +
                   (points_ == 19 ? "19POINT" : "7POINT") + (advects() ? " with this velocity" : ""));
   check_sources(field);
+  if (field.grid().stride[2] >= (int64_t(1) << 31))
+    opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED, "a plane of " + num(static_cast<long long>(field.grid().stride[2])) +
+                                                 " stored values (nx*ny with padding) is 2^31 or more; "
+                                                 "the stepping kernels index neighbours with 32-bit offsets");
   if (nsteps == 0) return;
   opsplit::with_value_type(field.precision(), [&](auto zero) { run_steps<decltype(zero)>(field, dt, nsteps, function); });
 }
@@ -444,7 +448,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
       }
       const double t_n = t0 + static_cast<double>(n) * dt;
       for (int a = 0; a < 3; ++a) st.courant[a] = active[a] ? static_cast<T>(velocity_[a].at(t_n) * dt / h[a]) : T(0);
-      run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, st, health);
+      run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st, health);
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
     field.data().swap(target);
