@@ -113,10 +113,14 @@ void update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* 
   for (int64_t row = 0; row < rows; ++row) {
     const int64_t j = row % grid.n[1], k = row / grid.n[1];
     const int64_t base = grid.index(0, 0, j, k);
-    for (int64_t i = 0; i < grid.n[0]; ++i) {
-      const int bad = update_cell<Points, Kind, NC>(in, out, mu, velocity, grid, base + i, terms, step);
-      if (bad >= 0) note_bad(&first, health, grid, bad, i, j, k);
-    }
+    for (int64_t i = 0; i < grid.n[0]; ++i) update_cell<Points, Kind, NC>(in, out, mu, velocity, grid, base + i, terms, step);
+    for (int c = 0; c < grid.ncomp; ++c)  // as in diffusion: checked after the row, so that it vectorizes
+      if (!row_is_finite(out + c * grid.comp_stride + base, grid.n[0]))
+        for (int64_t i = 0; i < grid.n[0]; ++i)
+          if (!is_finite(out[c * grid.comp_stride + base + i])) {
+            note_bad(&first, health, grid, c, i, j, k);
+            break;
+          }
   }
   if (first < *health.first_bad) *health.first_bad = first;
 }
