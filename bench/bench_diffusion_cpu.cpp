@@ -72,9 +72,7 @@ int64_t grid_n() {
   return 256;
 }
 
-std::string api_error(const char* call, opsplit_status st) {
-  return std::string(call) + " failed: " + opsplit_status_string(st) + ": " + opsplit_last_error_message();
-}
+using bench::api_error;
 
 // ---- triad -------------------------------------------------------------------------
 

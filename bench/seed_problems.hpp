@@ -9,17 +9,9 @@
 
 #include "opsplit/core.h"
 #include "opsplit/field.h"
+#include "api_check.hpp"
 
 namespace bench {
-
-#define API_CHECK_RET(call, ret)                                                                      \
-  do {                                                                                                \
-    const opsplit_status st_ = (call);                                                                \
-    if (st_ != OPSPLIT_SUCCESS) {                                                                     \
-      error = std::string(#call) + " failed: " + opsplit_status_string(st_) + ": " + opsplit_last_error_message(); \
-      return ret;                                                                                     \
-    }                                                                                                 \
-  } while (0)
 
 enum class Problem { turing, precipitation, advection, cahn_hilliard };
 constexpr Problem kProblems[] = {Problem::turing, Problem::precipitation, Problem::advection, Problem::cahn_hilliard};
@@ -101,6 +93,5 @@ inline bool make_seed_problem(opsplit_context ctx, int64_t n, Problem p, opsplit
 }
 
 
-#undef API_CHECK_RET
 
 }  // namespace bench

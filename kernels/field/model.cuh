@@ -17,7 +17,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "common/hd.cuh"
 #include "field/diffusion.cuh"
@@ -51,18 +50,6 @@ template <class T>
 struct AllComponentTerms {
   ComponentTerms<T> comp[kMaxTermComponents];
 };
-
-// Calls f with std::integral_constant of the compile-time component count: ncomp
-// itself up to 3, else 0 (the count is read at run time).
-template <class F>
-void with_component_count(int ncomp, F&& f) {
-  switch (ncomp) {
-    case 1: f(std::integral_constant<int, 1>{}); break;
-    case 2: f(std::integral_constant<int, 2>{}); break;
-    case 3: f(std::integral_constant<int, 3>{}); break;
-    default: f(std::integral_constant<int, 0>{}); break;
-  }
-}
 
 // What changes from step to step (passed by value).
 template <class T>

@@ -55,11 +55,20 @@ bool row_is_finite(const T* v, int64_t n) {
   return bad == 0;
 }
 
-// The first bad value of the rows this thread updated, as a health key.
-inline void note_bad(unsigned long long* first, const Health& h, const Grid& grid, int c, int64_t i, int64_t j,
-                     int64_t k) {
-  const unsigned long long key = health_key(h.step, planar_position(grid.n, c, i, j, k));
-  if (key < *first) *first = key;
+// Checks the row of component c just written (in L1) and lowers `first`, the health key
+// of the first bad value of the rows this thread updated, when it holds NaN or Inf.
+// Checked after the row, not in its loop: there the check would keep the compiler from
+// vectorizing the update.
+template <class T>
+void check_row(unsigned long long* first, const Health& h, const Grid& grid, const T* row, int c, int64_t j,
+               int64_t k) {
+  if (row_is_finite(row, grid.n[0])) return;
+  for (int64_t i = 0; i < grid.n[0]; ++i)  // rare: find the first bad cell of the row
+    if (!is_finite(row[i])) {
+      const unsigned long long key = health_key(h.step, planar_position(grid.n, c, i, j, k));
+      if (key < *first) *first = key;
+      return;
+    }
 }
 
 template <int Points, class T>
@@ -81,15 +90,7 @@ void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, c
       for (int64_t i = 0; i < grid.n[0]; ++i)
         out[base + i] = diffusion_update<Points>(StridedAt<T>{in + base + i, sx, sy, sz}, w);
     }
-    // A second pass over the row just written (in L1): in the loop above the check
-    // would keep the compiler from vectorizing it.
-    bool finite = row_is_finite(out + base, grid.n[0]);
-    if (!finite)  // rare: find the first bad cell of the row
-      for (int64_t i = 0; i < grid.n[0]; ++i)
-        if (!is_finite(out[base + i])) {
-          note_bad(&first, health, grid, c, i, j, k);
-          break;
-        }
+    check_row(&first, health, grid, out + base, c, j, k);
   }
   if (first < *health.first_bad) *health.first_bad = first;
 }
@@ -114,13 +115,7 @@ void update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* 
     const int64_t j = row % grid.n[1], k = row / grid.n[1];
     const int64_t base = grid.index(0, 0, j, k);
     for (int64_t i = 0; i < grid.n[0]; ++i) update_cell<Points, Kind, NC>(in, out, mu, velocity, grid, base + i, terms, step);
-    for (int c = 0; c < grid.ncomp; ++c)  // as in diffusion: checked after the row, so that it vectorizes
-      if (!row_is_finite(out + c * grid.comp_stride + base, grid.n[0]))
-        for (int64_t i = 0; i < grid.n[0]; ++i)
-          if (!is_finite(out[c * grid.comp_stride + base + i])) {
-            note_bad(&first, health, grid, c, i, j, k);
-            break;
-          }
+    for (int c = 0; c < grid.ncomp; ++c) check_row(&first, health, grid, out + c * grid.comp_stride + base, c, j, k);
   }
   if (first < *health.first_bad) *health.first_bad = first;
 }

@@ -4,6 +4,7 @@
 // faces per component, `weights` / `terms` one entry per component.
 #pragma once
 
+#include <type_traits>
 #include <vector>
 
 #include "core/context.hpp"
@@ -71,6 +72,18 @@ void with_reaction_kind(int kind, F&& f) {
     case kGrayScott: f(std::integral_constant<int, kGrayScott>{}); break;
     case kPrecipitation: f(std::integral_constant<int, kPrecipitation>{}); break;
     default: f(std::integral_constant<int, kLinear>{}); break;
+  }
+}
+
+// Calls f with std::integral_constant of the compile-time component count: ncomp
+// itself up to 3, else 0 (the count is read at run time).
+template <class F>
+void with_component_count(int ncomp, F&& f) {
+  switch (ncomp) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    default: f(std::integral_constant<int, 0>{}); break;
   }
 }
 

@@ -14,6 +14,9 @@ namespace {
 const char* kFaceNames[6] = {"XLO", "XHI", "YLO", "YHI", "ZLO", "ZHI"};
 const char* kAxisNames[3] = {"x", "y", "z"};
 constexpr int kPrecipitationPhase = 2;  // the component that phase-separates
+// PRECIPITATION's parameters from this index on (lambda, epsilon, gamma, sigma) are
+// component 2's Cahn-Hilliard m, b, u, kappa: they are kept there, not in reaction_.
+constexpr int kPrecipitationPhaseParams = 2;
 
 // Parameters of one call laid out in one block: uploaded at once on CUDA, used in
 // place on the CPU. Every section starts on a 16-byte boundary.
@@ -102,8 +105,17 @@ void opsplit_rd_s::set_reaction(int kind) {
   if (kind_ == kPrecipitation) cahn_hilliard_[kPrecipitationPhase] = CahnHilliard{};
   kind_ = kind;
   for (int p = 0; p < kMaxReactionParams; ++p) reaction_[p] = p < info.nparams ? info.defaults[p] : 0.0;
-  if (kind == kPrecipitation)
-    cahn_hilliard_[kPrecipitationPhase] = CahnHilliard{reaction_[2], reaction_[3], reaction_[4], reaction_[5]};
+  if (kind == kPrecipitation) {
+    const double* d = info.defaults + kPrecipitationPhaseParams;
+    cahn_hilliard_[kPrecipitationPhase] = CahnHilliard{d[0], d[1], d[2], d[3]};
+  }
+}
+
+// Where PRECIPITATION's phase parameter p (lambda .. sigma) lives in its Cahn-Hilliard term.
+template <class CH>
+static auto& phase_parameter(CH& ch, int p) {
+  const int q = p - kPrecipitationPhaseParams;
+  return q == 0 ? ch.m : q == 1 ? ch.b : q == 2 ? ch.u : ch.kappa;
 }
 
 static int parameter_index(int kind, const char* name) {
@@ -120,21 +132,21 @@ static int parameter_index(int kind, const char* name) {
 void opsplit_rd_s::set_reaction_parameter(const char* name, double value) {
   const int p = parameter_index(kind_, name);
   check_finite(name, value);
-  if (kind_ == opsplit::field::kPrecipitation && p >= 2) {  // component 2's Cahn-Hilliard term
+  if (kind_ == opsplit::field::kPrecipitation && p >= kPrecipitationPhaseParams) {
     CahnHilliard& ch = cahn_hilliard_[kPrecipitationPhase];
-    if (p == 2 && value < 0.0) fail_argument("lambda=" + num(value) + " must be >= 0");
-    if (p == 5 && value < 0.0) fail_argument("sigma=" + num(value) + " must be >= 0");
-    (p == 2 ? ch.m : p == 3 ? ch.b : p == 4 ? ch.u : ch.kappa) = value;
+    double& slot = phase_parameter(ch, p);
+    if ((&slot == &ch.m || &slot == &ch.kappa) && value < 0.0)
+      fail_argument(std::string(name) + "=" + num(value) + " must be >= 0");
+    slot = value;
+    return;
   }
   reaction_[p] = value;
 }
 
 double opsplit_rd_s::reaction_parameter(const char* name) const {
   const int p = parameter_index(kind_, name);
-  if (kind_ == opsplit::field::kPrecipitation && p >= 2) {
-    const CahnHilliard& ch = cahn_hilliard_[kPrecipitationPhase];
-    return p == 2 ? ch.m : p == 3 ? ch.b : p == 4 ? ch.u : ch.kappa;
-  }
+  if (kind_ == opsplit::field::kPrecipitation && p >= kPrecipitationPhaseParams)
+    return phase_parameter(cahn_hilliard_[kPrecipitationPhase], p);
   return reaction_[p];
 }
 
@@ -154,9 +166,6 @@ void opsplit_rd_s::set_cahn_hilliard(int comp, double m, double b, double u, dou
   check_finite("kappa", kappa);
   if (m < 0.0) fail_argument("m=" + num(m) + " must be >= 0 (0 removes the term)");
   if (kappa < 0.0) fail_argument("kappa=" + num(kappa) + " must be >= 0");
-  if (kind_ == opsplit::field::kPrecipitation && comp == kPrecipitationPhase) {
-    reaction_[2] = m, reaction_[3] = b, reaction_[4] = u, reaction_[5] = kappa;
-  }
   cahn_hilliard_[static_cast<size_t>(comp)] = CahnHilliard{m, b, u, kappa};
 }
 
@@ -361,7 +370,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
                                     planar_position(grid.n, static_cast<int>(cell[0]), cell[1], cell[2], cell[3]),
                                     static_cast<T>(rate * dt)});
   std::vector<FaceCondition> velocity_faces;
-  for (int a = 0; a < 3; ++a)
+  for (int velocity_comp = 0; velocity_comp < 3; ++velocity_comp)
     for (int f = 0; f < 6; ++f)
       velocity_faces.push_back(FaceCondition{faces_[f].type == OPSPLIT_BC_PERIODIC ? OPSPLIT_BC_PERIODIC : OPSPLIT_BC_NOFLUX, 0.0});
 

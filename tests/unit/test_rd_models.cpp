@@ -39,6 +39,32 @@ double amplitude(const std::vector<T>& values, size_t offset, double base, const
   return num / den;
 }
 
+// The mode (m_x, m_y, m_z), m_a < limit[a], of largest rate(s), s the stencil's
+// eigenvalue for it (computed in the test); returns that rate.
+template <class Rate>
+double fastest_mode(const int64_t n[3], const int limit[3], int points, const double h[3], Rate rate, int best[3]) {
+  double sigma = -1e300;
+  for (int mx = 0; mx < limit[0]; ++mx)
+    for (int my = 0; my < limit[1]; ++my)
+      for (int mz = 0; mz < limit[2]; ++mz) {
+        const double theta[3] = {kPi * mx / n[0], kPi * my / n[1], kPi * mz / n[2]};
+        const double r = rate(test::stencil_eigenvalue(points, h, theta));
+        if (r > sigma) sigma = r, best[0] = mx, best[1] = my, best[2] = mz;
+      }
+  return sigma;
+}
+
+// Uploads c, steps, and returns the growth rate ln(a(t)/a(0))/t of `mode` in the
+// component at `offset` of c (around `base`).
+template <class T>
+double measured_rate(opsplit_field field, opsplit_rd rd, std::vector<T>& c, size_t offset, double base,
+                     const std::vector<double>& mode, double dt, int64_t steps) {
+  EXPECT_EQ(opsplit_field_upload(field, c.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+  const double a0 = amplitude(c, offset, base, mode);
+  EXPECT_EQ(opsplit_rd_step(rd, field, dt, steps), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_field_download(field, c.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+  return std::log(amplitude(c, offset, base, mode) / a0) / (steps * dt);
+}
 
 // ---- Turing ------------------------------------------------------------------------
 struct Turing {
@@ -78,16 +104,12 @@ void turing_mode_grows_at_the_linear_rate(int points) {
   OPSPLIT_OK(opsplit_rd_set_diffusion(rd, 1, tu.d2));
   // The fastest-growing mode of the grid.
   const double hh[3] = {tu.h, tu.h, tu.h};
+  const int limit[3] = {12, 12, 6};
   int best[3] = {0, 0, 0};
-  double sigma = -1e300, v2 = 0;
-  for (int mx = 0; mx < 12; ++mx)
-    for (int my = 0; my < 12; ++my)
-      for (int mz = 0; mz < 6; ++mz) {
-        const double theta[3] = {kPi * mx / n[0], kPi * my / n[1], kPi * mz / n[2]};
-        double w;
-        const double r = tu.rate(test::stencil_eigenvalue(points, hh, theta), &w);
-        if (r > sigma) sigma = r, v2 = w, best[0] = mx, best[1] = my, best[2] = mz;
-      }
+  const double sigma = fastest_mode(n, limit, points, hh, [&](double s) { double w; return tu.rate(s, &w); }, best);
+  double v2 = 0;  // the fastest mode's eigenvector (1, v2)
+  const double best_theta[3] = {kPi * best[0] / n[0], kPi * best[1] / n[1], kPi * best[2] / n[2]};
+  tu.rate(test::stencil_eigenvalue(points, hh, best_theta), &v2);
   ASSERT_GT(sigma, 0.0) << "the seed's parameters have a Turing-unstable band";
   ASSERT_GT(best[0] + best[1] + best[2], 0);
   const std::vector<double> mode = cosine_mode(n, best);
@@ -102,13 +124,7 @@ void turing_mode_grows_at_the_linear_rate(int points) {
     c[p] = static_cast<T>(c1 + eps * mode[p]);
     c[cells + p] = static_cast<T>(c2 + eps * v2 * mode[p]);
   }
-  OPSPLIT_OK(opsplit_field_upload(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
-  const double a0 = amplitude(c, 0, c1, mode);
-  const double dt = 1e-3;
-  const int64_t steps = 3000;
-  OPSPLIT_OK(opsplit_rd_step(rd, field, dt, steps));
-  OPSPLIT_OK(opsplit_field_download(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
-  const double measured = std::log(amplitude(c, 0, c1, mode) / a0) / (steps * dt);
+  const double measured = measured_rate(field, rd, c, 0, c1, mode, 1e-3, 3000);
   EXPECT_NEAR(measured, sigma, 0.01 * sigma) << "mode (" << best[0] << "," << best[1] << "," << best[2] << ")";
 }
 
@@ -148,29 +164,19 @@ void cahn_hilliard_mode_grows_at_the_linear_rate(int points) {
   OPSPLIT_OK(opsplit_rd_set_stencil(rd, static_cast<opsplit_stencil>(points)));
   OPSPLIT_OK(opsplit_rd_set_cahn_hilliard(rd, 0, m, b, u, kappa));
   const double hh[3] = {1, 1, 1};
+  const int limit[3] = {12, 12, 8};
   int best[3] = {0, 0, 0};
-  double sigma = -1e300;
-  for (int mx = 0; mx < 12; ++mx)
-    for (int my = 0; my < 12; ++my)
-      for (int mz = 0; mz < 8; ++mz) {
-        const double theta[3] = {kPi * mx / n[0], kPi * my / n[1], kPi * mz / n[2]};
-        const double k2 = -test::stencil_eigenvalue(points, hh, theta);  // the discrete k^2
-        const double r = m * k2 * ((b - 3 * u * phi0 * phi0) - kappa * k2);
-        if (r > sigma) sigma = r, best[0] = mx, best[1] = my, best[2] = mz;
-      }
+  const double sigma = fastest_mode(n, limit, points, hh, [&](double s) {
+    const double k2 = -s;  // the discrete k^2
+    return m * k2 * ((b - 3 * u * phi0 * phi0) - kappa * k2);
+  }, best);
   ASSERT_GT(sigma, 0.0);
   const std::vector<double> mode = cosine_mode(n, best);
   // FLOAT32: growth per step dt sigma eps = 9.4e-7 against the ulp 7.5e-9 of phi0 (see Turing).
   const double eps = sizeof(T) == 8 ? 1e-7 : 2e-3;
   std::vector<T> c(mode.size());
   for (size_t p = 0; p < c.size(); ++p) c[p] = static_cast<T>(phi0 + eps * mode[p]);
-  OPSPLIT_OK(opsplit_field_upload(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
-  const double a0 = amplitude(c, 0, phi0, mode);
-  const double dt = 0.002;
-  const int64_t steps = 1000;
-  OPSPLIT_OK(opsplit_rd_step(rd, field, dt, steps));
-  OPSPLIT_OK(opsplit_field_download(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
-  const double measured = std::log(amplitude(c, 0, phi0, mode) / a0) / (steps * dt);
+  const double measured = measured_rate(field, rd, c, 0, phi0, mode, 0.002, 1000);
   EXPECT_NEAR(measured, sigma, 0.01 * sigma) << "mode (" << best[0] << "," << best[1] << "," << best[2] << ")";
 }
 
