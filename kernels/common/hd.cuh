@@ -8,3 +8,13 @@
 #else
 #define OPSPLIT_HD inline __attribute__((always_inline))
 #endif
+
+// Fully unrolls the next loop (a compile-time trip count): on the host a row loop
+// around it vectorizes only once no inner loop is left.
+#if defined(__CUDA_ARCH__)
+#define OPSPLIT_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define OPSPLIT_UNROLL  // the host side of a .cu file: the CPU loops are compiled elsewhere
+#else
+#define OPSPLIT_UNROLL _Pragma("GCC unroll 16")
+#endif

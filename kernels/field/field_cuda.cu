@@ -54,17 +54,28 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
   }
 }
 
-// ---- diffusion ----------------------------------------------------------------
-// 3D grids. Each thread owns V = 16 bytes / value size adjacent cells along x (one
-// 16-byte piece: rows are aligned for it, grid.cuh) in each of RY rows; a block of
-// TX x TY threads owns a (TX*V) x (TY*RY) column of cells and marches it up a chunk of
-// z. Planes, with their one-cell halo rounded out to whole pieces, stream from device
-// memory into a ring of STAGES shared-memory slots through 16-byte cp.async copies,
-// STAGES-1 planes ahead of the one computed, so enough bytes are in flight to cover
-// memory latency. Each thread holds, in registers, the 3-wide neighbourhoods of its
-// cells in planes k-1, k, k+1; the march is unrolled by three so that this queue
-// rotates by renaming, not copying. One barrier per plane.
-// The tile shape can be set at build time for tuning (the bench variants).
+// ---- the 3D march: diffusion and the whole model ---------------------------------
+// 3D grids. A block of TX x TY threads owns a WIDTH x (TY*RY) column of cells and
+// marches it up a chunk of z, for G components at once (1 for diffusion, where
+// components are independent; every component for a model, whose components react).
+// Planes, with their one-cell halo rounded out to whole 16-byte pieces (rows are
+// aligned for them, grid.cuh), stream from device memory into a ring of STAGES
+// shared-memory slots through 16-byte cp.async copies, STAGES-1 planes ahead of the
+// one computed, so enough bytes are in flight to cover memory latency. Each thread
+// holds, in registers, the 3-wide neighbourhoods of its cells in planes k-1, k, k+1
+// (the queue); the march is unrolled by three so that the queue rotates by renaming,
+// not copying. One barrier per plane. What a cell becomes is the cell operation's
+// (DiffuseCells, ModelCells, PotentialCells below), over the numerics of
+// diffusion.cuh / model.cuh.
+//
+// Two ways for a thread to own cells in each of its RY rows:
+//  - PIECES (diffusion): V = 16 bytes / value size adjacent cells, read from shared
+//    memory as whole pieces and stored as one: fewest instructions per cell;
+//  - STRIDED (models): CX cells 32 apart, read one value per lane (consecutive lanes,
+//    consecutive banks) and stored one value per lane: a queue of 3x3 values per cell
+//    and component instead of 3 x (V+2), so that the G queues of a model fit in
+//    registers with enough warps per SM left to hide the latency of each plane.
+// The diffusion tile shape can be set at build time for tuning (the bench variants).
 #ifndef OPSPLIT_TILE_X
 #define OPSPLIT_TILE_X 32
 #endif
@@ -80,10 +91,10 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
 #ifndef OPSPLIT_TILE_STAGES
 #define OPSPLIT_TILE_STAGES 4
 #endif
-constexpr int TX = OPSPLIT_TILE_X, TY = OPSPLIT_TILE_Y, RY = OPSPLIT_TILE_RY, ZCHUNK = OPSPLIT_TILE_Z;
+constexpr int TX = OPSPLIT_TILE_X, ZCHUNK = OPSPLIT_TILE_Z;
 constexpr int STAGES = OPSPLIT_TILE_STAGES;
 static_assert(STAGES >= 3, "the ring needs planes p-1 (being refilled), p+1 (taken) and one in flight");
-constexpr int TH = TY * RY;  // tile height in cells
+static_assert(TX == 32, "a thread row is a warp (STRIDED ownership relies on it)");
 
 // V values moved as one 16-byte piece.
 template <class T>
@@ -92,42 +103,141 @@ struct alignas(16) Piece {
   T v[V];
 };
 
-template <class T>
+// The shape of a march: TY thread rows of RY cell rows, G components; CX > 0: STRIDED
+// ownership of CX cells per row, CX = 0: PIECES.
+template <class T, int TY_, int RY_, int G_, int CX_, int MIN_BLOCKS_ = 0>
 struct Tile {
+  static constexpr int TY = TY_, RY = RY_, G = G_, TH = TY * RY;  // TH: tile height in cells
+  static constexpr int MIN_BLOCKS = MIN_BLOCKS_;  // per SM, bounding the registers per thread; 0: no bound
   static constexpr int V = Piece<T>::V;
-  static constexpr int PIECES_X = TX + 2;             // pieces per halo row: the tile's and one each side
+  static constexpr bool STRIDED = CX_ > 0;
+  static constexpr int NE = STRIDED ? CX_ : V;  // cells per thread and row
+  static constexpr int WIDTH = TX * NE;         // cells per tile row
+  static constexpr int QW = STRIDED ? 3 : V + 2;  // queue columns per row: the cells' and their x-neighbours
+  static constexpr int PIECES_X = WIDTH / V + 2;  // pieces per halo row: the tile's and one each side
   static constexpr int PIECES = PIECES_X * (TH + 2);  // pieces per halo plane
   static constexpr int LOADS = (PIECES + TX * TY - 1) / (TX * TY);  // pieces each thread copies per plane
+  static constexpr int SHARED_BYTES = STAGES * G * PIECES * static_cast<int>(sizeof(Piece<T>));
+  static_assert(WIDTH % V == 0, "a tile row is whole pieces");
 };
+template <class T>
+using DiffusionTile = Tile<T, OPSPLIT_TILE_Y, OPSPLIT_TILE_RY, 1, 0>;
+// Model shapes: STRIDED rows, 4 thread rows per block; one component: 2 cell rows per
+// thread; more: 1, and at least 4 (float) or 3 (double) blocks per SM. The best of
+// those measured on the H200 (docs/PERFORMANCE.md).
+template <class T, int G>
+struct ModelShape {
+  using type = Tile<T, 4, 1, G, 1, sizeof(T) == 4 ? 4 : 3>;
+};
+template <class T>
+struct ModelShape<T, 1> {
+  using type = Tile<T, 4, 2, 1, 1, 1>;
+};
+template <class T, int G>
+using ModelTile = typename ModelShape<T, G>::type;
+// The G queues of the march in registers: up to 4 float components, 2 double ones.
+// Three double components took 168 registers with spills and ran at 16 % of copy
+// bandwidth where the column kernel below runs at 23 % (H200, docs/PERFORMANCE.md).
+template <class T, int G>
+constexpr bool queues_fit() {
+  return G * sizeof(T) <= 16;
+}
 
-// Queue slots B, H, A hold planes k-1, k, k+1; (r, e) is the thread's cell (an
-// unrolled loop index, so every q index is a compile-time constant and q stays in
-// registers). Row 0 / V+1 of q is the halo row / column.
-template <class T, int B, int H, int A>
+// Queue slots B, H, A hold planes k-1, k, k+1 of one component; (r, e) is the
+// thread's cell (unrolled loop indices, so every q index is a compile-time constant
+// and q stays in registers). Row 0 / RY+1 of q is a halo row. PIECES: q[z][row][col],
+// col 0 / V+1 the halo columns; STRIDED: q[z][row][e * 3 + 1 + dx].
+template <class Shape, class T, int B, int H, int A>
 struct QueueAt {
-  const T (&q)[3][RY + 2][Tile<T>::V + 2];
+  const T (&q)[3][Shape::RY + 2][Shape::NE * Shape::QW];
   int r, e;
   __device__ T operator()(int dx, int dy, int dz) const {
-    return q[dz < 0 ? B : (dz == 0 ? H : A)][r + 1 + dy][e + 1 + dx];
+    const int col = Shape::STRIDED ? e * 3 + 1 + dx : e + 1 + dx;
+    return q[dz < 0 ? B : (dz == 0 ? H : A)][r + 1 + dy][col];
   }
 };
 
+// Cell operations: a block of component group `group` writes components group x G ..
+// and reads components in_component(group) ..; for_block(group) gives its operation,
+// called per cell with `values(g)` (the neighbourhood accessor of the group's
+// component g), `at` (the cell's storage offset in component 0) and store(g, value).
+// What it needs is read once per block (a load inside the march would be repeated
+// after every store: the compiler cannot tell that `out` does not alias it).
 template <int Points, class T>
-__global__ void __launch_bounds__(TX* TY)
-    diffuse_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
-                      const DiffusionWeights<T>* __restrict__ weights, int zchunks, Health health) {
-  if (failed_before(health)) return;  // the same answer for every thread of the launch
+struct DiffuseCells {
+  const DiffusionWeights<T>* weights;
+  struct Block {
+    DiffusionWeights<T> w;
+    template <class Values, class Store>
+    __device__ void operator()(const Values& values, int64_t, Store&& store) const {
+      store(0, diffusion_update<Points>(values(0), w));
+    }
+  };
+  __device__ Block for_block(int c) const { return Block{weights[c]}; }
+  __device__ int in_component(int c) const { return c; }
+};
+
+// The terms are kernel parameters (constant operands).
+template <int Points, int Kind, int NC, class T>
+struct ModelCells {
+  AllComponentTerms<T> terms;
+  StepTerms<T> step;
+  const T* mu;
+  const T* velocity;
+  Neighbours nb;
+  template <class Values, class Store>
+  __device__ void operator()(const Values& values, int64_t at, Store&& store) const {
+    T s_lo[3] = {0, 0, 0}, s_hi[3] = {0, 0, 0};
+    if (step.velocity_field) face_courants(step, velocity, at, nb.step, nb.comp_stride, s_lo, s_hi);
+    const GlobalValues<T> potential{mu, at, nb};
+    cell_update<Points, Kind, NC>(values, potential, s_lo, s_hi, terms.comp, step, store);
+  }
+  __device__ const ModelCells& for_block(int) const { return *this; }
+  __device__ int in_component(int) const { return 0; }
+};
+
+// The chemical potential of Cahn-Hilliard slot c0 (one block group per slot): reads
+// the slot's component, writes plane c0 of mu.
+template <int Points, class T>
+struct PotentialCells {
+  const PotentialTerms<T>* slots;
+  struct Block {
+    PotentialTerms<T> p;
+    template <class Values, class Store>
+    __device__ void operator()(const Values& values, int64_t, Store&& store) const {
+      store(0, chemical_potential<Points>(values(0), p));
+    }
+  };
+  __device__ Block for_block(int slot) const { return Block{slots[slot]}; }
+  __device__ int in_component(int slot) const { return slots[slot].comp; }
+};
+
+// A bound of blocks per SM only where a shape asks for one: even a bound of 1 changes
+// ptxas's choices (the 19-point diffusion kernel lost 2-7 % of copy bandwidth with it).
+template <int Points, class Shape, class T, class Cells>
+__global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::MIN_BLOCKS : 0)
+    march_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid, const __grid_constant__ Cells cells,
+                    int zchunks, Health health) {
+  // A launch after a failed step does nothing (the same answer for every thread);
+  // without health.first_bad (an intermediate pass) values are not checked.
+  const bool checked = health.first_bad != nullptr;
+  if (checked && failed_before(health)) return;
   using P = Piece<T>;
-  constexpr int V = P::V, PIECES_X = Tile<T>::PIECES_X, PIECES = Tile<T>::PIECES, LOADS = Tile<T>::LOADS;
-  __shared__ P tile[STAGES][PIECES];
-  const int c = blockIdx.z / zchunks;
+  constexpr int V = P::V, TY = Shape::TY, RY = Shape::RY, TH = Shape::TH, G = Shape::G, NE = Shape::NE;
+  constexpr int PIECES_X = Shape::PIECES_X, PIECES = Shape::PIECES, LOADS = Shape::LOADS;
+  constexpr bool STRIDED = Shape::STRIDED;
+  extern __shared__ __align__(16) unsigned char ring_bytes[];  // one name for every instantiation
+  P* ring = reinterpret_cast<P*>(ring_bytes);                   // [STAGES][G][PIECES]
+  const int group = static_cast<int>(blockIdx.z / zchunks);
+  const int c0 = group * G;                    // the first component written
+  const int c_in = cells.in_component(group);  // the first component read
   const int k0 = static_cast<int>(blockIdx.z % zchunks) * ZCHUNK;
   const int k1 = static_cast<int>(min(static_cast<int64_t>(k0 + ZCHUNK), grid.n[2]));
   const int last_plane = k1 - k0 + 1;  // planes p = 0 .. last_plane are k0-1 .. k1
-  const int64_t i0 = static_cast<int64_t>(blockIdx.x) * TX * V, j0 = static_cast<int64_t>(blockIdx.y) * TH;
+  const int64_t i0 = static_cast<int64_t>(blockIdx.x) * Shape::WIDTH, j0 = static_cast<int64_t>(blockIdx.y) * TH;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
-  const DiffusionWeights<T> w = weights[c];
   const int64_t plane_stride = grid.stride[2];
+  const auto& cell = cells.for_block(group);
 
   // The pieces this thread copies: their offsets in a plane, fixed for the march. A
   // piece is needed when it holds a cell up to the high ghost (i <= n, j <= n).
@@ -140,37 +250,59 @@ __global__ void __launch_bounds__(TX* TY)
     loads[l] = e < PIECES && gi <= grid.n[0] && gj <= grid.n[1];
     offset[l] = grid.index(0, gi, gj, 0);
   }
-  const int64_t x = i0 + tx * V;  // the thread's first cell
-  int cells_x = static_cast<int>(min(static_cast<int64_t>(V), grid.n[0] - x));  // <= 0: none
+  // The thread's cells of a row: x + e (PIECES) or x + 32 e (STRIDED), the first
+  // `cells_x` of them inside the grid (<= 0: none).
+  const int64_t x = STRIDED ? i0 + tx : i0 + tx * V;
+  constexpr int kStep = STRIDED ? TX : 1;
+  const int cells_x = static_cast<int>(min(static_cast<int64_t>(NE), (grid.n[0] - x + kStep - 1) / kStep));
   bool inside[RY];
 #pragma unroll
   for (int r = 0; r < RY; ++r) inside[r] = cells_x > 0 && j0 + ty * RY + r < grid.n[1];
-  const T* plane0 = in + c * grid.comp_stride + (k0 - 1) * plane_stride;  // plane p = 0
-  T* target = out + grid.index(c, x, j0 + ty * RY, k0);
+  const T* plane0 = in + c_in * grid.comp_stride + (k0 - 1) * plane_stride;  // plane p = 0 of component c_in
+  int64_t at = grid.index(0, x, j0 + ty * RY, k0);  // the thread's first cell in component 0
+  T* target = out + c0 * grid.comp_stride + at;      // and where its new value goes
   const int64_t row_stride = grid.stride[1];
 
   // Starts copying plane p into its ring slot; always commits a group (empty past
   // the last plane) so that the groups still pending are counted the same way.
+  // `next` is plane p's first value of component c_in (planes are issued in order).
+  const T* next = plane0;
   auto issue = [&](int p) {
     if (p <= last_plane) {
-      const T* src = plane0 + static_cast<int64_t>(p) * plane_stride;
-      P* dst = tile[p % STAGES];
 #pragma unroll
-      for (int l = 0; l < LOADS; ++l)
-        if (loads[l]) __pipeline_memcpy_async(dst + tid + l * TX * TY, src + offset[l], sizeof(P));
+      for (int g = 0; g < G; ++g) {
+        P* dst = ring + ((p % STAGES) * G + g) * PIECES + tid;
+#pragma unroll
+        for (int l = 0; l < LOADS; ++l)
+          if (loads[l]) __pipeline_memcpy_async(dst + l * TX * TY, next + g * grid.comp_stride + offset[l], sizeof(P));
+      }
+      next += plane_stride;
     }
     __pipeline_commit();
   };
-  T q[3][RY + 2][V + 2];
+  T q[G][3][RY + 2][NE * Shape::QW];
   auto take = [&](int p, auto z) {
-    const P* src = tile[p % STAGES] + ty * RY * PIECES_X + tx;
+    constexpr int Z = decltype(z)::value;
 #pragma unroll
-    for (int r = 0; r < RY + 2; ++r) {
-      const P left = src[r * PIECES_X], mid = src[r * PIECES_X + 1], right = src[r * PIECES_X + 2];
-      q[decltype(z)::value][r][0] = left.v[V - 1];
+    for (int g = 0; g < G; ++g) {
+      const P* slot = ring + ((p % STAGES) * G + g) * PIECES + ty * RY * PIECES_X;
 #pragma unroll
-      for (int e = 0; e < V; ++e) q[decltype(z)::value][r][e + 1] = mid.v[e];
-      q[decltype(z)::value][r][V + 1] = right.v[0];
+      for (int r = 0; r < RY + 2; ++r) {
+        if constexpr (STRIDED) {
+          // Cell e of the thread is value V + tx + 32 e of its halo row.
+          const T* row = reinterpret_cast<const T*>(slot + r * PIECES_X) + V + tx;
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+#pragma unroll
+            for (int d = 0; d < 3; ++d) q[g][Z][r][e * 3 + d] = row[e * TX + d - 1];
+        } else {
+          const P left = slot[r * PIECES_X + tx], mid = slot[r * PIECES_X + tx + 1], right = slot[r * PIECES_X + tx + 2];
+          q[g][Z][r][0] = left.v[V - 1];
+#pragma unroll
+          for (int e = 0; e < V; ++e) q[g][Z][r][e + 1] = mid.v[e];
+          q[g][Z][r][V + 1] = right.v[0];
+        }
+      }
     }
   };
   using Z0 = std::integral_constant<int, 0>;
@@ -187,6 +319,7 @@ __global__ void __launch_bounds__(TX* TY)
   // at most STAGES-3 groups are pending means plane p+1 has landed. After the barrier
   // every thread has taken plane p-1 (two steps ago), so its slot gets plane p+STAGES-1.
   auto step = [&](int k, auto below, auto here, auto above) {
+    constexpr int B = decltype(below)::value, H = decltype(here)::value, A = decltype(above)::value;
     const int p = k - k0 + 1;
     __pipeline_wait_prior(STAGES - 3);
     __syncthreads();
@@ -195,25 +328,41 @@ __global__ void __launch_bounds__(TX* TY)
 #pragma unroll
     for (int r = 0; r < RY; ++r) {
       if (!inside[r]) continue;
-      P result;
+      T result[G][NE];
+      T probe = T(0);  // NaN when any new value is NaN or Inf: v * 0 is 0 for every finite v
 #pragma unroll
-      for (int e = 0; e < V; ++e)
-        result.v[e] = diffusion_update<Points>(
-            QueueAt<T, decltype(below)::value, decltype(here)::value, decltype(above)::value>{q, r, e}, w);
-      T* row = target + r * row_stride;
+      for (int e = 0; e < NE; ++e) {
+        auto values = [&](int g) { return QueueAt<Shape, T, B, H, A>{q[g], r, e}; };
+        cell(values, at + r * row_stride + e * kStep, [&](int g, T v) {
+          result[g][e] = v;
+          if (e < cells_x) probe += v * T(0);
+        });
+      }
+      if (checked && !is_finite(probe)) {  // rare: record each bad value
 #pragma unroll
-      for (int e = 0; e < V; ++e)
-        if (e < cells_x && !is_finite(result.v[e]))
-          atomicMin(health.first_bad,
-                    health_key(health.step, planar_position(grid.n, c, x + e, j0 + ty * RY + r, k)));
-      if (cells_x == V) {
-        *reinterpret_cast<P*>(row) = result;
-      } else {  // the last piece of a row that ends inside it: the cells up to n only
+        for (int g = 0; g < G; ++g)
 #pragma unroll
-        for (int e = 0; e < V; ++e)
-          if (e < cells_x) row[e] = result.v[e];
+          for (int e = 0; e < NE; ++e)
+            if (e < cells_x && !is_finite(result[g][e]))
+              atomicMin(health.first_bad, health_key(health.step, planar_position(grid.n, c0 + g, x + e * kStep,
+                                                                                  j0 + ty * RY + r, k)));
+      }
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        T* row = target + g * grid.comp_stride + r * row_stride;
+        if (!STRIDED && cells_x == NE) {
+          P piece;
+#pragma unroll
+          for (int e = 0; e < NE; ++e) piece.v[e] = result[g][e];
+          *reinterpret_cast<P*>(row) = piece;
+        } else {  // one value per lane, or the last piece of a row that ends inside it
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+            if (e < cells_x) row[e * kStep] = result[g][e];
+        }
       }
     }
+    at += plane_stride;
     target += plane_stride;
   };
   for (int k = k0; k < k1; k += 3) {  // uniform across the block: the barriers inside are safe
@@ -222,6 +371,25 @@ __global__ void __launch_bounds__(TX* TY)
     if (k + 2 < k1) step(k + 2, Z2{}, Z0{}, Z1{});
   }
   __pipeline_wait_prior(0);  // no copy may outlive the block
+}
+
+// Launches the march over a 3D grid, `groups` blocks of components along z.
+template <int Points, class Shape, class T, class Cells>
+void march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, const Cells& cells, int groups,
+              Health health) {
+  auto kernel = march_3d_kernel<Points, Shape, T, Cells>;
+  if constexpr (Shape::SHARED_BYTES > 48 * 1024) {  // beyond the default, per device: ask every time
+    const cudaError_t ok =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::SHARED_BYTES);
+    if (ok != cudaSuccess)
+      fail(OPSPLIT_ERROR_DEVICE, std::string("cannot give the field kernel ") + std::to_string(Shape::SHARED_BYTES) +
+                                     " bytes of shared memory: " + cudaGetErrorString(ok));
+  }
+  const int zchunks = static_cast<int>((grid.n[2] + ZCHUNK - 1) / ZCHUNK);
+  dim3 blocks(blocks_for(grid.n[0], Shape::WIDTH), grid_yz(blocks_for(grid.n[1], Shape::TH), "tiles along y"),
+              grid_yz(static_cast<int64_t>(zchunks) * groups, "z-chunks x component groups"));
+  kernel<<<blocks, dim3(TX, Shape::TY), Shape::SHARED_BYTES, stream_of(ctx)>>>(in, out, grid, cells, zchunks, health);
+  cuda::check_launch("march_3d_kernel");
 }
 
 // 1D and 2D grids (an axis of length 1 has neighbour offset 0): one thread per cell.
@@ -243,11 +411,7 @@ template <int Points, class T>
 void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights,
                     Health health) {
   if (grid.active(0) && grid.active(1) && grid.active(2)) {
-    const int zchunks = static_cast<int>((grid.n[2] + ZCHUNK - 1) / ZCHUNK);
-    dim3 blocks(blocks_for(grid.n[0], TX * Piece<T>::V), grid_yz(blocks_for(grid.n[1], TH), "tiles along y"),
-                grid_yz(static_cast<int64_t>(zchunks) * grid.ncomp, "z-chunks x components"));
-    diffuse_3d_kernel<Points, T><<<blocks, dim3(TX, TY), 0, stream_of(ctx)>>>(in, out, grid, weights, zchunks, health);
-    cuda::check_launch("diffuse_3d_kernel");
+    march_3d<Points, DiffusionTile<T>>(ctx, in, out, grid, DiffuseCells<Points, T>{weights}, grid.ncomp, health);
   } else {
     diffuse_flat_kernel<Points, T>
         <<<blocks_for(grid.cells() * grid.ncomp, 256), 256, 0, stream_of(ctx)>>>(in, out, grid, weights, health);
@@ -265,10 +429,10 @@ void diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int poin
 }
 
 // ---- the whole model ----------------------------------------------------------
-// One thread per (x, y) column of a block of 32 x 4 cells, marching up a chunk of
-// kCellChunkZ planes and updating all components of each cell (they react with each
-// other). Neighbours are read from global memory: the block's last few planes stay in
-// L1, so each value comes from device memory about once.
+// 3D grids of 1 to 3 components whose queues fit (queues_fit) take the march above
+// (ModelCells). Other grids (1D, 2D, more components): one thread per (x, y) column of a block of 32 x 4 cells,
+// marching up a chunk of kCellChunkZ planes with every neighbour read from global
+// memory (the block's last few planes stay in L1).
 constexpr int kCellBlockX = 32, kCellBlockY = 4, kCellChunkZ = 16;
 
 dim3 cell_blocks(const Grid& grid, int64_t planes) {
@@ -289,8 +453,9 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
   const int64_t k1 = min(k0 + kCellChunkZ, grid.n[2]);
   if (i >= grid.n[0] || j >= grid.n[1] || failed_before(health)) return;
   const ComponentTerms<T>* t = terms_in_memory != nullptr ? terms_in_memory : terms.comp;
+  const Neighbours nb = neighbours_of(grid);
   for (int64_t k = k0; k < k1; ++k) {
-    const int bad = update_cell<Points, Kind, NC>(in, out, mu, velocity, grid, grid.index(0, i, j, k), t, step);
+    const int bad = update_cell<Points, Kind, NC>(in, out, mu, velocity, nb, grid.index(0, i, j, k), t, step);
     if (bad >= 0) atomicMin(health.first_bad, health_key(health.step, planar_position(grid.n, bad, i, j, k)));
   }
 }
@@ -303,13 +468,28 @@ void update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
   const bool fits = grid.ncomp <= kMaxTermComponents;
   if (fits)
     for (int c = 0; c < grid.ncomp; ++c) by_value.comp[c] = terms_host[c];
+  const bool march = grid.active(0) && grid.active(1) && grid.active(2);
   with_reaction_kind(kind, [&](auto k) {
     with_component_count(grid.ncomp, [&](auto nc) {
       constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value;
-      auto kernel = points == 19 ? update_kernel<19, Kind, NC, T> : update_kernel<7, Kind, NC, T>;
-      kernel<<<cell_blocks(grid, grid.n[2]), dim3(kCellBlockX, kCellBlockY), 0, stream_of(ctx)>>>(
-          in, out, mu, velocity, grid, by_value, fits ? nullptr : terms, step, health);
-      cuda::check_launch("update_kernel");
+      auto run = [&](auto points_constant) {
+        constexpr int Points = decltype(points_constant)::value;
+        if constexpr (NC > 0 && queues_fit<T, NC>()) {
+          if (march) {
+            const ModelCells<Points, Kind, NC, T> cells{by_value, step, mu, velocity, neighbours_of(grid)};
+            march_3d<Points, ModelTile<T, NC>>(ctx, in, out, grid, cells, 1, health);
+            return;
+          }
+        }
+        update_kernel<Points, Kind, NC, T><<<cell_blocks(grid, grid.n[2]), dim3(kCellBlockX, kCellBlockY), 0,
+                                             stream_of(ctx)>>>(in, out, mu, velocity, grid, by_value,
+                                                               fits ? nullptr : terms, step, health);
+        cuda::check_launch("update_kernel");
+      };
+      if (points == 19)
+        run(std::integral_constant<int, 19>{});
+      else
+        run(std::integral_constant<int, 7>{});
     });
   });
 }
@@ -328,17 +508,27 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
     const int64_t k = p % grid.n[2];
     const int slot = static_cast<int>(p / grid.n[2]);
     const PotentialTerms<T>& s = slots[slot];
-    mu[grid.index(slot, i, j, k)] = chemical_potential<Points>(in + grid.index(s.comp, i, j, k), grid, s);
+    mu[grid.index(slot, i, j, k)] = chemical_potential<Points>(global_values(in, grid, grid.index(0, i, j, k))(s.comp), s);
   }
 }
 
 template <class T>
 void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
                int nslots) {
-  auto kernel = points == 19 ? potential_kernel<19, T> : potential_kernel<7, T>;
-  kernel<<<cell_blocks(grid, grid.n[2] * nslots), dim3(kCellBlockX, kCellBlockY), 0, stream_of(ctx)>>>(
-      in, mu, grid, slots, nslots);
-  cuda::check_launch("potential_kernel");
+  auto run = [&](auto points_constant) {
+    constexpr int Points = decltype(points_constant)::value;
+    if (grid.active(0) && grid.active(1) && grid.active(2)) {
+      march_3d<Points, ModelTile<T, 1>>(ctx, in, mu, grid, PotentialCells<Points, T>{slots}, nslots, Health{});
+      return;
+    }
+    potential_kernel<Points, T><<<cell_blocks(grid, grid.n[2] * nslots), dim3(kCellBlockX, kCellBlockY), 0,
+                                  stream_of(ctx)>>>(in, mu, grid, slots, nslots);
+    cuda::check_launch("potential_kernel");
+  };
+  if (points == 19)
+    run(std::integral_constant<int, 19>{});
+  else
+    run(std::integral_constant<int, 7>{});
 }
 
 template <class T>

@@ -56,6 +56,7 @@ template <class T>
 struct StepTerms {
   T dt;
   T courant[3];    // dt u_a(t) / h_a of the uniform velocity; 0 on length-1 axes
+  T upwind[3][2];  // max(courant, 0), max(-courant, 0): the low and high faces' upwind weights
   T dt_over_h[3];  // dt / h_a for the per-cell velocity field; 0 on length-1 axes
   T reaction[kMaxReactionParams];
   int ncomp;
@@ -68,12 +69,10 @@ OPSPLIT_HD bool is_finite(T v) {
   return v - v == T(0);  // NaN and +-Inf give NaN
 }
 
-// mu = -b c + u c^3 - K L c at the cell `phi` points to.
-template <int Points, class T>
-OPSPLIT_HD T chemical_potential(const T* phi, const Grid& grid, const PotentialTerms<T>& p) {
-  const T c = *phi;
-  const StridedAt<T, int> at{phi, static_cast<int>(grid.step(0)), static_cast<int>(grid.step(1)),
-                             static_cast<int>(grid.step(2))};
+// mu = -b c + u c^3 - K L c at a cell; `at` reads its neighbourhood (dx, dy, dz).
+template <int Points, class T, class At>
+OPSPLIT_HD T chemical_potential(const At& at, const PotentialTerms<T>& p) {
+  const T c = at(0, 0, 0);
   return (p.u * c * c - p.b) * c - stencil_sum<Points, T>(at, p.kappa);
 }
 
@@ -85,54 +84,136 @@ OPSPLIT_HD T upwind_divergence(T lo, T c, T hi, T s_lo, T s_hi) {
   return f_hi - f_lo;
 }
 
-// Updates every component of the cell at storage offset `at` (component 0) from `in`
-// into `out`. Returns the first component whose new value is NaN or Inf, or -1.
-// NC: the number of components when known at compile time (the loop unrolls and the
-// terms become constants), 0 for s.ncomp.
-template <int Points, int Kind, int NC, class T>
-OPSPLIT_HD int update_cell(const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int64_t at,
-                           const ComponentTerms<T>* terms, const StepTerms<T>& s) {
-  // Neighbour offsets fit an int: the model refuses planes of 2^31 values or more.
-  const int step[3] = {static_cast<int>(grid.step(0)), static_cast<int>(grid.step(1)), static_cast<int>(grid.step(2))};
-  T s_lo[3] = {0, 0, 0}, s_hi[3] = {0, 0, 0};
-  if (s.advect) {
-    for (int a = 0; a < 3; ++a) {
-      s_lo[a] = s_hi[a] = s.courant[a];
-      if (s.velocity_field) {
-        const T* v = velocity + a * grid.comp_stride + at;
-        s_lo[a] += s.dt_over_h[a] * (T(0.5) * (v[-step[a]] + v[0]));
-        s_hi[a] += s.dt_over_h[a] * (T(0.5) * (v[0] + v[step[a]]));
-      }
+// The neighbour of a cell one step down (side 0) or up (side 1) along axis a.
+template <class At>
+OPSPLIT_HD auto axis_neighbour(const At& at, int a, int side) {
+  const int d = side ? 1 : -1;
+  return at(a == 0 ? d : 0, a == 1 ? d : 0, a == 2 ? d : 0);
+}
+
+// The Courant numbers of the low and high faces of a cell along each axis: the
+// uniform velocity's, plus the mean of the per-cell velocity field on the face's two
+// sides when there is one (`velocity` a field with the model's grid geometry, `at`
+// the cell's storage offset in component 0, `step` the neighbour offsets).
+template <class T>
+OPSPLIT_HD void face_courants(const StepTerms<T>& s, const T* velocity, int64_t at, const int step[3],
+                              int64_t comp_stride, T s_lo[3], T s_hi[3]) {
+  for (int a = 0; a < 3; ++a) {
+    s_lo[a] = s_hi[a] = s.courant[a];
+    if (s.velocity_field) {
+      const T* v = velocity + a * comp_stride + at;
+      s_lo[a] += s.dt_over_h[a] * (T(0.5) * (v[-step[a]] + v[0]));
+      s_hi[a] += s.dt_over_h[a] * (T(0.5) * (v[0] + v[step[a]]));
     }
   }
+}
+
+// Upwind advection by a uniform velocity as stencil terms: the flux form's
+// -(F_hi - F_lo) along an axis with Courant number s is s+ (lo - c) + s- (hi - c),
+// s+ = max(s, 0), s- = max(-s, 0) (StepTerms::upwind). It shares the differences
+// (neighbour - c) with the diffusion stencil: a constant field stays exactly constant,
+// and the sum over a periodic field is conserved to rounding.
+template <class T, class At>
+OPSPLIT_HD T uniform_upwind_sum(const At& at, const T (&upwind)[3][2]) {
+  const T c = at(0, 0, 0);
+  T r = T(0);
+  OPSPLIT_UNROLL
+  for (int a = 0; a < 3; ++a)
+    r += upwind[a][0] * (axis_neighbour(at, a, 0) - c) + upwind[a][1] * (axis_neighbour(at, a, 1) - c);
+  return r;
+}
+
+// Which transport terms a model has: read from the run-time flags (s.advect,
+// s.velocity_field, each component's mu_slot), or known at compile time to be exactly
+// none or exactly a uniform velocity (no per-cell wind, no Cahn-Hilliard component),
+// so that a row loop has no branch in it and vectorizes (the CPU launchers).
+enum TransportTerms : int { kTermsFromFlags = 0, kNoTransport = 1, kUniformAdvectionOnly = 2 };
+
+// The new value of every component c of one cell, handed to store(c, value).
+// `values(c)` and `potential(slot)` return accessors (dx, dy, dz) -> value of
+// component c's and of chemical-potential slot `slot`'s neighbourhood: global memory
+// on the CPU, registers filled from a shared-memory ring on the GPU. s_lo / s_hi:
+// face_courants (read only with a per-cell velocity field). NC: the number of components when known at
+// compile time (the loop unrolls and the terms become constants), 0 for s.ncomp.
+// Terms: which transport terms there are (TransportTerms).
+template <int Points, int Kind, int NC, int Terms = kTermsFromFlags, class T, class Values, class Potential,
+          class Store>
+OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, const T s_lo[3], const T s_hi[3],
+                            const ComponentTerms<T>* terms, const StepTerms<T>& s, Store&& store) {
+  constexpr bool flagged = Terms == kTermsFromFlags;
+  const bool wind = flagged && s.velocity_field;
+  const bool uniform = flagged ? s.advect && !s.velocity_field : Terms == kUniformAdvectionOnly;
   constexpr int NR = reacting_components<Kind>();
   T rate[NR > 0 ? NR : 1] = {};
   if constexpr (NR > 0) {
     T c[NR];
-    for (int r = 0; r < NR; ++r) c[r] = in[r * grid.comp_stride + at];
+    OPSPLIT_UNROLL
+    for (int r = 0; r < NR; ++r) c[r] = values(r)(0, 0, 0);
     reaction_rates<Kind>(c, s.reaction, rate);
   }
-  int bad = -1;
   const int ncomp = NC > 0 ? NC : s.ncomp;
-#ifdef __CUDA_ARCH__
-#pragma unroll
-#endif
+  OPSPLIT_UNROLL
   for (int c = 0; c < ncomp; ++c) {
-    const int64_t p = c * grid.comp_stride + at;
     const ComponentTerms<T>& t = terms[c];
-    const T x = in[p];
-    T acc = stencil_sum<Points, T>(StridedAt<T, int>{in + p, step[0], step[1], step[2]}, t.diffusion);
-    if (t.mu_slot >= 0)
-      acc += stencil_sum<Points, T>(
-          StridedAt<T, int>{mu + t.mu_slot * grid.comp_stride + at, step[0], step[1], step[2]}, t.potential);
-    if (s.advect)
-      for (int a = 0; a < 3; ++a) acc -= upwind_divergence(in[p - step[a]], x, in[p + step[a]], s_lo[a], s_hi[a]);
+    const auto at = values(c);
+    const T x = at(0, 0, 0);
+    T acc = stencil_sum<Points, T>(at, t.diffusion);
+    if (wind) {  // per-face velocities: the flux form
+      for (int a = 0; a < 3; ++a)
+        acc -= upwind_divergence(axis_neighbour(at, a, 0), x, axis_neighbour(at, a, 1), s_lo[a], s_hi[a]);
+    } else if (uniform) {
+      acc += uniform_upwind_sum(at, s.upwind);
+    }
+    if (flagged && t.mu_slot >= 0) acc += stencil_sum<Points, T>(potential(t.mu_slot), t.potential);
     if (c < NR) acc += s.dt * (c == 0 ? rate[0] : (c == 1 ? rate[NR > 1 ? 1 : 0] : rate[NR - 1]));
     acc += t.rate_dt * x + t.source_dt;
-    const T v = x + acc;
-    out[p] = v;
-    if (bad < 0 && !is_finite(v)) bad = c;
+    store(c, x + acc);
   }
+}
+
+// The storage offsets around a cell of a grid: component stride and 32-bit neighbour
+// offsets (the model refuses planes of 2^31 values or more), computed once per launch.
+struct Neighbours {
+  int64_t comp_stride;
+  int step[3];
+};
+
+OPSPLIT_HD Neighbours neighbours_of(const Grid& grid) {
+  return Neighbours{grid.comp_stride,
+                    {static_cast<int>(grid.step(0)), static_cast<int>(grid.step(1)), static_cast<int>(grid.step(2))}};
+}
+
+// Component c's (or a potential slot's) neighbourhood in a global array: the cell at
+// storage offset `at` of component 0.
+template <class T>
+struct GlobalValues {
+  const T* data;
+  int64_t at;
+  Neighbours nb;
+  OPSPLIT_HD StridedAt<T, int> operator()(int c) const {
+    return StridedAt<T, int>{data + c * nb.comp_stride + at, nb.step[0], nb.step[1], nb.step[2]};
+  }
+};
+
+template <class T>
+OPSPLIT_HD GlobalValues<T> global_values(const T* data, const Grid& grid, int64_t at) {
+  return GlobalValues<T>{data, at, neighbours_of(grid)};
+}
+
+// Updates every component of the cell at storage offset `at` (component 0) from `in`
+// into `out`, all neighbours from global memory. Returns the first component whose new
+// value is NaN or Inf, or -1 (always -1 without Check: the caller checks the row).
+template <int Points, int Kind, int NC, int Terms = kTermsFromFlags, bool Check = true, class T>
+OPSPLIT_HD int update_cell(const T* in, T* out, const T* mu, const T* velocity, const Neighbours& nb, int64_t at,
+                           const ComponentTerms<T>* terms, const StepTerms<T>& s) {
+  const GlobalValues<T> values{in, at, nb}, potential{mu, at, nb};
+  T s_lo[3] = {0, 0, 0}, s_hi[3] = {0, 0, 0};
+  if (Terms == kTermsFromFlags && s.velocity_field) face_courants(s, velocity, at, nb.step, nb.comp_stride, s_lo, s_hi);
+  int bad = -1;
+  cell_update<Points, Kind, NC, Terms>(values, potential, s_lo, s_hi, terms, s, [&](int c, T v) {
+    out[c * nb.comp_stride + at] = v;
+    if (Check && bad < 0 && !is_finite(v)) bad = c;
+  });
   return bad;
 }
 

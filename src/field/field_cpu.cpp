@@ -105,16 +105,27 @@ void diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int poin
     diffuse_points<7>(ctx, in, out, grid, weights, health);
 }
 
-template <int Points, int Kind, int NC, class T>
+template <int Points, int Kind, int NC, int Terms, class T>
 void update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid,
                  const ComponentTerms<T>* terms, const StepTerms<T>& step, Health health) {
   const int64_t rows = grid.n[2] * grid.n[1];
+  const Neighbours nb = neighbours_of(grid);
   unsigned long long first = kHealthy;
 #pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static) reduction(min : first)
   for (int64_t row = 0; row < rows; ++row) {
     const int64_t j = row % grid.n[1], k = row / grid.n[1];
     const int64_t base = grid.index(0, 0, j, k);
-    for (int64_t i = 0; i < grid.n[0]; ++i) update_cell<Points, Kind, NC>(in, out, mu, velocity, grid, base + i, terms, step);
+    // Local copies: loads through pointers that `out` might alias would be repeated
+    // after every store.
+    const StepTerms<T> s = step;
+    ComponentTerms<T> t[NC > 0 ? NC : 1];
+    const ComponentTerms<T>* row_terms = terms;
+    if constexpr (NC > 0) {
+      for (int c = 0; c < NC; ++c) t[c] = terms[c];
+      row_terms = t;
+    }
+    for (int64_t i = 0; i < grid.n[0]; ++i)  // finiteness: after the row (check_row)
+      update_cell<Points, Kind, NC, Terms, false>(in, out, mu, velocity, nb, base + i, row_terms, s);
     for (int c = 0; c < grid.ncomp; ++c) check_row(&first, health, grid, out + c * grid.comp_stride + base, c, j, k);
   }
   if (first < *health.first_bad) *health.first_bad = first;
@@ -125,13 +136,29 @@ void update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
             int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>*, const StepTerms<T>& step,
             Health health) {
   if (failed_before(health)) return;
+  // Without a per-cell wind or a Cahn-Hilliard component the transport terms are
+  // known here: the row loop then has no branch and vectorizes.
+  bool cahn_hilliard = false;
+  for (int c = 0; c < grid.ncomp; ++c) cahn_hilliard = cahn_hilliard || terms[c].mu_slot >= 0;
+  const int transport = cahn_hilliard || step.velocity_field ? kTermsFromFlags
+                        : step.advect                        ? kUniformAdvectionOnly
+                                                             : kNoTransport;
   with_reaction_kind(kind, [&](auto k) {
     with_component_count(grid.ncomp, [&](auto nc) {
       constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value;
-      if (points == 19)
-        update_kind<19, Kind, NC>(ctx, in, out, mu, velocity, grid, terms, step, health);
+      auto run = [&](auto terms_constant) {
+        constexpr int Terms = decltype(terms_constant)::value;
+        if (points == 19)
+          update_kind<19, Kind, NC, Terms>(ctx, in, out, mu, velocity, grid, terms, step, health);
+        else
+          update_kind<7, Kind, NC, Terms>(ctx, in, out, mu, velocity, grid, terms, step, health);
+      };
+      if (transport == kNoTransport)
+        run(std::integral_constant<int, kNoTransport>{});
+      else if (transport == kUniformAdvectionOnly)
+        run(std::integral_constant<int, kUniformAdvectionOnly>{});
       else
-        update_kind<7, Kind, NC>(ctx, in, out, mu, velocity, grid, terms, step, health);
+        run(std::integral_constant<int, kTermsFromFlags>{});
     });
   });
 }
@@ -145,8 +172,8 @@ void potential_points(const Context& ctx, const T* in, T* mu, const Grid& grid, 
     const int slot = static_cast<int>(row / (grid.n[2] * grid.n[1]));
     const int64_t j = row % grid.n[1], k = row / grid.n[1] % grid.n[2];
     const PotentialTerms<T> p = slots[slot];
-    const int64_t from = grid.index(p.comp, 0, j, k), to = grid.index(slot, 0, j, k);
-    for (int64_t i = 0; i < grid.n[0]; ++i) mu[to + i] = chemical_potential<Points>(in + from + i, grid, p);
+    const int64_t at = grid.index(0, 0, j, k), to = grid.index(slot, 0, j, k);
+    for (int64_t i = 0; i < grid.n[0]; ++i) mu[to + i] = chemical_potential<Points>(global_values(in, grid, at + i)(p.comp), p);
   }
 }
 

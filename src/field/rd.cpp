@@ -456,7 +456,11 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
         run.fill_ghosts(ctx, mu, slot_grid, sf);
       }
       const double t_n = t0 + static_cast<double>(n) * dt;
-      for (int a = 0; a < 3; ++a) st.courant[a] = active[a] ? static_cast<T>(velocity_[a].at(t_n) * dt / h[a]) : T(0);
+      for (int a = 0; a < 3; ++a) {
+        st.courant[a] = active[a] ? static_cast<T>(velocity_[a].at(t_n) * dt / h[a]) : T(0);
+        st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
+        st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
+      }
       run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st, health);
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);

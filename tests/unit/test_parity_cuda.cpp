@@ -130,9 +130,13 @@ TEST(CudaParity, ModelsDouble) {
     compare<double>({{40, 33, 1}, 7, 3, 1, kind}, 1e-12);
   }
   compare<double>({{130, 64, 48}, 7, 2, 0, OPSPLIT_REACTION_TURING}, 1e-12);
+  // One component over several tiles and z-chunks; four components (the column kernel).
+  compare<double>({{150, 70, 70}, 19, 1, 0, OPSPLIT_REACTION_LINEAR}, 1e-12);
+  compare<double>({{20, 18, 17}, 7, 4, 1, OPSPLIT_REACTION_GRAY_SCOTT}, 1e-12);
 }
 TEST(CudaParity, ModelsFloat) {
   for (int kind = 0; kind < 4; ++kind) compare<float>({{37, 21, 19}, 19, 3, 1, kind}, 5e-5);
+  compare<float>({{200, 40, 70}, 7, 2, 0, OPSPLIT_REACTION_TURING}, 5e-5);
 }
 TEST(CudaParity, OneAndTwoDDouble) {
   compare<double>({{1000, 1, 1}, 7, 1}, 1e-12);
