@@ -14,6 +14,7 @@ struct Case {
   int ncomp;
   int bc_set = 0;  // 0: Dirichlet x-lo and z-hi, periodic y; 1: per component, below
   int kind = -1;   // -1: diffusion only; else a reaction kind with every other term, below
+  bool every_term = true;  // false: the reaction and a uniform velocity only (the CPU's vectorized loops)
 };
 
 // Every term at once: the reaction kind, a Cahn-Hilliard component (PRECIPITATION's
@@ -75,7 +76,11 @@ std::vector<T> run(opsplit_backend backend, const Case& cs, int64_t steps, doubl
     set_boundaries(rd, c, cs.bc_set);
   }
   test::Field wind(ctx, cs.n[0], cs.n[1], cs.n[2], 3, test::precision_of<T>());
-  if (cs.kind >= 0) add_model_terms<T>(ctx, rd, cs, wind);
+  if (cs.kind >= 0 && cs.every_term) add_model_terms<T>(ctx, rd, cs, wind);
+  if (cs.kind >= 0 && !cs.every_term) {
+    EXPECT_EQ(opsplit_rd_set_reaction(rd, static_cast<opsplit_reaction>(cs.kind)), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_velocity(rd, 1, -0.2, 0.1, 0.3, 0.0), OPSPLIT_SUCCESS);
+  }
   const size_t total = static_cast<size_t>(cs.n[0] * cs.n[1] * cs.n[2] * cs.ncomp);
   std::vector<T> c0(total);
   std::mt19937_64 gen(1234);
@@ -133,10 +138,15 @@ TEST(CudaParity, ModelsDouble) {
   // One component over several tiles and z-chunks; four components (the column kernel).
   compare<double>({{150, 70, 70}, 19, 1, 0, OPSPLIT_REACTION_LINEAR}, 1e-12);
   compare<double>({{20, 18, 17}, 7, 4, 1, OPSPLIT_REACTION_GRAY_SCOTT}, 1e-12);
+  // The reaction and a uniform velocity alone: the CPU's vectorized loops.
+  compare<double>({{70, 45, 40}, 19, 2, 0, OPSPLIT_REACTION_TURING, false}, 1e-12);
+  compare<double>({{70, 45, 40}, 7, 1, 0, OPSPLIT_REACTION_LINEAR, false}, 1e-12);
 }
 TEST(CudaParity, ModelsFloat) {
   for (int kind = 0; kind < 4; ++kind) compare<float>({{37, 21, 19}, 19, 3, 1, kind}, 5e-5);
   compare<float>({{200, 40, 70}, 7, 2, 0, OPSPLIT_REACTION_TURING}, 5e-5);
+  compare<float>({{70, 45, 40}, 19, 2, 0, OPSPLIT_REACTION_TURING, false}, 5e-5);
+  compare<float>({{70, 45, 40}, 19, 1, 0, OPSPLIT_REACTION_LINEAR, false}, 5e-5);
 }
 TEST(CudaParity, OneAndTwoDDouble) {
   compare<double>({{1000, 1, 1}, 7, 1}, 1e-12);
