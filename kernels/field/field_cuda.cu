@@ -239,8 +239,9 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   const int64_t plane_stride = grid.stride[2];
   const auto& cell = cells.for_block(group);
 
-  // The pieces this thread copies: their offsets in a plane, fixed for the march. A
-  // piece is needed when it holds a cell up to the high ghost (i <= n, j <= n).
+  // The pieces this thread copies: their offsets in plane p = 0 (k0 - 1) of a
+  // component, fixed for the march. A piece is needed when it holds a cell up to the
+  // high ghost (i <= n, j <= n).
   int64_t offset[LOADS];
   bool loads[LOADS];
 #pragma unroll
@@ -248,7 +249,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     const int e = tid + l * TX * TY;
     const int64_t gi = i0 - V + (e % PIECES_X) * V, gj = j0 - 1 + e / PIECES_X;
     loads[l] = e < PIECES && gi <= grid.n[0] && gj <= grid.n[1];
-    offset[l] = grid.index(0, gi, gj, 0);
+    offset[l] = grid.index(0, gi, gj, k0 - 1);
   }
   // The thread's cells of a row: x + e (PIECES) or x + 32 e (STRIDED), the first
   // `cells_x` of them inside the grid (<= 0: none).
@@ -258,9 +259,11 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   bool inside[RY];
 #pragma unroll
   for (int r = 0; r < RY; ++r) inside[r] = cells_x > 0 && j0 + ty * RY + r < grid.n[1];
-  const T* plane0 = in + c_in * grid.comp_stride + (k0 - 1) * plane_stride;  // plane p = 0 of component c_in
-  int64_t at = grid.index(0, x, j0 + ty * RY, k0);  // the thread's first cell in component 0
-  T* target = out + c0 * grid.comp_stride + at;      // and where its new value goes
+  const T* plane0 = in + c_in * grid.comp_stride;  // component c_in (offset[] holds the plane)
+  // The thread's first cell in component 0, and where its new value goes; a thread
+  // with no cells (it stores nothing) points at the last one, not past the buffer.
+  int64_t at = grid.index(0, min(x, grid.n[0] - 1), min(j0 + ty * RY, grid.n[1] - 1), k0);
+  T* target = out + c0 * grid.comp_stride + at;
   const int64_t row_stride = grid.stride[1];
 
   // Starts copying plane p into its ring slot; always commits a group (empty past
@@ -332,6 +335,10 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
       T probe = T(0);  // NaN when any new value is NaN or Inf: v * 0 is 0 for every finite v
 #pragma unroll
       for (int e = 0; e < NE; ++e) {
+        // Cells past the grid's x edge are not computed where a thread owns more than one
+        // cell 32 apart (a model's operation reads the wind and potential of its cell).
+        if constexpr (STRIDED && NE > 1)
+          if (e >= cells_x) continue;
         auto values = [&](int g) { return QueueAt<Shape, T, B, H, A>{q[g], r, e}; };
         cell(values, at + r * row_stride + e * kStep, [&](int g, T v) {
           result[g][e] = v;
