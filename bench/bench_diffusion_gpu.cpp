@@ -266,6 +266,33 @@ bool time_steps(benchmark::State& state, opsplit_rd rd, opsplit_field field, dou
   return true;
 }
 
+// The counters of a case that ran `nsteps` steps per iteration of an n^3 field of
+// `ncomp` components in `total` seconds; bytes at the minimum, one read and one write
+// of every value per step. Faster than the copy bound by a wide margin means the work
+// did not run on the stream the events were recorded on: refused (false, `error`).
+bool report_rates(benchmark::State& state, int ncomp, opsplit_precision prec, int64_t nsteps, double total,
+                  double seed_mpoints, std::string& error) {
+  const World& w = g_world;
+  const double cells = static_cast<double>(w.n * w.n * w.n);
+  const double steps = static_cast<double>(nsteps) * static_cast<double>(state.iterations());
+  const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;
+  const double mpoints = cells * steps / total / 1e6;
+  const double gbps = 2.0 * ncomp * cells * value_bytes * steps / total / 1e9;
+  if (gbps > 1.25 * w.copy_gbps) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "implausible %.0f GB/s > 1.25 x copy %.0f GB/s: steps not on the given stream?",
+                  gbps, w.copy_gbps);
+    error = msg;
+    return false;
+  }
+  state.counters["Mpoints_per_s"] = mpoints;
+  state.counters["GB_per_s"] = gbps;
+  state.counters["frac_of_copy_bw"] = gbps / w.copy_gbps;
+  state.counters["x_seed_gtx275"] = mpoints / seed_mpoints;
+  state.counters["steps_per_iter"] = static_cast<double>(nsteps);
+  return true;
+}
+
 void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec) {
   world_init();
   World& w = g_world;
@@ -290,26 +317,7 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec) 
     double total = 0.0;
     if (!time_steps(state, rd, field, dt, nsteps, &total, error)) return false;
 
-    const double cells = static_cast<double>(w.n * w.n * w.n);
-    const double steps = static_cast<double>(nsteps) * static_cast<double>(state.iterations());
-    const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;
-    const double mpoints = cells * steps / total / 1e6;
-    const double gbps = 2.0 * cells * value_bytes * steps / total / 1e9;
-    // Faster than the copy bound by a wide margin means the work did not run on the
-    // stream the events were recorded on: refuse to report it.
-    if (gbps > 1.25 * w.copy_gbps) {
-      char msg[160];
-      std::snprintf(msg, sizeof msg, "implausible %.0f GB/s > 1.25 x copy %.0f GB/s: steps not on the given stream?",
-                    gbps, w.copy_gbps);
-      error = msg;
-      return false;
-    }
-    state.counters["Mpoints_per_s"] = mpoints;
-    state.counters["GB_per_s"] = gbps;
-    state.counters["frac_of_copy_bw"] = gbps / w.copy_gbps;
-    state.counters["x_seed_gtx275"] = mpoints / kSeedGtx275Mpoints;
-    state.counters["steps_per_iter"] = static_cast<double>(nsteps);
-    return true;
+    return report_rates(state, 1, prec, nsteps, total, kSeedGtx275Mpoints, error);
   };
   if (!run_case()) state.SkipWithError(error.c_str());
 }
@@ -336,17 +344,7 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec)
     const int64_t nsteps = steps_per_iteration(prec) / 2;
     double total = 0.0;
     if (!time_steps(state, rd, field, dt, nsteps, &total, error)) return false;
-    const double cells = static_cast<double>(w.n * w.n * w.n);
-    const double steps = static_cast<double>(nsteps) * static_cast<double>(state.iterations());
-    const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;
-    const double mpoints = cells * steps / total / 1e6;
-    const double gbps = 2.0 * info.ncomp * cells * value_bytes * steps / total / 1e9;
-    state.counters["Mpoints_per_s"] = mpoints;
-    state.counters["GB_per_s"] = gbps;
-    state.counters["frac_of_copy_bw"] = gbps / w.copy_gbps;
-    state.counters["x_seed_gtx275"] = mpoints / info.seed_gtx275_mpoints;
-    state.counters["steps_per_iter"] = static_cast<double>(nsteps);
-    return true;
+    return report_rates(state, info.ncomp, prec, nsteps, total, info.seed_gtx275_mpoints, error);
   };
   if (!run_case()) state.SkipWithError(error.c_str());
   if (rd) opsplit_rd_destroy(&rd);

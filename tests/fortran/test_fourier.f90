@@ -44,13 +44,13 @@ end module test_fourier_support
 program test_fourier
   use opsplit
   use test_fourier_support
+  use test_checks
   use, intrinsic :: ieee_arithmetic, only: ieee_is_nan
   implicit none
 
   real(c_double), parameter :: pi = acos(-1.0_c_double)
   real(c_double), parameter :: cubic(3) = [1.0_c_double, 1.0_c_double, 1.0_c_double]
   real(c_double), parameter :: stretched(3) = [1.0_c_double, 1.5_c_double, 0.75_c_double]
-  integer :: npassed = 0, nfailed = 0
   type(opsplit_context_t) :: ctx
   integer(c_int) :: backend
   character(len=32) :: wanted
@@ -78,21 +78,9 @@ program test_fourier
   call ctx%destroy()
   call check(.not. ctx%created(), 'the context is gone after destroy')
 
-  print '(i0,a,i0,a)', npassed, ' passed, ', nfailed, ' failed'
-  if (nfailed > 0) error stop 1
+  call report_checks()
 
 contains
-
-  subroutine check(condition, what)
-    logical, intent(in) :: condition
-    character(len=*), intent(in) :: what
-    if (condition) then
-      npassed = npassed + 1
-    else
-      nfailed = nfailed + 1
-      print '(a,a)', 'FAILED: ', what
-    end if
-  end subroutine check
 
   function backend_name(b) result(name)
     integer(c_int), intent(in) :: b

@@ -4,11 +4,11 @@
 ! and bad 1-based indices come back through stat. OPSPLIT_BACKEND picks the backend.
 program test_models
   use opsplit
+  use test_checks
   use, intrinsic :: ieee_arithmetic, only: ieee_is_nan
   implicit none
 
   integer, parameter :: nx = 8, ny = 6, nz = 4
-  integer :: npassed = 0, nfailed = 0
   type(opsplit_context_t) :: ctx
 
   call ctx%create(OPSPLIT_BACKEND_AUTO)
@@ -19,21 +19,9 @@ program test_models
   call errors_through_stat()
   call ctx%destroy()
 
-  print '(i0,a,i0,a)', npassed, ' passed, ', nfailed, ' failed'
-  if (nfailed > 0) error stop 1
+  call report_checks()
 
 contains
-
-  subroutine check(condition, what)
-    logical, intent(in) :: condition
-    character(len=*), intent(in) :: what
-    if (condition) then
-      npassed = npassed + 1
-    else
-      nfailed = nfailed + 1
-      print '(a,a)', 'FAILED: ', what
-    end if
-  end subroutine check
 
   ! Uniform fields: diffusion does nothing, so component 1 decays as (1 + rate dt)^n and
   ! component 2 grows by source * t.
