@@ -17,6 +17,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "common/hd.cuh"
 #include "field/diffusion.cuh"
@@ -67,6 +69,18 @@ struct StepTerms {
 template <class T>
 OPSPLIT_HD bool is_finite(T v) {
   return v - v == T(0);  // NaN and +-Inf give NaN
+}
+
+// v where keep, else +0, by masking the bits: no branch, and v's NaN or Inf is not
+// carried into the zero.
+template <class T>
+OPSPLIT_HD T kept_or_zero(T v, bool keep) {
+  using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+  Bits b;
+  memcpy(&b, &v, sizeof b);
+  b &= Bits(0) - static_cast<Bits>(keep);
+  memcpy(&v, &b, sizeof b);
+  return v;
 }
 
 // mu = -b c + u c^3 - K L c at a cell; `at` reads its neighbourhood (dx, dy, dz).
@@ -124,10 +138,18 @@ OPSPLIT_HD T uniform_upwind_sum(const At& at, const T (&upwind)[3][2]) {
 }
 
 // Which transport terms a model has: read from the run-time flags (s.advect,
-// s.velocity_field, each component's mu_slot), or known at compile time to be exactly
-// none or exactly a uniform velocity (no per-cell wind, no Cahn-Hilliard component),
-// so that a row loop has no branch in it and vectorizes (the CPU launchers).
-enum TransportTerms : int { kTermsFromFlags = 0, kNoTransport = 1, kUniformAdvectionOnly = 2 };
+// s.velocity_field, each component's mu_slot), or known at compile time (no per-cell
+// wind; whether there is a uniform velocity and whether there are Cahn-Hilliard
+// components), so that a row loop has no branch in it and vectorizes (the CPU
+// launchers). Known terms are a set of the bits below.
+enum TransportTerms : int {
+  kTermsFromFlags = 0,
+  kKnownTerms = 1,        // the bits that follow are the terms
+  kUniformVelocity = 2,   // upwind terms of a uniform velocity
+  kPotentialTerms = 4,    // the Cahn-Hilliard term of every component that has one
+  kNoTransport = kKnownTerms,
+  kUniformAdvectionOnly = kKnownTerms | kUniformVelocity,
+};
 
 // The new value of every component c of one cell, handed to store(c, value).
 // `values(c)` and `potential(slot)` return accessors (dx, dy, dz) -> value of
@@ -142,7 +164,7 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
                             const ComponentTerms<T>* terms, const StepTerms<T>& s, Store&& store) {
   constexpr bool flagged = Terms == kTermsFromFlags;
   const bool wind = flagged && s.velocity_field;
-  const bool uniform = flagged ? s.advect && !s.velocity_field : Terms == kUniformAdvectionOnly;
+  const bool uniform = flagged ? s.advect && !s.velocity_field : (Terms & kUniformVelocity) != 0;
   constexpr int NR = reacting_components<Kind>();
   T rate[NR > 0 ? NR : 1] = {};
   if constexpr (NR > 0) {
@@ -164,7 +186,15 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
     } else if (uniform) {
       acc += uniform_upwind_sum(at, s.upwind);
     }
-    if (flagged && t.mu_slot >= 0) acc += stencil_sum<Points, T>(potential(t.mu_slot), t.potential);
+    if constexpr (flagged) {
+      if (t.mu_slot >= 0) acc += stencil_sum<Points, T>(potential(t.mu_slot), t.potential);
+    } else if constexpr ((Terms & kPotentialTerms) != 0) {
+      // Without a branch: a component without the term reads slot 0 and drops it by a
+      // bit mask (zero weights would carry a bad potential into it; a select is
+      // compiled as a branch around the stencil).
+      const T ch = stencil_sum<Points, T>(potential(t.mu_slot > 0 ? t.mu_slot : 0), t.potential);
+      acc += kept_or_zero(ch, t.mu_slot >= 0);
+    }
     if (c < NR) acc += s.dt * (c == 0 ? rate[0] : (c == 1 ? rate[NR > 1 ? 1 : 0] : rate[NR - 1]));
     acc += t.rate_dt * x + t.source_dt;
     store(c, x + acc);
