@@ -13,10 +13,19 @@
 
 namespace opsplit::field {
 
+// The values of opsplit_bc (field.h).
+enum FaceKind : int { kNoFlux = 0, kDirichlet = 1, kPeriodic = 2 };
+
 struct FaceCondition {
-  int type;  // opsplit_bc
+  int type;  // FaceKind
   double value;
 };
+
+// The value a ghost takes from its source cell (its mirror image or periodic image).
+template <class T>
+OPSPLIT_HD T ghost_from(const FaceCondition& bc, T source) {
+  return bc.type == kDirichlet ? static_cast<T>(2 * bc.value) - source : source;
+}
 
 // Range of the two other axes covered when filling the ghosts of `axis`.
 OPSPLIT_HD void ghost_sweep(const Grid& grid, int axis, int* u_axis, int* v_axis, int64_t* u_lo, int64_t* u_len,
@@ -47,9 +56,8 @@ OPSPLIT_HD void fill_ghost(T* data, const Grid& grid, int axis, int side, int64_
     const int64_t opposite = side == 0 ? n - layer : layer - 1;  // its periodic image
     at[axis] = ghost;
     T* g = data + grid.index(0, at[0], at[1], at[2]);
-    at[axis] = bc.type == 2 ? opposite : inside;
-    const T source = data[grid.index(0, at[0], at[1], at[2])];
-    *g = bc.type == 1 ? static_cast<T>(2 * bc.value) - source : source;
+    at[axis] = bc.type == kPeriodic ? opposite : inside;
+    *g = ghost_from(bc, data[grid.index(0, at[0], at[1], at[2])]);
   }
 }
 

@@ -41,8 +41,8 @@ __global__ void fill_ghosts_kernel(T* data, Grid grid, int axis, const FaceCondi
 }
 
 template <class T>
-void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondition* bc) {
-  for (int axis = 0; axis < 3; ++axis) {
+void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondition* bc, int first_axis) {
+  for (int axis = first_axis; axis < 3; ++axis) {
     if (!grid.active(axis)) continue;
     int ua, va;
     int64_t u_lo, u_len, v_lo, v_len;
@@ -165,6 +165,7 @@ struct QueueAt {
 // after every store: the compiler cannot tell that `out` does not alias it).
 template <int Points, class T>
 struct DiffuseCells {
+  static constexpr bool kWritesXGhosts = true;  // see march_3d_kernel
   const DiffusionWeights<T>* weights;
   struct Block {
     DiffusionWeights<T> w;
@@ -180,6 +181,7 @@ struct DiffuseCells {
 // The terms are kernel parameters (constant operands).
 template <int Points, int Kind, int NC, class T>
 struct ModelCells {
+  static constexpr bool kWritesXGhosts = false;
   AllComponentTerms<T> terms;
   StepTerms<T> step;
   const T* mu;
@@ -200,6 +202,7 @@ struct ModelCells {
 // the slot's component, writes plane c0 of mu.
 template <int Points, class T>
 struct PotentialCells {
+  static constexpr bool kWritesXGhosts = false;
   const PotentialTerms<T>* slots;
   struct Block {
     PotentialTerms<T> p;
@@ -217,7 +220,7 @@ struct PotentialCells {
 template <int Points, class Shape, class T, class Cells>
 __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::MIN_BLOCKS : 0)
     march_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid, const __grid_constant__ Cells cells,
-                    int zchunks, Health health) {
+                    const FaceCondition* __restrict__ ghost_faces, int zchunks, Health health) {
   // A launch after a failed step does nothing (the same answer for every thread);
   // without health.first_bad (an intermediate pass) values are not checked.
   const bool checked = health.first_bad != nullptr;
@@ -265,6 +268,37 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   int64_t at = grid.index(0, min(x, grid.n[0] - 1), min(j0 + ty * RY, grid.n[1] - 1), k0);
   T* target = out + c0 * grid.comp_stride + at;
   const int64_t row_stride = grid.stride[1];
+  // With Cells::kWritesXGhosts and ghost_faces (6 per component of `out`), the x
+  // ghosts of `out` are written here, by the threads that store cells 0 and n-1 of a
+  // row: each feeds one ghost, its mirror image on its own face or its periodic image
+  // across. The ghost launches then fill y and z only; the x faces' launch (one value
+  // per row, so one memory sector per value) cost 2-9 % of a diffusion step. The model
+  // kernels do not: the code raised their registers and cost them 1-12 % (H100).
+  constexpr bool kXGhosts = Cells::kWritesXGhosts;
+  // feeds_lo / feeds_hi: which of the thread's cells is cell 0 / n-1 (-1: none). What
+  // the ghost of cell 0 / n-1 of group component g is, ghost = add + scale * cell at
+  // x index `at`, sits in shared memory (read only where a cell feeds: a table held in
+  // registers across the march cost up to 28 of them).
+  struct XGhost {
+    T add, scale;
+    int64_t at;
+  };
+  __shared__ XGhost x_ghost[kXGhosts ? G : 1][2];
+  int feeds_lo = -1, feeds_hi = -1;
+  if (kXGhosts && ghost_faces != nullptr) {
+    if (cells_x > 0) {
+      const int64_t to_last = grid.n[0] - 1 - x;
+      feeds_lo = x == 0 ? 0 : -1;
+      if (to_last >= 0 && to_last % kStep == 0 && to_last / kStep < cells_x) feeds_hi = static_cast<int>(to_last / kStep);
+    }
+    if (tid < 2 * G) {  // read before the first barrier below
+      const int g = tid >> 1, side = tid & 1;
+      const FaceCondition* face = ghost_faces + 6 * (c0 + g);
+      const bool high_ghost = (side == 0) == (face[0].type == kPeriodic);  // periodic: cell 0 feeds ghost n
+      const FaceCondition& f = face[high_ghost ? 1 : 0];
+      x_ghost[g][side] = XGhost{ghost_from(f, T(0)), f.type == kDirichlet ? T(-1) : T(1), high_ghost ? grid.n[0] : -1};
+    }
+  }
 
   // Starts copying plane p into its ring slot; always commits a group (empty past
   // the last plane) so that the groups still pending are counted the same way.
@@ -367,6 +401,16 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
           for (int e = 0; e < NE; ++e)
             if (e < cells_x) row[e * kStep] = result[g][e];
         }
+        if (kXGhosts && (feeds_lo & feeds_hi) != -1) {  // rare: a thread at an x face
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+#pragma unroll
+            for (int side = 0; side < 2; ++side)
+              if (e == (side == 0 ? feeds_lo : feeds_hi)) {
+                const XGhost& ghost = x_ghost[g][side];
+                row[ghost.at - x] = ghost.add + ghost.scale * result[g][e];
+              }
+        }
       }
     }
     at += plane_stride;
@@ -381,9 +425,12 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
 }
 
 // Launches the march over a 3D grid, `groups` blocks of components along z.
+// ghost_faces: see march_3d_kernel; NULL (or cells that do not write them) leaves the
+// x ghosts of `out` alone. Returns whether they were written.
 template <int Points, class Shape, class T, class Cells>
-void march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, const Cells& cells, int groups,
-              Health health) {
+bool march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, const Cells& cells, int groups,
+              const FaceCondition* ghost_faces, Health health) {
+  if (!Cells::kWritesXGhosts || grid.g[0] != 1) ghost_faces = nullptr;
   auto kernel = march_3d_kernel<Points, Shape, T, Cells>;
   if constexpr (Shape::SHARED_BYTES > 48 * 1024) {  // beyond the default, per device: ask every time
     const cudaError_t ok =
@@ -395,8 +442,10 @@ void march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, const C
   const int zchunks = static_cast<int>((grid.n[2] + ZCHUNK - 1) / ZCHUNK);
   dim3 blocks(blocks_for(grid.n[0], Shape::WIDTH), grid_yz(blocks_for(grid.n[1], Shape::TH), "tiles along y"),
               grid_yz(static_cast<int64_t>(zchunks) * groups, "z-chunks x component groups"));
-  kernel<<<blocks, dim3(TX, Shape::TY), Shape::SHARED_BYTES, stream_of(ctx)>>>(in, out, grid, cells, zchunks, health);
+  kernel<<<blocks, dim3(TX, Shape::TY), Shape::SHARED_BYTES, stream_of(ctx)>>>(in, out, grid, cells, ghost_faces,
+                                                                              zchunks, health);
   cuda::check_launch("march_3d_kernel");
+  return ghost_faces != nullptr;
 }
 
 // 1D and 2D grids (an axis of length 1 has neighbour offset 0): one thread per cell.
@@ -414,25 +463,27 @@ __global__ void diffuse_flat_kernel(const T* __restrict__ in, T* __restrict__ ou
   if (!is_finite(v)) atomicMin(health.first_bad, health_key(health.step, t));
 }
 
+// Whether a grid takes the 3D march.
+bool marches(const Grid& grid) { return grid.active(0) && grid.active(1) && grid.active(2); }
+
 template <int Points, class T>
-void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights,
-                    Health health) {
-  if (grid.active(0) && grid.active(1) && grid.active(2)) {
-    march_3d<Points, DiffusionTile<T>>(ctx, in, out, grid, DiffuseCells<Points, T>{weights}, grid.ncomp, health);
-  } else {
-    diffuse_flat_kernel<Points, T>
-        <<<blocks_for(grid.cells() * grid.ncomp, 256), 256, 0, stream_of(ctx)>>>(in, out, grid, weights, health);
-    cuda::check_launch("diffuse_flat_kernel");
+bool diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights,
+                    const FaceCondition* faces, Health health) {
+  if (marches(grid)) {
+    return march_3d<Points, DiffusionTile<T>>(ctx, in, out, grid, DiffuseCells<Points, T>{weights}, grid.ncomp, faces,
+                                              health);
   }
+  diffuse_flat_kernel<Points, T>
+      <<<blocks_for(grid.cells() * grid.ncomp, 256), 256, 0, stream_of(ctx)>>>(in, out, grid, weights, health);
+  cuda::check_launch("diffuse_flat_kernel");
+  return false;
 }
 
 template <class T>
-void diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights,
-             Health health) {
-  if (points == 19)
-    diffuse_points<19>(ctx, in, out, grid, weights, health);
-  else
-    diffuse_points<7>(ctx, in, out, grid, weights, health);
+bool diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights,
+             const FaceCondition* faces, Health health) {
+  return points == 19 ? diffuse_points<19>(ctx, in, out, grid, weights, faces, health)
+                      : diffuse_points<7>(ctx, in, out, grid, weights, faces, health);
 }
 
 // ---- the whole model ----------------------------------------------------------
@@ -468,14 +519,15 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
 }
 
 template <class T>
-void update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
+bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
             int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host, const StepTerms<T>& step,
-            Health health) {
+            const FaceCondition* faces, Health health) {
+  bool x_ghosts = false;
   AllComponentTerms<T> by_value{};
   const bool fits = grid.ncomp <= kMaxTermComponents;
   if (fits)
     for (int c = 0; c < grid.ncomp; ++c) by_value.comp[c] = terms_host[c];
-  const bool march = grid.active(0) && grid.active(1) && grid.active(2);
+  const bool march = marches(grid);
   with_reaction_kind(kind, [&](auto k) {
     with_component_count(grid.ncomp, [&](auto nc) {
       constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value;
@@ -484,7 +536,7 @@ void update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
         if constexpr (NC > 0 && queues_fit<T, NC>()) {
           if (march) {
             const ModelCells<Points, Kind, NC, T> cells{by_value, step, mu, velocity, neighbours_of(grid)};
-            march_3d<Points, ModelTile<T, NC>>(ctx, in, out, grid, cells, 1, health);
+            x_ghosts = march_3d<Points, ModelTile<T, NC>>(ctx, in, out, grid, cells, 1, faces, health);
             return;
           }
         }
@@ -499,6 +551,7 @@ void update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
         run(std::integral_constant<int, 7>{});
     });
   });
+  return x_ghosts;
 }
 
 // The planes of all slots are one range of nz * nslots planes.
@@ -520,22 +573,20 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
 }
 
 template <class T>
-void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
-               int nslots) {
+bool potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
+               int nslots, const FaceCondition* slot_faces) {
   auto run = [&](auto points_constant) {
     constexpr int Points = decltype(points_constant)::value;
-    if (grid.active(0) && grid.active(1) && grid.active(2)) {
-      march_3d<Points, ModelTile<T, 1>>(ctx, in, mu, grid, PotentialCells<Points, T>{slots}, nslots, Health{});
-      return;
+    if (marches(grid)) {
+      return march_3d<Points, ModelTile<T, 1>>(ctx, in, mu, grid, PotentialCells<Points, T>{slots}, nslots,
+                                               slot_faces, Health{});
     }
     potential_kernel<Points, T><<<cell_blocks(grid, grid.n[2] * nslots), dim3(kCellBlockX, kCellBlockY), 0,
                                   stream_of(ctx)>>>(in, mu, grid, slots, nslots);
     cuda::check_launch("potential_kernel");
+    return false;
   };
-  if (points == 19)
-    run(std::integral_constant<int, 19>{});
-  else
-    run(std::integral_constant<int, 7>{});
+  return points == 19 ? run(std::integral_constant<int, 19>{}) : run(std::integral_constant<int, 7>{});
 }
 
 template <class T>

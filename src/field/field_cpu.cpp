@@ -32,8 +32,8 @@ int threads_for(const Context& ctx, const Grid& grid) {
 }
 
 template <class T>
-void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondition* bc) {
-  for (int axis = 0; axis < 3; ++axis) {  // in order: edge ghosts need the axes before
+void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondition* bc, int first_axis) {
+  for (int axis = first_axis; axis < 3; ++axis) {  // in order: edge ghosts need the axes before
     if (!grid.active(axis)) continue;
     int ua, va;
     int64_t u_lo, u_len, v_lo, v_len;
@@ -112,14 +112,16 @@ void diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, c
   if (first < *health.first_bad) *health.first_bad = first;
 }
 
+// The CPU loops leave the ghosts to fill_ghosts (return false).
 template <class T>
-void diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights,
-             Health health) {
-  if (failed_before(health)) return;
+bool diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights,
+             const FaceCondition*, Health health) {
+  if (failed_before(health)) return false;
   if (points == 19)
     diffuse_points<19>(ctx, in, out, grid, weights, health);
   else
     diffuse_points<7>(ctx, in, out, grid, weights, health);
+  return false;
 }
 
 // One row of a model's update, every component; `base`: the row's first cell in
@@ -158,10 +160,10 @@ void update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* 
 }
 
 template <class T>
-void update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
+bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
             int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>*, const StepTerms<T>& step,
-            Health health) {
-  if (failed_before(health)) return;
+            const FaceCondition*, Health health) {
+  if (failed_before(health)) return false;
   // Without a per-cell wind the transport terms are known here: the row loop then has
   // no branch and vectorizes.
   bool cahn_hilliard = false;
@@ -189,6 +191,7 @@ void update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
       }
     });
   });
+  return false;
 }
 
 // One row of a Cahn-Hilliard slot's potential: `at` the row's first cell in component
@@ -214,12 +217,13 @@ void potential_points(const Context& ctx, const T* in, T* mu, const Grid& grid, 
 }
 
 template <class T>
-void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
-               int nslots) {
+bool potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
+               int nslots, const FaceCondition*) {
   if (points == 19)
     potential_points<19>(ctx, in, mu, grid, slots, nslots);
   else
     potential_points<7>(ctx, in, mu, grid, slots, nslots);
+  return false;
 }
 
 // Few cells, in list order (the list has no repeated cell).

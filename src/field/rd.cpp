@@ -9,6 +9,11 @@
 #include "field/launch.hpp"
 #include "field/reduce.cuh"
 
+static_assert(int{opsplit::field::kNoFlux} == int{OPSPLIT_BC_NOFLUX} &&
+                  int{opsplit::field::kDirichlet} == int{OPSPLIT_BC_DIRICHLET} &&
+                  int{opsplit::field::kPeriodic} == int{OPSPLIT_BC_PERIODIC},
+              "the kernels' face kinds are opsplit_bc's values");
+
 namespace {
 
 const char* kFaceNames[6] = {"XLO", "XHI", "YLO", "YHI", "ZLO", "ZHI"};
@@ -403,7 +408,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
   const auto& run = launchers<T>(ctx);
   if (with_velocity_field)
-    run.fill_ghosts(ctx, velocity, velocity_grid_, reinterpret_cast<const FaceCondition*>(base + at_velocity_faces));
+    run.fill_ghosts(ctx, velocity, velocity_grid_, reinterpret_cast<const FaceCondition*>(base + at_velocity_faces), 0);
 
   StepTerms<T> st{};
   st.dt = static_cast<T>(dt);
@@ -444,16 +449,24 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
   // Progress is reported about 100 times per call, after waiting for the work so far.
   const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
+  // Whether the x ghosts of the field are already those of its values: a step's kernel
+  // may write them (Launchers), unless a source then changes a cell at an x face.
+  bool x_ghosts_valid = false;
+  bool source_on_x_face = false;
+  for (const SourceTerm<T>& src_term : sources) {
+    const int64_t i = src_term.position % grid.n[0];
+    source_on_x_face = source_on_x_face || i == 0 || i == grid.n[0] - 1;
+  }
   for (int64_t n = 0; n < nsteps; ++n) {
     const Health health{first_bad, static_cast<unsigned long long>(n)};
     T* in = field.data().as<T>();
-    run.fill_ghosts(ctx, in, grid, faces);
+    run.fill_ghosts(ctx, in, grid, faces, x_ghosts_valid ? 1 : 0);
     if (pure_diffusion) {
-      run.diffuse(ctx, in, target.as<T>(), grid, points_, w, health);
+      x_ghosts_valid = run.diffuse(ctx, in, target.as<T>(), grid, points_, w, faces, health);
     } else {
       if (nslots > 0) {
-        run.potential(ctx, in, mu, grid, points_, s, nslots);
-        run.fill_ghosts(ctx, mu, slot_grid, sf);
+        const bool mu_x_ghosts = run.potential(ctx, in, mu, grid, points_, s, nslots, sf);
+        run.fill_ghosts(ctx, mu, slot_grid, sf, mu_x_ghosts ? 1 : 0);
       }
       const double t_n = t0 + static_cast<double>(n) * dt;
       for (int a = 0; a < 3; ++a) {
@@ -461,9 +474,11 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
         st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
         st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
       }
-      run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st, health);
+      x_ghosts_valid = run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st,
+                                  faces, health);
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
+    x_ghosts_valid = x_ghosts_valid && !source_on_x_face;
     field.data().swap(target);
     const bool report = ctx.has_progress() && ((n + 1) % report_every == 0 || n + 1 == nsteps);
     if (!ctx.is_cuda() || report) check_health(n + 1);
@@ -509,6 +524,6 @@ double opsplit_rd_s::energy(opsplit::Field& field, int comp) {
   opsplit::Context& ctx = context();
   const auto* faces = reinterpret_cast<const FaceCondition*>(block.place(ctx, device_params_));
   const auto& run = launchers<T>(ctx);
-  run.fill_ghosts(ctx, field.data().as<T>(), grid, faces);
+  run.fill_ghosts(ctx, field.data().as<T>(), grid, faces, 0);
   return pairwise_total(run.row_energy(ctx, field.data().as<T>(), grid, comp, points_, p, volume));
 }

@@ -15,6 +15,7 @@ struct Case {
   int bc_set = 0;  // 0: Dirichlet x-lo and z-hi, periodic y; 1: per component, below
   int kind = -1;   // -1: diffusion only; else a reaction kind with every other term, below
   bool every_term = true;  // false: the reaction and a uniform velocity only (the CPU's vectorized loops)
+  int cahn_hilliard = -1;  // with every_term false: this component also phase-separates
 };
 
 // Every term at once: the reaction kind, a Cahn-Hilliard component (PRECIPITATION's
@@ -80,6 +81,9 @@ std::vector<T> run(opsplit_backend backend, const Case& cs, int64_t steps, doubl
   if (cs.kind >= 0 && !cs.every_term) {
     EXPECT_EQ(opsplit_rd_set_reaction(rd, static_cast<opsplit_reaction>(cs.kind)), OPSPLIT_SUCCESS);
     EXPECT_EQ(opsplit_rd_set_velocity(rd, 1, -0.2, 0.1, 0.3, 0.0), OPSPLIT_SUCCESS);
+    if (cs.cahn_hilliard >= 0) {
+      EXPECT_EQ(opsplit_rd_set_cahn_hilliard(rd, cs.cahn_hilliard, 0.05, 1.0, 1.0, 0.5), OPSPLIT_SUCCESS);
+    }
   }
   const size_t total = static_cast<size_t>(cs.n[0] * cs.n[1] * cs.n[2] * cs.ncomp);
   std::vector<T> c0(total);
@@ -141,12 +145,18 @@ TEST(CudaParity, ModelsDouble) {
   // The reaction and a uniform velocity alone: the CPU's vectorized loops.
   compare<double>({{70, 45, 40}, 19, 2, 0, OPSPLIT_REACTION_TURING, false}, 1e-12);
   compare<double>({{70, 45, 40}, 7, 1, 0, OPSPLIT_REACTION_LINEAR, false}, 1e-12);
+  // ... with a Cahn-Hilliard component (the CPU's branch-free loops), no sources: the
+  // kernels' own x ghosts carry from step to step, for the field and the potential,
+  // on Dirichlet (component 1 of set 1) and periodic (component 0) x faces.
+  compare<double>({{70, 45, 40}, 19, 2, 1, OPSPLIT_REACTION_TURING, false, 1}, 1e-12);
+  compare<double>({{66, 20, 24}, 7, 3, 1, OPSPLIT_REACTION_LINEAR, false, 0}, 1e-12);
 }
 TEST(CudaParity, ModelsFloat) {
   for (int kind = 0; kind < 4; ++kind) compare<float>({{37, 21, 19}, 19, 3, 1, kind}, 5e-5);
   compare<float>({{200, 40, 70}, 7, 2, 0, OPSPLIT_REACTION_TURING}, 5e-5);
   compare<float>({{70, 45, 40}, 19, 2, 0, OPSPLIT_REACTION_TURING, false}, 5e-5);
   compare<float>({{70, 45, 40}, 19, 1, 0, OPSPLIT_REACTION_LINEAR, false}, 5e-5);
+  compare<float>({{70, 45, 40}, 19, 2, 1, OPSPLIT_REACTION_TURING, false, 1}, 5e-5);
 }
 TEST(CudaParity, OneAndTwoDDouble) {
   compare<double>({{1000, 1, 1}, 7, 1}, 1e-12);
