@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <vector>
 
 #include "field/diffusion.cuh"
 #include "field/grid.cuh"
 #include "field/layout.cuh"
 #include "field/reduce.cuh"
+#include "helpers.hpp"
 
 using namespace opsplit::field;
 
@@ -121,4 +124,66 @@ TEST(Reduce, PairwiseTotalOrder) {
   EXPECT_EQ(pairwise_total({1e16, 1.0, -1e16, 1.0}), (1e16 + 1.0) + (-1e16 + 1.0));
   EXPECT_EQ(pairwise_total({1.0, 1e16, 1.0, -1e16, 1.0}), ((1.0 + 1e16) + (1.0 + -1e16)) + 1.0);
   EXPECT_EQ(pairwise_total({}), 0.0);
+}
+
+// The CPU backend runs its row loops in the widest instruction-set clone the machine
+// has (AVX-512 or AVX2, field_cpu.cpp); this test is compiled for the x86-64 baseline.
+// One diffusion step computed here with the same shared per-cell function must give
+// the library's bits: no clone contracts into FMA or reorders. (Scaling the weights
+// as D * (dt * w) instead of (D * dt) * w here makes it fail: it sees one rounding.)
+template <class T, int Points>
+void expect_baseline_bits() {
+  const int64_t n[3] = {37, 11, 9};
+  const double h[3] = {1.0, 0.5, 2.0}, diffusion = 0.7, dt = 0.01;
+  const bool active[3] = {true, true, true};
+  const size_t cells = static_cast<size_t>(n[0] * n[1] * n[2]);
+  std::vector<T> c(cells);
+  std::mt19937_64 gen(11);
+  std::uniform_real_distribution<double> u(0.5, 1.5);
+  for (auto& v : c) v = static_cast<T>(u(gen));
+
+  test::Context ctx(OPSPLIT_BACKEND_CPU);
+  test::Field field(ctx, n[0], n[1], n[2], 1, test::precision_of<T>());
+  test::Rd rd(ctx, 1);
+  OPSPLIT_OK(opsplit_field_set_spacing(field, h[0], h[1], h[2]));
+  OPSPLIT_OK(opsplit_rd_set_stencil(rd, static_cast<opsplit_stencil>(Points)));
+  OPSPLIT_OK(opsplit_rd_set_diffusion(rd, 0, diffusion));
+  OPSPLIT_OK(opsplit_field_upload(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_rd_step(rd, field, dt, 1));
+  std::vector<T> library(cells);
+  OPSPLIT_OK(opsplit_field_download(field, library.data(), OPSPLIT_LAYOUT_PLANAR));
+
+  // The same step here: NOFLUX ghosts mirror the cell inside; weights as rd.cpp scales them.
+  const StencilWeights spatial = stencil_weights(Points, h, active);
+  DiffusionWeights<T> w;
+  for (int a = 0; a < 3; ++a) {
+    w.face[a] = static_cast<T>(diffusion * dt * spatial.face[a]);
+    w.edge[a] = static_cast<T>(diffusion * dt * spatial.edge[a]);
+  }
+  const int64_t px = n[0] + 2, py = n[1] + 2, pz = n[2] + 2;
+  std::vector<T> padded(static_cast<size_t>(px * py * pz));
+  auto inside = [](int64_t i, int64_t len) { return i < 0 ? 0 : (i >= len ? len - 1 : i); };
+  for (int64_t k = -1; k <= n[2]; ++k)
+    for (int64_t j = -1; j <= n[1]; ++j)
+      for (int64_t i = -1; i <= n[0]; ++i)
+        padded[static_cast<size_t>(((k + 1) * py + j + 1) * px + i + 1)] =
+            c[static_cast<size_t>((inside(k, n[2]) * n[1] + inside(j, n[1])) * n[0] + inside(i, n[0]))];
+  size_t differing = 0;
+  for (int64_t k = 0; k < n[2]; ++k)
+    for (int64_t j = 0; j < n[1]; ++j)
+      for (int64_t i = 0; i < n[0]; ++i) {
+        const T* p = padded.data() + ((k + 1) * py + j + 1) * px + i + 1;
+        const T here = diffusion_update<Points>(StridedAt<T>{p, 1, px, px * py}, w);
+        const T lib = library[static_cast<size_t>((k * n[1] + j) * n[0] + i)];
+        differing += std::memcmp(&here, &lib, sizeof(T)) != 0;
+      }
+  EXPECT_EQ(differing, 0u) << Points << "-point, " << sizeof(T) * 8 << "-bit";
+  EXPECT_NE(library, c);  // the step did something
+}
+
+TEST(CpuClones, DiffusionStepHasTheBitsOfTheBaselineBuild) {
+  expect_baseline_bits<double, 7>();
+  expect_baseline_bits<double, 19>();
+  expect_baseline_bits<float, 7>();
+  expect_baseline_bits<float, 19>();
 }
