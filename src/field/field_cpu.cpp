@@ -21,7 +21,9 @@ constexpr int64_t kParallelMinValues = int64_t(1) << 15;
 // loads (GCC's target_clones: an ifunc): an installed library cannot be built for its
 // host, and the loops run 1.5-2x faster with the wider vectors. The results are the
 // same bits on every level (the library is compiled without FP contraction: no FMA).
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && defined(__ELF__)
+// OPSPLIT_NO_ROW_CLONES (the sanitizer build) compiles the baseline only.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && defined(__ELF__) && \
+    !defined(OPSPLIT_NO_ROW_CLONES)
 #define OPSPLIT_ROW_LOOP __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), noinline))
 #else
 #define OPSPLIT_ROW_LOOP
