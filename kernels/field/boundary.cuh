@@ -27,6 +27,14 @@ OPSPLIT_HD T ghost_from(const FaceCondition& bc, T source) {
   return bc.type == kDirichlet ? static_cast<T>(2 * bc.value) - source : source;
 }
 
+// The ghost that cell 0 (side 0) or cell n-1 (side 1) of an axis of n cells is the
+// source of (ghost width 1): its mirror image on its own face, or on a PERIODIC axis
+// its image across; *face gets the ghost's face (0: low, 1: high).
+OPSPLIT_HD int64_t ghost_fed_by(int side, int64_t n, bool periodic, int* face) {
+  *face = (side == 0) == periodic ? 1 : 0;
+  return *face == 1 ? n : -1;
+}
+
 // Range of the two other axes covered when filling the ghosts of `axis`.
 OPSPLIT_HD void ghost_sweep(const Grid& grid, int axis, int* u_axis, int* v_axis, int64_t* u_lo, int64_t* u_len,
                             int64_t* v_lo, int64_t* v_len) {

@@ -275,12 +275,12 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // per row, so one memory sector per value) cost 2-9 % of a diffusion step. The model
   // kernels do not: the code raised their registers and cost them 1-12 % (H100).
   constexpr bool kXGhosts = Cells::kWritesXGhosts;
-  // feeds_lo / feeds_hi: which of the thread's cells is cell 0 / n-1 (-1: none). What
-  // the ghost of cell 0 / n-1 of group component g is, ghost = add + scale * cell at
-  // x index `at`, sits in shared memory (read only where a cell feeds: a table held in
-  // registers across the march cost up to 28 of them).
+  // feeds_lo / feeds_hi: which of the thread's cells is cell 0 / n-1 (-1: none). The
+  // ghost that cell 0 / n-1 of group component g feeds, its x index and its face, sit
+  // in shared memory (read only where a cell feeds: a table held in registers across
+  // the march cost up to 28 of them).
   struct XGhost {
-    T add, scale;
+    FaceCondition face;
     int64_t at;
   };
   __shared__ XGhost x_ghost[kXGhosts ? G : 1][2];
@@ -293,10 +293,10 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     }
     if (tid < 2 * G) {  // read before the first barrier below
       const int g = tid >> 1, side = tid & 1;
-      const FaceCondition* face = ghost_faces + 6 * (c0 + g);
-      const bool high_ghost = (side == 0) == (face[0].type == kPeriodic);  // periodic: cell 0 feeds ghost n
-      const FaceCondition& f = face[high_ghost ? 1 : 0];
-      x_ghost[g][side] = XGhost{ghost_from(f, T(0)), f.type == kDirichlet ? T(-1) : T(1), high_ghost ? grid.n[0] : -1};
+      const FaceCondition* faces = ghost_faces + 6 * (c0 + g);
+      int face;
+      const int64_t ghost = ghost_fed_by(side, grid.n[0], faces[0].type == kPeriodic, &face);
+      x_ghost[g][side] = XGhost{faces[face], ghost};
     }
   }
 
@@ -408,7 +408,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
             for (int side = 0; side < 2; ++side)
               if (e == (side == 0 ? feeds_lo : feeds_hi)) {
                 const XGhost& ghost = x_ghost[g][side];
-                row[ghost.at - x] = ghost.add + ghost.scale * result[g][e];
+                row[ghost.at - x] = ghost_from(ghost.face, result[g][e]);
               }
         }
       }
@@ -519,10 +519,9 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
 }
 
 template <class T>
-bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
+void update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
             int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host, const StepTerms<T>& step,
-            const FaceCondition* faces, Health health) {
-  bool x_ghosts = false;
+            Health health) {
   AllComponentTerms<T> by_value{};
   const bool fits = grid.ncomp <= kMaxTermComponents;
   if (fits)
@@ -536,7 +535,7 @@ bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
         if constexpr (NC > 0 && queues_fit<T, NC>()) {
           if (march) {
             const ModelCells<Points, Kind, NC, T> cells{by_value, step, mu, velocity, neighbours_of(grid)};
-            x_ghosts = march_3d<Points, ModelTile<T, NC>>(ctx, in, out, grid, cells, 1, faces, health);
+            march_3d<Points, ModelTile<T, NC>>(ctx, in, out, grid, cells, 1, nullptr, health);
             return;
           }
         }
@@ -551,7 +550,6 @@ bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
         run(std::integral_constant<int, 7>{});
     });
   });
-  return x_ghosts;
 }
 
 // The planes of all slots are one range of nz * nslots planes.
@@ -573,20 +571,23 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
 }
 
 template <class T>
-bool potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
-               int nslots, const FaceCondition* slot_faces) {
+void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
+               int nslots) {
   auto run = [&](auto points_constant) {
     constexpr int Points = decltype(points_constant)::value;
     if (marches(grid)) {
-      return march_3d<Points, ModelTile<T, 1>>(ctx, in, mu, grid, PotentialCells<Points, T>{slots}, nslots,
-                                               slot_faces, Health{});
+      march_3d<Points, ModelTile<T, 1>>(ctx, in, mu, grid, PotentialCells<Points, T>{slots}, nslots, nullptr,
+                                        Health{});
+      return;
     }
     potential_kernel<Points, T><<<cell_blocks(grid, grid.n[2] * nslots), dim3(kCellBlockX, kCellBlockY), 0,
                                   stream_of(ctx)>>>(in, mu, grid, slots, nslots);
     cuda::check_launch("potential_kernel");
-    return false;
   };
-  return points == 19 ? run(std::integral_constant<int, 19>{}) : run(std::integral_constant<int, 7>{});
+  if (points == 19)
+    run(std::integral_constant<int, 19>{});
+  else
+    run(std::integral_constant<int, 7>{});
 }
 
 template <class T>

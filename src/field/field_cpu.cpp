@@ -162,10 +162,10 @@ void update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* 
 }
 
 template <class T>
-bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
+void update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
             int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>*, const StepTerms<T>& step,
-            const FaceCondition*, Health health) {
-  if (failed_before(health)) return false;
+            Health health) {
+  if (failed_before(health)) return;
   // Without a per-cell wind the transport terms are known here: the row loop then has
   // no branch and vectorizes.
   bool cahn_hilliard = false;
@@ -193,7 +193,6 @@ bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
       }
     });
   });
-  return false;
 }
 
 // One row of a Cahn-Hilliard slot's potential: `at` the row's first cell in component
@@ -219,13 +218,12 @@ void potential_points(const Context& ctx, const T* in, T* mu, const Grid& grid, 
 }
 
 template <class T>
-bool potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
-               int nslots, const FaceCondition*) {
+void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
+               int nslots) {
   if (points == 19)
     potential_points<19>(ctx, in, mu, grid, slots, nslots);
   else
     potential_points<7>(ctx, in, mu, grid, slots, nslots);
-  return false;
 }
 
 // Few cells, in list order (the list has no repeated cell).

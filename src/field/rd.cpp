@@ -449,8 +449,9 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
   // Progress is reported about 100 times per call, after waiting for the work so far.
   const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
-  // Whether the x ghosts of the field are already those of its values: a step's kernel
-  // may write them (Launchers), unless a source then changes a cell at an x face.
+  // Whether the x ghosts of the field are already those of its values: the diffusion
+  // kernel may write them (Launchers::diffuse), unless a source then changes a cell at
+  // an x face.
   bool x_ghosts_valid = false;
   bool source_on_x_face = false;
   for (const SourceTerm<T>& src_term : sources) {
@@ -465,8 +466,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
       x_ghosts_valid = run.diffuse(ctx, in, target.as<T>(), grid, points_, w, faces, health);
     } else {
       if (nslots > 0) {
-        const bool mu_x_ghosts = run.potential(ctx, in, mu, grid, points_, s, nslots, sf);
-        run.fill_ghosts(ctx, mu, slot_grid, sf, mu_x_ghosts ? 1 : 0);
+        run.potential(ctx, in, mu, grid, points_, s, nslots);
+        run.fill_ghosts(ctx, mu, slot_grid, sf, 0);
       }
       const double t_n = t0 + static_cast<double>(n) * dt;
       for (int a = 0; a < 3; ++a) {
@@ -474,8 +475,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
         st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
         st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
       }
-      x_ghosts_valid = run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st,
-                                  faces, health);
+      run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st, health);
+      x_ghosts_valid = false;
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
     x_ghosts_valid = x_ghosts_valid && !source_on_x_face;
