@@ -178,8 +178,9 @@ struct DiffuseCells {
   __device__ int in_component(int c) const { return c; }
 };
 
-// The terms are kernel parameters (constant operands).
-template <int Points, int Kind, int NC, class T>
+// The terms are kernel parameters (constant operands); which transport terms there are
+// is known at compile time unless a per-cell wind blows (transport_terms).
+template <int Points, int Kind, int NC, int Terms, class T>
 struct ModelCells {
   static constexpr bool kWritesXGhosts = false;
   AllComponentTerms<T> terms;
@@ -190,9 +191,10 @@ struct ModelCells {
   template <class Values, class Store>
   __device__ void operator()(const Values& values, int64_t at, Store&& store) const {
     T s_lo[3] = {0, 0, 0}, s_hi[3] = {0, 0, 0};
-    if (step.velocity_field) face_courants(step, velocity, at, nb.step, nb.comp_stride, s_lo, s_hi);
+    if (Terms == kTermsFromFlags && step.velocity_field)
+      face_courants(step, velocity, at, nb.step, nb.comp_stride, s_lo, s_hi);
     const GlobalValues<T> potential{mu, at, nb};
-    cell_update<Points, Kind, NC>(values, potential, s_lo, s_hi, terms.comp, step, store);
+    cell_update<Points, Kind, NC, Terms>(values, potential, s_lo, s_hi, terms.comp, step, store);
   }
   __device__ const ModelCells& for_block(int) const { return *this; }
   __device__ int in_component(int) const { return 0; }
@@ -519,9 +521,9 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
 }
 
 template <class T>
-void update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
+bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
             int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host, const StepTerms<T>& step,
-            Health health) {
+            const FaceCondition*, Health health) {
   AllComponentTerms<T> by_value{};
   const bool fits = grid.ncomp <= kMaxTermComponents;
   if (fits)
@@ -534,8 +536,14 @@ void update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
         constexpr int Points = decltype(points_constant)::value;
         if constexpr (NC > 0 && queues_fit<T, NC>()) {
           if (march) {
-            const ModelCells<Points, Kind, NC, T> cells{by_value, step, mu, velocity, neighbours_of(grid)};
-            march_3d<Points, ModelTile<T, NC>>(ctx, in, out, grid, cells, 1, nullptr, health);
+            with_transport_terms(transport_terms(step, terms_host, NC), [&](auto terms_constant) {
+              // (re-derived here: GCC does not take the enclosing lambdas' constants)
+              constexpr int kKind = std::decay_t<decltype(k)>::value, kNC = std::decay_t<decltype(nc)>::value;
+              constexpr int kPoints = std::decay_t<decltype(points_constant)>::value;
+              constexpr int kTerms = decltype(terms_constant)::value;
+              const ModelCells<kPoints, kKind, kNC, kTerms, T> cells{by_value, step, mu, velocity, neighbours_of(grid)};
+              march_3d<kPoints, ModelTile<T, kNC>>(ctx, in, out, grid, cells, 1, nullptr, health);
+            });
             return;
           }
         }
@@ -550,6 +558,7 @@ void update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
         run(std::integral_constant<int, 7>{});
     });
   });
+  return false;  // the model kernels leave the x ghosts to fill_ghosts (march_3d_kernel)
 }
 
 // The planes of all slots are one range of nz * nslots planes.

@@ -151,6 +151,29 @@ enum TransportTerms : int {
   kUniformAdvectionOnly = kKnownTerms | kUniformVelocity,
 };
 
+// The transport terms of a step: known (kKnownTerms | ...) unless there is a per-cell
+// wind, whose branches stay run-time flags. `terms` in host memory.
+template <class T>
+int transport_terms(const StepTerms<T>& s, const ComponentTerms<T>* terms, int ncomp) {
+  if (s.velocity_field) return kTermsFromFlags;
+  bool cahn_hilliard = false;
+  for (int c = 0; c < ncomp; ++c) cahn_hilliard = cahn_hilliard || terms[c].mu_slot >= 0;
+  return kKnownTerms | (s.advect ? kUniformVelocity : 0) | (cahn_hilliard ? kPotentialTerms : 0);
+}
+
+// Calls f with std::integral_constant of transport_terms' value.
+template <class F>
+void with_transport_terms(int terms, F&& f) {
+  switch (terms) {
+    case kNoTransport: return f(std::integral_constant<int, kNoTransport>{});
+    case kUniformAdvectionOnly: return f(std::integral_constant<int, kUniformAdvectionOnly>{});
+    case kKnownTerms | kPotentialTerms: return f(std::integral_constant<int, kKnownTerms | kPotentialTerms>{});
+    case kKnownTerms | kUniformVelocity | kPotentialTerms:
+      return f(std::integral_constant<int, kKnownTerms | kUniformVelocity | kPotentialTerms>{});
+    default: return f(std::integral_constant<int, kTermsFromFlags>{});
+  }
+}
+
 // The new value of every component c of one cell, handed to store(c, value).
 // `values(c)` and `potential(slot)` return accessors (dx, dy, dz) -> value of
 // component c's and of chemical-potential slot `slot`'s neighbourhood: global memory
@@ -189,11 +212,17 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
     if constexpr (flagged) {
       if (t.mu_slot >= 0) acc += stencil_sum<Points, T>(potential(t.mu_slot), t.potential);
     } else if constexpr ((Terms & kPotentialTerms) != 0) {
-      // Without a branch: a component without the term reads slot 0 and drops it by a
-      // bit mask (zero weights would carry a bad potential into it; a select is
-      // compiled as a branch around the stencil).
+#if defined(__CUDA_ARCH__)
+      // A branch the whole warp takes alike: the potential is read from device memory,
+      // and reading it for every component cost precipitation float32 a fifth (H100).
+      if (t.mu_slot >= 0) acc += stencil_sum<Points, T>(potential(t.mu_slot), t.potential);
+#else
+      // Without a branch, so that the row loop vectorizes: a component without the term
+      // reads slot 0 and drops it by a bit mask (zero weights would carry a bad
+      // potential into it; a select is compiled as a branch around the stencil).
       const T ch = stencil_sum<Points, T>(potential(t.mu_slot > 0 ? t.mu_slot : 0), t.potential);
       acc += kept_or_zero(ch, t.mu_slot >= 0);
+#endif
     }
     if (c < NR) acc += s.dt * (c == 0 ? rate[0] : (c == 1 ? rate[NR > 1 ? 1 : 0] : rate[NR - 1]));
     acc += t.rate_dt * x + t.source_dt;

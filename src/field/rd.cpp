@@ -449,8 +449,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
   // Progress is reported about 100 times per call, after waiting for the work so far.
   const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
-  // Whether the x ghosts of the field are already those of its values: the diffusion
-  // kernel may write them (Launchers::diffuse), unless a source then changes a cell at
+  // Whether the x ghosts of the field are already those of its values: the step may
+  // write them (Launchers::diffuse and update), unless a source then changes a cell at
   // an x face.
   bool x_ghosts_valid = false;
   bool source_on_x_face = false;
@@ -475,8 +475,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
         st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
         st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
       }
-      run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st, health);
-      x_ghosts_valid = false;
+      x_ghosts_valid =
+          run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st, faces, health);
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
     x_ghosts_valid = x_ghosts_valid && !source_on_x_face;
