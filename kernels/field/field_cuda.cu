@@ -122,18 +122,20 @@ struct Tile {
 };
 template <class T>
 using DiffusionTile = Tile<T, OPSPLIT_TILE_Y, OPSPLIT_TILE_RY, 1, 0>;
-// Model shapes: STRIDED rows, 4 thread rows per block; one component, and two float
-// ones: 2 cell rows per thread (two float components with at least 3 blocks per SM);
-// more: 1, and at least 4 (float) or 3 (double) blocks per SM. The best of those
-// measured on the H200 (docs/PERFORMANCE.md; two rows for two float components gave
-// Turing 55 % of copy bandwidth instead of 43 %, and cost three float components 1 %).
+// Model shapes: STRIDED rows, 4 thread rows per block; one component: 4 cell rows per
+// thread (float) or 2 (double); two float components: 2 rows, at least 3 blocks per SM;
+// more: 1 row, and at least 4 (float) or 3 (double) blocks per SM. The best of those
+// measured (docs/PERFORMANCE.md; two rows for two float components gave Turing 55 % of
+// copy bandwidth on the H200 instead of 43 %, and cost three float components 1 %; four
+// rows for one component gave float advection 65.5 % instead of 63.1 % on the H100, and
+// cost double Cahn-Hilliard 3 %).
 template <class T, int G>
 struct ModelShape {
   using type = Tile<T, 4, 1, G, 1, sizeof(T) == 4 ? 4 : 3>;
 };
 template <class T>
 struct ModelShape<T, 1> {
-  using type = Tile<T, 4, 2, 1, 1, 1>;
+  using type = Tile<T, 4, sizeof(T) == 4 ? 4 : 2, 1, 1, 1>;
 };
 template <>
 struct ModelShape<float, 2> {
