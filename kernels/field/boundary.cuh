@@ -27,12 +27,19 @@ OPSPLIT_HD T ghost_from(const FaceCondition& bc, T source) {
   return bc.type == kDirichlet ? static_cast<T>(2 * bc.value) - source : source;
 }
 
+// A ghost's index along its axis and the condition of its face.
+struct FedGhost {
+  FaceCondition face;
+  int64_t at;
+};
+
 // The ghost that cell 0 (side 0) or cell n-1 (side 1) of an axis of n cells is the
-// source of (ghost width 1): its mirror image on its own face, or on a PERIODIC axis
-// its image across; *face gets the ghost's face (0: low, 1: high).
-OPSPLIT_HD int64_t ghost_fed_by(int side, int64_t n, bool periodic, int* face) {
-  *face = (side == 0) == periodic ? 1 : 0;
-  return *face == 1 ? n : -1;
+// source of (ghost width 1), `faces` the axis's low and high conditions: its mirror
+// image on its own face (-1 or n), or on a PERIODIC axis its image across. The ghost
+// takes ghost_from(face, the cell).
+OPSPLIT_HD FedGhost ghost_fed_by(int side, int64_t n, const FaceCondition* faces) {
+  const bool high = (side == 0) == (faces[0].type == kPeriodic);
+  return FedGhost{faces[high ? 1 : 0], high ? n : -1};
 }
 
 // Range of the two other axes covered when filling the ghosts of `axis`.

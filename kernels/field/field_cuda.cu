@@ -289,11 +289,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // ghost that cell 0 / n-1 of group component g feeds, its x index and its face, sit
   // in shared memory (read only where a cell feeds: a table held in registers across
   // the march cost up to 28 of them).
-  struct XGhost {
-    FaceCondition face;
-    int64_t at;
-  };
-  __shared__ XGhost x_ghost[kXGhosts ? G : 1][2];
+  __shared__ FedGhost x_ghost[kXGhosts ? G : 1][2];
   int feeds_lo = -1, feeds_hi = -1;
   if (kXGhosts && ghost_faces != nullptr) {
     if (cells_x > 0) {
@@ -303,10 +299,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     }
     if (tid < 2 * G) {  // read before the first barrier below
       const int g = tid >> 1, side = tid & 1;
-      const FaceCondition* faces = ghost_faces + 6 * (c0 + g);
-      int face;
-      const int64_t ghost = ghost_fed_by(side, grid.n[0], faces[0].type == kPeriodic, &face);
-      x_ghost[g][side] = XGhost{faces[face], ghost};
+      x_ghost[g][side] = ghost_fed_by(side, grid.n[0], ghost_faces + 6 * (c0 + g));
     }
   }
 
@@ -417,7 +410,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
 #pragma unroll
             for (int side = 0; side < 2; ++side)
               if (e == (side == 0 ? feeds_lo : feeds_hi)) {
-                const XGhost& ghost = x_ghost[g][side];
+                const FedGhost& ghost = x_ghost[g][side];
                 row[ghost.at - x] = ghost_from(ghost.face, result[g][e]);
               }
         }
@@ -588,8 +581,8 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
 }
 
 template <class T>
-void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
-               int nslots) {
+bool potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
+               int nslots, const FaceCondition*) {
   auto run = [&](auto points_constant) {
     constexpr int Points = decltype(points_constant)::value;
     if (marches(grid)) {
@@ -605,6 +598,7 @@ void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int poi
     run(std::integral_constant<int, 19>{});
   else
     run(std::integral_constant<int, 7>{});
+  return false;  // the potential kernels leave the x ghosts to fill_ghosts (march_3d_kernel)
 }
 
 template <class T>

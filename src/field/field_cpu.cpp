@@ -99,18 +99,16 @@ struct XGhosts {
   const FaceCondition* faces = nullptr;  // 6 per component; NULL: not written
 
   XGhosts(const Grid& grid, const FaceCondition* x_faces) {
-    if (grid.active(0) && grid.g[0] == 1 && grid.step(0) == 1) faces = x_faces;
+    if (grid.g[0] == 1) faces = x_faces;
   }
   // Component c's row starting at `row` (its cell 0).
   template <class T>
   void write(T* row, const Grid& grid, int c) const {
     if (faces == nullptr) return;
-    const FaceCondition* f = faces + 6 * c;
     const int64_t n = grid.n[0];
     for (int side = 0; side < 2; ++side) {
-      int face;
-      const int64_t ghost = ghost_fed_by(side, n, f[0].type == kPeriodic, &face);
-      row[ghost] = ghost_from(f[face], row[side == 0 ? 0 : n - 1]);
+      const FedGhost ghost = ghost_fed_by(side, n, faces + 6 * c);
+      row[ghost.at] = ghost_from(ghost.face, row[side == 0 ? 0 : n - 1]);
     }
   }
 };
@@ -222,25 +220,27 @@ OPSPLIT_ROW_LOOP void potential_row(const T* in, T* mu_row, Neighbours nb, int64
 }
 
 template <int Points, class T>
-void potential_points(const Context& ctx, const T* in, T* mu, const Grid& grid, const PotentialTerms<T>* slots,
-                      int nslots) {
+bool potential_points(const Context& ctx, const T* in, T* mu, const Grid& grid, const PotentialTerms<T>* slots,
+                      int nslots, const FaceCondition* slot_faces) {
   const int64_t rows = nslots * grid.n[2] * grid.n[1];
   const Neighbours nb = neighbours_of(grid);
+  const XGhosts x_ghosts(grid, slot_faces);
 #pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static)
   for (int64_t row = 0; row < rows; ++row) {
     const int slot = static_cast<int>(row / (grid.n[2] * grid.n[1]));
     const int64_t j = row % grid.n[1], k = row / grid.n[1] % grid.n[2];
-    potential_row<Points>(in, mu + grid.index(slot, 0, j, k), nb, grid.index(0, 0, j, k), grid.n[0], slots[slot]);
+    T* mu_row = mu + grid.index(slot, 0, j, k);
+    potential_row<Points>(in, mu_row, nb, grid.index(0, 0, j, k), grid.n[0], slots[slot]);
+    x_ghosts.write(mu_row, grid, slot);
   }
+  return x_ghosts.faces != nullptr;
 }
 
 template <class T>
-void potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
-               int nslots) {
-  if (points == 19)
-    potential_points<19>(ctx, in, mu, grid, slots, nslots);
-  else
-    potential_points<7>(ctx, in, mu, grid, slots, nslots);
+bool potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
+               int nslots, const FaceCondition* slot_faces) {
+  return points == 19 ? potential_points<19>(ctx, in, mu, grid, slots, nslots, slot_faces)
+                      : potential_points<7>(ctx, in, mu, grid, slots, nslots, slot_faces);
 }
 
 // Few cells, in list order (the list has no repeated cell).

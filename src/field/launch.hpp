@@ -29,21 +29,22 @@ template <class T>
 struct Launchers {
   // The ghosts of axes first_axis .. 2 (each axis over the ghosts of the ones before).
   void (*fill_ghosts)(const Context&, T* data, const Grid&, const FaceCondition* bc, int first_axis);
-  // Pure diffusion of every component (the fast path). Returns whether it also wrote
-  // the x ghosts of `out` from `faces` (6 per component; the CPU loops and the 3D CUDA
-  // kernel do):
-  // then the next fill_ghosts of `out` may start at axis 1 (y).
+  // diffuse, update and potential return whether they also wrote the x ghosts of their
+  // output from `faces` (6 per output component; the CPU loops do, and the 3D CUDA
+  // diffusion kernel): then the next fill_ghosts of that buffer may start at axis 1 (y).
+  //
+  // Pure diffusion of every component (the fast path).
   bool (*diffuse)(const Context&, const T* in, T* out, const Grid&, int points, const DiffusionWeights<T>* weights,
                   const FaceCondition* faces, Health);
   // The whole model (model.cuh); mu and velocity may be NULL when unused. `terms` is
-  // on the backend, `terms_host` the same values in host memory. Returns whether it
-  // wrote the x ghosts of `out` (as diffuse; the CPU loops do).
+  // on the backend, `terms_host` the same values in host memory.
   bool (*update)(const Context&, const T* in, T* out, const T* mu, const T* velocity, const Grid&, int points,
                  int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host,
                  const StepTerms<T>& step, const FaceCondition* faces, Health);
-  // The chemical potential of each Cahn-Hilliard component into plane `slot` of mu.
-  void (*potential)(const Context&, const T* in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
-                    int nslots);
+  // The chemical potential of each Cahn-Hilliard component into plane `slot` of mu,
+  // whose ghosts follow `slot_faces`.
+  bool (*potential)(const Context&, const T* in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
+                    int nslots, const FaceCondition* slot_faces);
   void (*add_sources)(const Context&, T* out, const Grid&, const SourceTerm<T>* sources, int64_t n, Health);
   void (*pack)(const Context&, const T* data, const Grid&, T* host_layout, int layout);
   void (*unpack)(const Context&, const T* host_layout, const Grid&, T* data, int layout);

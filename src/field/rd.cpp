@@ -466,8 +466,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
       x_ghosts_valid = run.diffuse(ctx, in, target.as<T>(), grid, points_, w, faces, health);
     } else {
       if (nslots > 0) {
-        run.potential(ctx, in, mu, grid, points_, s, nslots);
-        run.fill_ghosts(ctx, mu, slot_grid, sf, 0);
+        const bool mu_x_ghosts = run.potential(ctx, in, mu, grid, points_, s, nslots, sf);
+        run.fill_ghosts(ctx, mu, slot_grid, sf, mu_x_ghosts ? 1 : 0);
       }
       const double t_n = t0 + static_cast<double>(n) * dt;
       for (int a = 0; a < 3; ++a) {
