@@ -41,9 +41,9 @@ __global__ void fill_ghosts_kernel(T* data, Grid grid, int axis, const FaceCondi
 }
 
 template <class T>
-void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondition* bc, int first_axis) {
-  for (int axis = first_axis; axis < 3; ++axis) {
-    if (!grid.active(axis)) continue;
+void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondition* bc, unsigned axes) {
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!grid.active(axis) || (axes >> axis & 1) == 0) continue;
     int ua, va;
     int64_t u_lo, u_len, v_lo, v_len;
     ghost_sweep(grid, axis, &ua, &va, &u_lo, &u_len, &v_lo, &v_len);
@@ -146,9 +146,51 @@ using ModelTile = typename ModelShape<T, G>::type;
 // The G queues of the march in registers: up to 4 float components, 2 double ones.
 // Three double components took 168 registers with spills and ran at 16 % of copy
 // bandwidth where the column kernel below runs at 23 % (H200, docs/PERFORMANCE.md).
-template <class T, int G>
-constexpr bool queues_fit() {
-  return G * sizeof(T) <= 16;
+constexpr bool queues_fit(int ncomp, size_t value_size) { return ncomp * value_size <= 16; }
+
+// How a march gets the values around the grid, per axis. It does without its input's
+// ghost layers where a ghost is a plain copy of a cell: filling them took a launch per
+// axis and step (with the gaps between them, the y and z fills were about 3 % of a
+// float64 diffusion step; ncu, H100). The diffusion kernel then copies the halo rows
+// and planes that are ghosts from those cells (the model kernels do not: prepare_march):
+//  - kWrapped: every component PERIODIC on the axis: the cells across the grid (along
+//    x only where n is a multiple of the 16-byte piece, so that whole pieces move);
+//  - kMirrored: every component NOFLUX on both faces of y or z: the cells inside;
+//  - kFromMemory: otherwise (Dirichlet faces, components that differ, NOFLUX x, whose
+//    ghost is not a whole piece): the ghosts, filled before. Then also those of the
+//    axes before it, which a fill of the axis covers and reads.
+// Putting the ghost values into the halo in shared memory instead, for every face
+// kind, cost more than the fills (a second barrier per plane in the tiles at a face,
+// and 13-23 % more instructions; H100 at 6dc53aa: diffusion float64 82 -> 78 %, 19-point
+// float32 on the H200 64 -> 52 % of copy bandwidth).
+enum HaloSource : int { kFromMemory = 0, kWrapped = 1, kMirrored = 2 };
+struct HaloPlan {
+  int source[3];
+  unsigned from_memory() const {
+    unsigned axes = 0;
+    for (int a = 0; a < 3; ++a)
+      if (source[a] == kFromMemory) axes |= 1u << a;
+    return axes;
+  }
+};
+
+template <class T>
+HaloPlan plan_halo(const Grid& grid, const FaceCondition* faces_host) {
+  HaloPlan plan{{kFromMemory, kFromMemory, kFromMemory}};
+  for (int a = 0; a < 3; ++a) {
+    int periodic = 0, noflux = 0;
+    for (int c = 0; c < grid.ncomp; ++c)
+      for (int side = 0; side < 2; ++side) {
+        periodic += faces_host[6 * c + 2 * a + side].type == kPeriodic;
+        noflux += faces_host[6 * c + 2 * a + side].type == kNoFlux;
+      }
+    if (grid.g[a] != 1) continue;
+    if (periodic == 2 * grid.ncomp && (a > 0 || grid.n[0] % Piece<T>::V == 0)) plan.source[a] = kWrapped;
+    if (noflux == 2 * grid.ncomp && a > 0) plan.source[a] = kMirrored;
+  }
+  for (int a = 2; a > 0; --a)
+    if (plan.source[a] == kFromMemory) plan.source[a - 1] = kFromMemory;
+  return plan;
 }
 
 // Queue slots B, H, A hold planes k-1, k, k+1 of one component; (r, e) is the
@@ -174,6 +216,7 @@ struct QueueAt {
 template <int Points, class T>
 struct DiffuseCells {
   static constexpr bool kWritesXGhosts = true;  // see march_3d_kernel
+  static constexpr bool kHaloFromCells = true;  // see HaloPlan
   const DiffusionWeights<T>* weights;
   struct Block {
     DiffusionWeights<T> w;
@@ -191,6 +234,7 @@ struct DiffuseCells {
 template <int Points, int Kind, int NC, int Terms, class T>
 struct ModelCells {
   static constexpr bool kWritesXGhosts = false;
+  static constexpr bool kHaloFromCells = false;
   AllComponentTerms<T> terms;
   StepTerms<T> step;
   const T* mu;
@@ -213,6 +257,7 @@ struct ModelCells {
 template <int Points, class T>
 struct PotentialCells {
   static constexpr bool kWritesXGhosts = false;
+  static constexpr bool kHaloFromCells = false;
   const PotentialTerms<T>* slots;
   struct Block {
     PotentialTerms<T> p;
@@ -230,7 +275,8 @@ struct PotentialCells {
 template <int Points, class Shape, class T, class Cells>
 __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::MIN_BLOCKS : 0)
     march_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid, const __grid_constant__ Cells cells,
-                    const FaceCondition* __restrict__ ghost_faces, int zchunks, Health health) {
+                    const HaloPlan halo, const FaceCondition* __restrict__ ghost_faces, int zchunks,
+                    Health health) {
   // A launch after a failed step does nothing (the same answer for every thread);
   // without health.first_bad (an intermediate pass) values are not checked.
   const bool checked = health.first_bad != nullptr;
@@ -253,15 +299,20 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   const auto& cell = cells.for_block(group);
 
   // The pieces this thread copies: their offsets in plane p = 0 (k0 - 1) of a
-  // component, fixed for the march. A piece is needed when it holds a cell up to the
-  // high ghost (i <= n, j <= n).
+  // component, fixed for the march. A piece is needed when it holds a cell up to the high ghost (i <= n,
+  // j <= n); a ghost the march does without is copied from its cell (HaloPlan).
   int64_t offset[LOADS];
   bool loads[LOADS];
 #pragma unroll
   for (int l = 0; l < LOADS; ++l) {
     const int e = tid + l * TX * TY;
-    const int64_t gi = i0 - V + (e % PIECES_X) * V, gj = j0 - 1 + e / PIECES_X;
+    int64_t gi = i0 - V + (e % PIECES_X) * V, gj = j0 - 1 + e / PIECES_X;
     loads[l] = e < PIECES && gi <= grid.n[0] && gj <= grid.n[1];
+    if constexpr (Cells::kHaloFromCells) {
+      if (halo.source[0] == kWrapped) gi = gi < 0 ? grid.n[0] - V : (gi == grid.n[0] ? 0 : gi);
+      if (halo.source[1] != kFromMemory && (gj < 0 || gj == grid.n[1]))
+        gj = (gj < 0) == (halo.source[1] == kWrapped) ? grid.n[1] - 1 : 0;
+    }
     offset[l] = grid.index(0, gi, gj, k0 - 1);
   }
   // The thread's cells of a row: x + e (PIECES) or x + 32 e (STRIDED), the first
@@ -281,9 +332,10 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // With Cells::kWritesXGhosts and ghost_faces (6 per component of `out`), the x
   // ghosts of `out` are written here, by the threads that store cells 0 and n-1 of a
   // row: each feeds one ghost, its mirror image on its own face or its periodic image
-  // across. The ghost launches then fill y and z only; the x faces' launch (one value
-  // per row, so one memory sector per value) cost 2-9 % of a diffusion step. The model
-  // kernels do not: the code raised their registers and cost them 1-12 % (H100).
+  // across, so that the next step needs no x ghost launch; the x
+  // faces' launch (one value per row, so one memory sector per value) cost 2-9 % of a
+  // diffusion step. The model kernels do not (their x ghosts are filled): the code
+  // raised their registers and cost them 1-12 % (H100).
   constexpr bool kXGhosts = Cells::kWritesXGhosts;
   // feeds_lo / feeds_hi: which of the thread's cells is cell 0 / n-1 (-1: none). The
   // ghost that cell 0 / n-1 of group component g feeds, its x index and its face, sit
@@ -303,18 +355,24 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     }
   }
 
-  // Starts copying plane p into its ring slot; always commits a group (empty past
-  // the last plane) so that the groups still pending are counted the same way.
-  // `next` is plane p's first value of component c_in (planes are issued in order).
+  // Starts copying plane p (k = k0 - 1 + p) into its ring slot; always commits a group
+  // (empty past the last plane) so that the groups still pending are counted the same
+  // way. `next` is plane p's first value of component c_in (planes are issued in order).
   const T* next = plane0;
   auto issue = [&](int p) {
     if (p <= last_plane) {
+      const T* plane = next;
+      if (Cells::kHaloFromCells && halo.source[2] != kFromMemory) {  // the z ghosts' planes (HaloPlan)
+        const int64_t shift = (halo.source[2] == kWrapped ? grid.n[2] : 1) * plane_stride;
+        if (p == 0 && k0 == 0) plane += shift;
+        if (p == last_plane && k1 == grid.n[2]) plane -= shift;
+      }
 #pragma unroll
       for (int g = 0; g < G; ++g) {
         P* dst = ring + ((p % STAGES) * G + g) * PIECES + tid;
 #pragma unroll
         for (int l = 0; l < LOADS; ++l)
-          if (loads[l]) __pipeline_memcpy_async(dst + l * TX * TY, next + g * grid.comp_stride + offset[l], sizeof(P));
+          if (loads[l]) __pipeline_memcpy_async(dst + l * TX * TY, plane + g * grid.comp_stride + offset[l], sizeof(P));
       }
       next += plane_stride;
     }
@@ -427,13 +485,15 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   __pipeline_wait_prior(0);  // no copy may outlive the block
 }
 
-// Launches the march over a 3D grid, `groups` blocks of components along z.
-// ghost_faces: see march_3d_kernel; NULL (or cells that do not write them) leaves the
-// x ghosts of `out` alone. Returns whether they were written.
+// Launches the march over a 3D grid, `groups` blocks of components along z; the
+// ghosts of `in` that `halo` reads from memory must be filled. ghost_faces: see
+// march_3d_kernel; NULL (or cells that do not write them) leaves the x ghosts of `out`
+// alone, and so does an x axis that is wrapped. Returns the axes whose ghosts of `out`
+// it wrote: x or none.
 template <int Points, class Shape, class T, class Cells>
-bool march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, const Cells& cells, int groups,
-              const FaceCondition* ghost_faces, Health health) {
-  if (!Cells::kWritesXGhosts || grid.g[0] != 1) ghost_faces = nullptr;
+unsigned march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, const Cells& cells, int groups,
+                  const HaloPlan& halo, const FaceCondition* ghost_faces, Health health) {
+  if (!Cells::kWritesXGhosts || grid.g[0] != 1 || halo.source[0] != kFromMemory) ghost_faces = nullptr;
   auto kernel = march_3d_kernel<Points, Shape, T, Cells>;
   if constexpr (Shape::SHARED_BYTES > 48 * 1024) {  // beyond the default, per device: ask every time
     const cudaError_t ok =
@@ -445,10 +505,21 @@ bool march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, const C
   const int zchunks = static_cast<int>((grid.n[2] + ZCHUNK - 1) / ZCHUNK);
   dim3 blocks(blocks_for(grid.n[0], Shape::WIDTH), grid_yz(blocks_for(grid.n[1], Shape::TH), "tiles along y"),
               grid_yz(static_cast<int64_t>(zchunks) * groups, "z-chunks x component groups"));
-  kernel<<<blocks, dim3(TX, Shape::TY), Shape::SHARED_BYTES, stream_of(ctx)>>>(in, out, grid, cells, ghost_faces,
-                                                                              zchunks, health);
+  kernel<<<blocks, dim3(TX, Shape::TY), Shape::SHARED_BYTES, stream_of(ctx)>>>(in, out, grid, cells, halo,
+                                                                              ghost_faces, zchunks, health);
   cuda::check_launch("march_3d_kernel");
-  return ghost_faces != nullptr;
+  return ghost_faces != nullptr ? 1u : 0u;
+}
+
+// The march's plan for an input; the ghosts it reads from memory are filled. The model
+// kernels read them all: the checks of where a ghost plane is copied from, on every
+// plane, cost float32 Turing and advection 3-5 points of copy bandwidth, more than the
+// y and z fills (H200); the diffusion kernel gains 1-3 (docs/PERFORMANCE.md).
+template <class Cells, class T>
+HaloPlan prepare_march(const Context& ctx, Input<T>& in, const Grid& grid) {
+  const HaloPlan halo = Cells::kHaloFromCells ? plan_halo<T>(grid, in.faces_host) : HaloPlan{};
+  fill_missing_ghosts(ctx, in, grid, halo.from_memory(), fill_ghosts<T>);
+  return halo;
 }
 
 // 1D and 2D grids (an axis of length 1 has neighbour offset 0): one thread per cell.
@@ -469,24 +540,27 @@ __global__ void diffuse_flat_kernel(const T* __restrict__ in, T* __restrict__ ou
 // Whether a grid takes the 3D march.
 bool marches(const Grid& grid) { return grid.active(0) && grid.active(1) && grid.active(2); }
 
+// The 3D kernel writes the x ghosts of its output (march_3d).
 template <int Points, class T>
-bool diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights,
-                    const FaceCondition* faces, Health health) {
+unsigned diffuse_points(const Context& ctx, Input<T>& in, T* out, const Grid& grid,
+                        const DiffusionWeights<T>* weights, Health health) {
   if (marches(grid)) {
-    return march_3d<Points, DiffusionTile<T>>(ctx, in, out, grid, DiffuseCells<Points, T>{weights}, grid.ncomp, faces,
-                                              health);
+    const HaloPlan halo = prepare_march<DiffuseCells<Points, T>>(ctx, in, grid);
+    return march_3d<Points, DiffusionTile<T>>(ctx, in.data, out, grid, DiffuseCells<Points, T>{weights}, grid.ncomp,
+                                              halo, in.faces, health);
   }
+  fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
   diffuse_flat_kernel<Points, T>
-      <<<blocks_for(grid.cells() * grid.ncomp, 256), 256, 0, stream_of(ctx)>>>(in, out, grid, weights, health);
+      <<<blocks_for(grid.cells() * grid.ncomp, 256), 256, 0, stream_of(ctx)>>>(in.data, out, grid, weights, health);
   cuda::check_launch("diffuse_flat_kernel");
-  return false;
+  return 0;
 }
 
 template <class T>
-bool diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights,
-             const FaceCondition* faces, Health health) {
-  return points == 19 ? diffuse_points<19>(ctx, in, out, grid, weights, faces, health)
-                      : diffuse_points<7>(ctx, in, out, grid, weights, faces, health);
+unsigned diffuse(const Context& ctx, Input<T>& in, T* out, const Grid& grid, int points,
+                 const DiffusionWeights<T>* weights, Health health) {
+  return points == 19 ? diffuse_points<19>(ctx, in, out, grid, weights, health)
+                      : diffuse_points<7>(ctx, in, out, grid, weights, health);
 }
 
 // ---- the whole model ----------------------------------------------------------
@@ -522,20 +596,24 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
 }
 
 template <class T>
-bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
-            int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host, const StepTerms<T>& step,
-            const FaceCondition*, Health health) {
+unsigned update(const Context& ctx, Input<T>& input, T* out, const T* mu, const T* velocity, const Grid& grid,
+                int points, int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host,
+                const StepTerms<T>& step, Health health) {
   AllComponentTerms<T> by_value{};
   const bool fits = grid.ncomp <= kMaxTermComponents;
   if (fits)
     for (int c = 0; c < grid.ncomp; ++c) by_value.comp[c] = terms_host[c];
-  const bool march = marches(grid);
+  // The march takes up to 3 components whose queues fit (with_component_count).
+  const bool march = marches(grid) && grid.ncomp <= 3 && queues_fit(grid.ncomp, sizeof(T));
+  fill_missing_ghosts(ctx, input, grid, kAllAxes, fill_ghosts<T>);  // every ghost: prepare_march
+  const HaloPlan halo{};
+  const T* in = input.data;
   with_reaction_kind(kind, [&](auto k) {
     with_component_count(grid.ncomp, [&](auto nc) {
       constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value;
       auto run = [&](auto points_constant) {
         constexpr int Points = decltype(points_constant)::value;
-        if constexpr (NC > 0 && queues_fit<T, NC>()) {
+        if constexpr (NC > 0 && queues_fit(NC, sizeof(T))) {
           if (march) {
             with_transport_terms(transport_terms(step, terms_host, NC), [&](auto terms_constant) {
               // (re-derived here: GCC does not take the enclosing lambdas' constants)
@@ -543,7 +621,7 @@ bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
               constexpr int kPoints = std::decay_t<decltype(points_constant)>::value;
               constexpr int kTerms = decltype(terms_constant)::value;
               const ModelCells<kPoints, kKind, kNC, kTerms, T> cells{by_value, step, mu, velocity, neighbours_of(grid)};
-              march_3d<kPoints, ModelTile<T, kNC>>(ctx, in, out, grid, cells, 1, nullptr, health);
+              march_3d<kPoints, ModelTile<T, kNC>>(ctx, in, out, grid, cells, 1, halo, nullptr, health);
             });
             return;
           }
@@ -559,7 +637,7 @@ bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* veloc
         run(std::integral_constant<int, 7>{});
     });
   });
-  return false;  // the model kernels leave the x ghosts to fill_ghosts (march_3d_kernel)
+  return 0;  // the model kernels write no ghosts of their output (march_3d_kernel)
 }
 
 // The planes of all slots are one range of nz * nslots planes.
@@ -581,24 +659,26 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
 }
 
 template <class T>
-bool potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
-               int nslots, const FaceCondition*) {
+unsigned potential(const Context& ctx, Input<T>& in, T* mu, const Grid& grid, int points,
+                   const PotentialTerms<T>* slots, int nslots, const FaceCondition*) {
   auto run = [&](auto points_constant) {
     constexpr int Points = decltype(points_constant)::value;
     if (marches(grid)) {
-      march_3d<Points, ModelTile<T, 1>>(ctx, in, mu, grid, PotentialCells<Points, T>{slots}, nslots, nullptr,
-                                        Health{});
+      const HaloPlan halo = prepare_march<PotentialCells<Points, T>>(ctx, in, grid);
+      march_3d<Points, ModelTile<T, 1>>(ctx, in.data, mu, grid, PotentialCells<Points, T>{slots}, nslots, halo,
+                                        nullptr, Health{});
       return;
     }
+    fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
     potential_kernel<Points, T><<<cell_blocks(grid, grid.n[2] * nslots), dim3(kCellBlockX, kCellBlockY), 0,
-                                  stream_of(ctx)>>>(in, mu, grid, slots, nslots);
+                                  stream_of(ctx)>>>(in.data, mu, grid, slots, nslots);
     cuda::check_launch("potential_kernel");
   };
   if (points == 19)
     run(std::integral_constant<int, 19>{});
   else
     run(std::integral_constant<int, 7>{});
-  return false;  // the potential kernels leave the x ghosts to fill_ghosts (march_3d_kernel)
+  return 0;  // the kernels write no ghosts of mu
 }
 
 template <class T>

@@ -34,9 +34,9 @@ int threads_for(const Context& ctx, const Grid& grid) {
 }
 
 template <class T>
-void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondition* bc, int first_axis) {
-  for (int axis = first_axis; axis < 3; ++axis) {  // in order: edge ghosts need the axes before
-    if (!grid.active(axis)) continue;
+void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondition* bc, unsigned axes) {
+  for (int axis = 0; axis < 3; ++axis) {  // in order: edge ghosts need the axes before
+    if (!grid.active(axis) || (axes >> axis & 1) == 0) continue;
     int ua, va;
     int64_t u_lo, u_len, v_lo, v_len;
     ghost_sweep(grid, axis, &ua, &va, &u_lo, &u_len, &v_lo, &v_len);
@@ -97,6 +97,7 @@ OPSPLIT_ROW_LOOP void diffuse_row(const T* in, T* out, int64_t n, int64_t sy, in
 // that, took 15-19 % of a one-step 7-point call (perf, one thread, 256^3).
 struct XGhosts {
   const FaceCondition* faces = nullptr;  // 6 per component; NULL: not written
+  unsigned axes() const { return faces != nullptr ? 1u : 0u; }  // the ghosts written: x or none
 
   XGhosts(const Grid& grid, const FaceCondition* x_faces) {
     if (grid.g[0] == 1) faces = x_faces;
@@ -114,8 +115,8 @@ struct XGhosts {
 };
 
 template <int Points, class T>
-bool diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights,
-                    const FaceCondition* faces, Health health) {
+unsigned diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, const DiffusionWeights<T>* weights,
+                        const FaceCondition* faces, Health health) {
   const int64_t rows = grid.ncomp * grid.n[2] * grid.n[1];
   const int64_t sx = grid.step(0), sy = grid.step(1), sz = grid.step(2);
   const XGhosts x_ghosts(grid, faces);
@@ -136,16 +137,18 @@ bool diffuse_points(const Context& ctx, const T* in, T* out, const Grid& grid, c
     x_ghosts.write(out + base, grid, c);
   }
   if (first < *health.first_bad) *health.first_bad = first;
-  return x_ghosts.faces != nullptr;
+  return x_ghosts.axes();
 }
 
-// The CPU loops write the x ghosts of the output along with its rows (XGhosts).
+// The CPU loops read every ghost of their input from memory, and write the x ghosts of
+// the output along with its rows (XGhosts).
 template <class T>
-bool diffuse(const Context& ctx, const T* in, T* out, const Grid& grid, int points, const DiffusionWeights<T>* weights,
-             const FaceCondition* faces, Health health) {
-  if (failed_before(health)) return false;
-  return points == 19 ? diffuse_points<19>(ctx, in, out, grid, weights, faces, health)
-                      : diffuse_points<7>(ctx, in, out, grid, weights, faces, health);
+unsigned diffuse(const Context& ctx, Input<T>& in, T* out, const Grid& grid, int points,
+                 const DiffusionWeights<T>* weights, Health health) {
+  if (failed_before(health)) return 0;
+  fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
+  return points == 19 ? diffuse_points<19>(ctx, in.data, out, grid, weights, in.faces, health)
+                      : diffuse_points<7>(ctx, in.data, out, grid, weights, in.faces, health);
 }
 
 // One row of a model's update, every component; `base`: the row's first cell in
@@ -168,7 +171,7 @@ OPSPLIT_ROW_LOOP void update_row(const T* in, T* out, const T* mu, const T* velo
 }
 
 template <int Points, int Kind, int NC, int Terms, class T>
-bool update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid,
+unsigned update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid,
                  const ComponentTerms<T>* terms, const StepTerms<T>& step, const FaceCondition* faces,
                  Health health) {
   const int64_t rows = grid.n[2] * grid.n[1];
@@ -186,17 +189,20 @@ bool update_kind(const Context& ctx, const T* in, T* out, const T* mu, const T* 
     }
   }
   if (first < *health.first_bad) *health.first_bad = first;
-  return x_ghosts.faces != nullptr;
+  return x_ghosts.axes();
 }
 
 template <class T>
-bool update(const Context& ctx, const T* in, T* out, const T* mu, const T* velocity, const Grid& grid, int points,
-            int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>*, const StepTerms<T>& step,
-            const FaceCondition* faces, Health health) {
-  if (failed_before(health)) return false;
+unsigned update(const Context& ctx, Input<T>& input, T* out, const T* mu, const T* velocity, const Grid& grid,
+                int points, int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>*, const StepTerms<T>& step,
+                Health health) {
+  if (failed_before(health)) return 0;
+  fill_missing_ghosts(ctx, input, grid, kAllAxes, fill_ghosts<T>);
+  const T* in = input.data;
+  const FaceCondition* faces = input.faces;
   // Without a per-cell wind the transport terms are known here: the row loop then has
   // no branch and vectorizes.
-  bool x_ghosts = false;
+  unsigned x_ghosts = 0;
   with_reaction_kind(kind, [&](auto k) {
     with_component_count(grid.ncomp, [&](auto nc) {
       with_transport_terms(transport_terms(step, terms, grid.ncomp), [&](auto terms_constant) {
@@ -220,7 +226,7 @@ OPSPLIT_ROW_LOOP void potential_row(const T* in, T* mu_row, Neighbours nb, int64
 }
 
 template <int Points, class T>
-bool potential_points(const Context& ctx, const T* in, T* mu, const Grid& grid, const PotentialTerms<T>* slots,
+unsigned potential_points(const Context& ctx, const T* in, T* mu, const Grid& grid, const PotentialTerms<T>* slots,
                       int nslots, const FaceCondition* slot_faces) {
   const int64_t rows = nslots * grid.n[2] * grid.n[1];
   const Neighbours nb = neighbours_of(grid);
@@ -233,14 +239,15 @@ bool potential_points(const Context& ctx, const T* in, T* mu, const Grid& grid, 
     potential_row<Points>(in, mu_row, nb, grid.index(0, 0, j, k), grid.n[0], slots[slot]);
     x_ghosts.write(mu_row, grid, slot);
   }
-  return x_ghosts.faces != nullptr;
+  return x_ghosts.axes();
 }
 
 template <class T>
-bool potential(const Context& ctx, const T* in, T* mu, const Grid& grid, int points, const PotentialTerms<T>* slots,
-               int nslots, const FaceCondition* slot_faces) {
-  return points == 19 ? potential_points<19>(ctx, in, mu, grid, slots, nslots, slot_faces)
-                      : potential_points<7>(ctx, in, mu, grid, slots, nslots, slot_faces);
+unsigned potential(const Context& ctx, Input<T>& in, T* mu, const Grid& grid, int points,
+                   const PotentialTerms<T>* slots, int nslots, const FaceCondition* slot_faces) {
+  fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
+  return points == 19 ? potential_points<19>(ctx, in.data, mu, grid, slots, nslots, slot_faces)
+                      : potential_points<7>(ctx, in.data, mu, grid, slots, nslots, slot_faces);
 }
 
 // Few cells, in list order (the list has no repeated cell).

@@ -25,26 +25,43 @@ struct SourceTerm {
   T amount;
 };
 
+// Ghost axes as bit sets: bit a for axis a.
+constexpr unsigned kAllAxes = 7;
+
+// An operation's input field and what is known of its ghost layers (they carry the
+// boundary conditions; they are not state). An operation fills the ghosts it reads
+// from memory that are not valid yet (fill_missing_ghosts) and adds them to
+// ghosts_valid, so that the next operation on the same input does not fill them again.
+template <class T>
+struct Input {
+  T* data;
+  const FaceCondition* faces;       // 6 per component, on the backend
+  const FaceCondition* faces_host;  // the same in host memory
+  unsigned ghosts_valid;            // the axes whose ghosts in memory follow the values
+};
+
 template <class T>
 struct Launchers {
-  // The ghosts of axes first_axis .. 2 (each axis over the ghosts of the ones before).
-  void (*fill_ghosts)(const Context&, T* data, const Grid&, const FaceCondition* bc, int first_axis);
-  // diffuse, update and potential return whether they also wrote the x ghosts of their
-  // output from `faces` (6 per output component; the CPU loops do, and the 3D CUDA
-  // diffusion kernel): then the next fill_ghosts of that buffer may start at axis 1 (y).
+  // The ghosts of the axes in `axes`, in axis order (each axis over the ghosts of the
+  // ones before).
+  void (*fill_ghosts)(const Context&, T* data, const Grid&, const FaceCondition* bc, unsigned axes);
+  // diffuse, update and potential return the axes whose ghosts of their output they
+  // also wrote (the CPU loops write x, from the input's faces, or `slot_faces` for the
+  // potential): the next operation on that buffer need not fill them.
   //
   // Pure diffusion of every component (the fast path).
-  bool (*diffuse)(const Context&, const T* in, T* out, const Grid&, int points, const DiffusionWeights<T>* weights,
-                  const FaceCondition* faces, Health);
-  // The whole model (model.cuh); mu and velocity may be NULL when unused. `terms` is
-  // on the backend, `terms_host` the same values in host memory.
-  bool (*update)(const Context&, const T* in, T* out, const T* mu, const T* velocity, const Grid&, int points,
-                 int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host,
-                 const StepTerms<T>& step, const FaceCondition* faces, Health);
+  unsigned (*diffuse)(const Context&, Input<T>& in, T* out, const Grid&, int points,
+                      const DiffusionWeights<T>* weights, Health);
+  // The whole model (model.cuh); mu and velocity may be NULL when unused (their
+  // ghosts filled). `terms` is on the backend, `terms_host` the same values in host
+  // memory.
+  unsigned (*update)(const Context&, Input<T>& in, T* out, const T* mu, const T* velocity, const Grid&, int points,
+                     int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host,
+                     const StepTerms<T>& step, Health);
   // The chemical potential of each Cahn-Hilliard component into plane `slot` of mu,
   // whose ghosts follow `slot_faces`.
-  bool (*potential)(const Context&, const T* in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
-                    int nslots, const FaceCondition* slot_faces);
+  unsigned (*potential)(const Context&, Input<T>& in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
+                        int nslots, const FaceCondition* slot_faces);
   void (*add_sources)(const Context&, T* out, const Grid&, const SourceTerm<T>* sources, int64_t n, Health);
   void (*pack)(const Context&, const T* data, const Grid&, T* host_layout, int layout);
   void (*unpack)(const Context&, const T* host_layout, const Grid&, T* data, int layout);
@@ -54,6 +71,16 @@ struct Launchers {
   std::vector<double> (*row_energy)(const Context&, const T* data, const Grid&, int comp, int points,
                                     const PotentialTerms<double>& terms, double volume);
 };
+
+// Fills the ghosts of `axes` of an operation's input that are not valid yet, with the
+// backend's fill_ghosts.
+template <class T>
+void fill_missing_ghosts(const Context& ctx, Input<T>& in, const Grid& grid, unsigned axes,
+                         void (*fill)(const Context&, T*, const Grid&, const FaceCondition*, unsigned)) {
+  const unsigned missing = axes & ~in.ghosts_valid;
+  if (missing != 0) fill(ctx, in.data, grid, in.faces, missing);
+  in.ghosts_valid |= axes;
+}
 
 template <class T>
 const Launchers<T>& cpu_launchers();

@@ -408,7 +408,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
   const auto& run = launchers<T>(ctx);
   if (with_velocity_field)
-    run.fill_ghosts(ctx, velocity, velocity_grid_, reinterpret_cast<const FaceCondition*>(base + at_velocity_faces), 0);
+    run.fill_ghosts(ctx, velocity, velocity_grid_, reinterpret_cast<const FaceCondition*>(base + at_velocity_faces),
+                    kAllAxes);
 
   StepTerms<T> st{};
   st.dt = static_cast<T>(dt);
@@ -449,25 +450,27 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
   // Progress is reported about 100 times per call, after waiting for the work so far.
   const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
-  // Whether the x ghosts of the field are already those of its values: the step may
-  // write them (Launchers::diffuse and update), unless a source then changes a cell at
-  // an x face.
-  bool x_ghosts_valid = false;
-  bool source_on_x_face = false;
+  // The axes whose ghosts in the field are already those of its values: a step may
+  // write some (Launchers::diffuse and update), unless a source then changes a cell on
+  // one of their faces.
+  unsigned ghosts_valid = 0;
+  unsigned source_axes = 0;  // the axes with a source on one of their faces
   for (const SourceTerm<T>& src_term : sources) {
-    const int64_t i = src_term.position % grid.n[0];
-    source_on_x_face = source_on_x_face || i == 0 || i == grid.n[0] - 1;
+    const int64_t at[3] = {src_term.position % grid.n[0], src_term.position / grid.n[0] % grid.n[1],
+                           src_term.position / (grid.n[0] * grid.n[1]) % grid.n[2]};
+    for (int a = 0; a < 3; ++a)
+      if (at[a] == 0 || at[a] == grid.n[a] - 1) source_axes |= 1u << a;
   }
   for (int64_t n = 0; n < nsteps; ++n) {
     const Health health{first_bad, static_cast<unsigned long long>(n)};
-    T* in = field.data().as<T>();
-    run.fill_ghosts(ctx, in, grid, faces, x_ghosts_valid ? 1 : 0);
+    Input<T> in{field.data().as<T>(), faces, faces_.data(), ghosts_valid};
+    unsigned written = 0;
     if (pure_diffusion) {
-      x_ghosts_valid = run.diffuse(ctx, in, target.as<T>(), grid, points_, w, faces, health);
+      written = run.diffuse(ctx, in, target.as<T>(), grid, points_, w, health);
     } else {
       if (nslots > 0) {
-        const bool mu_x_ghosts = run.potential(ctx, in, mu, grid, points_, s, nslots, sf);
-        run.fill_ghosts(ctx, mu, slot_grid, sf, mu_x_ghosts ? 1 : 0);
+        const unsigned mu_written = run.potential(ctx, in, mu, grid, points_, s, nslots, sf);
+        run.fill_ghosts(ctx, mu, slot_grid, sf, kAllAxes & ~mu_written);
       }
       const double t_n = t0 + static_cast<double>(n) * dt;
       for (int a = 0; a < 3; ++a) {
@@ -475,11 +478,10 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
         st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
         st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
       }
-      x_ghosts_valid =
-          run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st, faces, health);
+      written = run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st, health);
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
-    x_ghosts_valid = x_ghosts_valid && !source_on_x_face;
+    ghosts_valid = written & ~source_axes;
     field.data().swap(target);
     const bool report = ctx.has_progress() && ((n + 1) % report_every == 0 || n + 1 == nsteps);
     if (!ctx.is_cuda() || report) check_health(n + 1);
@@ -525,6 +527,6 @@ double opsplit_rd_s::energy(opsplit::Field& field, int comp) {
   opsplit::Context& ctx = context();
   const auto* faces = reinterpret_cast<const FaceCondition*>(block.place(ctx, device_params_));
   const auto& run = launchers<T>(ctx);
-  run.fill_ghosts(ctx, field.data().as<T>(), grid, faces, 0);
+  run.fill_ghosts(ctx, field.data().as<T>(), grid, faces, kAllAxes);
   return pairwise_total(run.row_energy(ctx, field.data().as<T>(), grid, comp, points_, p, volume));
 }

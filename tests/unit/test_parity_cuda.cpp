@@ -12,7 +12,7 @@ struct Case {
   int64_t n[3];
   int points;
   int ncomp;
-  int bc_set = 0;  // 0: Dirichlet x-lo and z-hi, periodic y; 1: per component, below
+  int bc_set = 0;  // 0: Dirichlet x-lo and z-hi, periodic y; 1-3: below
   int kind = -1;   // -1: diffusion only; else a reaction kind with every other term, below
   bool every_term = true;  // false: the reaction and a uniform velocity only (the CPU's vectorized loops)
   int cahn_hilliard = -1;  // with every_term false: this component also phase-separates
@@ -43,7 +43,11 @@ void add_model_terms(opsplit_context ctx, opsplit_rd rd, const Case& cs, test::F
 
 // bc_set 1: component 0 periodic in x, Dirichlet on both y faces, no-flux z;
 // component 1 the reverse roles; further components periodic everywhere.
+// bc_set 2, every component: periodic x and z, no-flux y.
+// bc_set 3, every component: Dirichlet x-lo, periodic y, no-flux on the other faces.
+// bc_set 4: no-flux everywhere (the default).
 void set_boundaries(opsplit_rd rd, int c, int bc_set) {
+  if (bc_set == 4) return;
   auto set = [&](opsplit_face f, opsplit_bc bc, double v) {
     EXPECT_EQ(opsplit_rd_set_boundary(rd, f, c, bc, v), OPSPLIT_SUCCESS) << opsplit_last_error_message();
   };
@@ -56,6 +60,15 @@ void set_boundaries(opsplit_rd rd, int c, int bc_set) {
   }
   const opsplit_face faces[6] = {OPSPLIT_FACE_XLO, OPSPLIT_FACE_XHI, OPSPLIT_FACE_YLO,
                                  OPSPLIT_FACE_YHI, OPSPLIT_FACE_ZLO, OPSPLIT_FACE_ZHI};
+  if (bc_set == 2 || bc_set == 3) {
+    for (int f = 0; f < 6; ++f) {
+      const bool periodic = bc_set == 2 ? f / 2 != 1 : f / 2 == 1;
+      const bool dirichlet = bc_set == 3 && f == 0;
+      set(faces[f], periodic ? OPSPLIT_BC_PERIODIC : dirichlet ? OPSPLIT_BC_DIRICHLET : OPSPLIT_BC_NOFLUX,
+          0.3 * (f + 1) - 1.1 + 0.1 * c);
+    }
+    return;
+  }
   for (int f = 0; f < 6; ++f) {
     const int axis = f / 2;
     opsplit_bc bc = OPSPLIT_BC_PERIODIC;
@@ -157,6 +170,25 @@ TEST(CudaParity, ModelsFloat) {
   compare<float>({{70, 45, 40}, 19, 2, 0, OPSPLIT_REACTION_TURING, false}, 5e-5);
   compare<float>({{70, 45, 40}, 19, 1, 0, OPSPLIT_REACTION_LINEAR, false}, 5e-5);
   compare<float>({{70, 45, 40}, 19, 2, 1, OPSPLIT_REACTION_TURING, false, 1}, 5e-5);
+}
+// The march's halo rows and planes copied from the cells the ghosts copy (kernels/
+// field/field_cuda.cu, HaloPlan) where every component has the same periodic or no-flux
+// axes: x wrapped (n a multiple of the 16-byte piece) or from memory (not), the last
+// tile ending on the grid's edge (128 float or 64 double cells for diffusion, 32 cells
+// for a model), edge ghosts over Dirichlet x ghosts. Bit-for-bit the same ghosts as
+// the fills; the tolerances are those of the other cases.
+TEST(CudaParity, HaloFromTheCellsGhostsCopy) {
+  compare<float>({{128, 20, 40}, 19, 2, 2}, 5e-5);
+  compare<float>({{130, 20, 40}, 19, 1, 2}, 5e-5);
+  compare<float>({{128, 36, 40}, 19, 2, 3}, 5e-5);
+  compare<double>({{64, 9, 33}, 19, 2, 3}, 1e-12);
+  compare<double>({{63, 17, 34}, 7, 1, 2}, 1e-12);
+  compare<float>({{100, 19, 70}, 7, 2, 4}, 5e-5);
+  for (int bc_set = 2; bc_set < 5; ++bc_set) {
+    compare<float>({{64, 21, 35}, 19, 2, bc_set, OPSPLIT_REACTION_TURING, false, 1}, 5e-5);
+    compare<double>({{66, 17, 40}, 19, 3, bc_set, OPSPLIT_REACTION_PRECIPITATION}, 1e-12);
+    compare<double>({{32, 8, 36}, 7, 1, bc_set, OPSPLIT_REACTION_LINEAR, false, 0}, 1e-12);
+  }
 }
 TEST(CudaParity, OneAndTwoDDouble) {
   compare<double>({{1000, 1, 1}, 7, 1}, 1e-12);
