@@ -16,6 +16,7 @@ struct Case {
   int kind = -1;   // -1: diffusion only; else a reaction kind with every other term, below
   bool every_term = true;  // false: the reaction and a uniform velocity only (the CPU's vectorized loops)
   int cahn_hilliard = -1;  // with every_term false: this component also phase-separates
+  bool x_face_source = false;  // a source in component 0 on the x-lo face
 };
 
 // Every term at once: the reaction kind, a Cahn-Hilliard component (PRECIPITATION's
@@ -46,11 +47,17 @@ void add_model_terms(opsplit_context ctx, opsplit_rd rd, const Case& cs, test::F
 // bc_set 2, every component: periodic x and z, no-flux y.
 // bc_set 3, every component: Dirichlet x-lo, periodic y, no-flux on the other faces.
 // bc_set 4: no-flux everywhere (the default).
+// bc_set 5, every component: Dirichlet y, no-flux x and z.
 void set_boundaries(opsplit_rd rd, int c, int bc_set) {
   if (bc_set == 4) return;
   auto set = [&](opsplit_face f, opsplit_bc bc, double v) {
     EXPECT_EQ(opsplit_rd_set_boundary(rd, f, c, bc, v), OPSPLIT_SUCCESS) << opsplit_last_error_message();
   };
+  if (bc_set == 5) {
+    set(OPSPLIT_FACE_YLO, OPSPLIT_BC_DIRICHLET, 0.7 - 0.2 * c);
+    set(OPSPLIT_FACE_YHI, OPSPLIT_BC_DIRICHLET, -0.4);
+    return;
+  }
   if (bc_set == 0) {
     set(OPSPLIT_FACE_XLO, OPSPLIT_BC_DIRICHLET, 0.5);
     set(OPSPLIT_FACE_YLO, OPSPLIT_BC_PERIODIC, 0);
@@ -91,6 +98,9 @@ std::vector<T> run(opsplit_backend backend, const Case& cs, int64_t steps, doubl
   }
   test::Field wind(ctx, cs.n[0], cs.n[1], cs.n[2], 3, test::precision_of<T>());
   if (cs.kind >= 0 && cs.every_term) add_model_terms<T>(ctx, rd, cs, wind);
+  if (cs.x_face_source) {
+    EXPECT_EQ(opsplit_rd_add_source(rd, 0, 0, cs.n[1] / 2, cs.n[2] / 2, 1.0), OPSPLIT_SUCCESS);
+  }
   if (cs.kind >= 0 && !cs.every_term) {
     EXPECT_EQ(opsplit_rd_set_reaction(rd, static_cast<opsplit_reaction>(cs.kind)), OPSPLIT_SUCCESS);
     EXPECT_EQ(opsplit_rd_set_velocity(rd, 1, -0.2, 0.1, 0.3, 0.0), OPSPLIT_SUCCESS);
@@ -184,6 +194,18 @@ TEST(CudaParity, HaloFromTheCellsGhostsCopy) {
   compare<double>({{64, 9, 33}, 19, 2, 3}, 1e-12);
   compare<double>({{63, 17, 34}, 7, 1, 2}, 1e-12);
   compare<float>({{100, 19, 70}, 7, 2, 4}, 5e-5);
+  // x wrapped over two tiles, over part of one, and in double.
+  compare<float>({{256, 20, 40}, 19, 1, 2}, 5e-5);
+  compare<float>({{64, 20, 40}, 19, 1, 2}, 5e-5);
+  compare<double>({{128, 17, 40}, 19, 1, 2}, 1e-12);
+  // x and y from memory under mirrored z, one z-chunk holding both z faces, whole tiles
+  // along y; a source on an x face (the kernel's own x ghosts are then refilled).
+  compare<double>({{40, 16, 20}, 19, 2, 5}, 1e-12);
+  {
+    Case with_source{{70, 24, 30}, 7, 1, 4};
+    with_source.x_face_source = true;
+    compare<float>(with_source, 5e-5);
+  }
   for (int bc_set = 2; bc_set < 5; ++bc_set) {
     compare<float>({{64, 21, 35}, 19, 2, bc_set, OPSPLIT_REACTION_TURING, false, 1}, 5e-5);
     compare<double>({{66, 17, 40}, 19, 3, bc_set, OPSPLIT_REACTION_PRECIPITATION}, 1e-12);
