@@ -151,18 +151,23 @@ constexpr bool queues_fit(int ncomp, size_t value_size) { return ncomp * value_s
 // How a march gets the values around the grid, per axis. It does without its input's
 // ghost layers where a ghost is a plain copy of a cell: filling them took a launch per
 // axis and step (with the gaps between them, the y and z fills were about 3 % of a
-// float64 diffusion step; ncu, H100). The diffusion kernel then copies the halo rows
-// and planes that are ghosts from those cells (the model kernels do not: prepare_march):
+// float64 diffusion step; ncu, H100; the x fill, one value per row, more). A kernel
+// copies the halo rows, planes and x neighbours that are ghosts from those cells
+// instead, on the axes its cells allow (Cells::kCopiedHalo):
 //  - kWrapped: every component PERIODIC on the axis: the cells across the grid (along
 //    x only where n is a multiple of the 16-byte piece, so that whole pieces move);
-//  - kMirrored: every component NOFLUX on both faces of y or z: the cells inside;
-//  - kFromMemory: otherwise (Dirichlet faces, components that differ, NOFLUX x, whose
-//    ghost is not a whole piece): the ghosts, filled before. Then also those of the
-//    axes before it, which a fill of the axis covers and reads.
-// Putting the ghost values into the halo in shared memory instead, for every face
-// kind, cost more than the fills (a second barrier per plane in the tiles at a face,
-// and 13-23 % more instructions; H100 at 6dc53aa: diffusion float64 82 -> 78 %, 19-point
-// float32 on the H200 64 -> 52 % of copy bandwidth).
+//  - kMirrored: every component NOFLUX on both faces: the cells inside (along x only
+//    in the model kernels, whose threads own one cell per row: the threads of cells 0
+//    and n-1 read their own cell for the neighbour across the face);
+//  - kFromMemory: otherwise (Dirichlet faces, components that differ): the ghosts,
+//    filled before (fill_missing_ghosts). A kernel never reads an edge ghost of an
+//    axis it copies, so such a fill may run before the fills of the axes before it.
+// The model kernels copy x and y, not z: the test of where a z ghost plane comes from,
+// on every plane, cost float32 Turing and advection 3-5 points of copy bandwidth, more
+// than the z fill (H200). Putting the ghost values into the halo in shared memory
+// instead, for every face kind, cost more than the fills (a second barrier per plane
+// in the tiles at a face, and 13-23 % more instructions; H100 at 6dc53aa: diffusion
+// float64 82 -> 78 %, 19-point float32 on the H200 64 -> 52 % of copy bandwidth).
 enum HaloSource : int { kFromMemory = 0, kWrapped = 1, kMirrored = 2 };
 struct HaloPlan {
   int source[3];
@@ -174,8 +179,9 @@ struct HaloPlan {
   }
 };
 
+// `copied`: the axes whose ghosts a kernel can copy; x_mirror: whether it can mirror x.
 template <class T>
-HaloPlan plan_halo(const Grid& grid, const FaceCondition* faces_host) {
+HaloPlan plan_halo(const Grid& grid, const FaceCondition* faces_host, unsigned copied, bool x_mirror) {
   HaloPlan plan{{kFromMemory, kFromMemory, kFromMemory}};
   for (int a = 0; a < 3; ++a) {
     int periodic = 0, noflux = 0;
@@ -184,12 +190,10 @@ HaloPlan plan_halo(const Grid& grid, const FaceCondition* faces_host) {
         periodic += faces_host[6 * c + 2 * a + side].type == kPeriodic;
         noflux += faces_host[6 * c + 2 * a + side].type == kNoFlux;
       }
-    if (grid.g[a] != 1) continue;
+    if (grid.g[a] != 1 || (copied >> a & 1) == 0) continue;
     if (periodic == 2 * grid.ncomp && (a > 0 || grid.n[0] % Piece<T>::V == 0)) plan.source[a] = kWrapped;
-    if (noflux == 2 * grid.ncomp && a > 0) plan.source[a] = kMirrored;
+    if (noflux == 2 * grid.ncomp && (a > 0 || x_mirror)) plan.source[a] = kMirrored;
   }
-  for (int a = 2; a > 0; --a)
-    if (plan.source[a] == kFromMemory) plan.source[a - 1] = kFromMemory;
   return plan;
 }
 
@@ -216,7 +220,7 @@ struct QueueAt {
 template <int Points, class T>
 struct DiffuseCells {
   static constexpr bool kWritesXGhosts = true;  // see march_3d_kernel
-  static constexpr bool kHaloFromCells = true;  // see HaloPlan
+  static constexpr unsigned kCopiedHalo = kAllAxes;  // the axes whose ghosts it copies: HaloPlan
   const DiffusionWeights<T>* weights;
   struct Block {
     DiffusionWeights<T> w;
@@ -231,10 +235,17 @@ struct DiffuseCells {
 
 // The terms are kernel parameters (constant operands); which transport terms there are
 // is known at compile time unless a per-cell wind blows (transport_terms).
+// The halo a model kernel copies (HaloPlan): x and y, but only y with a Cahn-Hilliard
+// term known at compile time (x cost float32 Cahn-Hilliard 17.1 -> 14.9 % of copy
+// bandwidth on the H100, where Turing and advection gained 4-8 points).
+constexpr unsigned model_copied_halo(int terms) {
+  return terms != kTermsFromFlags && (terms & kPotentialTerms) != 0 ? 2u : 3u;
+}
+
 template <int Points, int Kind, int NC, int Terms, class T>
 struct ModelCells {
   static constexpr bool kWritesXGhosts = false;
-  static constexpr bool kHaloFromCells = false;
+  static constexpr unsigned kCopiedHalo = model_copied_halo(Terms);
   AllComponentTerms<T> terms;
   StepTerms<T> step;
   const T* mu;
@@ -257,7 +268,7 @@ struct ModelCells {
 template <int Points, class T>
 struct PotentialCells {
   static constexpr bool kWritesXGhosts = false;
-  static constexpr bool kHaloFromCells = false;
+  static constexpr unsigned kCopiedHalo = 3;  // x and y
   const PotentialTerms<T>* slots;
   struct Block {
     PotentialTerms<T> p;
@@ -308,7 +319,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     const int e = tid + l * TX * TY;
     int64_t gi = i0 - V + (e % PIECES_X) * V, gj = j0 - 1 + e / PIECES_X;
     loads[l] = e < PIECES && gi <= grid.n[0] && gj <= grid.n[1];
-    if constexpr (Cells::kHaloFromCells) {
+    if constexpr ((Cells::kCopiedHalo & 3) != 0) {
       if (halo.source[0] == kWrapped) gi = gi < 0 ? grid.n[0] - V : (gi == grid.n[0] ? 0 : gi);
       if (halo.source[1] != kFromMemory && (gj < 0 || gj == grid.n[1]))
         gj = (gj < 0) == (halo.source[1] == kWrapped) ? grid.n[1] - 1 : 0;
@@ -318,6 +329,15 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // The thread's cells of a row: x + e (PIECES) or x + 32 e (STRIDED), the first
   // `cells_x` of them inside the grid (<= 0: none).
   const int64_t x = STRIDED ? i0 + tx : i0 + tx * V;
+  // A mirrored x (one cell per row and thread, HaloPlan): the threads of cells 0 and
+  // n-1 read their x-neighbour across the face from the cell itself (the NOFLUX ghost).
+  int mirror_lo = 0, mirror_hi = 0;
+  if constexpr (STRIDED && NE == 1 && (Cells::kCopiedHalo & 1) != 0) {
+    if (halo.source[0] == kMirrored) {
+      mirror_lo = x == 0 ? 1 : 0;
+      mirror_hi = x == grid.n[0] - 1 ? -1 : 0;
+    }
+  }
   constexpr int kStep = STRIDED ? TX : 1;
   const int cells_x = static_cast<int>(min(static_cast<int64_t>(NE), (grid.n[0] - x + kStep - 1) / kStep));
   bool inside[RY];
@@ -362,7 +382,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   auto issue = [&](int p) {
     if (p <= last_plane) {
       const T* plane = next;
-      if (Cells::kHaloFromCells && halo.source[2] != kFromMemory) {  // the z ghosts' planes (HaloPlan)
+      if ((Cells::kCopiedHalo & 4) != 0 && halo.source[2] != kFromMemory) {  // the z ghosts' planes (HaloPlan)
         const int64_t shift = (halo.source[2] == kWrapped ? grid.n[2] : 1) * plane_stride;
         if (p == 0 && k0 == 0) plane += shift;
         if (p == last_plane && k1 == grid.n[2]) plane -= shift;
@@ -392,7 +412,8 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
 #pragma unroll
           for (int e = 0; e < NE; ++e)
 #pragma unroll
-            for (int d = 0; d < 3; ++d) q[g][Z][r][e * 3 + d] = row[e * TX + d - 1];
+            for (int d = 0; d < 3; ++d)
+              q[g][Z][r][e * 3 + d] = row[e * TX + d - 1 + (d == 0 ? mirror_lo : (d == 2 ? mirror_hi : 0))];
         } else {
           const P left = slot[r * PIECES_X + tx], mid = slot[r * PIECES_X + tx + 1], right = slot[r * PIECES_X + tx + 2];
           q[g][Z][r][0] = left.v[V - 1];
@@ -511,13 +532,11 @@ unsigned march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, con
   return ghost_faces != nullptr ? 1u : 0u;
 }
 
-// The march's plan for an input; the ghosts it reads from memory are filled. The model
-// kernels read them all: the checks of where a ghost plane is copied from, on every
-// plane, cost float32 Turing and advection 3-5 points of copy bandwidth, more than the
-// y and z fills (H200); the diffusion kernel gains 1-3 (docs/PERFORMANCE.md).
-template <class Cells, class T>
-HaloPlan prepare_march(const Context& ctx, Input<T>& in, const Grid& grid) {
-  const HaloPlan halo = Cells::kHaloFromCells ? plan_halo<T>(grid, in.faces_host) : HaloPlan{};
+// The march's plan for an input (the axes its cells copy, or `copied`); the ghosts it
+// reads from memory are filled.
+template <class Cells, class Shape, class T>
+HaloPlan prepare_march(const Context& ctx, Input<T>& in, const Grid& grid, unsigned copied = Cells::kCopiedHalo) {
+  const HaloPlan halo = plan_halo<T>(grid, in.faces_host, copied, Shape::STRIDED && Shape::NE == 1);
   fill_missing_ghosts(ctx, in, grid, halo.from_memory(), fill_ghosts<T>);
   return halo;
 }
@@ -545,7 +564,7 @@ template <int Points, class T>
 unsigned diffuse_points(const Context& ctx, Input<T>& in, T* out, const Grid& grid,
                         const DiffusionWeights<T>* weights, Health health) {
   if (marches(grid)) {
-    const HaloPlan halo = prepare_march<DiffuseCells<Points, T>>(ctx, in, grid);
+    const HaloPlan halo = prepare_march<DiffuseCells<Points, T>, DiffusionTile<T>>(ctx, in, grid);
     return march_3d<Points, DiffusionTile<T>>(ctx, in.data, out, grid, DiffuseCells<Points, T>{weights}, grid.ncomp,
                                               halo, in.faces, health);
   }
@@ -605,8 +624,15 @@ unsigned update(const Context& ctx, Input<T>& input, T* out, const T* mu, const 
     for (int c = 0; c < grid.ncomp; ++c) by_value.comp[c] = terms_host[c];
   // The march takes up to 3 components whose queues fit (with_component_count).
   const bool march = marches(grid) && grid.ncomp <= 3 && queues_fit(grid.ncomp, sizeof(T));
-  fill_missing_ghosts(ctx, input, grid, kAllAxes, fill_ghosts<T>);  // every ghost: prepare_march
-  const HaloPlan halo{};
+  // Every model shape (one cell per row and thread) and kind copies the halo of its
+  // transport terms: one plan (prepare_march).
+  using AnyModel = ModelCells<7, kLinear, 1, kNoTransport, T>;
+  HaloPlan halo{};
+  if (march)
+    halo = prepare_march<AnyModel, ModelTile<T, 1>>(
+        ctx, input, grid, model_copied_halo(transport_terms(step, terms_host, grid.ncomp)));
+  else
+    fill_missing_ghosts(ctx, input, grid, kAllAxes, fill_ghosts<T>);
   const T* in = input.data;
   with_reaction_kind(kind, [&](auto k) {
     with_component_count(grid.ncomp, [&](auto nc) {
@@ -664,7 +690,7 @@ unsigned potential(const Context& ctx, Input<T>& in, T* mu, const Grid& grid, in
   auto run = [&](auto points_constant) {
     constexpr int Points = decltype(points_constant)::value;
     if (marches(grid)) {
-      const HaloPlan halo = prepare_march<PotentialCells<Points, T>>(ctx, in, grid);
+      const HaloPlan halo = prepare_march<PotentialCells<Points, T>, ModelTile<T, 1>>(ctx, in, grid);
       march_3d<Points, ModelTile<T, 1>>(ctx, in.data, mu, grid, PotentialCells<Points, T>{slots}, nslots, halo,
                                         nullptr, Health{});
       return;

@@ -73,12 +73,17 @@ struct Launchers {
 };
 
 // Fills the ghosts of `axes` of an operation's input that are not valid yet, with the
-// backend's fill_ghosts.
+// backend's fill_ghosts. A fill of an axis covers the ghosts of the axes before it (the
+// edges): where one of those is filled now, the valid axes after it are filled again
+// (a CUDA march may fill z alone: it never reads the edges of the axes it copies).
 template <class T>
 void fill_missing_ghosts(const Context& ctx, Input<T>& in, const Grid& grid, unsigned axes,
                          void (*fill)(const Context&, T*, const Grid&, const FaceCondition*, unsigned)) {
-  const unsigned missing = axes & ~in.ghosts_valid;
-  if (missing != 0) fill(ctx, in.data, grid, in.faces, missing);
+  unsigned missing = axes & ~in.ghosts_valid;
+  if (missing == 0) return;
+  const unsigned from_lowest = ~((missing & (0u - missing)) - 1u);  // the lowest missing axis and up
+  missing |= in.ghosts_valid & from_lowest;
+  fill(ctx, in.data, grid, in.faces, missing);
   in.ghosts_valid |= axes;
 }
 
