@@ -112,6 +112,9 @@ struct Tile {
   static constexpr int V = Piece<T>::V;
   static constexpr bool STRIDED = CX_ > 0;
   static constexpr int NE = STRIDED ? CX_ : V;  // cells per thread and row
+  // One cell per row and thread: the threads of cells 0 and n-1 can read their own
+  // cell for a NOFLUX x neighbour (HaloPlan).
+  static constexpr bool MIRRORS_X = STRIDED && NE == 1;
   static constexpr int WIDTH = TX * NE;         // cells per tile row
   static constexpr int QW = STRIDED ? 3 : V + 2;  // queue columns per row: the cells' and their x-neighbours
   static constexpr int PIECES_X = WIDTH / V + 2;  // pieces per halo row: the tile's and one each side
@@ -179,18 +182,19 @@ struct HaloPlan {
   }
 };
 
-// `copied`: the axes whose ghosts a kernel can copy; x_mirror: whether it can mirror x.
+// `copied`: the axes whose ghosts a kernel can copy; x_mirror: whether its shape can
+// mirror x (Tile::MIRRORS_X).
 template <class T>
 HaloPlan plan_halo(const Grid& grid, const FaceCondition* faces_host, unsigned copied, bool x_mirror) {
   HaloPlan plan{{kFromMemory, kFromMemory, kFromMemory}};
   for (int a = 0; a < 3; ++a) {
+    if (grid.g[a] != 1 || (copied >> a & 1) == 0) continue;
     int periodic = 0, noflux = 0;
     for (int c = 0; c < grid.ncomp; ++c)
       for (int side = 0; side < 2; ++side) {
         periodic += faces_host[6 * c + 2 * a + side].type == kPeriodic;
         noflux += faces_host[6 * c + 2 * a + side].type == kNoFlux;
       }
-    if (grid.g[a] != 1 || (copied >> a & 1) == 0) continue;
     if (periodic == 2 * grid.ncomp && (a > 0 || grid.n[0] % Piece<T>::V == 0)) plan.source[a] = kWrapped;
     if (noflux == 2 * grid.ncomp && (a > 0 || x_mirror)) plan.source[a] = kMirrored;
   }
@@ -310,8 +314,9 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   const auto& cell = cells.for_block(group);
 
   // The pieces this thread copies: their offsets in plane p = 0 (k0 - 1) of a
-  // component, fixed for the march. A piece is needed when it holds a cell up to the high ghost (i <= n,
-  // j <= n); a ghost the march does without is copied from its cell (HaloPlan).
+  // component, fixed for the march. A piece is needed when it holds a cell up to the
+  // high ghost (i <= n, j <= n); a ghost the march does without is copied from its
+  // cell (HaloPlan).
   int64_t offset[LOADS];
   bool loads[LOADS];
 #pragma unroll
@@ -332,7 +337,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // A mirrored x (one cell per row and thread, HaloPlan): the threads of cells 0 and
   // n-1 read their x-neighbour across the face from the cell itself (the NOFLUX ghost).
   int mirror_lo = 0, mirror_hi = 0;
-  if constexpr (STRIDED && NE == 1 && (Cells::kCopiedHalo & 1) != 0) {
+  if constexpr (Shape::MIRRORS_X && (Cells::kCopiedHalo & 1) != 0) {
     if (halo.source[0] == kMirrored) {
       mirror_lo = x == 0 ? 1 : 0;
       mirror_hi = x == grid.n[0] - 1 ? -1 : 0;
@@ -352,10 +357,10 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // With Cells::kWritesXGhosts and ghost_faces (6 per component of `out`), the x
   // ghosts of `out` are written here, by the threads that store cells 0 and n-1 of a
   // row: each feeds one ghost, its mirror image on its own face or its periodic image
-  // across, so that the next step needs no x ghost launch; the x
-  // faces' launch (one value per row, so one memory sector per value) cost 2-9 % of a
-  // diffusion step. The model kernels do not (their x ghosts are filled): the code
-  // raised their registers and cost them 1-12 % (H100).
+  // across, so that the next step needs no x ghost launch (one value per row, so one
+  // memory sector per value: it cost 2-9 % of a diffusion step). The model kernels do
+  // not write them (the code raised their registers and cost them 1-12 %, H100): they
+  // mirror x from their cells or read ghosts that were filled (HaloPlan).
   constexpr bool kXGhosts = Cells::kWritesXGhosts;
   // feeds_lo / feeds_hi: which of the thread's cells is cell 0 / n-1 (-1: none). The
   // ghost that cell 0 / n-1 of group component g feeds, its x index and its face, sit
@@ -532,11 +537,11 @@ unsigned march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, con
   return ghost_faces != nullptr ? 1u : 0u;
 }
 
-// The march's plan for an input (the axes its cells copy, or `copied`); the ghosts it
-// reads from memory are filled.
-template <class Cells, class Shape, class T>
-HaloPlan prepare_march(const Context& ctx, Input<T>& in, const Grid& grid, unsigned copied = Cells::kCopiedHalo) {
-  const HaloPlan halo = plan_halo<T>(grid, in.faces_host, copied, Shape::STRIDED && Shape::NE == 1);
+// The plan of a march of shape Shape whose cells copy the halo of the axes `copied`
+// (Cells::kCopiedHalo); the ghosts it reads from memory are filled.
+template <class Shape, class T>
+HaloPlan prepare_march(const Context& ctx, Input<T>& in, const Grid& grid, unsigned copied) {
+  const HaloPlan halo = plan_halo<T>(grid, in.faces_host, copied, Shape::MIRRORS_X);
   fill_missing_ghosts(ctx, in, grid, halo.from_memory(), fill_ghosts<T>);
   return halo;
 }
@@ -564,7 +569,7 @@ template <int Points, class T>
 unsigned diffuse_points(const Context& ctx, Input<T>& in, T* out, const Grid& grid,
                         const DiffusionWeights<T>* weights, Health health) {
   if (marches(grid)) {
-    const HaloPlan halo = prepare_march<DiffuseCells<Points, T>, DiffusionTile<T>>(ctx, in, grid);
+    const HaloPlan halo = prepare_march<DiffusionTile<T>>(ctx, in, grid, DiffuseCells<Points, T>::kCopiedHalo);
     return march_3d<Points, DiffusionTile<T>>(ctx, in.data, out, grid, DiffuseCells<Points, T>{weights}, grid.ncomp,
                                               halo, in.faces, health);
   }
@@ -624,13 +629,12 @@ unsigned update(const Context& ctx, Input<T>& input, T* out, const T* mu, const 
     for (int c = 0; c < grid.ncomp; ++c) by_value.comp[c] = terms_host[c];
   // The march takes up to 3 components whose queues fit (with_component_count).
   const bool march = marches(grid) && grid.ncomp <= 3 && queues_fit(grid.ncomp, sizeof(T));
-  // Every model shape (one cell per row and thread) and kind copies the halo of its
-  // transport terms: one plan (prepare_march).
-  using AnyModel = ModelCells<7, kLinear, 1, kNoTransport, T>;
+  // Every model shape (one cell per row and thread: MIRRORS_X) and kind copies the
+  // halo of its transport terms (ModelCells::kCopiedHalo): one plan.
+  const int terms_known = transport_terms(step, terms_host, grid.ncomp);
   HaloPlan halo{};
   if (march)
-    halo = prepare_march<AnyModel, ModelTile<T, 1>>(
-        ctx, input, grid, model_copied_halo(transport_terms(step, terms_host, grid.ncomp)));
+    halo = prepare_march<ModelTile<T, 1>>(ctx, input, grid, model_copied_halo(terms_known));
   else
     fill_missing_ghosts(ctx, input, grid, kAllAxes, fill_ghosts<T>);
   const T* in = input.data;
@@ -641,7 +645,7 @@ unsigned update(const Context& ctx, Input<T>& input, T* out, const T* mu, const 
         constexpr int Points = decltype(points_constant)::value;
         if constexpr (NC > 0 && queues_fit(NC, sizeof(T))) {
           if (march) {
-            with_transport_terms(transport_terms(step, terms_host, NC), [&](auto terms_constant) {
+            with_transport_terms(terms_known, [&](auto terms_constant) {
               // (re-derived here: GCC does not take the enclosing lambdas' constants)
               constexpr int kKind = std::decay_t<decltype(k)>::value, kNC = std::decay_t<decltype(nc)>::value;
               constexpr int kPoints = std::decay_t<decltype(points_constant)>::value;
@@ -690,7 +694,7 @@ unsigned potential(const Context& ctx, Input<T>& in, T* mu, const Grid& grid, in
   auto run = [&](auto points_constant) {
     constexpr int Points = decltype(points_constant)::value;
     if (marches(grid)) {
-      const HaloPlan halo = prepare_march<PotentialCells<Points, T>, ModelTile<T, 1>>(ctx, in, grid);
+      const HaloPlan halo = prepare_march<ModelTile<T, 1>>(ctx, in, grid, PotentialCells<Points, T>::kCopiedHalo);
       march_3d<Points, ModelTile<T, 1>>(ctx, in.data, mu, grid, PotentialCells<Points, T>{slots}, nslots, halo,
                                         nullptr, Health{});
       return;
