@@ -68,6 +68,14 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
 // (DiffuseCells, ModelCells, PotentialCells below), over the numerics of
 // diffusion.cuh / model.cuh.
 //
+// A Cahn-Hilliard model of one component computes its chemical potentials in the march
+// too (FusedPotential), instead of a pass before that writes them to memory and a read
+// of 7 or 19 of them per cell: a reach of 2 (two halo rows and planes), the potentials
+// of plane k+1 over the tile and a one-cell halo into a ring of three planes in shared
+// memory, a second barrier, and a register queue of them like the values'. It halves a
+// step's memory traffic (5 transfers of the field to 2) but a step stays bound by the
+// instructions of two 19-point stencils per cell (docs/PERFORMANCE.md).
+//
 // Two ways for a thread to own cells in each of its RY rows:
 //  - PIECES (diffusion): V = 16 bytes / value size adjacent cells, read from shared
 //    memory as whole pieces and stored as one: fewest instructions per cell;
@@ -104,8 +112,10 @@ struct alignas(16) Piece {
 };
 
 // The shape of a march: TY thread rows of RY cell rows, G components; CX > 0: STRIDED
-// ownership of CX cells per row, CX = 0: PIECES.
-template <class T, int TY_, int RY_, int G_, int CX_, int MIN_BLOCKS_ = 0>
+// ownership of CX cells per row, CX = 0: PIECES. REACH: how far from a cell its
+// operation reads (2: a model whose Cahn-Hilliard potentials are computed in the march,
+// FusedPotential); the halo holds REACH rows and planes each side.
+template <class T, int TY_, int RY_, int G_, int CX_, int MIN_BLOCKS_ = 0, int REACH_ = 1>
 struct Tile {
   static constexpr int TY = TY_, RY = RY_, G = G_, TH = TY * RY;  // TH: tile height in cells
   static constexpr int MIN_BLOCKS = MIN_BLOCKS_;  // per SM, bounding the registers per thread; 0: no bound
@@ -118,9 +128,18 @@ struct Tile {
   static constexpr int WIDTH = TX * NE;         // cells per tile row
   static constexpr int QW = STRIDED ? 3 : V + 2;  // queue columns per row: the cells' and their x-neighbours
   static constexpr int PIECES_X = WIDTH / V + 2;  // pieces per halo row: the tile's and one each side
-  static constexpr int PIECES = PIECES_X * (TH + 2);  // pieces per halo plane
+  static constexpr int REACH = REACH_;
+  static constexpr int PIECES = PIECES_X * (TH + 2 * REACH);  // pieces per halo plane
   static constexpr int LOADS = (PIECES + TX * TY - 1) / (TX * TY);  // pieces each thread copies per plane
-  static constexpr int SHARED_BYTES = STAGES * G * PIECES * static_cast<int>(sizeof(Piece<T>));
+  // Ring slots: STAGES, and two more per extra plane of reach (the planes a step reads
+  // and the ones in flight both grow by one each side).
+  static constexpr int RING = STAGES + 2 * (REACH - 1);
+  static constexpr int RING_BYTES = RING * G * PIECES * static_cast<int>(sizeof(Piece<T>));
+  // With a reach of 2: a ring of 3 planes of potentials, each the tile's cells and a
+  // one-cell halo (MU_ROW x (TH + 2) values).
+  static constexpr int MU_ROW = WIDTH + 2, MU_PLANE = MU_ROW * (TH + 2);
+  static constexpr int SHARED_BYTES = RING_BYTES + (REACH > 1 ? 3 * MU_PLANE * static_cast<int>(sizeof(T)) : 0);
+  static_assert(REACH == 1 || (STRIDED && NE == 1), "a reach of 2 is for one cell per row and thread");
   static_assert(WIDTH % V == 0, "a tile row is whole pieces");
 };
 template <class T>
@@ -146,6 +165,24 @@ struct ModelShape<float, 2> {
 };
 template <class T, int G>
 using ModelTile = typename ModelShape<T, G>::type;
+// The shape with a reach of 2 (FusedPotential: one component), whose threads also hold
+// a queue of potentials: OPSPLIT_FUSED_TY thread rows of OPSPLIT_FUSED_RY cell rows in
+// float, half as many cell rows in double, no bound on registers. The best of those
+// measured (H200, 19-point Cahn-Hilliard, % of copy bandwidth, float / double): 4 x 2,
+// unbounded 20.8 / 21.7; at least 4 blocks per SM 20.3 / 20.7; 8 x 2 (2 blocks) 20.1 /
+// 20.9; 4 x 4 (2 blocks) 14.9 / 20.4.
+#ifndef OPSPLIT_FUSED_TY
+#define OPSPLIT_FUSED_TY 4
+#endif
+#ifndef OPSPLIT_FUSED_RY
+#define OPSPLIT_FUSED_RY 2
+#endif
+#ifndef OPSPLIT_FUSED_MIN_BLOCKS
+#define OPSPLIT_FUSED_MIN_BLOCKS 0
+#endif
+template <class T>
+using FusedModelTile = Tile<T, OPSPLIT_FUSED_TY, sizeof(T) == 4 ? OPSPLIT_FUSED_RY : (OPSPLIT_FUSED_RY + 1) / 2, 1,
+                            1, OPSPLIT_FUSED_MIN_BLOCKS, 2>;
 // The G queues of the march in registers: up to 4 float components, 2 double ones.
 // Three double components took 168 registers with spills and ran at 16 % of copy
 // bandwidth where the column kernel below runs at 23 % (H200, docs/PERFORMANCE.md).
@@ -181,6 +218,16 @@ struct HaloPlan {
     return axes;
   }
 };
+
+// Where index g of an axis of n cells, up to a reach outside them, reads from: the
+// cells across (wrapped), the mirror image inside (mirrored), or the ghost in memory (a
+// reach of 2 reads it for both halo layers, whose outer one the march does not use).
+__device__ int64_t halo_source(int64_t g, int64_t n, int source) {
+  if (g >= 0 && g < n) return g;
+  if (source == kWrapped) return g < 0 ? g + n : g - n;
+  if (source == kMirrored) return g < 0 ? -1 - g : 2 * n - 1 - g;
+  return g < 0 ? -1 : n;
+}
 
 // `copied`: the axes whose ghosts a kernel can copy; x_mirror: whether its shape can
 // mirror x (Tile::MIRRORS_X).
@@ -223,6 +270,7 @@ struct QueueAt {
 // after every store: the compiler cannot tell that `out` does not alias it).
 template <int Points, class T>
 struct DiffuseCells {
+  static constexpr int kReach = 1;              // the stencil's
   static constexpr bool kWritesXGhosts = true;  // see march_3d_kernel
   static constexpr unsigned kCopiedHalo = kAllAxes;  // the axes whose ghosts it copies: HaloPlan
   const DiffusionWeights<T>* weights;
@@ -246,22 +294,37 @@ constexpr unsigned model_copied_halo(int terms) {
   return terms != kTermsFromFlags && (terms & kPotentialTerms) != 0 ? 2u : 3u;
 }
 
-template <int Points, int Kind, int NC, int Terms, class T>
+//
+// Fused: the Cahn-Hilliard potentials are computed in the march (FusedPotential), not
+// read from a buffer a pass before wrote: a reach of 2, and every ghost copied from
+// the cells (the potential ring's ghosts are made from them).
+template <class T>
+struct FusedPotential {
+  PotentialTerms<T> slot;  // the one Cahn-Hilliard component's
+  int mu_mirror[3];        // per axis: its ghosts mirror their cells (NOFLUX), else wrap (PERIODIC)
+};
+
+template <int Points, int Kind, int NC, int Terms, class T, bool Fused = false>
 struct ModelCells {
+  static constexpr int kReach = Fused ? 2 : 1;
   static constexpr bool kWritesXGhosts = false;
-  static constexpr unsigned kCopiedHalo = model_copied_halo(Terms);
+  static constexpr unsigned kCopiedHalo = Fused ? kAllAxes : model_copied_halo(Terms);
   AllComponentTerms<T> terms;
   StepTerms<T> step;
   const T* mu;
   const T* velocity;
   Neighbours nb;
-  template <class Values, class Store>
-  __device__ void operator()(const Values& values, int64_t at, Store&& store) const {
+  FusedPotential<T> fused;
+  template <class Values, class Potential, class Store>
+  __device__ void operator()(const Values& values, const Potential& potential, int64_t at, Store&& store) const {
     T s_lo[3] = {0, 0, 0}, s_hi[3] = {0, 0, 0};
     if (Terms == kTermsFromFlags && step.velocity_field)
       face_courants(step, velocity, at, nb.step, nb.comp_stride, s_lo, s_hi);
-    const GlobalValues<T> potential{mu, at, nb};
     cell_update<Points, Kind, NC, Terms>(values, potential, s_lo, s_hi, terms.comp, step, store);
+  }
+  template <class Values, class Store>
+  __device__ void operator()(const Values& values, int64_t at, Store&& store) const {
+    (*this)(values, GlobalValues<T>{mu, at, nb}, at, store);
   }
   __device__ const ModelCells& for_block(int) const { return *this; }
   __device__ int in_component(int) const { return 0; }
@@ -271,6 +334,7 @@ struct ModelCells {
 // the slot's component, writes plane c0 of mu.
 template <int Points, class T>
 struct PotentialCells {
+  static constexpr int kReach = 1;
   static constexpr bool kWritesXGhosts = false;
   static constexpr unsigned kCopiedHalo = 3;  // x and y
   const PotentialTerms<T>* slots;
@@ -299,37 +363,37 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   using P = Piece<T>;
   constexpr int V = P::V, TY = Shape::TY, RY = Shape::RY, TH = Shape::TH, G = Shape::G, NE = Shape::NE;
   constexpr int PIECES_X = Shape::PIECES_X, PIECES = Shape::PIECES, LOADS = Shape::LOADS;
+  constexpr int R = Shape::REACH, RING = Shape::RING;
+  static_assert(R == Cells::kReach, "the shape's halo is the operation's reach");
   constexpr bool STRIDED = Shape::STRIDED;
   extern __shared__ __align__(16) unsigned char ring_bytes[];  // one name for every instantiation
-  P* ring = reinterpret_cast<P*>(ring_bytes);                   // [STAGES][G][PIECES]
+  P* ring = reinterpret_cast<P*>(ring_bytes);                   // [RING][G][PIECES]
+  T* mu_ring = reinterpret_cast<T*>(ring_bytes + Shape::RING_BYTES);  // [3][MU_PLANE], reach 2
   const int group = static_cast<int>(blockIdx.z / zchunks);
   const int c0 = group * G;                    // the first component written
   const int c_in = cells.in_component(group);  // the first component read
   const int k0 = static_cast<int>(blockIdx.z % zchunks) * ZCHUNK;
   const int k1 = static_cast<int>(min(static_cast<int64_t>(k0 + ZCHUNK), grid.n[2]));
-  const int last_plane = k1 - k0 + 1;  // planes p = 0 .. last_plane are k0-1 .. k1
+  const int last_plane = k1 - k0 + 2 * R - 1;  // planes p = 0 .. last_plane are k0-R .. k1+R-1
   const int64_t i0 = static_cast<int64_t>(blockIdx.x) * Shape::WIDTH, j0 = static_cast<int64_t>(blockIdx.y) * TH;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
   const int64_t plane_stride = grid.stride[2];
   const auto& cell = cells.for_block(group);
 
-  // The pieces this thread copies: their offsets in plane p = 0 (k0 - 1) of a
+  // The pieces this thread copies: their offsets in plane p = 0 (k0 - R) of a
   // component, fixed for the march. A piece is needed when it holds a cell up to the
-  // high ghost (i <= n, j <= n); a ghost the march does without is copied from its
-  // cell (HaloPlan).
+  // halo's high edge (i <= n, j <= n + R - 1); a ghost the march does without is copied
+  // from its cell (HaloPlan).
   int64_t offset[LOADS];
   bool loads[LOADS];
 #pragma unroll
   for (int l = 0; l < LOADS; ++l) {
     const int e = tid + l * TX * TY;
-    int64_t gi = i0 - V + (e % PIECES_X) * V, gj = j0 - 1 + e / PIECES_X;
-    loads[l] = e < PIECES && gi <= grid.n[0] && gj <= grid.n[1];
-    if constexpr ((Cells::kCopiedHalo & 3) != 0) {
-      if (halo.source[0] == kWrapped) gi = gi < 0 ? grid.n[0] - V : (gi == grid.n[0] ? 0 : gi);
-      if (halo.source[1] != kFromMemory && (gj < 0 || gj == grid.n[1]))
-        gj = (gj < 0) == (halo.source[1] == kWrapped) ? grid.n[1] - 1 : 0;
-    }
-    offset[l] = grid.index(0, gi, gj, k0 - 1);
+    int64_t gi = i0 - V + (e % PIECES_X) * V, gj = j0 - R + e / PIECES_X;
+    loads[l] = e < PIECES && gi <= grid.n[0] && gj <= grid.n[1] + R - 1;
+    if (halo.source[0] == kWrapped) gi = gi < 0 ? grid.n[0] - V : (gi == grid.n[0] ? 0 : gi);
+    if (loads[l]) gj = halo_source(gj, grid.n[1], halo.source[1]);
+    offset[l] = grid.index(0, gi, gj, k0 - R);
   }
   // The thread's cells of a row: x + e (PIECES) or x + 32 e (STRIDED), the first
   // `cells_x` of them inside the grid (<= 0: none).
@@ -380,21 +444,20 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     }
   }
 
-  // Starts copying plane p (k = k0 - 1 + p) into its ring slot; always commits a group
+  // Starts copying plane p (k = k0 - R + p) into its ring slot; always commits a group
   // (empty past the last plane) so that the groups still pending are counted the same
   // way. `next` is plane p's first value of component c_in (planes are issued in order).
   const T* next = plane0;
   auto issue = [&](int p) {
     if (p <= last_plane) {
       const T* plane = next;
-      if ((Cells::kCopiedHalo & 4) != 0 && halo.source[2] != kFromMemory) {  // the z ghosts' planes (HaloPlan)
-        const int64_t shift = (halo.source[2] == kWrapped ? grid.n[2] : 1) * plane_stride;
-        if (p == 0 && k0 == 0) plane += shift;
-        if (p == last_plane && k1 == grid.n[2]) plane -= shift;
+      if constexpr ((Cells::kCopiedHalo & 4) != 0 || R > 1) {  // the z ghosts' planes (HaloPlan)
+        const int k = k0 - R + p;
+        if (k < 0 || k >= grid.n[2]) plane += (halo_source(k, grid.n[2], halo.source[2]) - k) * plane_stride;
       }
 #pragma unroll
       for (int g = 0; g < G; ++g) {
-        P* dst = ring + ((p % STAGES) * G + g) * PIECES + tid;
+        P* dst = ring + ((p % RING) * G + g) * PIECES + tid;
 #pragma unroll
         for (int l = 0; l < LOADS; ++l)
           if (loads[l]) __pipeline_memcpy_async(dst + l * TX * TY, plane + g * grid.comp_stride + offset[l], sizeof(P));
@@ -408,7 +471,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     constexpr int Z = decltype(z)::value;
 #pragma unroll
     for (int g = 0; g < G; ++g) {
-      const P* slot = ring + ((p % STAGES) * G + g) * PIECES + ty * RY * PIECES_X;
+      const P* slot = ring + ((p % RING) * G + g) * PIECES + (ty * RY + R - 1) * PIECES_X;
 #pragma unroll
       for (int r = 0; r < RY + 2; ++r) {
         if constexpr (STRIDED) {
@@ -433,22 +496,134 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   using Z1 = std::integral_constant<int, 1>;
   using Z2 = std::integral_constant<int, 2>;
 
-  // Planes 0 .. STAGES-1 start at once; plane 0 and 1 are needed first.
-  for (int p = 0; p < STAGES; ++p) issue(p);
-  __pipeline_wait_prior(STAGES - 2);
+  // Reach 2 (FusedPotential): where the potential of tile cell (lx, ly) goes in a plane
+  // of potentials (mu), and the ring offset of the cell it is computed at (at) with its
+  // x-neighbours' offsets from there (lo, hi). A potential ghost that mirrors its cell
+  // (NOFLUX) is that cell's potential, computed there; one that wraps is computed from
+  // the wrapped values around it, the operands of the cell it copies in the same places
+  // (the potential pass's values, bit for bit). A mirrored x has no ghosts in the ring:
+  // a face cell is its own neighbour across the face.
+  constexpr int ROW = PIECES_X * V;  // values per ring row
+  struct PotentialSource {
+    int mu, at, lo, hi;
+  };
+  auto potential_source = [&](int lx, int ly) {
+    int ex = lx, ey = ly;
+    if constexpr (R > 1) {
+      if (cells.fused.mu_mirror[0]) ex = static_cast<int>(min(max(i0 + lx, int64_t(0)), grid.n[0] - 1) - i0);
+      if (cells.fused.mu_mirror[1]) ey = static_cast<int>(min(max(j0 + ly, int64_t(0)), grid.n[1] - 1) - j0);
+    }
+    const bool x_mirrored = halo.source[0] == kMirrored;
+    return PotentialSource{ly * Shape::MU_ROW + lx, ey * ROW + ex, x_mirrored && i0 + ex == 0 ? 0 : -1,
+                           x_mirrored && i0 + ex == grid.n[0] - 1 ? 0 : 1};
+  };
+  // The halo cells of the potentials' planes this thread computes, fixed for the march:
+  // rows -1 and TH, then columns -1 and WIDTH.
+  constexpr int MU_HALO = 2 * Shape::MU_ROW + 2 * TH;
+  constexpr int HALO_CELLS = R > 1 ? (MU_HALO + TX * TY - 1) / (TX * TY) : 1;
+  PotentialSource halo_cell[HALO_CELLS];
+  if constexpr (R > 1) {
+#pragma unroll
+    for (int m = 0; m < HALO_CELLS; ++m) {
+      const int h = min(tid + m * TX * TY, MU_HALO - 1), side = h - 2 * Shape::MU_ROW;
+      halo_cell[m] = h < 2 * Shape::MU_ROW ? potential_source(h % Shape::MU_ROW - 1, h < Shape::MU_ROW ? -1 : TH)
+                                           : potential_source(side < TH ? -1 : Shape::WIDTH, side % TH);
+    }
+  }
+
+  // The potentials of ring plane p, over the tile and its halo, into plane `ms` of the
+  // potential ring. The thread's own cells inside the grid read planes p-1 and p from
+  // queue slots ZL and ZM where FromQueue (the march holds them), plane p+1 from the
+  // ring at fixed offsets (a mirrored x from mirror_lo / mirror_hi, as in take); those
+  // past the grid's edge are halo cells of their neighbours.
+  auto potentials = [&](int p, int ms, auto lo, auto mid, auto from_queue) {
+    if constexpr (R > 1) {
+      constexpr int ZL = decltype(lo)::value, ZM = decltype(mid)::value;
+      constexpr bool kFromQueue = decltype(from_queue)::value;
+      const PotentialTerms<T>& pt = cells.fused.slot;
+      auto plane = [&](int pp) {  // cell (0, 0) of ring plane pp, component pt.comp
+        return reinterpret_cast<const T*>(ring + ((pp % RING) * G + pt.comp) * PIECES) + R * ROW + V;
+      };
+      const T *below = plane(p - 1), *here = plane(p), *above = plane(p + 1);
+      T* mu = mu_ring + ms * Shape::MU_PLANE + Shape::MU_ROW + 1;  // cell (0, 0)
+      auto compute = [&](const PotentialSource& src) {
+        auto at = [&](int dx, int dy, int dz) {
+          const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
+          return pl[src.at + dy * ROW + (dx < 0 ? src.lo : (dx > 0 ? src.hi : 0))];
+        };
+        mu[src.mu] = chemical_potential<Points>(at, pt);
+      };
+#pragma unroll
+      for (int g = 0; g < G; ++g) {  // (a register queue takes compile-time indices)
+        if (g != pt.comp) continue;
+#pragma unroll
+        for (int r = 0; r < RY; ++r) {
+          if (!inside[r]) {
+            compute(potential_source(tx, ty * RY + r));
+            continue;
+          }
+          const int cell = (ty * RY + r) * ROW + tx;
+          auto at = [&](int dx, int dy, int dz) {
+            if (kFromQueue && dz < 1) return q[g][dz < 0 ? ZL : ZM][r + 1 + dy][1 + dx];
+            const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
+            return pl[cell + dy * ROW + dx + (dx < 0 ? mirror_lo : (dx > 0 ? mirror_hi : 0))];
+          };
+          mu[(ty * RY + r) * Shape::MU_ROW + tx] = chemical_potential<Points>(at, pt);
+        }
+      }
+#pragma unroll
+      for (int m = 0; m < HALO_CELLS; ++m)
+        if (tid + m * TX * TY < MU_HALO) compute(halo_cell[m]);
+    }
+  };
+  // The potentials around the thread's cells in queue slot Z, from plane ms of their
+  // ring (the QueueAt layout).
+  T qmu[R > 1 ? 3 : 1][RY + 2][3];
+  auto take_potentials = [&](int ms, auto z) {
+    constexpr int Z = decltype(z)::value;
+    const T* src = mu_ring + ms * Shape::MU_PLANE + ty * RY * Shape::MU_ROW + tx;
+#pragma unroll
+    for (int r = 0; r < RY + 2; ++r)
+#pragma unroll
+      for (int d = 0; d < 3; ++d) qmu[Z][r][d] = src[r * Shape::MU_ROW + d];
+  };
+  using NoQueue = std::false_type;
+
+  // Planes 0 .. RING-1 start at once; planes 0 .. 2R-1 are needed first.
+  for (int p = 0; p < RING; ++p) issue(p);
+  __pipeline_wait_prior(RING - 2 * R);
   __syncthreads();
-  take(0, Z0{});
-  take(1, Z1{});
-  // Plane k (p = k - k0 + 1). Issued so far: planes 0 .. p+STAGES-2, so waiting until
-  // at most STAGES-3 groups are pending means plane p+1 has landed. After the barrier
-  // every thread has taken plane p-1 (two steps ago), so its slot gets plane p+STAGES-1.
+  // A mirrored z face's potential ghost plane is the face plane's (not computed).
+  if constexpr (R > 1) {
+    const bool mirror_lo_z = cells.fused.mu_mirror[2] && k0 == 0;
+    if (!mirror_lo_z) potentials(R - 1, 0, Z0{}, Z0{}, NoQueue{});  // plane k0 - 1
+    potentials(R, 1, Z0{}, Z0{}, NoQueue{});                        // plane k0
+  }
+  take(R - 1, Z0{});
+  take(R, Z1{});
+  if constexpr (R > 1) {
+    __syncthreads();
+    take_potentials(cells.fused.mu_mirror[2] && k0 == 0 ? 1 : 0, Z0{});
+    take_potentials(1, Z1{});
+  }
+  // Plane k (p = k - k0 + R). Issued so far: planes 0 .. p-R+RING-1, so waiting until
+  // at most RING-1-2R groups are pending means plane p+R has landed. After the barrier
+  // no step reads plane p-R any more (the last did up to R-1 planes below its own), so
+  // its slot gets plane p-R+RING. With a reach of 2 the potentials of plane k+1 come
+  // next, and a second barrier.
   auto step = [&](int k, auto below, auto here, auto above) {
     constexpr int B = decltype(below)::value, H = decltype(here)::value, A = decltype(above)::value;
-    const int p = k - k0 + 1;
-    __pipeline_wait_prior(STAGES - 3);
+    const int p = k - k0 + R;
+    __pipeline_wait_prior(RING - 1 - 2 * R);
     __syncthreads();
     take(p + 1, above);
-    issue(p + STAGES - 1);
+    issue(p - R + RING);
+    if constexpr (R > 1) {
+      const bool mirror_hi_z = cells.fused.mu_mirror[2] && k + 1 == grid.n[2];
+      if (!mirror_hi_z) potentials(p + 1, A, here, above, std::true_type{});
+      __syncthreads();
+      take_potentials(mirror_hi_z ? H : A, above);
+    }
 #pragma unroll
     for (int r = 0; r < RY; ++r) {
       if (!inside[r]) continue;
@@ -461,10 +636,16 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
         if constexpr (STRIDED && NE > 1)
           if (e >= cells_x) continue;
         auto values = [&](int g) { return QueueAt<Shape, T, B, H, A>{q[g], r, e}; };
-        cell(values, at + r * row_stride + e * kStep, [&](int g, T v) {
+        auto store = [&](int g, T v) {
           result[g][e] = v;
           if (e < cells_x) probe += v * T(0);
-        });
+        };
+        if constexpr (R > 1) {  // the potentials' queue
+          auto potential = [&](int) { return QueueAt<Shape, T, B, H, A>{qmu, r, e}; };
+          cell(values, potential, at + r * row_stride + e * kStep, store);
+        } else {
+          cell(values, at + r * row_stride + e * kStep, store);
+        }
       }
       if (checked && !is_finite(probe)) {  // rare: record each bad value
 #pragma unroll
@@ -619,57 +800,6 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
   }
 }
 
-template <class T>
-unsigned update(const Context& ctx, Input<T>& input, T* out, const T* mu, const T* velocity, const Grid& grid,
-                int points, int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host,
-                const StepTerms<T>& step, Health health) {
-  AllComponentTerms<T> by_value{};
-  const bool fits = grid.ncomp <= kMaxTermComponents;
-  if (fits)
-    for (int c = 0; c < grid.ncomp; ++c) by_value.comp[c] = terms_host[c];
-  // The march takes up to 3 components whose queues fit (with_component_count).
-  const bool march = marches(grid) && grid.ncomp <= 3 && queues_fit(grid.ncomp, sizeof(T));
-  // Every model shape (one cell per row and thread: MIRRORS_X) and kind copies the
-  // halo of its transport terms (ModelCells::kCopiedHalo): one plan.
-  const int terms_known = transport_terms(step, terms_host, grid.ncomp);
-  HaloPlan halo{};
-  if (march)
-    halo = prepare_march<ModelTile<T, 1>>(ctx, input, grid, model_copied_halo(terms_known));
-  else
-    fill_missing_ghosts(ctx, input, grid, kAllAxes, fill_ghosts<T>);
-  const T* in = input.data;
-  with_reaction_kind(kind, [&](auto k) {
-    with_component_count(grid.ncomp, [&](auto nc) {
-      constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value;
-      auto run = [&](auto points_constant) {
-        constexpr int Points = decltype(points_constant)::value;
-        if constexpr (NC > 0 && queues_fit(NC, sizeof(T))) {
-          if (march) {
-            with_transport_terms(terms_known, [&](auto terms_constant) {
-              // (re-derived here: GCC does not take the enclosing lambdas' constants)
-              constexpr int kKind = std::decay_t<decltype(k)>::value, kNC = std::decay_t<decltype(nc)>::value;
-              constexpr int kPoints = std::decay_t<decltype(points_constant)>::value;
-              constexpr int kTerms = decltype(terms_constant)::value;
-              const ModelCells<kPoints, kKind, kNC, kTerms, T> cells{by_value, step, mu, velocity, neighbours_of(grid)};
-              march_3d<kPoints, ModelTile<T, kNC>>(ctx, in, out, grid, cells, 1, halo, nullptr, health);
-            });
-            return;
-          }
-        }
-        update_kernel<Points, Kind, NC, T><<<cell_blocks(grid, grid.n[2]), dim3(kCellBlockX, kCellBlockY), 0,
-                                             stream_of(ctx)>>>(in, out, mu, velocity, grid, by_value,
-                                                               fits ? nullptr : terms, step, health);
-        cuda::check_launch("update_kernel");
-      };
-      if (points == 19)
-        run(std::integral_constant<int, 19>{});
-      else
-        run(std::integral_constant<int, 7>{});
-    });
-  });
-  return 0;  // the model kernels write no ghosts of their output (march_3d_kernel)
-}
-
 // The planes of all slots are one range of nz * nslots planes.
 template <int Points, class T>
 __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
@@ -709,6 +839,106 @@ unsigned potential(const Context& ctx, Input<T>& in, T* mu, const Grid& grid, in
   else
     run(std::integral_constant<int, 7>{});
   return 0;  // the kernels write no ghosts of mu
+}
+
+// Whether a model step computes its Cahn-Hilliard potential in the march
+// (FusedPotential): one component of the linear kind (a kernel each; two or three
+// components' queues with the potentials' spilled to local memory), whose potential
+// ghosts are plain copies of cells: NOFLUX on both faces of an axis (the
+// ghost mirrors) or PERIODIC on both with the march wrapping the axis (the ghost is
+// computed across). `halo`: the march's plan. Precipitation's three float components
+// ran slower fused (H200: 23.5 -> 20.6 % of copy bandwidth, the potentials read from
+// shared memory; their tile is 4 cells high, so the halo of 2 doubles the planes' rows).
+template <class T>
+bool fuses_potential(const Grid& grid, const FaceCondition* faces_host, const PotentialPass<T>& pass, int kind, const HaloPlan& halo,
+                     FusedPotential<T>* fused) {
+  if (pass.nslots != 1 || kind != kLinear || grid.ncomp != 1) return false;
+  *fused = FusedPotential<T>{pass.slots_host[0], {0, 0, 0}};
+  const FaceCondition* faces = faces_host + 6 * fused->slot.comp;
+  for (int a = 0; a < 3; ++a) {
+    const int lo = faces[2 * a].type, hi = faces[2 * a + 1].type;
+    if (lo == kNoFlux && hi == kNoFlux)
+      fused->mu_mirror[a] = 1;
+    else if (lo != kPeriodic || hi != kPeriodic || halo.source[a] != kWrapped)
+      return false;
+  }
+  return true;
+}
+
+template <int Kind, int NC>
+constexpr bool fusable() {
+  return Kind == kLinear && NC == 1;
+}
+
+template <class T>
+unsigned update(const Context& ctx, Input<T>& input, T* out, const PotentialPass<T>& pass, const T* velocity,
+                const Grid& grid, int points, int kind, const ComponentTerms<T>* terms,
+                const ComponentTerms<T>* terms_host, const StepTerms<T>& step, Health health) {
+  AllComponentTerms<T> by_value{};
+  const bool fits = grid.ncomp <= kMaxTermComponents;
+  if (fits)
+    for (int c = 0; c < grid.ncomp; ++c) by_value.comp[c] = terms_host[c];
+  // The march takes up to 3 components whose queues fit (with_component_count).
+  const bool march = marches(grid) && grid.ncomp <= 3 && queues_fit(grid.ncomp, sizeof(T));
+  const int terms_known = transport_terms(step, terms_host, grid.ncomp);
+  // With Cahn-Hilliard terms known at compile time, the march computes the potentials
+  // itself where it can (fuses_potential); else a pass before writes them to memory.
+  FusedPotential<T> fused{};
+  HaloPlan halo{};
+  const bool potential_known = march && terms_known != kTermsFromFlags && (terms_known & kPotentialTerms) != 0;
+  if (potential_known) halo = plan_halo<T>(grid, input.faces_host, kAllAxes, FusedModelTile<T>::MIRRORS_X);
+  const bool fuse = potential_known && fuses_potential(grid, input.faces_host, pass, kind, halo, &fused);
+  if (fuse) {
+    fill_missing_ghosts(ctx, input, grid, halo.from_memory(), fill_ghosts<T>);
+  } else {
+    potential_into_memory(ctx, input, grid, points, pass, potential<T>, fill_ghosts<T>);
+    // Every model shape (one cell per row and thread: MIRRORS_X) and kind copies the
+    // halo of its transport terms (ModelCells::kCopiedHalo): one plan.
+    if (march)
+      halo = prepare_march<ModelTile<T, 1>>(ctx, input, grid, model_copied_halo(terms_known));
+    else
+      fill_missing_ghosts(ctx, input, grid, kAllAxes, fill_ghosts<T>);
+  }
+  const T* in = input.data;
+  with_reaction_kind(kind, [&](auto k) {
+    with_component_count(grid.ncomp, [&](auto nc) {
+      constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value;
+      auto run = [&](auto points_constant) {
+        constexpr int Points = decltype(points_constant)::value;
+        if constexpr (NC > 0 && queues_fit(NC, sizeof(T))) {
+          if (march) {
+            with_transport_terms(terms_known, [&](auto terms_constant) {
+              // (re-derived here: GCC does not take the enclosing lambdas' constants)
+              constexpr int kKind = std::decay_t<decltype(k)>::value, kNC = std::decay_t<decltype(nc)>::value;
+              constexpr int kPoints = std::decay_t<decltype(points_constant)>::value;
+              constexpr int kTerms = decltype(terms_constant)::value;
+              if constexpr (fusable<kKind, kNC>() && kTerms != kTermsFromFlags && (kTerms & kPotentialTerms) != 0) {
+                if (fuse) {
+                  const ModelCells<kPoints, kKind, kNC, kTerms, T, true> cells{
+                      by_value, step, nullptr, velocity, neighbours_of(grid), fused};
+                  march_3d<kPoints, FusedModelTile<T>>(ctx, in, out, grid, cells, 1, halo, nullptr, health);
+                  return;
+                }
+              }
+              const ModelCells<kPoints, kKind, kNC, kTerms, T> cells{by_value, step, pass.mu, velocity,
+                                                                    neighbours_of(grid), {}};
+              march_3d<kPoints, ModelTile<T, kNC>>(ctx, in, out, grid, cells, 1, halo, nullptr, health);
+            });
+            return;
+          }
+        }
+        update_kernel<Points, Kind, NC, T><<<cell_blocks(grid, grid.n[2]), dim3(kCellBlockX, kCellBlockY), 0,
+                                             stream_of(ctx)>>>(in, out, pass.mu, velocity, grid, by_value,
+                                                               fits ? nullptr : terms, step, health);
+        cuda::check_launch("update_kernel");
+      };
+      if (points == 19)
+        run(std::integral_constant<int, 19>{});
+      else
+        run(std::integral_constant<int, 7>{});
+    });
+  });
+  return 0;  // the model kernels write no ghosts of their output (march_3d_kernel)
 }
 
 template <class T>
@@ -819,8 +1049,8 @@ std::vector<double> row_energy(const Context& ctx, const T* data, const Grid& gr
 
 template <class T>
 const Launchers<T>& cuda_launchers() {
-  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,     update<T>,       potential<T>, add_sources<T>,
-                                  pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>};
+  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,  update<T>,       add_sources<T>, pack<T>,
+                                  unpack<T>,      row_sums<T>, row_extremes<T>, row_energy<T>};
   return table;
 }
 

@@ -35,6 +35,7 @@ struct ComponentTerms {
   T rate_dt;                      // dt x the first-order rate
   T source_dt;                    // dt x the constant source
   int mu_slot;                    // its plane of the chemical-potential buffer; -1: none
+  int diffuses;                   // D != 0 (the CUDA kernels skip a stencil of zero weights)
 };
 
 // The chemical potential of a Cahn-Hilliard component.
@@ -202,7 +203,16 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
     const ComponentTerms<T>& t = terms[c];
     const auto at = values(c);
     const T x = at(0, 0, 0);
-    T acc = stencil_sum<Points, T>(at, t.diffusion);
+#if defined(__CUDA_ARCH__)
+    // With Cahn-Hilliard terms (whose components often do not diffuse), a branch the
+    // whole warp takes alike: zero weights add exactly zero to finite values (a step
+    // never starts from non-finite ones: the health check stops it). Not elsewhere: the
+    // branch cost float32 advection 3 points of copy bandwidth (H200).
+    constexpr bool kMaySkip = flagged || (Terms & kPotentialTerms) != 0;
+    T acc = !kMaySkip || t.diffuses ? stencil_sum<Points, T>(at, t.diffusion) : T(0);
+#else
+    T acc = stencil_sum<Points, T>(at, t.diffusion);  // no branch: the row loop vectorizes
+#endif
     if (wind) {  // per-face velocities: the flux form
       for (int a = 0; a < 3; ++a)
         acc -= upwind_divergence(axis_neighbour(at, a, 0), x, axis_neighbour(at, a, 1), s_lo[a], s_hi[a]);

@@ -192,30 +192,6 @@ unsigned update_kind(const Context& ctx, const T* in, T* out, const T* mu, const
   return x_ghosts.axes();
 }
 
-template <class T>
-unsigned update(const Context& ctx, Input<T>& input, T* out, const T* mu, const T* velocity, const Grid& grid,
-                int points, int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>*, const StepTerms<T>& step,
-                Health health) {
-  if (failed_before(health)) return 0;
-  fill_missing_ghosts(ctx, input, grid, kAllAxes, fill_ghosts<T>);
-  const T* in = input.data;
-  const FaceCondition* faces = input.faces;
-  // Without a per-cell wind the transport terms are known here: the row loop then has
-  // no branch and vectorizes.
-  unsigned x_ghosts = 0;
-  with_reaction_kind(kind, [&](auto k) {
-    with_component_count(grid.ncomp, [&](auto nc) {
-      with_transport_terms(transport_terms(step, terms, grid.ncomp), [&](auto terms_constant) {
-        constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value, Terms = decltype(terms_constant)::value;
-        x_ghosts = points == 19
-                       ? update_kind<19, Kind, NC, Terms>(ctx, in, out, mu, velocity, grid, terms, step, faces, health)
-                       : update_kind<7, Kind, NC, Terms>(ctx, in, out, mu, velocity, grid, terms, step, faces, health);
-      });
-    });
-  });
-  return x_ghosts;
-}
-
 // One row of a Cahn-Hilliard slot's potential: `at` the row's first cell in component
 // 0, `comp` the slot's component.
 template <int Points, class T>
@@ -248,6 +224,32 @@ unsigned potential(const Context& ctx, Input<T>& in, T* mu, const Grid& grid, in
   fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
   return points == 19 ? potential_points<19>(ctx, in.data, mu, grid, slots, nslots, slot_faces)
                       : potential_points<7>(ctx, in.data, mu, grid, slots, nslots, slot_faces);
+}
+
+template <class T>
+unsigned update(const Context& ctx, Input<T>& input, T* out, const PotentialPass<T>& pass, const T* velocity,
+                const Grid& grid, int points, int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>*,
+                const StepTerms<T>& step, Health health) {
+  if (failed_before(health)) return 0;
+  potential_into_memory(ctx, input, grid, points, pass, potential<T>, fill_ghosts<T>);
+  fill_missing_ghosts(ctx, input, grid, kAllAxes, fill_ghosts<T>);
+  const T* in = input.data;
+  const T* mu = pass.mu;
+  const FaceCondition* faces = input.faces;
+  // Without a per-cell wind the transport terms are known here: the row loop then has
+  // no branch and vectorizes.
+  unsigned x_ghosts = 0;
+  with_reaction_kind(kind, [&](auto k) {
+    with_component_count(grid.ncomp, [&](auto nc) {
+      with_transport_terms(transport_terms(step, terms, grid.ncomp), [&](auto terms_constant) {
+        constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value, Terms = decltype(terms_constant)::value;
+        x_ghosts = points == 19
+                       ? update_kind<19, Kind, NC, Terms>(ctx, in, out, mu, velocity, grid, terms, step, faces, health)
+                       : update_kind<7, Kind, NC, Terms>(ctx, in, out, mu, velocity, grid, terms, step, faces, health);
+      });
+    });
+  });
+  return x_ghosts;
 }
 
 // Few cells, in list order (the list has no repeated cell).
@@ -322,8 +324,8 @@ std::vector<double> row_energy(const Context& ctx, const T* data, const Grid& gr
 
 template <class T>
 const Launchers<T>& cpu_launchers() {
-  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,     update<T>,       potential<T>, add_sources<T>,
-                                  pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>};
+  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,  update<T>,       add_sources<T>, pack<T>,
+                                  unpack<T>,      row_sums<T>, row_extremes<T>, row_energy<T>};
   return table;
 }
 

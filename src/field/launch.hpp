@@ -40,28 +40,38 @@ struct Input {
   unsigned ghosts_valid;            // the axes whose ghosts in memory follow the values
 };
 
+// The Cahn-Hilliard chemical potentials a model step needs: `nslots` slots, slot s the
+// potential of component slots[s].comp, into plane s of mu, whose ghosts follow
+// slot_faces (6 per slot). Pointers on the backend; `*_host` the same in host memory.
+template <class T>
+struct PotentialPass {
+  T* mu;
+  const PotentialTerms<T>* slots;
+  const PotentialTerms<T>* slots_host;
+  int nslots;
+  const FaceCondition* slot_faces;
+  const FaceCondition* slot_faces_host;
+};
+
 template <class T>
 struct Launchers {
   // The ghosts of the axes in `axes`, in axis order (each axis over the ghosts of the
   // ones before).
   void (*fill_ghosts)(const Context&, T* data, const Grid&, const FaceCondition* bc, unsigned axes);
-  // diffuse, update and potential return the axes whose ghosts of their output they
-  // also wrote (the CPU loops write x, from the input's faces, or `slot_faces` for the
-  // potential): the next operation on that buffer need not fill them.
+  // diffuse and update return the axes whose ghosts of their output they also wrote
+  // (the CPU loops write x, from the input's faces): the next operation on that buffer
+  // need not fill them.
   //
   // Pure diffusion of every component (the fast path).
   unsigned (*diffuse)(const Context&, Input<T>& in, T* out, const Grid&, int points,
                       const DiffusionWeights<T>* weights, Health);
-  // The whole model (model.cuh); mu and velocity may be NULL when unused (their
-  // ghosts filled). `terms` is on the backend, `terms_host` the same values in host
-  // memory.
-  unsigned (*update)(const Context&, Input<T>& in, T* out, const T* mu, const T* velocity, const Grid&, int points,
-                     int kind, const ComponentTerms<T>* terms, const ComponentTerms<T>* terms_host,
-                     const StepTerms<T>& step, Health);
-  // The chemical potential of each Cahn-Hilliard component into plane `slot` of mu,
-  // whose ghosts follow `slot_faces`.
-  unsigned (*potential)(const Context&, Input<T>& in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
-                        int nslots, const FaceCondition* slot_faces);
+  // The whole model (model.cuh), the Cahn-Hilliard potentials included: computed into
+  // potential.mu first (potential_into_memory), or inside the update pass where a
+  // backend can. velocity may be NULL when unused (its ghosts filled). `terms` is on
+  // the backend, `terms_host` the same values in host memory.
+  unsigned (*update)(const Context&, Input<T>& in, T* out, const PotentialPass<T>& potential, const T* velocity,
+                     const Grid&, int points, int kind, const ComponentTerms<T>* terms,
+                     const ComponentTerms<T>* terms_host, const StepTerms<T>& step, Health);
   void (*add_sources)(const Context&, T* out, const Grid&, const SourceTerm<T>* sources, int64_t n, Health);
   void (*pack)(const Context&, const T* data, const Grid&, T* host_layout, int layout);
   void (*unpack)(const Context&, const T* host_layout, const Grid&, T* data, int layout);
@@ -85,6 +95,20 @@ void fill_missing_ghosts(const Context& ctx, Input<T>& in, const Grid& grid, uns
   missing |= in.ghosts_valid & from_lowest;
   fill(ctx, in.data, grid, in.faces, missing);
   in.ghosts_valid |= axes;
+}
+
+// The pass before a model update that needs mu in memory: the backend's `potential`
+// (the slots' potentials of the input, returning the axes of mu's ghosts it wrote),
+// then the rest of mu's ghosts.
+template <class T, class Potential>
+void potential_into_memory(const Context& ctx, Input<T>& in, const Grid& grid, int points, const PotentialPass<T>& pass,
+                           Potential&& potential,
+                           void (*fill)(const Context&, T*, const Grid&, const FaceCondition*, unsigned)) {
+  if (pass.nslots == 0) return;
+  Grid slot_grid = grid;
+  slot_grid.ncomp = pass.nslots;
+  const unsigned written = potential(ctx, in, pass.mu, grid, points, pass.slots, pass.nslots, pass.slot_faces);
+  fill(ctx, pass.mu, slot_grid, pass.slot_faces, kAllAxes & ~written);
 }
 
 template <class T>

@@ -350,6 +350,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     const CahnHilliard& ch = cahn_hilliard_[ci];
     ComponentTerms<T> t{};
     t.diffusion = scaled(diffusion_[ci] * dt);
+    t.diffuses = diffusion_[ci] != 0.0;
     weights.push_back(t.diffusion);
     t.rate_dt = static_cast<T>(rate_[ci] * dt);
     t.source_dt = static_cast<T>(source_[ci] * dt);
@@ -392,8 +393,6 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   opsplit::Context& ctx = context();
   // Everything that can fail for want of memory comes before the first step.
   opsplit::Buffer& target = field.scratch();
-  Grid slot_grid = grid;
-  slot_grid.ncomp = nslots;
   T* mu = nslots > 0 ? field.auxiliary(static_cast<size_t>(nslots * grid.comp_stride) * sizeof(T)).template as<T>()
                      : nullptr;
   unsigned char* base = block.place(ctx, device_params_);
@@ -405,6 +404,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const auto* sf = reinterpret_cast<const FaceCondition*>(base + at_slot_faces);
   const auto* src = reinterpret_cast<const SourceTerm<T>*>(base + at_sources);
   T* velocity = with_velocity_field ? velocity_field_.as<T>() : nullptr;
+  const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf, slot_faces.data()};
 
   const auto& run = launchers<T>(ctx);
   if (with_velocity_field)
@@ -468,17 +468,13 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     if (pure_diffusion) {
       written = run.diffuse(ctx, in, target.as<T>(), grid, points_, w, health);
     } else {
-      if (nslots > 0) {
-        const unsigned mu_written = run.potential(ctx, in, mu, grid, points_, s, nslots, sf);
-        run.fill_ghosts(ctx, mu, slot_grid, sf, kAllAxes & ~mu_written);
-      }
       const double t_n = t0 + static_cast<double>(n) * dt;
       for (int a = 0; a < 3; ++a) {
         st.courant[a] = active[a] ? static_cast<T>(velocity_[a].at(t_n) * dt / h[a]) : T(0);
         st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
         st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
       }
-      written = run.update(ctx, in, target.as<T>(), mu, velocity, grid, points_, kind_, t, terms.data(), st, health);
+      written = run.update(ctx, in, target.as<T>(), potential, velocity, grid, points_, kind_, t, terms.data(), st, health);
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
     ghosts_valid = written & ~source_axes;

@@ -48,11 +48,23 @@ void add_model_terms(opsplit_context ctx, opsplit_rd rd, const Case& cs, test::F
 // bc_set 3, every component: Dirichlet x-lo, periodic y, no-flux on the other faces.
 // bc_set 4: no-flux everywhere (the default).
 // bc_set 5, every component: Dirichlet y, no-flux x and z.
+// bc_set 6: component 0 Dirichlet x-lo, no-flux elsewhere (the precipitation problem's).
+// bc_set 7, every component: periodic everywhere.
 void set_boundaries(opsplit_rd rd, int c, int bc_set) {
   if (bc_set == 4) return;
   auto set = [&](opsplit_face f, opsplit_bc bc, double v) {
     EXPECT_EQ(opsplit_rd_set_boundary(rd, f, c, bc, v), OPSPLIT_SUCCESS) << opsplit_last_error_message();
   };
+  if (bc_set == 6) {
+    if (c == 0) set(OPSPLIT_FACE_XLO, OPSPLIT_BC_DIRICHLET, 0.8);
+    return;
+  }
+  if (bc_set == 7) {
+    for (opsplit_face f : {OPSPLIT_FACE_XLO, OPSPLIT_FACE_XHI, OPSPLIT_FACE_YLO, OPSPLIT_FACE_YHI, OPSPLIT_FACE_ZLO,
+                           OPSPLIT_FACE_ZHI})
+      set(f, OPSPLIT_BC_PERIODIC, 0.0);
+    return;
+  }
   if (bc_set == 5) {
     set(OPSPLIT_FACE_YLO, OPSPLIT_BC_DIRICHLET, 0.7 - 0.2 * c);
     set(OPSPLIT_FACE_YHI, OPSPLIT_BC_DIRICHLET, -0.4);
@@ -211,6 +223,27 @@ TEST(CudaParity, HaloFromTheCellsGhostsCopy) {
     compare<double>({{66, 17, 40}, 19, 3, bc_set, OPSPLIT_REACTION_PRECIPITATION}, 1e-12);
     compare<double>({{32, 8, 36}, 7, 1, bc_set, OPSPLIT_REACTION_LINEAR, false, 0}, 1e-12);
   }
+}
+// The Cahn-Hilliard potential computed inside the model march (FusedPotential in
+// kernels/field/field_cuda.cu: one component, the linear kind) where its ghosts copy
+// cells: mirrored (no-flux) and wrapped (periodic) axes, tiles and z-chunks cut by the
+// grid (the potentials past its edge mirror or wrap too), one chunk holding both z
+// faces, axes of length 2 and 3; and the pass before where they do not (a Dirichlet
+// face, a periodic x the march cannot wrap, more components).
+TEST(CudaParity, PotentialsInTheMarch) {
+  constexpr int kLinear = OPSPLIT_REACTION_LINEAR;
+  for (int points : {7, 19}) {
+    compare<float>({{70, 21, 67}, points, 1, 4, kLinear, false, 0}, 5e-5);
+    compare<double>({{33, 17, 36}, points, 1, 4, kLinear, false, 0}, 1e-12);
+    compare<float>({{64, 36, 70}, points, 1, 7, kLinear, false, 0}, 5e-5);
+    compare<double>({{66, 19, 35}, points, 1, 7, kLinear, false, 0}, 1e-12);
+    compare<double>({{96, 20, 40}, points, 1, 2, kLinear, false, 0}, 1e-12);
+    compare<float>({{5, 2, 3}, points, 1, 4, kLinear, false, 0}, 5e-5);
+    compare<double>({{4, 3, 2}, points, 1, 7, kLinear, false, 0}, 1e-12);
+  }
+  compare<float>({{64, 20, 24}, 19, 1, 3, kLinear, false, 0}, 5e-5);
+  compare<float>({{66, 20, 24}, 19, 1, 7, kLinear, false, 0}, 5e-5);
+  compare<float>({{64, 19, 40}, 19, 3, 6, OPSPLIT_REACTION_PRECIPITATION, false}, 5e-5);
 }
 TEST(CudaParity, OneAndTwoDDouble) {
   compare<double>({{1000, 1, 1}, 7, 1}, 1e-12);
