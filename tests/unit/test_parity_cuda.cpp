@@ -17,6 +17,8 @@ struct Case {
   bool every_term = true;  // false: the reaction and a uniform velocity only (the CPU's vectorized loops)
   int cahn_hilliard = -1;  // with every_term false: this component also phase-separates
   bool x_face_source = false;  // a source in component 0 on the x-lo face
+  bool still = false;          // with every_term false: component 0 does not diffuse (D = 0)
+  bool advect_xz = false;      // with every_term false: the uniform velocity also has x and z parts
 };
 
 // Every term at once: the reaction kind, a Cahn-Hilliard component (PRECIPITATION's
@@ -50,6 +52,7 @@ void add_model_terms(opsplit_context ctx, opsplit_rd rd, const Case& cs, test::F
 // bc_set 5, every component: Dirichlet y, no-flux x and z.
 // bc_set 6: component 0 Dirichlet x-lo, no-flux elsewhere (the precipitation problem's).
 // bc_set 7, every component: periodic everywhere.
+// bc_set 8, every component: no-flux x, periodic y and z.
 void set_boundaries(opsplit_rd rd, int c, int bc_set) {
   if (bc_set == 4) return;
   auto set = [&](opsplit_face f, opsplit_bc bc, double v) {
@@ -59,10 +62,10 @@ void set_boundaries(opsplit_rd rd, int c, int bc_set) {
     if (c == 0) set(OPSPLIT_FACE_XLO, OPSPLIT_BC_DIRICHLET, 0.8);
     return;
   }
-  if (bc_set == 7) {
+  if (bc_set == 7 || bc_set == 8) {
     for (opsplit_face f : {OPSPLIT_FACE_XLO, OPSPLIT_FACE_XHI, OPSPLIT_FACE_YLO, OPSPLIT_FACE_YHI, OPSPLIT_FACE_ZLO,
                            OPSPLIT_FACE_ZHI})
-      set(f, OPSPLIT_BC_PERIODIC, 0.0);
+      if (bc_set == 7 || f / 2 != 0) set(f, OPSPLIT_BC_PERIODIC, 0.0);
     return;
   }
   if (bc_set == 5) {
@@ -105,7 +108,7 @@ std::vector<T> run(opsplit_backend backend, const Case& cs, int64_t steps, doubl
   test::Rd rd(ctx, cs.ncomp);
   EXPECT_EQ(opsplit_rd_set_stencil(rd, static_cast<opsplit_stencil>(cs.points)), OPSPLIT_SUCCESS);
   for (int c = 0; c < cs.ncomp; ++c) {
-    EXPECT_EQ(opsplit_rd_set_diffusion(rd, c, 1.0 / (1 + c)), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_diffusion(rd, c, c == 0 && cs.still ? 0.0 : 1.0 / (1 + c)), OPSPLIT_SUCCESS);
     set_boundaries(rd, c, cs.bc_set);
   }
   test::Field wind(ctx, cs.n[0], cs.n[1], cs.n[2], 3, test::precision_of<T>());
@@ -116,6 +119,10 @@ std::vector<T> run(opsplit_backend backend, const Case& cs, int64_t steps, doubl
   if (cs.kind >= 0 && !cs.every_term) {
     EXPECT_EQ(opsplit_rd_set_reaction(rd, static_cast<opsplit_reaction>(cs.kind)), OPSPLIT_SUCCESS);
     EXPECT_EQ(opsplit_rd_set_velocity(rd, 1, -0.2, 0.1, 0.3, 0.0), OPSPLIT_SUCCESS);
+    if (cs.advect_xz) {
+      EXPECT_EQ(opsplit_rd_set_velocity(rd, 0, 0.25, 0.0, 0.0, 0.0), OPSPLIT_SUCCESS);
+      EXPECT_EQ(opsplit_rd_set_velocity(rd, 2, -0.15, 0.0, 0.0, 0.0), OPSPLIT_SUCCESS);
+    }
     if (cs.cahn_hilliard >= 0) {
       EXPECT_EQ(opsplit_rd_set_cahn_hilliard(rd, cs.cahn_hilliard, 0.05, 1.0, 1.0, 0.5), OPSPLIT_SUCCESS);
     }
@@ -226,10 +233,12 @@ TEST(CudaParity, HaloFromTheCellsGhostsCopy) {
 }
 // The Cahn-Hilliard potential computed inside the model march (FusedPotential in
 // kernels/field/field_cuda.cu: one component, the linear kind) where its ghosts copy
-// cells: mirrored (no-flux) and wrapped (periodic) axes, tiles and z-chunks cut by the
-// grid (the potentials past its edge mirror or wrap too), one chunk holding both z
-// faces, axes of length 2 and 3; and the pass before where they do not (a Dirichlet
-// face, a periodic x the march cannot wrap, more components).
+// cells: mirrored (no-flux) and wrapped (periodic) axes, alone and together, tiles cut
+// by the grid (the potentials past its edge mirror or wrap too), z-chunks of 1 and 2
+// planes (33 and 34 planes), one chunk holding both z faces, axes of length 2 and 3, no
+// diffusion (the kernels skip that stencil), a velocity through every face; and the pass
+// before where they do not (a Dirichlet face, a periodic x the march cannot wrap, more
+// components).
 TEST(CudaParity, PotentialsInTheMarch) {
   constexpr int kLinear = OPSPLIT_REACTION_LINEAR;
   for (int points : {7, 19}) {
@@ -240,6 +249,11 @@ TEST(CudaParity, PotentialsInTheMarch) {
     compare<double>({{96, 20, 40}, points, 1, 2, kLinear, false, 0}, 1e-12);
     compare<float>({{5, 2, 3}, points, 1, 4, kLinear, false, 0}, 5e-5);
     compare<double>({{4, 3, 2}, points, 1, 7, kLinear, false, 0}, 1e-12);
+    compare<float>({{70, 21, 40}, points, 1, 8, kLinear, false, 0}, 5e-5);
+    compare<float>({{36, 20, 33}, points, 1, 7, kLinear, false, 0, false, true, true}, 5e-5);
+    compare<double>({{4, 9, 34}, points, 1, 7, kLinear, false, 0, false, true}, 1e-12);
+    compare<double>({{40, 18, 33}, points, 1, 4, kLinear, false, 0, false, true, true}, 1e-12);
+    compare<float>({{33, 17, 34}, points, 1, 8, kLinear, false, 0, false, false, true}, 5e-5);
   }
   compare<float>({{64, 20, 24}, 19, 1, 3, kLinear, false, 0}, 5e-5);
   compare<float>({{66, 20, 24}, 19, 1, 7, kLinear, false, 0}, 5e-5);
