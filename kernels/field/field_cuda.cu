@@ -139,7 +139,8 @@ struct Tile {
   // one-cell halo (MU_ROW x (TH + 2) values).
   static constexpr int MU_ROW = WIDTH + 2, MU_PLANE = MU_ROW * (TH + 2);
   static constexpr int SHARED_BYTES = RING_BYTES + (REACH > 1 ? 3 * MU_PLANE * static_cast<int>(sizeof(T)) : 0);
-  static_assert(REACH == 1 || (STRIDED && NE == 1), "a reach of 2 is for one cell per row and thread");
+  static_assert(REACH == 1 || (STRIDED && NE == 1 && G == 1),
+                "a reach of 2 is for one component, one cell per row and thread");
   static_assert(WIDTH % V == 0, "a tile row is whole pieces");
 };
 template <class T>
@@ -540,9 +541,9 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     if constexpr (R > 1) {
       constexpr int ZL = decltype(lo)::value, ZM = decltype(mid)::value;
       constexpr bool kFromQueue = decltype(from_queue)::value;
-      const PotentialTerms<T>& pt = cells.fused.slot;
-      auto plane = [&](int pp) {  // cell (0, 0) of ring plane pp, component pt.comp
-        return reinterpret_cast<const T*>(ring + ((pp % RING) * G + pt.comp) * PIECES) + R * ROW + V;
+      const PotentialTerms<T>& pt = cells.fused.slot;  // of component 0, the tile's one
+      auto plane = [&](int pp) {  // cell (0, 0) of ring plane pp
+        return reinterpret_cast<const T*>(ring + (pp % RING) * PIECES) + R * ROW + V;
       };
       const T *below = plane(p - 1), *here = plane(p), *above = plane(p + 1);
       T* mu = mu_ring + ms * Shape::MU_PLANE + Shape::MU_ROW + 1;  // cell (0, 0)
@@ -554,22 +555,18 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
         mu[src.mu] = chemical_potential<Points>(at, pt);
       };
 #pragma unroll
-      for (int g = 0; g < G; ++g) {  // (a register queue takes compile-time indices)
-        if (g != pt.comp) continue;
-#pragma unroll
-        for (int r = 0; r < RY; ++r) {
-          if (!inside[r]) {
-            compute(potential_source(tx, ty * RY + r));
-            continue;
-          }
-          const int cell = (ty * RY + r) * ROW + tx;
-          auto at = [&](int dx, int dy, int dz) {
-            if (kFromQueue && dz < 1) return q[g][dz < 0 ? ZL : ZM][r + 1 + dy][1 + dx];
-            const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
-            return pl[cell + dy * ROW + dx + (dx < 0 ? mirror_lo : (dx > 0 ? mirror_hi : 0))];
-          };
-          mu[(ty * RY + r) * Shape::MU_ROW + tx] = chemical_potential<Points>(at, pt);
+      for (int r = 0; r < RY; ++r) {
+        if (!inside[r]) {
+          compute(potential_source(tx, ty * RY + r));
+          continue;
         }
+        const int cell = (ty * RY + r) * ROW + tx;
+        auto at = [&](int dx, int dy, int dz) {
+          if (kFromQueue && dz < 1) return q[0][dz < 0 ? ZL : ZM][r + 1 + dy][1 + dx];
+          const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
+          return pl[cell + dy * ROW + dx + (dx < 0 ? mirror_lo : (dx > 0 ? mirror_hi : 0))];
+        };
+        mu[(ty * RY + r) * Shape::MU_ROW + tx] = chemical_potential<Points>(at, pt);
       }
 #pragma unroll
       for (int m = 0; m < HALO_CELLS; ++m)
@@ -841,18 +838,22 @@ unsigned potential(const Context& ctx, Input<T>& in, T* mu, const Grid& grid, in
   return 0;  // the kernels write no ghosts of mu
 }
 
-// Whether a model step computes its Cahn-Hilliard potential in the march
-// (FusedPotential): one component of the linear kind (a kernel each; two or three
-// components' queues with the potentials' spilled to local memory), whose potential
-// ghosts are plain copies of cells: NOFLUX on both faces of an axis (the
-// ghost mirrors) or PERIODIC on both with the march wrapping the axis (the ghost is
-// computed across). `halo`: the march's plan. Precipitation's three float components
-// ran slower fused (H200: 23.5 -> 20.6 % of copy bandwidth, the potentials read from
-// shared memory; their tile is 4 cells high, so the halo of 2 doubles the planes' rows).
+// The models whose march can compute the Cahn-Hilliard potential (FusedPotential): one
+// component of the linear kind, a kernel each. With two or three components the queues
+// of values and potentials spilled to local memory; precipitation's three float
+// components, the potentials read from shared memory instead, ran slower (H200: 23.5 ->
+// 20.6 % of copy bandwidth: their tile is 4 cells high, and a halo of 2 doubles the rows
+// each plane loads). A function of run-time values and of compile-time ones alike.
+constexpr bool fusable(int kind, int ncomp) { return kind == kLinear && ncomp == 1; }
+
+// Whether a model step computes its Cahn-Hilliard potential in the march: a fusable
+// model whose potential ghosts are plain copies of cells, NOFLUX on both faces of an
+// axis (the ghost mirrors) or PERIODIC on both with the march wrapping the axis (the
+// ghost is computed across). `halo`: the march's plan.
 template <class T>
-bool fuses_potential(const Grid& grid, const FaceCondition* faces_host, const PotentialPass<T>& pass, int kind, const HaloPlan& halo,
-                     FusedPotential<T>* fused) {
-  if (pass.nslots != 1 || kind != kLinear || grid.ncomp != 1) return false;
+bool fuses_potential(const Grid& grid, const FaceCondition* faces_host, const PotentialPass<T>& pass, int kind,
+                     const HaloPlan& halo, FusedPotential<T>* fused) {
+  if (pass.nslots != 1 || !fusable(kind, grid.ncomp)) return false;
   *fused = FusedPotential<T>{pass.slots_host[0], {0, 0, 0}};
   const FaceCondition* faces = faces_host + 6 * fused->slot.comp;
   for (int a = 0; a < 3; ++a) {
@@ -863,11 +864,6 @@ bool fuses_potential(const Grid& grid, const FaceCondition* faces_host, const Po
       return false;
   }
   return true;
-}
-
-template <int Kind, int NC>
-constexpr bool fusable() {
-  return Kind == kLinear && NC == 1;
 }
 
 template <class T>
@@ -912,7 +908,7 @@ unsigned update(const Context& ctx, Input<T>& input, T* out, const PotentialPass
               constexpr int kKind = std::decay_t<decltype(k)>::value, kNC = std::decay_t<decltype(nc)>::value;
               constexpr int kPoints = std::decay_t<decltype(points_constant)>::value;
               constexpr int kTerms = decltype(terms_constant)::value;
-              if constexpr (fusable<kKind, kNC>() && kTerms != kTermsFromFlags && (kTerms & kPotentialTerms) != 0) {
+              if constexpr (fusable(kKind, kNC) && kTerms != kTermsFromFlags && (kTerms & kPotentialTerms) != 0) {
                 if (fuse) {
                   const ModelCells<kPoints, kKind, kNC, kTerms, T, true> cells{
                       by_value, step, nullptr, velocity, neighbours_of(grid), fused};

@@ -42,7 +42,8 @@ struct Input {
 
 // The Cahn-Hilliard chemical potentials a model step needs: `nslots` slots, slot s the
 // potential of component slots[s].comp, into plane s of mu, whose ghosts follow
-// slot_faces (6 per slot). Pointers on the backend; `*_host` the same in host memory.
+// slot_faces (6 per slot). Pointers on the backend; slots_host the same slots in host
+// memory.
 template <class T>
 struct PotentialPass {
   T* mu;
@@ -50,7 +51,6 @@ struct PotentialPass {
   const PotentialTerms<T>* slots_host;
   int nslots;
   const FaceCondition* slot_faces;
-  const FaceCondition* slot_faces_host;
 };
 
 template <class T>

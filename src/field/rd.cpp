@@ -404,7 +404,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const auto* sf = reinterpret_cast<const FaceCondition*>(base + at_slot_faces);
   const auto* src = reinterpret_cast<const SourceTerm<T>*>(base + at_sources);
   T* velocity = with_velocity_field ? velocity_field_.as<T>() : nullptr;
-  const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf, slot_faces.data()};
+  const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf};
 
   const auto& run = launchers<T>(ctx);
   if (with_velocity_field)
@@ -474,7 +474,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
         st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
         st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
       }
-      written = run.update(ctx, in, target.as<T>(), potential, velocity, grid, points_, kind_, t, terms.data(), st, health);
+      written =
+          run.update(ctx, in, target.as<T>(), potential, velocity, grid, points_, kind_, t, terms.data(), st, health);
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
     ghosts_valid = written & ~source_axes;
