@@ -7,8 +7,9 @@
 // seed's (1/(6h^2)) * (centre -24, faces 2, edges 1); for other spacings the leading
 // error is (1/12)(sum_a h_a^2 d_a^2) Laplacian, the anisotropic form of the same
 // isotropy. In neighbour form: face weight f_a = 1/h_a^2 - 2 sum_{b!=a} e_ab, edge
-// weight e_ab, and every neighbour enters as (neighbour - centre): the weights sum to
-// zero exactly and the plain sum of the field is conserved up to rounding noise.
+// weight e_ab, and the weights sum to zero exactly (stencil_sum takes the centre
+// once per group of equal weights): the plain sum of the field is conserved up to
+// rounding noise.
 #pragma once
 
 #include <cmath>
@@ -94,15 +95,22 @@ struct StridedAt {
 // The weighted stencil sum sum_n w_n (neighbour - centre): D*dt times the Laplacian
 // with the DiffusionWeights of a step. `at(dx, dy, dz)` reads the neighbour at that
 // offset (a global array on the CPU, registers or shared memory on the GPU).
+// Neighbours of equal weight are summed first and the centre taken once per group,
+// (a + b) - 2c and ((a + b) + (c + d)) - 4c: 2c and 4c are exact, so a uniform field
+// still gives exactly 0, and the 19-point sum takes 26 operations instead of 36 (18
+// differences). The price is rounding at the size of the values rather than of their
+// differences, the same size as the rounding of the value the sum is added to.
 template <int Points, class T, class W, class At>
 OPSPLIT_HD T stencil_sum(const At& at, const DiffusionWeights<W>& w) {
   const T c = at(0, 0, 0);
-  T r = w.face[0] * ((at(-1, 0, 0) - c) + (at(1, 0, 0) - c)) + w.face[1] * ((at(0, -1, 0) - c) + (at(0, 1, 0) - c)) +
-        w.face[2] * ((at(0, 0, -1) - c) + (at(0, 0, 1) - c));
+  const T c2 = c + c;
+  T r = w.face[0] * ((at(-1, 0, 0) + at(1, 0, 0)) - c2) + w.face[1] * ((at(0, -1, 0) + at(0, 1, 0)) - c2) +
+        w.face[2] * ((at(0, 0, -1) + at(0, 0, 1)) - c2);
   if constexpr (Points == 19) {
-    r += w.edge[0] * (((at(-1, -1, 0) - c) + (at(1, -1, 0) - c)) + ((at(-1, 1, 0) - c) + (at(1, 1, 0) - c)));
-    r += w.edge[1] * (((at(-1, 0, -1) - c) + (at(1, 0, -1) - c)) + ((at(-1, 0, 1) - c) + (at(1, 0, 1) - c)));
-    r += w.edge[2] * (((at(0, -1, -1) - c) + (at(0, 1, -1) - c)) + ((at(0, -1, 1) - c) + (at(0, 1, 1) - c)));
+    const T c4 = c2 + c2;
+    r += w.edge[0] * (((at(-1, -1, 0) + at(1, -1, 0)) + (at(-1, 1, 0) + at(1, 1, 0))) - c4);
+    r += w.edge[1] * (((at(-1, 0, -1) + at(1, 0, -1)) + (at(-1, 0, 1) + at(1, 0, 1))) - c4);
+    r += w.edge[2] * (((at(0, -1, -1) + at(0, 1, -1)) + (at(0, -1, 1) + at(0, 1, 1))) - c4);
   }
   return r;
 }

@@ -87,9 +87,6 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
 #ifndef OPSPLIT_TILE_X
 #define OPSPLIT_TILE_X 32
 #endif
-#ifndef OPSPLIT_TILE_Y
-#define OPSPLIT_TILE_Y 4
-#endif
 #ifndef OPSPLIT_TILE_RY
 #define OPSPLIT_TILE_RY 2
 #endif
@@ -143,8 +140,18 @@ struct Tile {
                 "a reach of 2 is for one component, one cell per row and thread");
   static_assert(WIDTH % V == 0, "a tile row is whole pieces");
 };
+// Diffusion: 4 thread rows in float, 8 in double (fewer halo rows per cell read
+// through L2; H100 19-point double 82.4 -> 85.0 % of copy bandwidth, H200 71.3 -> 72.9 %;
+// float lost 0-4 points with 8, docs/PERFORMANCE.md).
+#ifdef OPSPLIT_TILE_Y
 template <class T>
-using DiffusionTile = Tile<T, OPSPLIT_TILE_Y, OPSPLIT_TILE_RY, 1, 0>;
+constexpr int kDiffusionRows = OPSPLIT_TILE_Y;
+#else
+template <class T>
+constexpr int kDiffusionRows = sizeof(T) == 4 ? 4 : 8;
+#endif
+template <class T>
+using DiffusionTile = Tile<T, kDiffusionRows<T>, OPSPLIT_TILE_RY, 1, 0>;
 // Model shapes: STRIDED rows, 4 thread rows per block; one component: 4 cell rows per
 // thread (float) or 2 (double); two float components: 2 rows, at least 3 blocks per SM;
 // more: 1 row, and at least 4 (float) or 3 (double) blocks per SM. The best of those
@@ -152,17 +159,22 @@ using DiffusionTile = Tile<T, OPSPLIT_TILE_Y, OPSPLIT_TILE_RY, 1, 0>;
 // copy bandwidth on the H200 instead of 43 %, and cost three float components 1 %; four
 // rows for one component gave float advection 65.5 % instead of 63.1 % on the H100, and
 // cost double Cahn-Hilliard 3 %).
+#ifndef OPSPLIT_MODEL_TY  // thread rows of the model shapes (8 lost up to 14 points, H100)
+#define OPSPLIT_MODEL_TY 4
+#endif
+constexpr int MTY = OPSPLIT_MODEL_TY;
+constexpr int model_min_blocks(int at_4_rows) { return (at_4_rows * 4 + MTY - 1) / MTY; }
 template <class T, int G>
 struct ModelShape {
-  using type = Tile<T, 4, 1, G, 1, sizeof(T) == 4 ? 4 : 3>;
+  using type = Tile<T, MTY, 1, G, 1, model_min_blocks(sizeof(T) == 4 ? 4 : 3)>;
 };
 template <class T>
 struct ModelShape<T, 1> {
-  using type = Tile<T, 4, sizeof(T) == 4 ? 4 : 2, 1, 1, 1>;
+  using type = Tile<T, MTY, sizeof(T) == 4 ? 4 : 2, 1, 1, 1>;
 };
 template <>
 struct ModelShape<float, 2> {
-  using type = Tile<float, 4, 2, 2, 1, 3>;
+  using type = Tile<float, MTY, 2, 2, 1, model_min_blocks(3)>;
 };
 template <class T, int G>
 using ModelTile = typename ModelShape<T, G>::type;
