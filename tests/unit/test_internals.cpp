@@ -2,7 +2,9 @@
 // the stability radius against a brute-force scan of every mode, layout maps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -186,4 +188,75 @@ TEST(CpuClones, DiffusionStepHasTheBitsOfTheBaselineBuild) {
   expect_baseline_bits<double, 19>();
   expect_baseline_bits<float, 7>();
   expect_baseline_bits<float, 19>();
+}
+
+// stencil_sum groups neighbours of equal weight, (a + b) - 2c and ((a + b) + (c + d)) - 4c
+// (diffusion.cuh): a uniform neighbourhood gives exactly 0 at any magnitude, and the
+// error against the exact sum is the rounding of the group sums, at most ulp(2M) / 2 per
+// face group and ulp(4M) per edge group (M the largest |value|: three roundings of sums
+// of size 2M, 2M, 4M), plus the relative rounding of the weighted terms. Summing all
+// neighbours before taking the centre, or taking the centre as -24c, breaks one of these.
+template <class T>
+void expect_grouped_rounding() {
+  std::mt19937_64 gen(5);
+  std::uniform_real_distribution<double> weight(0.01, 0.2), unit(-1.0, 1.0);
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (int trial = 0; trial < 2000; ++trial) {
+    DiffusionWeights<T> w;
+    for (int a = 0; a < 3; ++a) {
+      w.face[a] = static_cast<T>(weight(gen));
+      w.edge[a] = static_cast<T>(weight(gen) / 2);
+    }
+    const double offset = std::ldexp(1.0, static_cast<int>(trial % 40) - 10);  // 2^-10 .. 2^29
+    const double spread = trial % 2 ? offset * 1e-3 : offset;                   // near-uniform or not
+    T v[3][3][3];
+    for (auto& plane : v)
+      for (auto& row : plane)
+        for (auto& x : row) x = static_cast<T>(offset + spread * unit(gen));
+    auto at = [&](int dx, int dy, int dz) { return v[dz + 1][dy + 1][dx + 1]; };
+    const auto got = stencil_sum<19, T>(at, w);
+
+    long double exact = 0;
+    double terms = 0, bound = 0, m = 0;
+    for (const auto& plane : v)
+      for (const auto& row : plane)
+        for (T x : row) m = std::max(m, std::fabs(static_cast<double>(x)));
+    const double ulp2 = std::ldexp(eps, std::ilogb(2 * m)), ulp4 = std::ldexp(eps, std::ilogb(4 * m));
+    const int axis_d[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int a = 0; a < 3; ++a) {
+      const int* d = axis_d[a];
+      const long double c = at(0, 0, 0);
+      const long double g = ((long double)at(-d[0], -d[1], -d[2]) - c) + ((long double)at(d[0], d[1], d[2]) - c);
+      exact += w.face[a] * g;
+      terms += std::fabs(static_cast<double>(w.face[a] * g));
+      bound += w.face[a] * ulp2 / 2;
+    }
+    const int planes[3][2] = {{0, 1}, {0, 2}, {1, 2}};  // xy, xz, yz
+    for (int e = 0; e < 3; ++e) {
+      long double g = 0;
+      for (int s0 : {-1, 1})
+        for (int s1 : {-1, 1}) {
+          int o[3] = {0, 0, 0};
+          o[planes[e][0]] = s0;
+          o[planes[e][1]] = s1;
+          g += (long double)at(o[0], o[1], o[2]) - at(0, 0, 0);
+        }
+      exact += w.edge[e] * g;
+      terms += std::fabs(static_cast<double>(w.edge[e] * g));
+      bound += w.edge[e] * ulp4;
+    }
+    // The weighted terms and their five additions round relative to their sizes.
+    bound += 8 * eps * terms;
+    ASSERT_LE(std::fabs(static_cast<double>(got - exact)), bound) << "trial " << trial << " offset " << offset;
+    if (trial % 2 == 0) continue;
+    for (auto& plane : v)  // uniform: exactly 0
+      for (auto& row : plane)
+        for (auto& x : row) x = static_cast<T>(offset);
+    ASSERT_EQ((stencil_sum<19, T>(at, w)), T(0)) << "offset " << offset;
+  }
+}
+
+TEST(StencilSum, UniformGivesZeroAndRoundingStaysAtTheValuesUlp) {
+  expect_grouped_rounding<double>();
+  expect_grouped_rounding<float>();
 }
