@@ -461,6 +461,9 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // (empty past the last plane) so that the groups still pending are counted the same
   // way. `next` is plane p's first value of component c_in (planes are issued in order).
   const T* next = plane0;
+  // Plane p's ring slot. p >= 0: an unsigned remainder is one AND for a ring of 4,
+  // where a signed one takes four instructions (SASS), twice per plane.
+  auto ring_slot = [](int p) { return static_cast<int>(static_cast<unsigned>(p) % RING); };
   auto issue = [&](int p) {
     if (p <= last_plane) {
       const T* plane = next;
@@ -470,7 +473,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
       }
 #pragma unroll
       for (int g = 0; g < G; ++g) {
-        P* dst = ring + ((p % RING) * G + g) * PIECES + tid;
+        P* dst = ring + (ring_slot(p) * G + g) * PIECES + tid;
 #pragma unroll
         for (int l = 0; l < LOADS; ++l)
           if (loads[l]) __pipeline_memcpy_async(dst + l * TX * TY, plane + g * grid.comp_stride + offset[l], sizeof(P));
@@ -484,7 +487,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     constexpr int Z = decltype(z)::value;
 #pragma unroll
     for (int g = 0; g < G; ++g) {
-      const P* slot = ring + ((p % RING) * G + g) * PIECES + (ty * RY + R - 1) * PIECES_X;
+      const P* slot = ring + (ring_slot(p) * G + g) * PIECES + (ty * RY + R - 1) * PIECES_X;
 #pragma unroll
       for (int r = 0; r < RY + 2; ++r) {
         if constexpr (STRIDED) {
@@ -555,7 +558,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
       constexpr bool kFromQueue = decltype(from_queue)::value;
       const PotentialTerms<T>& pt = cells.fused.slot;  // of component 0, the tile's one
       auto plane = [&](int pp) {  // cell (0, 0) of ring plane pp
-        return reinterpret_cast<const T*>(ring + (pp % RING) * PIECES) + R * ROW + V;
+        return reinterpret_cast<const T*>(ring + ring_slot(pp) * PIECES) + R * ROW + V;
       };
       const T *below = plane(p - 1), *here = plane(p), *above = plane(p + 1);
       T* mu = mu_ring + ms * Shape::MU_PLANE + Shape::MU_ROW + 1;  // cell (0, 0)
@@ -656,7 +659,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
           cell(values, at + r * row_stride + e * kStep, store);
         }
       }
-      if (checked && !is_finite(probe)) {  // rare: record each bad value
+      if (checked && probe != probe) {  // rare: record each bad value (probe is +-0 or NaN)
 #pragma unroll
         for (int g = 0; g < G; ++g)
 #pragma unroll
