@@ -27,6 +27,13 @@ OPSPLIT_HD T ghost_from(const FaceCondition& bc, T source) {
   return bc.type == kDirichlet ? static_cast<T>(2 * bc.value) - source : source;
 }
 
+// The cell whose value index g outside an axis of n cells (up to n cells out) takes:
+// its periodic image across the axis, or its mirror image inside.
+OPSPLIT_HD int64_t image_of(int64_t g, int64_t n, bool periodic) {
+  if (periodic) return g < 0 ? g + n : g - n;
+  return g < 0 ? -1 - g : 2 * n - 1 - g;
+}
+
 // A ghost's index along its axis and the condition of its face.
 struct FedGhost {
   FaceCondition face;
@@ -67,11 +74,9 @@ OPSPLIT_HD void fill_ghost(T* data, const Grid& grid, int axis, int side, int64_
   const int64_t n = grid.n[axis];
   for (int64_t layer = 1; layer <= grid.g[axis]; ++layer) {
     const int64_t ghost = side == 0 ? -layer : n - 1 + layer;
-    const int64_t inside = side == 0 ? layer - 1 : n - layer;    // its mirror image
-    const int64_t opposite = side == 0 ? n - layer : layer - 1;  // its periodic image
     at[axis] = ghost;
     T* g = data + grid.index(0, at[0], at[1], at[2]);
-    at[axis] = bc.type == kPeriodic ? opposite : inside;
+    at[axis] = image_of(ghost, n, bc.type == kPeriodic);
     *g = ghost_from(bc, data[grid.index(0, at[0], at[1], at[2])]);
   }
 }

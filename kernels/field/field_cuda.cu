@@ -159,22 +159,17 @@ using DiffusionTile = Tile<T, kDiffusionRows<T>, OPSPLIT_TILE_RY, 1, 0>;
 // copy bandwidth on the H200 instead of 43 %, and cost three float components 1 %; four
 // rows for one component gave float advection 65.5 % instead of 63.1 % on the H100, and
 // cost double Cahn-Hilliard 3 %).
-#ifndef OPSPLIT_MODEL_TY  // thread rows of the model shapes (8 lost up to 14 points, H100)
-#define OPSPLIT_MODEL_TY 4
-#endif
-constexpr int MTY = OPSPLIT_MODEL_TY;
-constexpr int model_min_blocks(int at_4_rows) { return (at_4_rows * 4 + MTY - 1) / MTY; }
 template <class T, int G>
 struct ModelShape {
-  using type = Tile<T, MTY, 1, G, 1, model_min_blocks(sizeof(T) == 4 ? 4 : 3)>;
+  using type = Tile<T, 4, 1, G, 1, sizeof(T) == 4 ? 4 : 3>;
 };
 template <class T>
 struct ModelShape<T, 1> {
-  using type = Tile<T, MTY, sizeof(T) == 4 ? 4 : 2, 1, 1, 1>;
+  using type = Tile<T, 4, sizeof(T) == 4 ? 4 : 2, 1, 1, 1>;
 };
 template <>
 struct ModelShape<float, 2> {
-  using type = Tile<float, MTY, 2, 2, 1, model_min_blocks(3)>;
+  using type = Tile<float, 4, 2, 2, 1, 3>;
 };
 template <class T, int G>
 using ModelTile = typename ModelShape<T, G>::type;
@@ -235,6 +230,9 @@ struct HaloPlan {
 // Where index g of an axis of n cells, up to a reach outside them, reads from: the
 // cells across (wrapped), the mirror image inside (mirrored), or the ghost in memory (a
 // reach of 2 reads it for both halo layers, whose outer one the march does not use).
+// The images are boundary.cuh's image_of, spelled out: calling it cost the 7-point
+// float diffusion march 2.2 points of copy bandwidth on the H100 (ptxas gave it 96
+// registers instead of 116 and a slower schedule).
 __device__ int64_t halo_source(int64_t g, int64_t n, int source) {
   if (g >= 0 && g < n) return g;
   if (source == kWrapped) return g < 0 ? g + n : g - n;
@@ -303,9 +301,7 @@ struct DiffuseCells {
 // The halo a model kernel copies (HaloPlan): x and y, but only y with a Cahn-Hilliard
 // term known at compile time (x cost float32 Cahn-Hilliard 17.1 -> 14.9 % of copy
 // bandwidth on the H100, where Turing and advection gained 4-8 points).
-constexpr unsigned model_copied_halo(int terms) {
-  return terms != kTermsFromFlags && (terms & kPotentialTerms) != 0 ? 2u : 3u;
-}
+constexpr unsigned model_copied_halo(int terms) { return known_potential_terms(terms) ? 2u : 3u; }
 
 //
 // Fused: the Cahn-Hilliard potentials are computed in the march (FusedPotential), not
@@ -858,24 +854,28 @@ unsigned potential(const Context& ctx, Input<T>& in, T* mu, const Grid& grid, in
 // of values and potentials spilled to local memory; precipitation's three float
 // components, the potentials read from shared memory instead, ran slower (H200: 23.5 ->
 // 20.6 % of copy bandwidth: their tile is 4 cells high, and a halo of 2 doubles the rows
-// each plane loads). A function of run-time values and of compile-time ones alike.
-constexpr bool fusable(int kind, int ncomp) { return kind == kLinear && ncomp == 1; }
+// each plane loads). Its Cahn-Hilliard term must be known at compile time. A function
+// of run-time values and of compile-time ones alike.
+constexpr bool fusable(int kind, int ncomp, int terms) {
+  return kind == kLinear && ncomp == 1 && known_potential_terms(terms);
+}
 
 // Whether a model step computes its Cahn-Hilliard potential in the march: a fusable
 // model whose potential ghosts are plain copies of cells, NOFLUX on both faces of an
 // axis (the ghost mirrors) or PERIODIC on both with the march wrapping the axis (the
-// ghost is computed across). `halo`: the march's plan.
+// ghost is computed across). `terms`: transport_terms'; the march's plan into `halo`.
 template <class T>
 bool fuses_potential(const Grid& grid, const FaceCondition* faces_host, const PotentialPass<T>& pass, int kind,
-                     const HaloPlan& halo, FusedPotential<T>* fused) {
-  if (pass.nslots != 1 || !fusable(kind, grid.ncomp)) return false;
+                     int terms, HaloPlan* halo, FusedPotential<T>* fused) {
+  if (pass.nslots != 1 || !fusable(kind, grid.ncomp, terms)) return false;
+  *halo = plan_halo<T>(grid, faces_host, kAllAxes, FusedModelTile<T>::MIRRORS_X);
   *fused = FusedPotential<T>{pass.slots_host[0], {0, 0, 0}};
   const FaceCondition* faces = faces_host + 6 * fused->slot.comp;
   for (int a = 0; a < 3; ++a) {
     const int lo = faces[2 * a].type, hi = faces[2 * a + 1].type;
     if (lo == kNoFlux && hi == kNoFlux)
       fused->mu_mirror[a] = 1;
-    else if (lo != kPeriodic || hi != kPeriodic || halo.source[a] != kWrapped)
+    else if (lo != kPeriodic || hi != kPeriodic || halo->source[a] != kWrapped)
       return false;
   }
   return true;
@@ -896,9 +896,7 @@ unsigned update(const Context& ctx, Input<T>& input, T* out, const PotentialPass
   // itself where it can (fuses_potential); else a pass before writes them to memory.
   FusedPotential<T> fused{};
   HaloPlan halo{};
-  const bool potential_known = march && terms_known != kTermsFromFlags && (terms_known & kPotentialTerms) != 0;
-  if (potential_known) halo = plan_halo<T>(grid, input.faces_host, kAllAxes, FusedModelTile<T>::MIRRORS_X);
-  const bool fuse = potential_known && fuses_potential(grid, input.faces_host, pass, kind, halo, &fused);
+  const bool fuse = march && fuses_potential(grid, input.faces_host, pass, kind, terms_known, &halo, &fused);
   if (fuse) {
     fill_missing_ghosts(ctx, input, grid, halo.from_memory(), fill_ghosts<T>);
   } else {
@@ -923,7 +921,7 @@ unsigned update(const Context& ctx, Input<T>& input, T* out, const PotentialPass
               constexpr int kKind = std::decay_t<decltype(k)>::value, kNC = std::decay_t<decltype(nc)>::value;
               constexpr int kPoints = std::decay_t<decltype(points_constant)>::value;
               constexpr int kTerms = decltype(terms_constant)::value;
-              if constexpr (fusable(kKind, kNC) && kTerms != kTermsFromFlags && (kTerms & kPotentialTerms) != 0) {
+              if constexpr (fusable(kKind, kNC, kTerms)) {
                 if (fuse) {
                   const ModelCells<kPoints, kKind, kNC, kTerms, T, true> cells{
                       by_value, step, nullptr, velocity, neighbours_of(grid), fused};

@@ -152,6 +152,9 @@ enum TransportTerms : int {
   kUniformAdvectionOnly = kKnownTerms | kUniformVelocity,
 };
 
+// Whether the Cahn-Hilliard terms are known at compile time (a kernel compiled for them).
+constexpr bool known_potential_terms(int terms) { return terms != kTermsFromFlags && (terms & kPotentialTerms) != 0; }
+
 // The transport terms of a step: known (kKnownTerms | ...) unless there is a per-cell
 // wind, whose branches stay run-time flags. `terms` in host memory.
 template <class T>
