@@ -614,6 +614,15 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     take_potentials(cells.fused.mu_mirror[2] && k0 == 0 ? 1 : 0, Z0{});
     take_potentials(1, Z1{});
   }
+  // probe: NaN when any new value of the thread's since the last health test is NaN or
+  // Inf (v * 0 is 0 for every finite v). Tested per row, or once per three planes
+  // (check_planes) in the model kernels of reach 1: there it gave double advection
+  // 70.8 -> 74.1 % of copy bandwidth and float precipitation and advection 0.7-0.8
+  // points (H100), where the diffusion kernels were unchanged but 19-point double, which
+  // lost an SM's second block (128 -> 154 registers; 85.4 -> 70.9 %), and Cahn-Hilliard
+  // double lost 2.5 points.
+  constexpr bool kCheckPerRow = !STRIDED || R > 1;
+  T probe = T(0);
   // Plane k (p = k - k0 + R). Issued so far: planes 0 .. p-R+RING-1, so waiting until
   // at most RING-1-2R groups are pending means plane p+R has landed. After the barrier
   // no step reads plane p-R any more (the last did up to R-1 planes below its own), so
@@ -636,7 +645,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     for (int r = 0; r < RY; ++r) {
       if (!inside[r]) continue;
       T result[G][NE];
-      T probe = T(0);  // NaN when any new value is NaN or Inf: v * 0 is 0 for every finite v
+      if constexpr (kCheckPerRow) probe = T(0);
 #pragma unroll
       for (int e = 0; e < NE; ++e) {
         // Cells past the grid's x edge are not computed where a thread owns more than one
@@ -655,7 +664,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
           cell(values, at + r * row_stride + e * kStep, store);
         }
       }
-      if (checked && probe != probe) {  // rare: record each bad value (probe is +-0 or NaN)
+      if (kCheckPerRow && checked && probe != probe) {  // rare: record each bad value (probe is +-0 or NaN)
 #pragma unroll
         for (int g = 0; g < G; ++g)
 #pragma unroll
@@ -692,10 +701,30 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     at += plane_stride;
     target += plane_stride;
   };
+  // After planes k .. k_end-1 (target is past them): rare, with a NaN probe, the
+  // thread reads back what it stored there and records each bad value. One test per
+  // three planes instead of one per row (SASS: about 4 instructions per model cell), and
+  // one copy of this path instead of one per row.
+  auto check_planes = [&](int k, int k_end) {
+    if (kCheckPerRow || !checked || probe == probe) return;  // the probe is +-0 or NaN
+    // Loops, not unrolled: this path must not raise the march's registers.
+#pragma unroll 1
+    for (int m = 0; m < (k_end - k) * RY * G * NE; ++m) {
+      const int e = m % NE, g = m / NE % G, r = m / (NE * G) % RY, kk = k + m / (NE * G * RY);
+      const int64_t j = j0 + ty * RY + r;
+      if (e >= cells_x || j >= grid.n[1]) continue;
+      const T* plane = target - (k_end - kk) * plane_stride;
+      if (!is_finite(plane[g * grid.comp_stride + r * row_stride + e * kStep]))
+        atomicMin(health.first_bad,
+                  health_key(health.step, planar_position(grid.n, c0 + g, x + e * kStep, j, kk)));
+    }
+    probe = T(0);
+  };
   for (int k = k0; k < k1; k += 3) {  // uniform across the block: the barriers inside are safe
     step(k, Z0{}, Z1{}, Z2{});
     if (k + 1 < k1) step(k + 1, Z1{}, Z2{}, Z0{});
     if (k + 2 < k1) step(k + 2, Z2{}, Z0{}, Z1{});
+    check_planes(k, min(k + 3, k1));
   }
   __pipeline_wait_prior(0);  // no copy may outlive the block
 }
