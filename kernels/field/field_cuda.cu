@@ -623,6 +623,12 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // double lost 2.5 points.
   constexpr bool kCheckPerRow = !STRIDED || R > 1;
   T probe = T(0);
+  // Records new value `bad` of group component g at cell e of row j, plane k, if it is
+  // not finite (rare).
+  auto record_if_bad = [&](T bad, int g, int e, int64_t j, int k) {
+    if (!is_finite(bad))
+      atomicMin(health.first_bad, health_key(health.step, planar_position(grid.n, c0 + g, x + e * kStep, j, k)));
+  };
   // Plane k (p = k - k0 + R). Issued so far: planes 0 .. p-R+RING-1, so waiting until
   // at most RING-1-2R groups are pending means plane p+R has landed. After the barrier
   // no step reads plane p-R any more (the last did up to R-1 planes below its own), so
@@ -669,9 +675,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
         for (int g = 0; g < G; ++g)
 #pragma unroll
           for (int e = 0; e < NE; ++e)
-            if (e < cells_x && !is_finite(result[g][e]))
-              atomicMin(health.first_bad, health_key(health.step, planar_position(grid.n, c0 + g, x + e * kStep,
-                                                                                  j0 + ty * RY + r, k)));
+            if (e < cells_x) record_if_bad(result[g][e], g, e, j0 + ty * RY + r, k);
       }
 #pragma unroll
       for (int g = 0; g < G; ++g) {
@@ -706,19 +710,19 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // three planes instead of one per row (SASS: about 4 instructions per model cell), and
   // one copy of this path instead of one per row.
   auto check_planes = [&](int k, int k_end) {
-    if (kCheckPerRow || !checked || probe == probe) return;  // the probe is +-0 or NaN
-    // Loops, not unrolled: this path must not raise the march's registers.
+    if constexpr (!kCheckPerRow) {
+      if (!checked || probe == probe) return;  // the probe is +-0 or NaN
+      // Loops, not unrolled: this path must not raise the march's registers.
 #pragma unroll 1
-    for (int m = 0; m < (k_end - k) * RY * G * NE; ++m) {
-      const int e = m % NE, g = m / NE % G, r = m / (NE * G) % RY, kk = k + m / (NE * G * RY);
-      const int64_t j = j0 + ty * RY + r;
-      if (e >= cells_x || j >= grid.n[1]) continue;
-      const T* plane = target - (k_end - kk) * plane_stride;
-      if (!is_finite(plane[g * grid.comp_stride + r * row_stride + e * kStep]))
-        atomicMin(health.first_bad,
-                  health_key(health.step, planar_position(grid.n, c0 + g, x + e * kStep, j, kk)));
+      for (int m = 0; m < (k_end - k) * RY * G * NE; ++m) {
+        const int e = m % NE, g = m / NE % G, r = m / (NE * G) % RY, kk = k + m / (NE * G * RY);
+        const int64_t j = j0 + ty * RY + r;
+        if (e >= cells_x || j >= grid.n[1]) continue;
+        const T* plane = target - (k_end - kk) * plane_stride;
+        record_if_bad(plane[g * grid.comp_stride + r * row_stride + e * kStep], g, e, j, kk);
+      }
+      probe = T(0);
     }
-    probe = T(0);
   };
   for (int k = k0; k < k1; k += 3) {  // uniform across the block: the barriers inside are safe
     step(k, Z0{}, Z1{}, Z2{});
