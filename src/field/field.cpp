@@ -1,6 +1,8 @@
 #include "field/field.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <new>
 #include <string>
 
 #include "field/launch.hpp"
@@ -78,6 +80,7 @@ opsplit::Buffer& opsplit_field_s::auxiliary(size_t bytes) {
 }
 
 void opsplit_field_s::upload(const void* host, opsplit_layout layout) {
+  ghost_faces_.clear();
   opsplit::with_value_type(precision_, [&](auto zero) {
     using T = decltype(zero);
     const auto& run = opsplit::field::launchers<T>(context());
@@ -120,4 +123,22 @@ void opsplit_field_s::component_range(int comp, double* lo, double* hi) const {
     opsplit::field::combine_extremes(
         opsplit::field::launchers<T>(context()).row_extremes(context(), data_.as<T>(), grid_, comp), lo, hi);
   });
+}
+
+unsigned opsplit_field_s::take_ghosts(const std::vector<opsplit::field::FaceCondition>& faces) {
+  const bool same = faces.size() == ghost_faces_.size() &&
+                    std::equal(faces.begin(), faces.end(), ghost_faces_.begin(), [](const auto& a, const auto& b) {
+                      return a.type == b.type && a.value == b.value;
+                    });
+  ghost_faces_.clear();
+  return same ? ghost_axes_ : 0u;
+}
+
+void opsplit_field_s::record_ghosts(const std::vector<opsplit::field::FaceCondition>& faces, unsigned axes) {
+  try {  // without memory for the record, the next step fills every ghost: nothing to report
+    ghost_faces_ = faces;
+    ghost_axes_ = axes;
+  } catch (const std::bad_alloc&) {
+    ghost_faces_.clear();
+  }
 }

@@ -68,15 +68,12 @@ bool row_is_finite(const T* v, int64_t n) {
   return bad == 0;
 }
 
-// Checks the row of component c just written (in L1) and lowers `first`, the health key
-// of the first bad value of the rows this thread updated, when it holds NaN or Inf.
-// Checked after the row, not in its loop: there the check would keep the compiler from
-// vectorizing the update.
+// Lowers `first`, the health key of the first bad value of the rows this thread updated,
+// to that of the first bad value of component c's row (rare: a row found not finite).
 template <class T>
-void check_row(unsigned long long* first, const Health& h, const Grid& grid, const T* row, int c, int64_t j,
-               int64_t k) {
-  if (row_is_finite(row, grid.n[0])) return;
-  for (int64_t i = 0; i < grid.n[0]; ++i)  // rare: find the first bad cell of the row
+void record_first_bad(unsigned long long* first, const Health& h, const Grid& grid, const T* row, int c, int64_t j,
+                      int64_t k) {
+  for (int64_t i = 0; i < grid.n[0]; ++i)
     if (!is_finite(row[i])) {
       const unsigned long long key = health_key(h.step, planar_position(grid.n, c, i, j, k));
       if (key < *first) *first = key;
@@ -84,11 +81,14 @@ void check_row(unsigned long long* first, const Health& h, const Grid& grid, con
     }
 }
 
-// One unit-stride row of pure diffusion.
+// One unit-stride row of pure diffusion; returns whether it is finite. The test reads
+// the row back from L1 after the loop (in it, it kept GCC from vectorizing the update),
+// in the same instruction-set clone.
 template <int Points, class T>
-OPSPLIT_ROW_LOOP void diffuse_row(const T* in, T* out, int64_t n, int64_t sy, int64_t sz, DiffusionWeights<T> w) {
+OPSPLIT_ROW_LOOP bool diffuse_row(const T* in, T* out, int64_t n, int64_t sy, int64_t sz, DiffusionWeights<T> w) {
 #pragma GCC ivdep
   for (int64_t i = 0; i < n; ++i) out[i] = diffusion_update<Points>(StridedAt<T>{in + i, 1, sy, sz}, w);
+  return row_is_finite(out, n);
 }
 
 // The x ghosts of the rows a loop writes, from their own values (boundary.cuh), while
@@ -127,13 +127,15 @@ unsigned diffuse_points(const Context& ctx, const T* in, T* out, const Grid& gri
     const int64_t j = row % grid.n[1], k = row / grid.n[1] % grid.n[2];
     const int64_t base = grid.index(c, 0, j, k);
     const DiffusionWeights<T> w = weights[c];
+    bool finite;
     if (sx == 1) {  // the usual case: unit stride lets the compiler vectorize the row
-      diffuse_row<Points>(in + base, out + base, grid.n[0], sy, sz, w);
+      finite = diffuse_row<Points>(in + base, out + base, grid.n[0], sy, sz, w);
     } else {
       for (int64_t i = 0; i < grid.n[0]; ++i)
         out[base + i] = diffusion_update<Points>(StridedAt<T>{in + base + i, sx, sy, sz}, w);
+      finite = row_is_finite(out + base, grid.n[0]);
     }
-    check_row(&first, health, grid, out + base, c, j, k);
+    if (!finite) record_first_bad(&first, health, grid, out + base, c, j, k);
     x_ghosts.write(out + base, grid, c);
   }
   if (first < *health.first_bad) *health.first_bad = first;
@@ -154,7 +156,7 @@ unsigned diffuse(const Context& ctx, Input<T>& in, T* out, const Grid& grid, int
 // One row of a model's update, every component; `base`: the row's first cell in
 // component 0.
 template <int Points, int Kind, int NC, int Terms, class T>
-OPSPLIT_ROW_LOOP void update_row(const T* in, T* out, const T* mu, const T* velocity, Neighbours nb, int64_t base,
+OPSPLIT_ROW_LOOP bool update_row(const T* in, T* out, const T* mu, const T* velocity, Neighbours nb, int64_t base,
                                  int64_t n, const ComponentTerms<T>* terms, const StepTerms<T>& step) {
   // Local copies: loads through pointers that `out` might alias would be repeated
   // after every store.
@@ -166,8 +168,11 @@ OPSPLIT_ROW_LOOP void update_row(const T* in, T* out, const T* mu, const T* velo
     row_terms = t;
   }
 #pragma GCC ivdep
-  for (int64_t i = 0; i < n; ++i)  // finiteness: after the row (check_row)
+  for (int64_t i = 0; i < n; ++i)  // finiteness: after the row, as in diffuse_row
     update_cell<Points, Kind, NC, Terms, false>(in, out, mu, velocity, nb, base + i, row_terms, s);
+  bool finite = true;
+  for (int c = 0; c < (NC > 0 ? NC : s.ncomp); ++c) finite &= row_is_finite(out + c * nb.comp_stride + base, n);
+  return finite;
 }
 
 template <int Points, int Kind, int NC, int Terms, class T>
@@ -182,10 +187,11 @@ unsigned update_kind(const Context& ctx, const T* in, T* out, const T* mu, const
   for (int64_t row = 0; row < rows; ++row) {
     const int64_t j = row % grid.n[1], k = row / grid.n[1];
     const int64_t base = grid.index(0, 0, j, k);
-    update_row<Points, Kind, NC, Terms>(in, out, mu, velocity, nb, base, grid.n[0], terms, step);
+    const bool finite = update_row<Points, Kind, NC, Terms>(in, out, mu, velocity, nb, base, grid.n[0], terms, step);
     for (int c = 0; c < grid.ncomp; ++c) {
-      check_row(&first, health, grid, out + c * grid.comp_stride + base, c, j, k);
-      x_ghosts.write(out + c * grid.comp_stride + base, grid, c);
+      T* row_c = out + c * grid.comp_stride + base;
+      if (!finite) record_first_bad(&first, health, grid, row_c, c, j, k);
+      x_ghosts.write(row_c, grid, c);
     }
   }
   if (first < *health.first_bad) *health.first_bad = first;

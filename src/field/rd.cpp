@@ -450,10 +450,11 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
   // Progress is reported about 100 times per call, after waiting for the work so far.
   const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
-  // The axes whose ghosts in the field are already those of its values: a step may
-  // write some (Launchers::diffuse and update), unless a source then changes a cell on
-  // one of their faces.
-  unsigned ghosts_valid = 0;
+  // The axes whose ghosts in the field are already those of its values under faces_:
+  // at first those the call before left (take_ghosts), then those a step wrote
+  // (Launchers::diffuse and update), unless a source then changed a cell on one of
+  // their faces.
+  unsigned ghosts_valid = field.take_ghosts(faces_);
   unsigned source_axes = 0;  // the axes with a source on one of their faces
   for (const SourceTerm<T>& src_term : sources) {
     const int64_t at[3] = {src_term.position % grid.n[0], src_term.position / grid.n[0] % grid.n[1],
@@ -495,6 +496,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   }
   check_health(nsteps);
   time_ = t0 + static_cast<double>(nsteps) * dt;
+  field.record_ghosts(faces_, ghosts_valid);
 }
 
 double opsplit_rd_s::free_energy(opsplit::Field& field, int comp) {
@@ -524,6 +526,8 @@ double opsplit_rd_s::energy(opsplit::Field& field, int comp) {
   opsplit::Context& ctx = context();
   const auto* faces = reinterpret_cast<const FaceCondition*>(block.place(ctx, device_params_));
   const auto& run = launchers<T>(ctx);
+  field.take_ghosts(faces_);
   run.fill_ghosts(ctx, field.data().as<T>(), grid, faces, kAllAxes);
+  field.record_ghosts(faces_, kAllAxes);
   return pairwise_total(run.row_energy(ctx, field.data().as<T>(), grid, comp, points_, p, volume));
 }

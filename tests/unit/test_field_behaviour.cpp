@@ -1,5 +1,6 @@
 // Field and model behaviour on the backend OPSPLIT_BACKEND names: layouts, exact
-// round trips, determinism across runs and thread counts, cancellation, components.
+// round trips, determinism across runs and thread counts, cancellation, the ghosts a
+// field keeps between calls, components.
 #include <cstring>
 #include <random>
 #include <vector>
@@ -160,6 +161,79 @@ TEST(Progress, CancelLeavesTheFieldAfterTheLastCompletedStep) {
   // The field stays usable and steps on.
   OPSPLIT_OK(opsplit_rd_step(rd, field, 0.1, 5));
   EXPECT_EQ(state.calls, 3);
+}
+
+// A field remembers which of its ghosts follow its values under which boundary
+// conditions, so that the next call under the same ones need not fill them again. Each
+// case runs a sequence of calls on one field, and each call again on a new field with
+// the values the sequence should have reached (which has no ghosts to reuse): the two
+// must agree bitwise, which they do not if a call reuses ghosts that no longer hold.
+struct GhostCase {
+  test::Context ctx;
+  static constexpr int64_t nx = 19, ny = 11, nz = 9;
+  test::Field field{ctx, nx, ny, nz, 1};
+  std::vector<double> expected;
+  test::Rd a{ctx, 1}, b{ctx, 1};
+
+  GhostCase() {
+    for (opsplit_rd rd : {a.rd, b.rd}) {
+      EXPECT_EQ(opsplit_rd_set_stencil(rd, OPSPLIT_STENCIL_19POINT), OPSPLIT_SUCCESS);
+      EXPECT_EQ(opsplit_rd_set_diffusion(rd, 0, 1.0), OPSPLIT_SUCCESS);
+    }
+    // The x faces differ (the ghosts a CPU step writes along with its rows); so do y's.
+    EXPECT_EQ(opsplit_rd_set_boundary(a, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_DIRICHLET, 1.0), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_boundary(a, OPSPLIT_FACE_YHI, 0, OPSPLIT_BC_DIRICHLET, 0.5), OPSPLIT_SUCCESS);
+    for (opsplit_face face : {OPSPLIT_FACE_XLO, OPSPLIT_FACE_XHI})
+      EXPECT_EQ(opsplit_rd_set_boundary(b, face, 0, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
+    upload(random_values<double>(static_cast<size_t>(nx * ny * nz), 5));
+  }
+  void upload(const std::vector<double>& v) {
+    EXPECT_EQ(opsplit_field_upload(field, v.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+    expected = v;
+  }
+  void step(opsplit_rd rd, int64_t steps) {
+    EXPECT_EQ(opsplit_rd_step(rd, field, 0.05, steps), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+    test::Field fresh(ctx, nx, ny, nz, 1);
+    EXPECT_EQ(opsplit_field_upload(fresh, expected.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_step(rd, fresh, 0.05, steps), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+    EXPECT_EQ(opsplit_field_download(fresh, expected.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+  }
+  void expect_expected() {
+    std::vector<double> v(expected.size());
+    EXPECT_EQ(opsplit_field_download(field, v.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+    EXPECT_EQ(0, std::memcmp(v.data(), expected.data(), v.size() * sizeof(double)));
+  }
+};
+
+TEST(Ghosts, AFieldSteppedByTwoModelsInTurnMatchesOneStartedAfresh) {
+  GhostCase g;
+  for (int call = 0; call < 3; ++call) {
+    g.step(g.a, 1);
+    g.step(g.a, 2);
+    g.step(g.b, 1);
+  }
+  g.expect_expected();
+}
+
+TEST(Ghosts, ACallAfterNewBoundaryConditionsOrAnUploadUsesThem) {
+  GhostCase g;
+  g.step(g.a, 2);
+  OPSPLIT_OK(opsplit_rd_set_boundary(g.a, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_DIRICHLET, -2.0));
+  g.step(g.a, 1);
+  g.expect_expected();
+  g.upload(random_values<double>(static_cast<size_t>(g.nx * g.ny * g.nz), 6));
+  g.step(g.a, 1);
+  g.expect_expected();
+}
+
+TEST(Ghosts, AFreeEnergyUnderOtherConditionsDoesNotLeakIntoTheNextStep) {
+  GhostCase g;
+  OPSPLIT_OK(opsplit_rd_set_cahn_hilliard(g.b, 0, 1.0, 1.0, 1.0, 0.5));
+  g.step(g.a, 1);
+  double energy = 0;
+  OPSPLIT_OK(opsplit_rd_free_energy(g.b, g.field, 0, &energy));  // fills the ghosts under b's faces
+  g.step(g.a, 1);
+  g.expect_expected();
 }
 
 TEST(Components, AreIndependentWithTheirOwnCoefficientsAndBoundaries) {
