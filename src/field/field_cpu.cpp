@@ -91,26 +91,51 @@ OPSPLIT_ROW_LOOP bool diffuse_row(const T* in, T* out, int64_t n, int64_t sy, in
   return row_is_finite(out, n);
 }
 
-// The x ghosts of the rows a loop writes, from their own values (boundary.cuh), while
-// the rows are in L1: the next step's ghost fill then starts at y (rd.cpp). The x
-// faces' fill touches two cache lines of every row of the field; the whole fill, mostly
-// that, took 15-19 % of a one-step 7-point call (perf, one thread, 256^3).
-struct XGhosts {
-  const FaceCondition* faces = nullptr;  // 6 per component; NULL: not written
-  unsigned axes() const { return faces != nullptr ? 1u : 0u; }  // the ghosts written: x or none
+// The ghosts of the rows a loop writes, from the rows' own values while they are in L1,
+// so that the next step fills none (rd.cpp; a one-step call of a host's time loop takes
+// the record of the call before, opsplit_field_s::take_ghosts). Every ghost takes its
+// value from one cell (its mirror image, or its periodic image across: ghost_fed_by),
+// so the thread that writes a row writes the ghosts it feeds and no two threads write
+// one ghost. In the order of fill_ghosts (x, then y over x's ghosts, then z over both):
+// the row's x ghosts; the y ghost row that row 0 or n-1 feeds, x ghosts included; the
+// z ghost rows of both that plane 0 or n-1 feeds. Separate fills of all faces took
+// 15-25 % of a one-step call (perf, one thread: 7-point float32 at 256^3, Turing at
+// 128^3): the x faces touch two cache lines of every row.
+struct RowGhosts {
+  const FaceCondition* faces = nullptr;  // 6 per component; NULL: none written
 
-  XGhosts(const Grid& grid, const FaceCondition* x_faces) {
-    if (grid.g[0] == 1) faces = x_faces;
+  RowGhosts(const Grid& grid, const FaceCondition* all_faces) {
+    bool width_one = true;  // ghost_fed_by's rule
+    for (int a = 0; a < 3; ++a) width_one = width_one && (!grid.active(a) || grid.g[a] == 1);
+    if (width_one) faces = all_faces;
   }
-  // Component c's row starting at `row` (its cell 0).
+  unsigned axes() const { return faces != nullptr ? kAllAxes : 0u; }  // the axes whose ghosts are written
+
+  // Component c's row (j, k) starting at `row` (its cell 0).
   template <class T>
-  void write(T* row, const Grid& grid, int c) const {
+  void write(T* row, const Grid& grid, int c, int64_t j, int64_t k) const {
     if (faces == nullptr) return;
+    const FaceCondition* f = faces + 6 * c;
     const int64_t n = grid.n[0];
-    for (int side = 0; side < 2; ++side) {
-      const FedGhost ghost = ghost_fed_by(side, n, faces + 6 * c);
-      row[ghost.at] = ghost_from(ghost.face, row[side == 0 ? 0 : n - 1]);
-    }
+    if (grid.active(0))
+      for (int side = 0; side < 2; ++side) {
+        const FedGhost ghost = ghost_fed_by(side, n, f);
+        row[ghost.at] = ghost_from(ghost.face, row[side == 0 ? 0 : n - 1]);
+      }
+    const int64_t from = -grid.g[0], len = n + 2 * grid.g[0];  // the row with its x ghosts
+    auto fed_row = [&](T* source, int axis, int64_t at, auto&& then) {
+      if (!grid.active(axis)) return;
+      for (int side = 0; side < 2; ++side)
+        if (at == (side == 0 ? 0 : grid.n[axis] - 1)) {
+          const FedGhost ghost = ghost_fed_by(side, grid.n[axis], f + 2 * axis);
+          T* target = source + (ghost.at - at) * grid.step(axis);
+          for (int64_t i = from; i < from + len; ++i) target[i] = ghost_from(ghost.face, source[i]);
+          then(target);
+        }
+    };
+    auto z_rows = [&](T* source) { fed_row(source, 2, k, [](T*) {}); };
+    fed_row(row, 1, j, z_rows);
+    z_rows(row);
   }
 };
 
@@ -119,7 +144,7 @@ unsigned diffuse_points(const Context& ctx, const T* in, T* out, const Grid& gri
                         const FaceCondition* faces, Health health) {
   const int64_t rows = grid.ncomp * grid.n[2] * grid.n[1];
   const int64_t sx = grid.step(0), sy = grid.step(1), sz = grid.step(2);
-  const XGhosts x_ghosts(grid, faces);
+  const RowGhosts ghosts(grid, faces);
   unsigned long long first = kHealthy;
 #pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static) reduction(min : first)
   for (int64_t row = 0; row < rows; ++row) {
@@ -136,14 +161,14 @@ unsigned diffuse_points(const Context& ctx, const T* in, T* out, const Grid& gri
       finite = row_is_finite(out + base, grid.n[0]);
     }
     if (!finite) record_first_bad(&first, health, grid, out + base, c, j, k);
-    x_ghosts.write(out + base, grid, c);
+    ghosts.write(out + base, grid, c, j, k);
   }
   if (first < *health.first_bad) *health.first_bad = first;
-  return x_ghosts.axes();
+  return ghosts.axes();
 }
 
-// The CPU loops read every ghost of their input from memory, and write the x ghosts of
-// the output along with its rows (XGhosts).
+// The CPU loops read every ghost of their input from memory, and write every ghost of
+// the output along with its rows (RowGhosts).
 template <class T>
 unsigned diffuse(const Context& ctx, Input<T>& in, T* out, const Grid& grid, int points,
                  const DiffusionWeights<T>* weights, Health health) {
@@ -181,7 +206,7 @@ unsigned update_kind(const Context& ctx, const T* in, T* out, const T* mu, const
                  Health health) {
   const int64_t rows = grid.n[2] * grid.n[1];
   const Neighbours nb = neighbours_of(grid);
-  const XGhosts x_ghosts(grid, faces);
+  const RowGhosts ghosts(grid, faces);
   unsigned long long first = kHealthy;
 #pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static) reduction(min : first)
   for (int64_t row = 0; row < rows; ++row) {
@@ -191,11 +216,11 @@ unsigned update_kind(const Context& ctx, const T* in, T* out, const T* mu, const
     for (int c = 0; c < grid.ncomp; ++c) {
       T* row_c = out + c * grid.comp_stride + base;
       if (!finite) record_first_bad(&first, health, grid, row_c, c, j, k);
-      x_ghosts.write(row_c, grid, c);
+      ghosts.write(row_c, grid, c, j, k);
     }
   }
   if (first < *health.first_bad) *health.first_bad = first;
-  return x_ghosts.axes();
+  return ghosts.axes();
 }
 
 // One row of a Cahn-Hilliard slot's potential: `at` the row's first cell in component
@@ -212,16 +237,16 @@ unsigned potential_points(const Context& ctx, const T* in, T* mu, const Grid& gr
                       int nslots, const FaceCondition* slot_faces) {
   const int64_t rows = nslots * grid.n[2] * grid.n[1];
   const Neighbours nb = neighbours_of(grid);
-  const XGhosts x_ghosts(grid, slot_faces);
+  const RowGhosts ghosts(grid, slot_faces);
 #pragma omp parallel for num_threads(threads_for(ctx, grid)) schedule(static)
   for (int64_t row = 0; row < rows; ++row) {
     const int slot = static_cast<int>(row / (grid.n[2] * grid.n[1]));
     const int64_t j = row % grid.n[1], k = row / grid.n[1] % grid.n[2];
     T* mu_row = mu + grid.index(slot, 0, j, k);
     potential_row<Points>(in, mu_row, nb, grid.index(0, 0, j, k), grid.n[0], slots[slot]);
-    x_ghosts.write(mu_row, grid, slot);
+    ghosts.write(mu_row, grid, slot, j, k);
   }
-  return x_ghosts.axes();
+  return ghosts.axes();
 }
 
 template <class T>
@@ -244,18 +269,18 @@ unsigned update(const Context& ctx, Input<T>& input, T* out, const PotentialPass
   const FaceCondition* faces = input.faces;
   // Without a per-cell wind the transport terms are known here: the row loop then has
   // no branch and vectorizes.
-  unsigned x_ghosts = 0;
+  unsigned ghosts_written = 0;
   with_reaction_kind(kind, [&](auto k) {
     with_component_count(grid.ncomp, [&](auto nc) {
       with_transport_terms(transport_terms(step, terms, grid.ncomp), [&](auto terms_constant) {
         constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value, Terms = decltype(terms_constant)::value;
-        x_ghosts = points == 19
+        ghosts_written = points == 19
                        ? update_kind<19, Kind, NC, Terms>(ctx, in, out, mu, velocity, grid, terms, step, faces, health)
                        : update_kind<7, Kind, NC, Terms>(ctx, in, out, mu, velocity, grid, terms, step, faces, health);
       });
     });
   });
-  return x_ghosts;
+  return ghosts_written;
 }
 
 // Few cells, in list order (the list has no repeated cell).
