@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -128,7 +129,8 @@ void opsplit_field_s::component_range(int comp, double* lo, double* hi) const {
 unsigned opsplit_field_s::take_ghosts(const std::vector<opsplit::field::FaceCondition>& faces) {
   const bool same = faces.size() == ghost_faces_.size() &&
                     std::equal(faces.begin(), faces.end(), ghost_faces_.begin(), [](const auto& a, const auto& b) {
-                      return a.type == b.type && a.value == b.value;
+                      // the bits: a Dirichlet value of -0.0 gives other ghosts than +0.0
+                      return a.type == b.type && std::memcmp(&a.value, &b.value, sizeof a.value) == 0;
                     });
   ghost_faces_.clear();
   return same ? ghost_axes_ : 0u;

@@ -59,7 +59,8 @@ struct Launchers {
   // ones before).
   void (*fill_ghosts)(const Context&, T* data, const Grid&, const FaceCondition* bc, unsigned axes);
   // diffuse and update return the axes whose ghosts of their output they also wrote
-  // (the CPU loops write x, from the input's faces): the next operation on that buffer
+  // (the CPU loops write all of them, from the input's faces; the CUDA diffusion march
+  // writes x where it reads x ghosts from memory): the next operation on that buffer
   // need not fill them.
   //
   // Pure diffusion of every component (the fast path).

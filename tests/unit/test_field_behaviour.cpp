@@ -168,35 +168,49 @@ TEST(Progress, CancelLeavesTheFieldAfterTheLastCompletedStep) {
 // case runs a sequence of calls on one field, and each call again on a new field with
 // the values the sequence should have reached (which has no ghosts to reuse): the two
 // must agree bitwise, which they do not if a call reuses ghosts that no longer hold.
+// Two components with their own faces, on a grid large enough for the CPU loops to run
+// on several threads.
 struct GhostCase {
+  static constexpr int64_t nx = 41, ny = 23, nz = 37;
+  static constexpr size_t values_count = static_cast<size_t>(nx * ny * nz * 2);
+  static constexpr double dt = 0.05;
   test::Context ctx;
-  static constexpr int64_t nx = 19, ny = 11, nz = 9;
-  test::Field field{ctx, nx, ny, nz, 1};
+  test::Field field{ctx, nx, ny, nz, 2};
   std::vector<double> expected;
-  test::Rd a{ctx, 1}, b{ctx, 1};
+  test::Rd a{ctx, 2}, b{ctx, 2};
 
   GhostCase() {
     for (opsplit_rd rd : {a.rd, b.rd}) {
       EXPECT_EQ(opsplit_rd_set_stencil(rd, OPSPLIT_STENCIL_19POINT), OPSPLIT_SUCCESS);
       EXPECT_EQ(opsplit_rd_set_diffusion(rd, 0, 1.0), OPSPLIT_SUCCESS);
+      EXPECT_EQ(opsplit_rd_set_diffusion(rd, 1, 0.5), OPSPLIT_SUCCESS);
     }
-    // The x faces differ (the ghosts a CPU step writes along with its rows); so do y's.
+    // The faces differ on every axis between the models and between the components.
     EXPECT_EQ(opsplit_rd_set_boundary(a, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_DIRICHLET, 1.0), OPSPLIT_SUCCESS);
     EXPECT_EQ(opsplit_rd_set_boundary(a, OPSPLIT_FACE_YHI, 0, OPSPLIT_BC_DIRICHLET, 0.5), OPSPLIT_SUCCESS);
-    for (opsplit_face face : {OPSPLIT_FACE_XLO, OPSPLIT_FACE_XHI})
-      EXPECT_EQ(opsplit_rd_set_boundary(b, face, 0, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
-    upload(random_values<double>(static_cast<size_t>(nx * ny * nz), 5));
+    EXPECT_EQ(opsplit_rd_set_boundary(a, OPSPLIT_FACE_ZLO, 1, OPSPLIT_BC_DIRICHLET, -1.0), OPSPLIT_SUCCESS);
+    for (opsplit_face face : {OPSPLIT_FACE_XLO, OPSPLIT_FACE_XHI}) {
+      EXPECT_EQ(opsplit_rd_set_boundary(a, face, 1, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
+      for (int c = 0; c < 2; ++c) EXPECT_EQ(opsplit_rd_set_boundary(b, face, c, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
+    }
+    for (opsplit_face face : {OPSPLIT_FACE_YLO, OPSPLIT_FACE_YHI})
+      EXPECT_EQ(opsplit_rd_set_boundary(b, face, 1, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
+    upload(random_values<double>(values_count, 5));
   }
   void upload(const std::vector<double>& v) {
     EXPECT_EQ(opsplit_field_upload(field, v.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
     expected = v;
   }
-  void step(opsplit_rd rd, int64_t steps) {
-    EXPECT_EQ(opsplit_rd_step(rd, field, 0.05, steps), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-    test::Field fresh(ctx, nx, ny, nz, 1);
+  // The same steps on a new field holding the expected values.
+  void advance_expected(opsplit_rd rd, int64_t steps) {
+    test::Field fresh(ctx, nx, ny, nz, 2);
     EXPECT_EQ(opsplit_field_upload(fresh, expected.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
-    EXPECT_EQ(opsplit_rd_step(rd, fresh, 0.05, steps), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+    EXPECT_EQ(opsplit_rd_step(rd, fresh, dt, steps), OPSPLIT_SUCCESS) << opsplit_last_error_message();
     EXPECT_EQ(opsplit_field_download(fresh, expected.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+  }
+  void step(opsplit_rd rd, int64_t steps) {
+    EXPECT_EQ(opsplit_rd_step(rd, field, dt, steps), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+    advance_expected(rd, steps);
   }
   void expect_expected() {
     std::vector<double> v(expected.size());
@@ -207,9 +221,10 @@ struct GhostCase {
 
 TEST(Ghosts, AFieldSteppedByTwoModelsInTurnMatchesOneStartedAfresh) {
   GhostCase g;
-  for (int call = 0; call < 3; ++call) {
+  for (int round = 0; round < 2; ++round) {
     g.step(g.a, 1);
     g.step(g.a, 2);
+    g.step(g.b, 1);
     g.step(g.b, 1);
   }
   g.expect_expected();
@@ -221,7 +236,7 @@ TEST(Ghosts, ACallAfterNewBoundaryConditionsOrAnUploadUsesThem) {
   OPSPLIT_OK(opsplit_rd_set_boundary(g.a, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_DIRICHLET, -2.0));
   g.step(g.a, 1);
   g.expect_expected();
-  g.upload(random_values<double>(static_cast<size_t>(g.nx * g.ny * g.nz), 6));
+  g.upload(random_values<double>(GhostCase::values_count, 6));
   g.step(g.a, 1);
   g.expect_expected();
 }
@@ -232,6 +247,25 @@ TEST(Ghosts, AFreeEnergyUnderOtherConditionsDoesNotLeakIntoTheNextStep) {
   g.step(g.a, 1);
   double energy = 0;
   OPSPLIT_OK(opsplit_rd_free_energy(g.b, g.field, 0, &energy));  // fills the ghosts under b's faces
+  g.step(g.a, 1);
+  g.expect_expected();
+}
+
+// A source on a face cell changes that cell after the step has written the ghosts it
+// feeds; a cancelled call leaves the field after its last whole step, with the ghosts
+// of the call before no longer those of its values.
+TEST(Ghosts, SourcesOnFacesAndACancelledCallLeaveNoStaleGhosts) {
+  GhostCase g;
+  g.step(g.a, 1);  // every ghost recorded
+  OPSPLIT_OK(opsplit_rd_add_source(g.a, 0, 0, 5, 7, 40.0));                    // x face
+  OPSPLIT_OK(opsplit_rd_add_source(g.a, 1, 9, 5, GhostCase::nz - 1, -25.0));  // z face
+  CancelAfter state;
+  state.cancel_at = 1;  // 200 steps report every 2: cancelled after step 2
+  OPSPLIT_OK(opsplit_context_set_progress_callback(g.ctx, cancel_callback, &state));
+  EXPECT_EQ(opsplit_rd_step(g.a, g.field, GhostCase::dt, 200), OPSPLIT_ERROR_CANCELLED);
+  OPSPLIT_OK(opsplit_context_set_progress_callback(g.ctx, nullptr, nullptr));
+  g.advance_expected(g.a, 2);
+  g.step(g.a, 1);
   g.step(g.a, 1);
   g.expect_expected();
 }
