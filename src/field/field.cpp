@@ -81,7 +81,7 @@ opsplit::Buffer& opsplit_field_s::auxiliary(size_t bytes) {
 }
 
 void opsplit_field_s::upload(const void* host, opsplit_layout layout) {
-  ghost_faces_.clear();
+  ghost_record_.forget();
   opsplit::with_value_type(precision_, [&](auto zero) {
     using T = decltype(zero);
     const auto& run = opsplit::field::launchers<T>(context());
@@ -126,21 +126,25 @@ void opsplit_field_s::component_range(int comp, double* lo, double* hi) const {
   });
 }
 
-unsigned opsplit_field_s::take_ghosts(const std::vector<opsplit::field::FaceCondition>& faces) {
-  const bool same = faces.size() == ghost_faces_.size() &&
-                    std::equal(faces.begin(), faces.end(), ghost_faces_.begin(), [](const auto& a, const auto& b) {
+namespace opsplit::field {
+
+unsigned GhostRecord::take(const std::vector<FaceCondition>& faces) {
+  const bool same = faces.size() == faces_.size() &&
+                    std::equal(faces.begin(), faces.end(), faces_.begin(), [](const auto& a, const auto& b) {
                       // the bits: a Dirichlet value of -0.0 gives other ghosts than +0.0
                       return a.type == b.type && std::memcmp(&a.value, &b.value, sizeof a.value) == 0;
                     });
-  ghost_faces_.clear();
-  return same ? ghost_axes_ : 0u;
+  faces_.clear();
+  return same ? axes_ : 0u;
 }
 
-void opsplit_field_s::record_ghosts(const std::vector<opsplit::field::FaceCondition>& faces, unsigned axes) {
+void GhostRecord::record(const std::vector<FaceCondition>& faces, unsigned axes) {
   try {  // without memory for the record, the next step fills every ghost: nothing to report
-    ghost_faces_ = faces;
-    ghost_axes_ = axes;
+    faces_ = faces;
+    axes_ = axes;
   } catch (const std::bad_alloc&) {
-    ghost_faces_.clear();
+    faces_.clear();
   }
 }
+
+}  // namespace opsplit::field

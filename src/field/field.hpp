@@ -5,10 +5,8 @@
 #include "core/buffer.hpp"
 #include "core/context.hpp"
 #include "core/handle.hpp"
-#include <vector>
-
-#include "field/boundary.cuh"
 #include "field/grid.cuh"
+#include "field/launch.hpp"
 #include "opsplit/field.h"
 
 struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::ContextMember {
@@ -39,14 +37,8 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
   // The smallest and largest value of a component (NaN when it holds a NaN).
   void component_range(int comp, double* lo, double* hi) const;
 
-  // Which ghosts of `data` follow its values under which boundary conditions (6 per
-  // component): a step that wrote some along with its values, or a full fill, records
-  // them, so that the next step under the same conditions (the next call of a host's
-  // time loop) fills only the rest. take_ghosts returns the axes that follow `faces` and
-  // forgets the record, so that a call that fails leaves none; anything else that
-  // writes the field forgets it too (upload).
-  unsigned take_ghosts(const std::vector<opsplit::field::FaceCondition>& faces);
-  void record_ghosts(const std::vector<opsplit::field::FaceCondition>& faces, unsigned axes);
+  // Which ghosts of `data` follow its values (upload forgets them).
+  opsplit::field::GhostRecord& ghost_record() { return ghost_record_; }
 
  private:
   opsplit::field::Grid grid_;
@@ -55,8 +47,7 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
   opsplit::Buffer data_;
   opsplit::Buffer scratch_;
   opsplit::Buffer auxiliary_;
-  std::vector<opsplit::field::FaceCondition> ghost_faces_;  // empty: no ghosts recorded
-  unsigned ghost_axes_ = 0;
+  opsplit::field::GhostRecord ghost_record_;
 };
 
 namespace opsplit {

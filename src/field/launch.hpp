@@ -28,6 +28,23 @@ struct SourceTerm {
 // Ghost axes as bit sets: bit a for axis a.
 constexpr unsigned kAllAxes = 7;
 
+// Which ghosts of a buffer follow its values under which boundary conditions (6 per
+// component), kept between calls: a step that wrote some along with its values, or a
+// fill, records them, so that the next step under the same conditions (the next call of
+// a host's time loop) fills only the rest. take returns the axes that follow `faces` and
+// forgets the record, so that a call that fails leaves none; anything else that writes
+// the buffer forgets it (forget).
+class GhostRecord {
+ public:
+  unsigned take(const std::vector<FaceCondition>& faces);
+  void record(const std::vector<FaceCondition>& faces, unsigned axes);  // never throws
+  void forget() { faces_.clear(); }
+
+ private:
+  std::vector<FaceCondition> faces_;  // empty: nothing recorded
+  unsigned axes_ = 0;
+};
+
 // An operation's input field and what is known of its ghost layers (they carry the
 // boundary conditions; they are not state). An operation fills the ghosts it reads
 // from memory that are not valid yet (fill_missing_ghosts) and adds them to

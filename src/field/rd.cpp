@@ -186,6 +186,7 @@ void opsplit_rd_s::set_velocity(int axis, double constant, double amplitude, dou
 void opsplit_rd_s::set_velocity_field(const opsplit::Field* velocity) {
   if (velocity == nullptr) {
     velocity_field_ = opsplit::Buffer();
+    velocity_ghosts_.forget();
     for (double& m : velocity_field_max_) m = 0.0;
     return;
   }
@@ -206,6 +207,7 @@ void opsplit_rd_s::set_velocity_field(const opsplit::Field* velocity) {
   else
     std::memcpy(copy.data(), velocity->data_pointer(), copy.bytes());
   velocity_field_ = std::move(copy);
+  velocity_ghosts_.forget();
   velocity_grid_ = velocity->grid();
   velocity_precision_ = velocity->precision();
   for (int a = 0; a < 3; ++a) velocity_field_max_[a] = max[a];
@@ -407,9 +409,12 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf};
 
   const auto& run = launchers<T>(ctx);
-  if (with_velocity_field)
-    run.fill_ghosts(ctx, velocity, velocity_grid_, reinterpret_cast<const FaceCondition*>(base + at_velocity_faces),
-                    kAllAxes);
+  if (with_velocity_field) {  // its ghosts change only with the faces
+    Input<T> wind{velocity, reinterpret_cast<const FaceCondition*>(base + at_velocity_faces), velocity_faces.data(),
+                  velocity_ghosts_.take(velocity_faces)};
+    fill_missing_ghosts(ctx, wind, velocity_grid_, kAllAxes, run.fill_ghosts);
+    velocity_ghosts_.record(velocity_faces, kAllAxes);
+  }
 
   StepTerms<T> st{};
   st.dt = static_cast<T>(dt);
@@ -454,7 +459,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // at first those the call before left (take_ghosts), then those a step wrote
   // (Launchers::diffuse and update), unless a source then changed a cell on one of
   // their faces.
-  unsigned ghosts_valid = field.take_ghosts(faces_);
+  unsigned ghosts_valid = field.ghost_record().take(faces_);
   unsigned source_axes = 0;  // the axes with a source on one of their faces
   for (const SourceTerm<T>& src_term : sources) {
     const int64_t at[3] = {src_term.position % grid.n[0], src_term.position / grid.n[0] % grid.n[1],
@@ -496,7 +501,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   }
   check_health(nsteps);
   time_ = t0 + static_cast<double>(nsteps) * dt;
-  field.record_ghosts(faces_, ghosts_valid);
+  field.ghost_record().record(faces_, ghosts_valid);
 }
 
 double opsplit_rd_s::free_energy(opsplit::Field& field, int comp) {
@@ -526,8 +531,8 @@ double opsplit_rd_s::energy(opsplit::Field& field, int comp) {
   opsplit::Context& ctx = context();
   const auto* faces = reinterpret_cast<const FaceCondition*>(block.place(ctx, device_params_));
   const auto& run = launchers<T>(ctx);
-  field.take_ghosts(faces_);
-  run.fill_ghosts(ctx, field.data().as<T>(), grid, faces, kAllAxes);
-  field.record_ghosts(faces_, kAllAxes);
+  Input<T> in{field.data().as<T>(), faces, faces_.data(), field.ghost_record().take(faces_)};
+  fill_missing_ghosts(ctx, in, grid, kAllAxes, run.fill_ghosts);  // after a step on the CPU: none
+  field.ghost_record().record(faces_, kAllAxes);
   return pairwise_total(run.row_energy(ctx, field.data().as<T>(), grid, comp, points_, p, volume));
 }

@@ -70,6 +70,7 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   std::vector<CahnHilliard> cahn_hilliard_;
   Velocity velocity_[3];
   opsplit::Buffer velocity_field_;  // 3 planes in the storage of the field it came from
+  opsplit::field::GhostRecord velocity_ghosts_;  // of velocity_field_
   opsplit::field::Grid velocity_grid_{};
   opsplit_precision velocity_precision_ = OPSPLIT_FLOAT64;
   double velocity_field_max_[3] = {0, 0, 0};  // max |u_a| over its cells

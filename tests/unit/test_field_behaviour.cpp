@@ -1,7 +1,9 @@
 // Field and model behaviour on the backend OPSPLIT_BACKEND names: layouts, exact
 // round trips, determinism across runs and thread counts, cancellation, the ghosts a
 // field keeps between calls, components.
+#include <cmath>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -268,6 +270,42 @@ TEST(Ghosts, SourcesOnFacesAndACancelledCallLeaveNoStaleGhosts) {
   g.step(g.a, 1);
   g.step(g.a, 1);
   g.expect_expected();
+}
+
+// A model keeps the ghosts of its copy of a wind field between calls; they follow its
+// faces (the wind's x ghosts wrap on a periodic x axis and mirror otherwise).
+TEST(Ghosts, AWindFieldsGhostsFollowTheModelsFaces) {
+  test::Context ctx;
+  const int64_t nx = 24, ny = 10, nz = 8;
+  const size_t cells = static_cast<size_t>(nx * ny * nz);
+  test::Field wind(ctx, nx, ny, nz, 3), field(ctx, nx, ny, nz, 1);
+  std::vector<double> u(3 * cells, 0.0);
+  for (size_t at = 0; at < cells; ++at) u[at] = 0.5 + 0.4 * std::sin(0.7 * static_cast<double>(at % nx));
+  OPSPLIT_OK(opsplit_field_upload(wind, u.data(), OPSPLIT_LAYOUT_PLANAR));
+  auto model = [&](opsplit_bc x_faces) {
+    auto rd = std::make_unique<test::Rd>(ctx, 1);
+    EXPECT_EQ(opsplit_rd_set_diffusion(*rd, 0, 0.1), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_velocity_field(*rd, wind), OPSPLIT_SUCCESS);
+    rd->boundary_all(0, x_faces);  // then y and z back to NOFLUX
+    for (opsplit_face face : {OPSPLIT_FACE_YLO, OPSPLIT_FACE_YHI, OPSPLIT_FACE_ZLO, OPSPLIT_FACE_ZHI})
+      EXPECT_EQ(opsplit_rd_set_boundary(*rd, face, 0, OPSPLIT_BC_NOFLUX, 0.0), OPSPLIT_SUCCESS);
+    return rd;
+  };
+  const auto periodic = model(OPSPLIT_BC_PERIODIC), mirrored = model(OPSPLIT_BC_NOFLUX);
+  const std::vector<double> c0 = random_values<double>(cells, 8);
+  OPSPLIT_OK(opsplit_field_upload(field, c0.data(), OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_rd_step(*periodic, field, 0.2, 1));
+  std::vector<double> expected(cells), got(cells);
+  OPSPLIT_OK(opsplit_field_download(field, expected.data(), OPSPLIT_LAYOUT_PLANAR));
+  for (opsplit_face face : {OPSPLIT_FACE_XLO, OPSPLIT_FACE_XHI})
+    OPSPLIT_OK(opsplit_rd_set_boundary(*periodic, face, 0, OPSPLIT_BC_NOFLUX, 0.0));
+  OPSPLIT_OK(opsplit_rd_step(*periodic, field, 0.2, 1));  // now the same model as `mirrored`
+  test::Field fresh(ctx, nx, ny, nz, 1);
+  OPSPLIT_OK(opsplit_field_upload(fresh, expected.data(), OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_rd_step(*mirrored, fresh, 0.2, 1));
+  OPSPLIT_OK(opsplit_field_download(fresh, expected.data(), OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_field_download(field, got.data(), OPSPLIT_LAYOUT_PLANAR));
+  EXPECT_EQ(0, std::memcmp(got.data(), expected.data(), cells * sizeof(double)));
 }
 
 TEST(Components, AreIndependentWithTheirOwnCoefficientsAndBoundaries) {
