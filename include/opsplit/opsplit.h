@@ -4,5 +4,7 @@
 
 #include "opsplit/core.h"
 #include "opsplit/field.h"
+#include "opsplit/mechanism.h"
+#include "opsplit/ode.h"
 
 #endif

@@ -15,6 +15,8 @@ enum class HandleKind : uint64_t {
   context = 0x6f7073706c637478ULL,  // "opsplctx"
   field = 0x6f7073706c666c64ULL,    // "opsplfld"
   rd = 0x6f7073706c5f7264ULL,       // "opspl_rd"
+  mechanism = 0x6f7073706c6d6563ULL,  // "opsplmec"
+  ode = 0x6f7073706c6f6465ULL,        // "opsplode"
 };
 
 namespace registry {

@@ -1,0 +1,122 @@
+/* opsplit ODE batches: nsys independent systems of neq ODEs (one per grid cell), each
+ * integrated with its own adaptive step: the chemistry step of an operator-split model.
+ *
+ * State and parameters are FLOAT64. Host arrays name their layout:
+ *   AOS  [sys][eq]  C y[nsys][neq],  Fortran y(neq, nsys)
+ *   SOA  [eq][sys]  C y[neq][nsys],  Fortran y(nsys, neq)
+ * Per-system parameters (temperature, photolysis rates, ...) have the same layouts with
+ * nparam in place of neq.
+ *
+ * Every system is integrated alone: its steps, error norms and results never depend on
+ * the other systems of the batch (the same system gives the same bits in any batch). */
+#ifndef OPSPLIT_ODE_H
+#define OPSPLIT_ODE_H
+
+#include "opsplit/core.h"
+#include "opsplit/mechanism.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct opsplit_ode_s* opsplit_ode;
+
+typedef enum opsplit_ode_layout {
+  OPSPLIT_ODE_AOS = 0, /* [sys][eq] */
+  OPSPLIT_ODE_SOA = 1  /* [eq][sys] */
+} opsplit_ode_layout;
+
+/* RKCK45      Cash-Karp Runge-Kutta 5(4), the seed's error control (non-stiff);
+ * RKC         Runge-Kutta-Chebyshev, 2nd order, stages from the spectral radius
+ *             (nonlinear power method, every 25 steps and after a rejection): mildly
+ *             stiff problems with a real spectrum;
+ * ROSENBROCK  RODAS4 (Hairer & Wanner): L-stable, stiffly accurate, order 4(3),
+ *             dense LU with partial pivoting per system (stiff chemistry). */
+typedef enum opsplit_ode_method {
+  OPSPLIT_ODE_RKCK45 = 0,
+  OPSPLIT_ODE_RKC = 1,
+  OPSPLIT_ODE_ROSENBROCK = 2
+} opsplit_ode_method;
+
+/* Per-system result of the last opsplit_ode_integrate. */
+typedef enum opsplit_ode_result {
+  OPSPLIT_ODE_OK = 0,
+  OPSPLIT_ODE_TOO_MANY_STEPS = 1, /* more steps (accepted + rejected) than the maximum */
+  OPSPLIT_ODE_STEP_TOO_SMALL = 2, /* the step fell below the rounding of t */
+  OPSPLIT_ODE_NONFINITE = 3,      /* the state or its derivative is NaN or Inf */
+  OPSPLIT_ODE_RHS_FAILED = 4      /* the right-hand side callback returned < 0 */
+} opsplit_ode_result;
+
+/* A host right-hand side (CPU backend): for n systems at their own times t[s], with y,
+ * ydot and params in SOA blocks (y[eq*n + s], params[p*n + s]), writes ydot. Returns 0
+ * on success, > 0 for a recoverable failure (the step is retried smaller), < 0 for a
+ * fatal one (those systems stop with OPSPLIT_ODE_RHS_FAILED); when n > 1 and the return
+ * is not 0, the systems are evaluated again one at a time to find which failed. A
+ * Fortran host passes a bind(C) function:
+ *   integer(c_int) function f(n, t, y, ydot, params, user) bind(C)
+ *     integer(c_int64_t), value :: n;  real(c_double) :: t(n), y(n, neq), ydot(n, neq)
+ *     real(c_double) :: params(n, *);  type(c_ptr), value :: user */
+typedef int (*opsplit_ode_rhs_fn)(int64_t n, const double* t, const double* y, double* ydot, const double* params,
+                                  void* user);
+/* Its Jacobian: jacobian[(i + j*neq)*n + s] = d(ydot_i)/dy_j of system s (Fortran
+ * jac(n, neq, neq)). Same return convention. */
+typedef int (*opsplit_ode_jacobian_fn)(int64_t n, const double* t, const double* y, double* jacobian,
+                                       const double* params, void* user);
+
+/* A batch of nsys systems of neq equations with nparam parameters each (nparam may be
+ * 0). State and parameters start at zero. Defaults: ROSENBROCK, rtol 1e-6, atol 1e-12,
+ * automatic initial step, 100000 steps per system per call, each call starts afresh
+ * (keep_step 0), negative values kept (clip_negative 0). */
+OPSPLIT_API opsplit_status opsplit_ode_create(opsplit_context ctx, int neq, int64_t nsys, int nparam,
+                                              opsplit_ode* ode);
+OPSPLIT_API opsplit_status opsplit_ode_destroy(opsplit_ode* ode);
+OPSPLIT_API opsplit_status opsplit_ode_get_shape(opsplit_ode ode, int* neq, int64_t* nsys, int* nparam);
+
+/* The right-hand side: a copy of a mechanism (its species count must be neq, its
+ * parameters fit in nparam; every reaction must have a rate), or a host callback with
+ * an optional Jacobian (NULL: finite differences). Setting one replaces the other;
+ * a NULL mechanism or rhs removes it. */
+OPSPLIT_API opsplit_status opsplit_ode_set_mechanism(opsplit_ode ode, opsplit_mechanism mech);
+OPSPLIT_API opsplit_status opsplit_ode_set_rhs_callback(opsplit_ode ode, opsplit_ode_rhs_fn rhs,
+                                                        opsplit_ode_jacobian_fn jacobian, void* user);
+
+OPSPLIT_API opsplit_status opsplit_ode_set_method(opsplit_ode ode, opsplit_ode_method method);
+/* Error weights: atol_i + rtol*|y_i| (docs/API.md gives each method's norm).
+ * rtol in [1e-14, 1), atol >= 0 (rtol = 0 is refused: use a small rtol). */
+OPSPLIT_API opsplit_status opsplit_ode_set_tolerances(opsplit_ode ode, double rtol, double atol);
+/* Per-species absolute tolerances: neq values >= 0 (replaces the scalar atol). */
+OPSPLIT_API opsplit_status opsplit_ode_set_absolute_tolerances(opsplit_ode ode, const double* atol);
+/* The first step of each system: h0 > 0, or 0 for automatic. */
+OPSPLIT_API opsplit_status opsplit_ode_set_initial_step(opsplit_ode ode, double h0);
+OPSPLIT_API opsplit_status opsplit_ode_set_max_steps(opsplit_ode ode, int64_t max_steps);
+/* keep = 1: each system starts a call with the step its last call proposed (an
+ * operator-split host whose transport changes the state little between calls);
+ * 0: every call starts afresh (the seed's restart). */
+OPSPLIT_API opsplit_status opsplit_ode_set_keep_step(opsplit_ode ode, int keep);
+/* clip = 1: negative values are set to 0 after every accepted step. */
+OPSPLIT_API opsplit_status opsplit_ode_set_clip_negative(opsplit_ode ode, int clip);
+
+OPSPLIT_API opsplit_status opsplit_ode_set_state(opsplit_ode ode, const double* y, opsplit_ode_layout layout);
+OPSPLIT_API opsplit_status opsplit_ode_get_state(opsplit_ode ode, double* y, opsplit_ode_layout layout);
+OPSPLIT_API opsplit_status opsplit_ode_set_parameters(opsplit_ode ode, const double* params,
+                                                      opsplit_ode_layout layout);
+OPSPLIT_API opsplit_status opsplit_ode_get_parameters(opsplit_ode ode, double* params, opsplit_ode_layout layout);
+
+/* Advances every system from t0 to t1 >= t0. A system that fails keeps its state at
+ * t0 and reports why; the others reach t1; the call then returns
+ * OPSPLIT_ERROR_NUMERICAL, naming the first failed system and how many failed. A
+ * cancelled call (progress callback) leaves every state at t0. */
+OPSPLIT_API opsplit_status opsplit_ode_integrate(opsplit_ode ode, double t0, double t1);
+/* Per-system results of the last integrate that was not refused or cancelled, nsys
+ * values each (any may be NULL):
+ * result (opsplit_ode_result), accepted and rejected steps, right-hand side and
+ * Jacobian evaluations. */
+OPSPLIT_API opsplit_status opsplit_ode_get_results(opsplit_ode ode, int* result, int64_t* accepted,
+                                                   int64_t* rejected, int64_t* rhs_evaluations,
+                                                   int64_t* jacobian_evaluations);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPSPLIT_ODE_H */

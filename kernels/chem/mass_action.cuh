@@ -1,0 +1,95 @@
+// Mass-action kinetics of a reaction network: rate constants, dy/dt and its exact
+// Jacobian for one system. Shared by the ODE batches (both backends) and, later, by
+// reaction terms of fields: the one place these formulas live.
+#pragma once
+
+#include <math.h>
+
+#include "common/hd.cuh"
+
+namespace opsplit::chem {
+
+enum RateKind : int { kRateConstant = 0, kRateArrhenius = 1, kRateParameter = 2 };
+
+constexpr double kGasConstant = 8.314462618;  // J/(mol K)
+
+// A network in flat arrays (host or device memory). Reaction r's reactants are
+// entries [reactant_begin[r], reactant_begin[r+1]) of reactant_species/order (each
+// species once, order = its summed coefficient); its net changes of species are
+// entries [change_begin[r], change_begin[r+1]) of change_species/delta (nonzero only).
+struct MassAction {
+  int nspecies = 0;
+  int nreactions = 0;
+  const int* reactant_begin = nullptr;
+  const int* reactant_species = nullptr;
+  const int* reactant_order = nullptr;
+  const int* change_begin = nullptr;
+  const int* change_species = nullptr;
+  const int* change_delta = nullptr;
+  const int* rate_kind = nullptr;
+  const double* rate_a = nullptr;
+  const double* rate_b = nullptr;
+  const double* rate_ea_over_r = nullptr;  // Ea / R, kelvin
+  const int* rate_param = nullptr;
+};
+
+// y^n for a small integer n >= 0 by repeated products (exact for n = 0, 1; the same
+// bits on every backend, unlike pow).
+OPSPLIT_HD double integer_power(double y, int n) {
+  double p = 1.0;
+  for (int i = 0; i < n; ++i) p *= y;
+  return p;
+}
+
+// k_r for one system's parameters.
+OPSPLIT_HD double rate_constant(const MassAction& m, int r, const double* params) {
+  const double a = m.rate_a[r];
+  switch (m.rate_kind[r]) {
+    case kRateArrhenius: {
+      const double temperature = params[m.rate_param[r]];
+      const double b = m.rate_b[r];
+      const double power = b == 0.0 ? 1.0 : pow(temperature, b);
+      return a * power * exp(-m.rate_ea_over_r[r] / temperature);
+    }
+    case kRateParameter:
+      return a * params[m.rate_param[r]];
+    default:
+      return a;
+  }
+}
+
+OPSPLIT_HD void rate_constants(const MassAction& m, const double* params, double* k) {
+  for (int r = 0; r < m.nreactions; ++r) k[r] = rate_constant(m, r, params);
+}
+
+// ydot = sum_r delta_r * k_r * prod y^order.
+OPSPLIT_HD void mass_action_rates(const MassAction& m, const double* k, const double* y, double* ydot) {
+  for (int s = 0; s < m.nspecies; ++s) ydot[s] = 0.0;
+  for (int r = 0; r < m.nreactions; ++r) {
+    double w = k[r];
+    for (int e = m.reactant_begin[r]; e < m.reactant_begin[r + 1]; ++e)
+      w *= integer_power(y[m.reactant_species[e]], m.reactant_order[e]);
+    for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
+      ydot[m.change_species[e]] += static_cast<double>(m.change_delta[e]) * w;
+  }
+}
+
+// Column-major Jacobian: jac[i + j*n] = d(ydot_i)/dy_j.
+OPSPLIT_HD void mass_action_jacobian(const MassAction& m, const double* k, const double* y, double* jac) {
+  const int n = m.nspecies;
+  for (int i = 0; i < n * n; ++i) jac[i] = 0.0;
+  for (int r = 0; r < m.nreactions; ++r) {
+    const int begin = m.reactant_begin[r], end = m.reactant_begin[r + 1];
+    for (int a = begin; a < end; ++a) {
+      // d w / d y_j for reactant j = species of entry a: order_j * y_j^(order_j - 1) * the rest.
+      const int j = m.reactant_species[a];
+      double dw = k[r] * static_cast<double>(m.reactant_order[a]) * integer_power(y[j], m.reactant_order[a] - 1);
+      for (int b = begin; b < end; ++b)
+        if (b != a) dw *= integer_power(y[m.reactant_species[b]], m.reactant_order[b]);
+      for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
+        jac[m.change_species[e] + j * n] += static_cast<double>(m.change_delta[e]) * dw;
+    }
+  }
+}
+
+}  // namespace opsplit::chem

@@ -1,0 +1,146 @@
+// The CUDA side of ODE batches: one thread per system, the shared integrators
+// (integrators.cuh) on a copy of the system in local memory, the mechanism's arrays
+// read by every thread alike. neq is bounded at compile time per kernel (8, 16, 32).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "ode/integrators.cuh"
+#include "ode/launch.hpp"
+#include "ode/rhs.cuh"
+
+namespace opsplit::ode {
+namespace {
+
+constexpr int kMaxEquationsCuda = 32;
+constexpr int kMaxReactionsCuda = 256;
+constexpr int kMaxParamsCuda = 64;
+
+struct KernelArgs {
+  int neq, nparam, method;
+  int64_t nsys, begin, end;  // systems [begin, end) in this launch
+  double t0, t1, h0;
+  bool keep_step;
+  Settings settings;  // atol on the device
+  double* state;
+  const double* params;
+  double* h_next;
+  int* result;
+  int64_t* counts;  // [4][sys]: accepted, rejected, rhs, jacobian
+};
+
+template <int N>
+__global__ void __launch_bounds__(64) integrate_kernel(KernelArgs a, chem::MassAction m) {
+  const int64_t s = a.begin + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s >= a.end) return;
+  double y[N], p[kMaxParamsCuda], k[kMaxReactionsCuda], work[workspace_size(N)];
+  int piv[N];
+  for (int e = 0; e < a.neq; ++e) y[e] = a.state[e * a.nsys + s];
+  for (int q = 0; q < a.nparam; ++q) p[q] = a.params[q * a.nsys + s];
+  chem::rate_constants(m, p, k);
+  MassActionRhs rhs{&m, k, a.neq};
+  Counts c;
+  const double h = a.keep_step && a.h_next[s] > 0.0 ? a.h_next[s] : a.h0;
+  const Outcome out = integrate_system(a.method, rhs, a.t0, a.t1, y, h, a.settings, work, piv, c);
+  a.result[s] = out.result;
+  a.counts[s] = c.accepted;
+  a.counts[a.nsys + s] = c.rejected;
+  a.counts[2 * a.nsys + s] = c.rhs;
+  a.counts[3 * a.nsys + s] = c.jacobian;
+  if (out.result == kOk) {  // a failed system keeps its state
+    for (int e = 0; e < a.neq; ++e) a.state[e * a.nsys + s] = y[e];
+    a.h_next[s] = out.h_next;
+  }
+}
+
+template <int N>
+void launch(Context& ctx, const KernelArgs& a, const chem::MassAction& m) {
+  constexpr int kThreads = 64;
+  const int64_t n = a.end - a.begin;
+  const auto blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
+  integrate_kernel<N><<<blocks, kThreads, 0, static_cast<cudaStream_t>(ctx.device().stream())>>>(a, m);
+  cuda::check_launch("integrate_kernel");
+}
+
+}  // namespace
+
+void check_cuda_support(int neq, int nreactions, int nparam) {
+  if (neq > kMaxEquationsCuda)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "neq=" + std::to_string(neq) + " is more than the CUDA kernels' " +
+                                        std::to_string(kMaxEquationsCuda) + " equations; use a CPU context");
+  if (nreactions > kMaxReactionsCuda)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "the mechanism has " + std::to_string(nreactions) +
+                                        " reactions, more than the CUDA kernels' " +
+                                        std::to_string(kMaxReactionsCuda) + "; use a CPU context");
+  if (nparam > kMaxParamsCuda)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "nparam=" + std::to_string(nparam) + " is more than the CUDA kernels' " +
+                                        std::to_string(kMaxParamsCuda) + " parameters; use a CPU context");
+}
+
+void integrate_cuda(Context& ctx, const CudaBatch& b, const chem::CompiledMechanism& mech, double t0, double t1,
+                    const ResultArrays& results) {
+  check_cuda_support(b.neq, mech.nreactions(), b.nparam);
+  const cuda::Device& dev = ctx.device();
+  const auto nsys = static_cast<size_t>(b.nsys);
+  Buffer ints(ctx, mech.ints().size() * sizeof(int));
+  Buffer doubles(ctx, mech.doubles().size() * sizeof(double));
+  Buffer atol(ctx, static_cast<size_t>(b.neq) * sizeof(double));
+  Buffer result(ctx, nsys * sizeof(int));
+  Buffer counts(ctx, 4 * nsys * sizeof(int64_t));
+  dev.copy_to_device(ints.data(), mech.ints().data(), ints.bytes());
+  dev.copy_to_device(doubles.data(), mech.doubles().data(), doubles.bytes());
+  dev.copy_to_device(atol.data(), b.atol, atol.bytes());
+  // With a progress callback the systems go in chunks, and a cancelled call puts
+  // back the states (and kept steps) it had changed.
+  const bool chunked = ctx.has_progress();
+  Buffer saved_state, saved_steps;
+  if (chunked) {
+    saved_state = Buffer(ctx, nsys * static_cast<size_t>(b.neq) * sizeof(double));
+    saved_steps = Buffer(ctx, nsys * sizeof(double));
+    dev.copy_on_device(saved_state.data(), b.state, saved_state.bytes());
+    dev.copy_on_device(saved_steps.data(), b.h_next, saved_steps.bytes());
+  }
+  KernelArgs a{};
+  a.neq = b.neq, a.nparam = b.nparam, a.method = b.method, a.nsys = b.nsys;
+  a.t0 = t0, a.t1 = t1, a.h0 = b.h0, a.keep_step = b.keep_step;
+  a.settings.rtol = b.rtol;
+  a.settings.atol = atol.as<const double>();
+  a.settings.max_steps = b.max_steps;
+  a.settings.clip_negative = b.clip_negative;
+  a.state = b.state, a.params = b.params, a.h_next = b.h_next;
+  a.result = result.as<int>(), a.counts = counts.as<int64_t>();
+  const chem::MassAction m = mech.view_at(ints.as<const int>(), doubles.as<const double>());
+  const int64_t nchunks = chunked ? std::min<int64_t>(b.nsys, 20) : 1;
+  const int64_t chunk = (b.nsys + nchunks - 1) / nchunks;
+  for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {
+    a.end = std::min(b.nsys, a.begin + chunk);
+    if (b.neq <= 8)
+      launch<8>(ctx, a, m);
+    else if (b.neq <= 16)
+      launch<16>(ctx, a, m);
+    else
+      launch<32>(ctx, a, m);
+    if (chunked) {
+      dev.synchronize();
+      if (ctx.report_progress(static_cast<double>(a.end) / static_cast<double>(b.nsys), "opsplit_ode_integrate")) {
+        dev.copy_on_device(b.state, saved_state.data(), saved_state.bytes());
+        dev.copy_on_device(b.h_next, saved_steps.data(), saved_steps.bytes());
+        dev.synchronize();
+        fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " + std::to_string(a.end) + " of " +
+                                          std::to_string(b.nsys) + " systems; every state is at t0");
+      }
+    }
+  }
+  std::vector<int64_t> host_counts(4 * nsys);
+  dev.copy_to_host(results.result, result.data(), result.bytes());
+  dev.copy_to_host(host_counts.data(), counts.data(), counts.bytes());
+  std::copy_n(host_counts.begin(), nsys, results.accepted);
+  std::copy_n(host_counts.begin() + static_cast<std::ptrdiff_t>(nsys), nsys, results.rejected);
+  std::copy_n(host_counts.begin() + static_cast<std::ptrdiff_t>(2 * nsys), nsys, results.rhs);
+  std::copy_n(host_counts.begin() + static_cast<std::ptrdiff_t>(3 * nsys), nsys, results.jacobian);
+}
+
+}  // namespace opsplit::ode

@@ -1,0 +1,27 @@
+// The right-hand side of a mass-action mechanism for the integrators: rate constants
+// computed once per system and call (they depend only on its parameters), then
+// dy/dt and the exact Jacobian from the shared kinetics.
+#pragma once
+
+#include "chem/mass_action.cuh"
+#include "common/hd.cuh"
+
+namespace opsplit::ode {
+
+struct MassActionRhs {
+  const chem::MassAction* m;
+  const double* k;  // nreactions rate constants of this system
+  int n;
+  OPSPLIT_HD int f(double, const double* y, double* ydot) const {
+    chem::mass_action_rates(*m, k, y, ydot);
+    return 0;
+  }
+  OPSPLIT_HD int jacobian(double, const double* y, double* jac) const {
+    chem::mass_action_jacobian(*m, k, y, jac);
+    return 0;
+  }
+  OPSPLIT_HD bool has_jacobian() const { return true; }
+  OPSPLIT_HD bool autonomous() const { return true; }
+};
+
+}  // namespace opsplit::ode

@@ -1,0 +1,197 @@
+#include "chem/mechanism.hpp"
+
+#include <cmath>
+#include <cstring>
+
+namespace opsplit::chem {
+namespace {
+
+constexpr size_t kMaxNameBytes = 64;
+constexpr int kMaxCoefficient = 16;  // integer powers by repeated products
+
+// One side of a reaction: species checked and merged (a species listed twice adds up).
+std::vector<Term> side(int count, const int* species, const int* coefficients, int nspecies, const char* which) {
+  const std::string name(which);
+  if (count < 0) fail_argument("n" + name + "=" + num(count) + " is negative");
+  if (count > 0 && species == nullptr) fail_argument(name + " is NULL with n" + name + "=" + num(count));
+  std::vector<Term> terms;
+  for (int i = 0; i < count; ++i) {
+    const int s = species[i];
+    const int c = coefficients != nullptr ? coefficients[i] : 1;
+    if (s < 0 || s >= nspecies)
+      fail_argument(name + "[" + num(i) + "]=" + num(s) + " is not a species in [0, " + num(nspecies) + ")");
+    if (c < 1 || c > kMaxCoefficient)
+      fail_argument(name + "_coefficients[" + num(i) + "]=" + num(c) + " is not in [1, " + num(kMaxCoefficient) + "]");
+    bool merged = false;
+    for (Term& t : terms)
+      if (t.species == s) t.coefficient += c, merged = true;
+    if (!merged) terms.push_back({s, c});
+  }
+  for (const Term& t : terms)
+    if (t.coefficient > kMaxCoefficient)
+      fail_argument(name + ": species " + num(t.species) + " has coefficient " + num(t.coefficient) + " in all, more than " +
+                    num(kMaxCoefficient));
+  return terms;
+}
+
+}  // namespace
+}  // namespace opsplit::chem
+
+using namespace opsplit;
+using namespace opsplit::chem;
+
+int opsplit_mechanism_s::add_species(const char* name) {
+  if (name == nullptr) fail_argument("name is NULL");
+  const size_t len = std::strlen(name);
+  if (len == 0 || len > kMaxNameBytes)
+    fail_argument("name \"" + std::string(name, std::min(len, kMaxNameBytes)) + "\" must have 1 to " +
+                  num(static_cast<long long>(kMaxNameBytes)) + " bytes");
+  for (const std::string& s : species_)
+    if (s == name) fail_argument("species \"" + s + "\" already exists");
+  species_.emplace_back(name);
+  return nspecies() - 1;
+}
+
+int opsplit_mechanism_s::find_species(const char* name) const {
+  if (name == nullptr) fail_argument("name is NULL");
+  for (size_t i = 0; i < species_.size(); ++i)
+    if (species_[i] == name) return static_cast<int>(i);
+  fail_argument("no species \"" + std::string(name) + "\"");
+}
+
+const std::string& opsplit_mechanism_s::species_name(int index) const {
+  if (index < 0 || index >= nspecies())
+    fail_argument("index=" + num(index) + " is not a species in [0, " + num(nspecies()) + ")");
+  return species_[static_cast<size_t>(index)];
+}
+
+int opsplit_mechanism_s::add_reaction(int nreactants, const int* reactants, const int* reactant_coefficients,
+                                      int nproducts, const int* products, const int* product_coefficients) {
+  Reaction r;
+  r.reactants = side(nreactants, reactants, reactant_coefficients, nspecies(), "reactants");
+  r.products = side(nproducts, products, product_coefficients, nspecies(), "products");
+  if (r.reactants.empty() && r.products.empty()) fail_argument("a reaction needs a reactant or a product");
+  reactions_.push_back(std::move(r));
+  return nreactions() - 1;
+}
+
+void opsplit_mechanism_s::set_rate(int reaction, int kind, double a, double b, double ea, int param) {
+  if (reaction < 0 || reaction >= nreactions())
+    fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
+  if (kind != kRateConstant && kind != kRateArrhenius && kind != kRateParameter)
+    fail_argument("kind=" + num(kind) + " is not CONSTANT (0), ARRHENIUS (1) or PARAMETER (2)");
+  if (!std::isfinite(a)) fail_argument("A=" + num(a) + " is not finite");
+  const bool uses_param = kind != kRateConstant;
+  if (kind == kRateArrhenius && !std::isfinite(b)) fail_argument("b=" + num(b) + " is not finite");
+  if (kind == kRateArrhenius && !std::isfinite(ea)) fail_argument("Ea=" + num(ea) + " is not finite");
+  if (uses_param && param < 0) fail_argument("param=" + num(param) + " is negative");
+  Reaction& r = reactions_[static_cast<size_t>(reaction)];
+  r.has_rate = true;
+  r.kind = kind;
+  r.a = a;
+  r.b = kind == kRateArrhenius ? b : 0.0;
+  r.ea = kind == kRateArrhenius ? ea : 0.0;
+  r.param = uses_param ? param : 0;
+}
+
+int opsplit_mechanism_s::nparams() const {
+  int n = 0;
+  for (const Reaction& r : reactions_)
+    if (r.has_rate && r.kind != kRateConstant) n = std::max(n, r.param + 1);
+  return n;
+}
+
+void opsplit_mechanism_s::check_complete(const char* what) const {
+  for (size_t i = 0; i < reactions_.size(); ++i)
+    if (!reactions_[i].has_rate)
+      fail_argument(std::string(what) + ": reaction " + num(static_cast<long long>(i)) +
+                    " has no rate (opsplit_mechanism_set_rate)");
+}
+
+void opsplit_mechanism_s::evaluate(const double* y, const double* params, double* ydot, double* jacobian) const {
+  if (y == nullptr) fail_argument("y is NULL");
+  if (ydot == nullptr) fail_argument("ydot is NULL");
+  if (params == nullptr && nparams() > 0)
+    fail_argument("params is NULL and the rates read " + num(nparams()) + " parameters");
+  check_complete("mech");
+  const CompiledMechanism compiled(*this);
+  const MassAction m = compiled.view();
+  std::vector<double> k(static_cast<size_t>(nreactions()));
+  rate_constants(m, params, k.data());
+  mass_action_rates(m, k.data(), y, ydot);
+  if (jacobian != nullptr) mass_action_jacobian(m, k.data(), y, jacobian);
+}
+
+namespace opsplit::chem {
+
+CompiledMechanism::CompiledMechanism(const Mechanism& mech)
+    : nspecies_(mech.nspecies()), nreactions_(mech.nreactions()), nparams_(mech.nparams()) {
+  const auto& reactions = mech.reactions();
+  std::vector<int> reactant_begin{0}, reactant_species, reactant_order, change_begin{0}, change_species, change_delta,
+      kind, param;
+  std::vector<double> a, b, ea_over_r;
+  for (const Reaction& r : reactions) {
+    for (const Term& t : r.reactants) reactant_species.push_back(t.species), reactant_order.push_back(t.coefficient);
+    reactant_begin.push_back(static_cast<int>(reactant_species.size()));
+    // Net change per species, in species order (a fixed order: the same sums everywhere).
+    for (int s = 0; s < nspecies_; ++s) {
+      int delta = 0;
+      for (const Term& t : r.products)
+        if (t.species == s) delta += t.coefficient;
+      for (const Term& t : r.reactants)
+        if (t.species == s) delta -= t.coefficient;
+      if (delta != 0) change_species.push_back(s), change_delta.push_back(delta);
+    }
+    change_begin.push_back(static_cast<int>(change_species.size()));
+    kind.push_back(r.kind);
+    param.push_back(r.param);
+    a.push_back(r.a);
+    b.push_back(r.b);
+    ea_over_r.push_back(r.ea / kGasConstant);
+  }
+  auto append_ints = [this](const std::vector<int>& v) {
+    const size_t at = ints_.size();
+    ints_.insert(ints_.end(), v.begin(), v.end());
+    return at;
+  };
+  auto append_doubles = [this](const std::vector<double>& v) {
+    const size_t at = doubles_.size();
+    doubles_.insert(doubles_.end(), v.begin(), v.end());
+    return at;
+  };
+  reactant_begin_ = append_ints(reactant_begin);
+  reactant_species_ = append_ints(reactant_species);
+  reactant_order_ = append_ints(reactant_order);
+  change_begin_ = append_ints(change_begin);
+  change_species_ = append_ints(change_species);
+  change_delta_ = append_ints(change_delta);
+  rate_kind_ = append_ints(kind);
+  rate_param_ = append_ints(param);
+  rate_a_ = append_doubles(a);
+  rate_b_ = append_doubles(b);
+  rate_ea_over_r_ = append_doubles(ea_over_r);
+  if (ints_.empty()) ints_.push_back(0);  // never a null base pointer
+  if (doubles_.empty()) doubles_.push_back(0.0);
+}
+
+MassAction CompiledMechanism::view_at(const int* ints, const double* doubles) const {
+  MassAction m;
+  m.nspecies = nspecies_;
+  m.nreactions = nreactions_;
+  m.reactant_begin = ints + reactant_begin_;
+  m.reactant_species = ints + reactant_species_;
+  m.reactant_order = ints + reactant_order_;
+  m.change_begin = ints + change_begin_;
+  m.change_species = ints + change_species_;
+  m.change_delta = ints + change_delta_;
+  m.rate_kind = ints + rate_kind_;
+  m.rate_param = ints + rate_param_;
+  m.rate_a = doubles + rate_a_;
+  m.rate_b = doubles + rate_b_;
+  m.rate_ea_over_r = doubles + rate_ea_over_r_;
+  return m;
+}
+
+MassAction CompiledMechanism::view() const { return view_at(ints_.data(), doubles_.data()); }
+
+}  // namespace opsplit::chem

@@ -1,0 +1,86 @@
+// A mass-action mechanism built through the C API: species and reactions on the host.
+// Attaching it to an ODE batch compiles it into flat arrays (CompiledMechanism) that
+// the shared kinetics (kernels/chem/mass_action.cuh) read on either backend.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "chem/mass_action.cuh"
+#include "core/context.hpp"
+#include "core/handle.hpp"
+#include "opsplit/mechanism.h"
+
+namespace opsplit::chem {
+
+struct Term {
+  int species;
+  int coefficient;
+};
+
+struct Reaction {
+  std::vector<Term> reactants;  // each species once, coefficients summed
+  std::vector<Term> products;
+  bool has_rate = false;
+  int kind = kRateConstant;
+  double a = 0.0, b = 0.0, ea = 0.0;
+  int param = 0;
+};
+
+class CompiledMechanism;
+
+}  // namespace opsplit::chem
+
+struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, opsplit::ContextMember {
+  explicit opsplit_mechanism_s(opsplit::Context& ctx) : ContextMember(ctx) {}
+
+  int add_species(const char* name);
+  int find_species(const char* name) const;  // throws when there is none
+  const std::string& species_name(int index) const;
+  int add_reaction(int nreactants, const int* reactants, const int* reactant_coefficients, int nproducts,
+                   const int* products, const int* product_coefficients);
+  void set_rate(int reaction, int kind, double a, double b, double ea, int param);
+
+  int nspecies() const { return static_cast<int>(species_.size()); }
+  int nreactions() const { return static_cast<int>(reactions_.size()); }
+  int nparams() const;  // per-system parameters the rates read
+  const std::vector<opsplit::chem::Reaction>& reactions() const { return reactions_; }
+  // Throws naming the first reaction without a rate.
+  void check_complete(const char* what) const;
+
+  void evaluate(const double* y, const double* params, double* ydot, double* jacobian) const;
+
+ private:
+  std::vector<std::string> species_;
+  std::vector<opsplit::chem::Reaction> reactions_;
+};
+
+namespace opsplit::chem {
+
+using Mechanism = opsplit_mechanism_s;
+
+// A mechanism's flat arrays on the host; view() points MassAction at them.
+class CompiledMechanism {
+ public:
+  explicit CompiledMechanism(const Mechanism& m);
+  MassAction view() const;
+  int nspecies() const { return nspecies_; }
+  int nreactions() const { return nreactions_; }
+  int nparams() const { return nparams_; }
+  // Every array in one block of ints and one of doubles, for copying to a device.
+  const std::vector<int>& ints() const { return ints_; }
+  const std::vector<double>& doubles() const { return doubles_; }
+  // The same view over copies of ints() and doubles() elsewhere (device memory).
+  MassAction view_at(const int* ints, const double* doubles) const;
+
+ private:
+  int nspecies_ = 0, nreactions_ = 0, nparams_ = 0;
+  std::vector<int> ints_;
+  std::vector<double> doubles_;
+  // Offsets into ints_ / doubles_ of each array.
+  size_t reactant_begin_ = 0, reactant_species_ = 0, reactant_order_ = 0, change_begin_ = 0, change_species_ = 0,
+         change_delta_ = 0, rate_kind_ = 0, rate_param_ = 0;
+  size_t rate_a_ = 0, rate_b_ = 0, rate_ea_over_r_ = 0;
+};
+
+}  // namespace opsplit::chem

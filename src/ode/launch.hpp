@@ -1,0 +1,53 @@
+// The CUDA side of ODE batches (kernels/ode/ode_cuda.cu), declared for host code.
+#pragma once
+
+#include <cstdint>
+
+#include "chem/mechanism.hpp"
+#include "core/context.hpp"
+#include "core/error.hpp"
+
+namespace opsplit::ode {
+
+// What a CUDA integration reads and writes: storage on the device, options on the host.
+struct CudaBatch {
+  int neq;
+  int64_t nsys;
+  int nparam;
+  int method;
+  double rtol;
+  const double* atol;  // host, neq values
+  double h0;
+  int64_t max_steps;
+  bool keep_step;
+  bool clip_negative;
+  double* state;         // device [eq][sys]
+  const double* params;  // device [param][sys]
+  double* h_next;        // device [sys]
+};
+
+// Per-system results on the host.
+struct ResultArrays {
+  int* result;
+  int64_t* accepted;
+  int64_t* rejected;
+  int64_t* rhs;
+  int64_t* jacobian;
+};
+
+#if OPSPLIT_HAVE_CUDA
+// Throws UNSUPPORTED when the CUDA kernels do not cover this size of system.
+void check_cuda_support(int neq, int nreactions, int nparam);
+// Integrates every system; failed systems keep their state. Throws CANCELLED (every
+// state at t0) when the progress callback asks.
+void integrate_cuda(Context& ctx, const CudaBatch& batch, const chem::CompiledMechanism& mech, double t0, double t1,
+                    const ResultArrays& results);
+#else
+inline void check_cuda_support(int, int, int) {}
+inline void integrate_cuda(Context&, const CudaBatch&, const chem::CompiledMechanism&, double, double,
+                           const ResultArrays&) {
+  fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
+}
+#endif
+
+}  // namespace opsplit::ode

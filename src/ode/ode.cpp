@@ -1,0 +1,307 @@
+#include "ode/ode.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "ode/integrators.cuh"
+#include "ode/launch.hpp"
+#include "ode/rhs.cuh"
+
+using namespace opsplit;
+
+namespace {
+
+constexpr int kMaxEquations = 512;  // Rosenbrock keeps two neq x neq matrices per system
+constexpr int kMaxParams = 1024;
+constexpr int64_t kMaxValues = int64_t(1) << 37;  // 1 TiB of doubles: far past any device
+
+const char* result_name(int r) {
+  switch (r) {
+    case ode::kOk:
+      return "OK";
+    case ode::kTooManySteps:
+      return "TOO_MANY_STEPS";
+    case ode::kStepTooSmall:
+      return "STEP_TOO_SMALL";
+    case ode::kNonfinite:
+      return "NONFINITE";
+    default:
+      return "RHS_FAILED";
+  }
+}
+
+// A host callback as the integrators' right-hand side: one system at a time, at its
+// own time, with its parameters.
+struct CallbackRhs {
+  opsplit_ode_rhs_fn fn;
+  opsplit_ode_jacobian_fn jac;
+  void* user;
+  const double* params;
+  int n;
+  int f(double t, const double* y, double* ydot) const { return fn(1, &t, y, ydot, params, user); }
+  int jacobian(double t, const double* y, double* j) const { return jac(1, &t, y, j, params, user); }
+  bool has_jacobian() const { return jac != nullptr; }
+  bool autonomous() const { return false; }
+};
+
+}  // namespace
+
+void opsplit_ode_s::Results::resize(int64_t n) {
+  const auto size = static_cast<size_t>(n);
+  result.assign(size, ode::kOk);
+  accepted.assign(size, 0);
+  rejected.assign(size, 0);
+  rhs.assign(size, 0);
+  jacobian.assign(size, 0);
+}
+
+opsplit_ode_s::opsplit_ode_s(Context& ctx, int neq, int64_t nsys, int nparam)
+    : ContextMember(ctx), neq_(neq), nsys_(nsys), nparam_(nparam) {
+  if (neq < 1 || neq > kMaxEquations) fail_argument("neq=" + num(neq) + " is not in [1, " + num(kMaxEquations) + "]");
+  if (nparam < 0 || nparam > kMaxParams)
+    fail_argument("nparam=" + num(nparam) + " is not in [0, " + num(kMaxParams) + "]");
+  const int64_t rows = std::max(neq, nparam);
+  if (nsys < 1 || nsys > kMaxValues / rows)
+    fail_argument("nsys=" + num(static_cast<long long>(nsys)) + " is not in [1, " +
+                  num(static_cast<long long>(kMaxValues / rows)) + "] for " + num(static_cast<int>(rows)) +
+                  " values per system");
+  if (ctx.is_cuda()) ode::check_cuda_support(neq, 0, nparam);
+  atol_.assign(static_cast<size_t>(neq), 1e-12);
+  const auto values = static_cast<size_t>(nsys);
+  state_ = Buffer(ctx, values * static_cast<size_t>(neq) * sizeof(double));
+  params_ = Buffer(ctx, values * static_cast<size_t>(std::max(nparam, 1)) * sizeof(double));
+  h_next_ = Buffer(ctx, values * sizeof(double));
+  results_.resize(nsys);
+}
+
+void opsplit_ode_s::set_mechanism(const chem::Mechanism* mech) {
+  if (mech == nullptr) {
+    mechanism_.reset();
+    return;
+  }
+  if (mech->nspecies() != neq_)
+    fail_argument("mech has " + num(mech->nspecies()) + " species, the batch neq=" + num(neq_));
+  if (mech->nparams() > nparam_)
+    fail_argument("mech reads " + num(mech->nparams()) + " parameters per system, the batch has nparam=" +
+                  num(nparam_));
+  mech->check_complete("mech");
+  auto compiled = std::make_unique<chem::CompiledMechanism>(*mech);
+  if (context().is_cuda()) ode::check_cuda_support(neq_, compiled->nreactions(), nparam_);
+  mechanism_ = std::move(compiled);
+  callback_ = Callback{};
+}
+
+void opsplit_ode_s::set_callback(opsplit_ode_rhs_fn rhs, opsplit_ode_jacobian_fn jacobian, void* user) {
+  if (rhs == nullptr) {
+    if (jacobian != nullptr) fail_argument("jacobian without rhs");
+    callback_ = Callback{};
+    return;
+  }
+  if (context().is_cuda())
+    fail(OPSPLIT_ERROR_UNSUPPORTED,
+         "a host callback cannot run on the CUDA backend (its systems are integrated on the GPU): attach a "
+         "mechanism, or use a CPU context");
+  callback_ = Callback{rhs, jacobian, user};
+  mechanism_.reset();
+}
+
+void opsplit_ode_s::set_method(int method) {
+  if (method != OPSPLIT_ODE_RKCK45 && method != OPSPLIT_ODE_RKC && method != OPSPLIT_ODE_ROSENBROCK)
+    fail_argument("method=" + num(method) + " is not RKCK45 (0), RKC (1) or ROSENBROCK (2)");
+  method_ = method;
+}
+
+void opsplit_ode_s::set_tolerances(double rtol, double atol) {
+  if (!(rtol >= 1e-14 && rtol < 1.0)) fail_argument("rtol=" + num(rtol) + " is not in [1e-14, 1)");
+  if (!(atol >= 0.0) || !std::isfinite(atol)) fail_argument("atol=" + num(atol) + " is not finite and >= 0");
+  rtol_ = rtol;
+  std::fill(atol_.begin(), atol_.end(), atol);
+}
+
+void opsplit_ode_s::set_absolute_tolerances(const double* atol) {
+  if (atol == nullptr) fail_argument("atol is NULL");
+  for (int i = 0; i < neq_; ++i)
+    if (!(atol[i] >= 0.0) || !std::isfinite(atol[i]))
+      fail_argument("atol[" + num(i) + "]=" + num(atol[i]) + " is not finite and >= 0");
+  atol_.assign(atol, atol + neq_);
+}
+
+void opsplit_ode_s::set_initial_step(double h0) {
+  if (!(h0 >= 0.0) || !std::isfinite(h0)) fail_argument("h0=" + num(h0) + " is not finite and >= 0 (0: automatic)");
+  h0_ = h0;
+}
+
+void opsplit_ode_s::set_max_steps(int64_t max_steps) {
+  if (max_steps < 1) fail_argument("max_steps=" + num(static_cast<long long>(max_steps)) + " is not >= 1");
+  max_steps_ = max_steps;
+}
+
+void opsplit_ode_s::set_keep_step(int keep) {
+  if (keep != 0 && keep != 1) fail_argument("keep=" + num(keep) + " is not 0 or 1");
+  keep_step_ = keep == 1;
+}
+
+void opsplit_ode_s::set_clip_negative(int clip) {
+  if (clip != 0 && clip != 1) fail_argument("clip=" + num(clip) + " is not 0 or 1");
+  clip_negative_ = clip == 1;
+}
+
+namespace {
+void check_layout(int layout) {
+  if (layout != OPSPLIT_ODE_AOS && layout != OPSPLIT_ODE_SOA)
+    fail_argument("layout=" + num(layout) + " is not AOS (0) or SOA (1)");
+}
+}  // namespace
+
+void opsplit_ode_s::put(Buffer& to, int rows, const double* host, int layout, const char* name) {
+  check_layout(layout);
+  if (host == nullptr) fail_argument(std::string(name) + " is NULL");
+  if (rows == 0) return;
+  const size_t n = static_cast<size_t>(nsys_) * static_cast<size_t>(rows);
+  std::vector<double> soa;
+  const double* from = host;
+  if (layout == OPSPLIT_ODE_AOS) {
+    soa.resize(n);
+    for (int64_t s = 0; s < nsys_; ++s)
+      for (int r = 0; r < rows; ++r) soa[static_cast<size_t>(r * nsys_ + s)] = host[static_cast<size_t>(s * rows + r)];
+    from = soa.data();
+  }
+  if (context().is_cuda())
+    context().device().copy_to_device(to.data(), from, n * sizeof(double));
+  else
+    std::memcpy(to.data(), from, n * sizeof(double));
+}
+
+void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout, const char* name) const {
+  check_layout(layout);
+  if (host == nullptr) fail_argument(std::string(name) + " is NULL");
+  if (rows == 0) return;
+  const size_t n = static_cast<size_t>(nsys_) * static_cast<size_t>(rows);
+  std::vector<double> staging;
+  const double* soa = from.as<const double>();
+  if (context().is_cuda()) {
+    staging.resize(n);
+    context().device().copy_to_host(staging.data(), from.data(), n * sizeof(double));
+    soa = staging.data();
+  }
+  if (layout == OPSPLIT_ODE_SOA) {
+    std::memcpy(host, soa, n * sizeof(double));
+    return;
+  }
+  for (int64_t s = 0; s < nsys_; ++s)
+    for (int r = 0; r < rows; ++r) host[static_cast<size_t>(s * rows + r)] = soa[static_cast<size_t>(r * nsys_ + s)];
+}
+
+void opsplit_ode_s::integrate(double t0, double t1) {
+  if (!std::isfinite(t0) || !std::isfinite(t1)) fail_argument("t0=" + num(t0) + ", t1=" + num(t1) + " must be finite");
+  if (t1 < t0) fail_argument("t1=" + num(t1) + " is before t0=" + num(t0) + " (only forward integration)");
+  if (!mechanism_ && callback_.rhs == nullptr)
+    fail_argument("no right-hand side: attach a mechanism (opsplit_ode_set_mechanism) or a callback "
+                  "(opsplit_ode_set_rhs_callback)");
+  Results results;
+  results.resize(nsys_);
+  if (t1 > t0) {
+    if (context().is_cuda()) {
+      const ode::CudaBatch batch{neq_,       nsys_,          nparam_,        method_,
+                                 rtol_,      atol_.data(),   h0_,            max_steps_,
+                                 keep_step_, clip_negative_, state_.as<double>(), params_.as<double>(),
+                                 h_next_.as<double>()};
+      const ode::ResultArrays arrays{results.result.data(), results.accepted.data(), results.rejected.data(),
+                                     results.rhs.data(), results.jacobian.data()};
+      ode::integrate_cuda(context(), batch, *mechanism_, t0, t1, arrays);
+    } else {
+      integrate_cpu(t0, t1, results);
+    }
+  }
+  results_ = std::move(results);
+  report_failures(results_);
+}
+
+void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
+  const int n = neq_;
+  const int nr = mechanism_ ? mechanism_->nreactions() : 0;
+  const chem::MassAction m = mechanism_ ? mechanism_->view() : chem::MassAction{};
+  ode::Settings settings;
+  settings.rtol = rtol_;
+  settings.atol = atol_.data();
+  settings.max_steps = max_steps_;
+  settings.clip_negative = clip_negative_;
+  const double* state = state_.as<const double>();
+  const double* params = params_.as<const double>();
+  double* h_next = h_next_.as<double>();
+  // The new states go to a copy: failed systems, and every system of a cancelled
+  // call, keep their state at t0. The kept steps too, for the same reason.
+  std::vector<double> next(state, state + static_cast<size_t>(nsys_) * static_cast<size_t>(n));
+  std::vector<double> steps(h_next, h_next + nsys_);
+  // Chunks between progress reports (the callback runs on this thread only).
+  const int64_t nchunks = context().has_progress() ? std::min<int64_t>(nsys_, 20) : 1;
+  const int64_t chunk = (nsys_ + nchunks - 1) / nchunks;
+  for (int64_t begin = 0; begin < nsys_; begin += chunk) {
+    const int64_t end = std::min(nsys_, begin + chunk);
+#pragma omp parallel num_threads(context().threads())
+    {
+      std::vector<double> y(static_cast<size_t>(n)), p(static_cast<size_t>(std::max(nparam_, 1))),
+          k(static_cast<size_t>(std::max(nr, 1))), work(static_cast<size_t>(ode::workspace_size(n)));
+      std::vector<int> piv(static_cast<size_t>(n));
+#pragma omp for schedule(dynamic, 16)
+      for (int64_t s = begin; s < end; ++s) {
+        for (int e = 0; e < n; ++e) y[static_cast<size_t>(e)] = state[e * nsys_ + s];
+        for (int q = 0; q < nparam_; ++q) p[static_cast<size_t>(q)] = params[q * nsys_ + s];
+        const double h = keep_step_ && h_next[s] > 0.0 ? h_next[s] : h0_;
+        ode::Counts c;
+        ode::Outcome out;
+        if (mechanism_) {
+          chem::rate_constants(m, p.data(), k.data());
+          ode::MassActionRhs rhs{&m, k.data(), n};
+          out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
+        } else {
+          CallbackRhs rhs{callback_.rhs, callback_.jacobian, callback_.user, p.data(), n};
+          out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
+        }
+        const auto i = static_cast<size_t>(s);
+        results.result[i] = out.result;
+        results.accepted[i] = c.accepted;
+        results.rejected[i] = c.rejected;
+        results.rhs[i] = c.rhs;
+        results.jacobian[i] = c.jacobian;
+        if (out.result == ode::kOk) {
+          for (int e = 0; e < n; ++e) next[static_cast<size_t>(e * nsys_ + s)] = y[static_cast<size_t>(e)];
+          steps[i] = out.h_next;
+        }
+      }
+    }
+    if (context().report_progress(static_cast<double>(end) / static_cast<double>(nsys_), "opsplit_ode_integrate"))
+      fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " + num(static_cast<long long>(end)) +
+                                        " of " + num(static_cast<long long>(nsys_)) + " systems; every state is at t0");
+  }
+  std::memcpy(state_.data(), next.data(), next.size() * sizeof(double));
+  std::memcpy(h_next, steps.data(), steps.size() * sizeof(double));
+}
+
+void opsplit_ode_s::report_failures(const Results& results) const {
+  int64_t failed = 0, first = -1;
+  for (int64_t s = 0; s < nsys_; ++s)
+    if (results.result[static_cast<size_t>(s)] != ode::kOk) {
+      if (first < 0) first = s;
+      ++failed;
+    }
+  if (failed == 0) return;
+  const auto i = static_cast<size_t>(first);
+  fail(OPSPLIT_ERROR_NUMERICAL,
+       num(static_cast<long long>(failed)) + " of " + num(static_cast<long long>(nsys_)) +
+           " systems failed and keep their state at t0; the first, system " + num(static_cast<long long>(first)) +
+           ", with " + result_name(results.result[i]) + " after " + num(static_cast<long long>(results.accepted[i])) +
+           " accepted and " + num(static_cast<long long>(results.rejected[i])) +
+           " rejected steps (opsplit_ode_get_results gives every system's)");
+}
+
+void opsplit_ode_s::get_results(int* result, int64_t* accepted, int64_t* rejected, int64_t* rhs,
+                                int64_t* jacobian) const {
+  const auto n = static_cast<size_t>(nsys_);
+  if (result != nullptr) std::copy_n(results_.result.begin(), n, result);
+  if (accepted != nullptr) std::copy_n(results_.accepted.begin(), n, accepted);
+  if (rejected != nullptr) std::copy_n(results_.rejected.begin(), n, rejected);
+  if (rhs != nullptr) std::copy_n(results_.rhs.begin(), n, rhs);
+  if (jacobian != nullptr) std::copy_n(results_.jacobian.begin(), n, jacobian);
+}

@@ -1,0 +1,78 @@
+// An ODE batch: nsys independent systems of neq equations, state and parameters in
+// structure-of-arrays storage ([eq][sys]) on the context's backend, integrated one
+// system per thread with the shared integrators (kernels/ode/integrators.cuh).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "chem/mechanism.hpp"
+#include "core/buffer.hpp"
+#include "core/context.hpp"
+#include "core/handle.hpp"
+#include "opsplit/ode.h"
+
+struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::ContextMember {
+  opsplit_ode_s(opsplit::Context& ctx, int neq, int64_t nsys, int nparam);
+
+  int neq() const { return neq_; }
+  int64_t nsys() const { return nsys_; }
+  int nparam() const { return nparam_; }
+
+  void set_mechanism(const opsplit::chem::Mechanism* mech);  // nullptr removes it
+  void set_callback(opsplit_ode_rhs_fn rhs, opsplit_ode_jacobian_fn jacobian, void* user);
+  void set_method(int method);
+  void set_tolerances(double rtol, double atol);
+  void set_absolute_tolerances(const double* atol);
+  void set_initial_step(double h0);
+  void set_max_steps(int64_t max_steps);
+  void set_keep_step(int keep);
+  void set_clip_negative(int clip);
+
+  void set_state(const double* host, int layout) { put(state_, neq_, host, layout, "y"); }
+  void get_state(double* host, int layout) const { take(state_, neq_, host, layout, "y"); }
+  void set_parameters(const double* host, int layout) { put(params_, nparam_, host, layout, "params"); }
+  void get_parameters(double* host, int layout) const { take(params_, nparam_, host, layout, "params"); }
+
+  void integrate(double t0, double t1);
+  void get_results(int* result, int64_t* accepted, int64_t* rejected, int64_t* rhs, int64_t* jacobian) const;
+
+ private:
+  struct Callback {
+    opsplit_ode_rhs_fn rhs = nullptr;
+    opsplit_ode_jacobian_fn jacobian = nullptr;
+    void* user = nullptr;
+  };
+  // Per-system results of the last call, on the host.
+  struct Results {
+    std::vector<int> result;
+    std::vector<int64_t> accepted, rejected, rhs, jacobian;
+    void resize(int64_t n);
+  };
+
+  void put(opsplit::Buffer& to, int rows, const double* host, int layout, const char* name);
+  void take(const opsplit::Buffer& from, int rows, double* host, int layout, const char* name) const;
+  void integrate_cpu(double t0, double t1, Results& results);
+  void report_failures(const Results& results) const;
+
+  int neq_;
+  int64_t nsys_;
+  int nparam_;
+  int method_ = OPSPLIT_ODE_ROSENBROCK;
+  double rtol_ = 1e-6;
+  std::vector<double> atol_;
+  double h0_ = 0.0;
+  int64_t max_steps_ = 100000;
+  bool keep_step_ = false;
+  bool clip_negative_ = false;
+  std::unique_ptr<opsplit::chem::CompiledMechanism> mechanism_;
+  Callback callback_;
+  opsplit::Buffer state_;   // [eq][sys]
+  opsplit::Buffer params_;  // [param][sys]
+  opsplit::Buffer h_next_;  // [sys]: the step each system proposed last (keep_step)
+  Results results_;
+};
+
+namespace opsplit {
+using OdeBatch = opsplit_ode_s;
+}

@@ -1,0 +1,237 @@
+/* C-API tests of mechanisms and ODE batches: bad input gets the right status and a
+ * message naming the argument, changes nothing, and leaves the objects usable (checked
+ * by a final integration against the exact solution of A -> B). */
+#include <math.h>
+#include <stdint.h>
+
+#include "check.h"
+
+#define NSYS 4
+
+static int decay(int64_t n, const double* t, const double* y, double* ydot, const double* params, void* user) {
+  (void)t, (void)user;
+  for (int64_t s = 0; s < n; ++s) {
+    ydot[s] = -params[s] * y[s];
+    ydot[n + s] = params[s] * y[s];
+  }
+  return 0;
+}
+
+int main(void) {
+  opsplit_context ctx = NULL, other = NULL;
+  CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_AUTO, &ctx));
+  CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_CPU, &other));
+  opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
+  CHECK_OK(opsplit_context_get_backend(ctx, &backend));
+
+  /* ---- mechanisms ---- */
+  const char* mcreate = "opsplit_mechanism_create";
+  opsplit_mechanism mech = NULL, foreign = NULL, dead = NULL;
+  EXPECT_ERROR(opsplit_mechanism_create(NULL, &mech), OPSPLIT_ERROR_INVALID_HANDLE, mcreate, "ctx");
+  EXPECT_ERROR(opsplit_mechanism_create(ctx, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, mcreate, "mech is NULL");
+  CHECK_OK(opsplit_mechanism_create(ctx, &mech));
+  CHECK_OK(opsplit_mechanism_create(other, &foreign));
+  CHECK_OK(opsplit_mechanism_create(ctx, &dead));
+  opsplit_mechanism dangling = dead;
+  CHECK_OK(opsplit_mechanism_destroy(&dead));
+  CHECK(dead == NULL);
+  CHECK_OK(opsplit_mechanism_destroy(&dead)); /* NULL: a no-op */
+  CHECK_OK(opsplit_mechanism_destroy(NULL));
+
+  const char* add_species = "opsplit_mechanism_add_species";
+  int a = -1, b = -1, index = -1;
+  CHECK_OK(opsplit_mechanism_add_species(mech, "A", &a));
+  CHECK_OK(opsplit_mechanism_add_species(mech, "B", &b));
+  CHECK(a == 0 && b == 1);
+  EXPECT_ERROR(opsplit_mechanism_add_species(mech, "A", NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, add_species,
+               "\"A\" already exists");
+  EXPECT_ERROR(opsplit_mechanism_add_species(mech, "", NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, add_species, "1 to 64");
+  EXPECT_ERROR(opsplit_mechanism_add_species(mech, "a_name_that_is_far_longer_than_the_sixty_four_bytes_a_species_may_have",
+                                             NULL),
+               OPSPLIT_ERROR_INVALID_ARGUMENT, add_species, "1 to 64");
+  EXPECT_ERROR(opsplit_mechanism_add_species(mech, NULL, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, add_species,
+               "name is NULL");
+  EXPECT_ERROR(opsplit_mechanism_add_species(dangling, "C", NULL), OPSPLIT_ERROR_INVALID_HANDLE, add_species,
+               "not a live");
+  EXPECT_ERROR(opsplit_mechanism_add_species(NULL, "C", NULL), OPSPLIT_ERROR_INVALID_HANDLE, add_species, "mech");
+
+  const char* find = "opsplit_mechanism_find_species";
+  CHECK_OK(opsplit_mechanism_find_species(mech, "B", &index));
+  CHECK(index == 1);
+  EXPECT_ERROR(opsplit_mechanism_find_species(mech, "Z", &index), OPSPLIT_ERROR_INVALID_ARGUMENT, find,
+               "no species \"Z\"");
+  EXPECT_ERROR(opsplit_mechanism_find_species(mech, "B", NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, find, "index is NULL");
+  const char* get_name = "opsplit_mechanism_get_species_name";
+  const char* name = NULL;
+  CHECK_OK(opsplit_mechanism_get_species_name(mech, 1, &name));
+  CHECK(name != NULL && strcmp(name, "B") == 0);
+  EXPECT_ERROR(opsplit_mechanism_get_species_name(mech, 2, &name), OPSPLIT_ERROR_INVALID_ARGUMENT, get_name,
+               "index=2");
+  EXPECT_ERROR(opsplit_mechanism_get_species_name(mech, 0, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, get_name,
+               "name is NULL");
+
+  const char* add_reaction = "opsplit_mechanism_add_reaction";
+  const int r_a[1] = {0}, r_b[1] = {1}, r_bad[1] = {2}, c_zero[1] = {0}, c_big[1] = {17};
+  EXPECT_ERROR(opsplit_mechanism_add_reaction(mech, 1, r_bad, NULL, 1, r_b, NULL, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               add_reaction, "reactants[0]=2");
+  EXPECT_ERROR(opsplit_mechanism_add_reaction(mech, 1, r_a, c_zero, 1, r_b, NULL, NULL),
+               OPSPLIT_ERROR_INVALID_ARGUMENT, add_reaction, "reactants_coefficients[0]=0");
+  EXPECT_ERROR(opsplit_mechanism_add_reaction(mech, 1, r_a, NULL, 1, r_b, c_big, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               add_reaction, "products_coefficients[0]=17");
+  EXPECT_ERROR(opsplit_mechanism_add_reaction(mech, -1, r_a, NULL, 1, r_b, NULL, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               add_reaction, "nreactants=-1");
+  EXPECT_ERROR(opsplit_mechanism_add_reaction(mech, 1, NULL, NULL, 1, r_b, NULL, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               add_reaction, "reactants is NULL");
+  EXPECT_ERROR(opsplit_mechanism_add_reaction(mech, 0, NULL, NULL, 0, NULL, NULL, NULL),
+               OPSPLIT_ERROR_INVALID_ARGUMENT, add_reaction, "a reactant or a product");
+  int nspecies = -1, nreactions = -1, nparams = -1;
+  CHECK_OK(opsplit_mechanism_get_counts(mech, &nspecies, &nreactions, &nparams));
+  CHECK(nspecies == 2 && nreactions == 0 && nparams == 0); /* failed calls added nothing */
+  CHECK_OK(opsplit_mechanism_add_reaction(mech, 1, r_a, NULL, 1, r_b, NULL, &index));
+  CHECK(index == 0);
+
+  const char* set_rate = "opsplit_mechanism_set_rate";
+  EXPECT_ERROR(opsplit_mechanism_set_rate(mech, 1, OPSPLIT_RATE_CONSTANT, 1, 0, 0, 0), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               set_rate, "reaction=1");
+  EXPECT_ERROR(opsplit_mechanism_set_rate(mech, 0, (opsplit_rate_kind)3, 1, 0, 0, 0), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               set_rate, "kind=3");
+  EXPECT_ERROR(opsplit_mechanism_set_rate(mech, 0, OPSPLIT_RATE_CONSTANT, NAN, 0, 0, 0), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               set_rate, "A=nan");
+  EXPECT_ERROR(opsplit_mechanism_set_rate(mech, 0, OPSPLIT_RATE_ARRHENIUS, 1, INFINITY, 0, 0),
+               OPSPLIT_ERROR_INVALID_ARGUMENT, set_rate, "b=inf");
+  EXPECT_ERROR(opsplit_mechanism_set_rate(mech, 0, OPSPLIT_RATE_PARAMETER, 1, 0, 0, -1), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               set_rate, "param=-1");
+
+  const char* evaluate = "opsplit_mechanism_evaluate";
+  const double y1[2] = {2.0, 0.0}, k1[1] = {0.5};
+  double ydot[2] = {0, 0}, jac[4] = {0, 0, 0, 0};
+  EXPECT_ERROR(opsplit_mechanism_evaluate(mech, y1, NULL, ydot, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate,
+               "reaction 0 has no rate");
+  CHECK_OK(opsplit_mechanism_set_rate(mech, 0, OPSPLIT_RATE_PARAMETER, 1.0, 0, 0, 0));
+  EXPECT_ERROR(opsplit_mechanism_evaluate(mech, y1, NULL, ydot, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate,
+               "params is NULL");
+  EXPECT_ERROR(opsplit_mechanism_evaluate(mech, NULL, k1, ydot, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate,
+               "y is NULL");
+  EXPECT_ERROR(opsplit_mechanism_evaluate(mech, y1, k1, NULL, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate,
+               "ydot is NULL");
+  CHECK_OK(opsplit_mechanism_evaluate(mech, y1, k1, ydot, jac));
+  CHECK(ydot[0] == -1.0 && ydot[1] == 1.0);
+  CHECK(jac[0] == -0.5 && jac[1] == 0.5 && jac[2] == 0.0 && jac[3] == 0.0);
+
+  /* ---- ODE batches ---- */
+  const char* create = "opsplit_ode_create";
+  opsplit_ode ode = NULL, gone = NULL;
+  EXPECT_ERROR(opsplit_ode_create(ctx, 0, NSYS, 1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "neq=0");
+  EXPECT_ERROR(opsplit_ode_create(ctx, 513, NSYS, 1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "neq=513");
+  EXPECT_ERROR(opsplit_ode_create(ctx, 2, 0, 1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "nsys=0");
+  EXPECT_ERROR(opsplit_ode_create(ctx, 2, INT64_MAX, 1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "nsys=");
+  EXPECT_ERROR(opsplit_ode_create(ctx, 2, NSYS, -1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "nparam=-1");
+  EXPECT_ERROR(opsplit_ode_create(NULL, 2, NSYS, 1, &ode), OPSPLIT_ERROR_INVALID_HANDLE, create, "ctx");
+  EXPECT_ERROR(opsplit_ode_create(ctx, 2, NSYS, 1, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "ode is NULL");
+  CHECK(ode == NULL);
+  CHECK_OK(opsplit_ode_create(ctx, 2, NSYS, 1, &ode));
+  CHECK_OK(opsplit_ode_create(ctx, 2, NSYS, 1, &gone));
+  opsplit_ode stale = gone;
+  CHECK_OK(opsplit_ode_destroy(&gone));
+  CHECK(gone == NULL);
+  EXPECT_ERROR(opsplit_ode_integrate(stale, 0, 1), OPSPLIT_ERROR_INVALID_HANDLE, "opsplit_ode_integrate", "not a live");
+
+  int neq = 0, np = 0;
+  int64_t nsys = 0;
+  CHECK_OK(opsplit_ode_get_shape(ode, &neq, &nsys, &np));
+  CHECK(neq == 2 && nsys == NSYS && np == 1);
+  EXPECT_ERROR(opsplit_ode_get_shape(ode, NULL, &nsys, &np), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_ode_get_shape",
+               "neq is NULL");
+
+  const char* integrate = "opsplit_ode_integrate";
+  EXPECT_ERROR(opsplit_ode_integrate(ode, 0, 1), OPSPLIT_ERROR_INVALID_ARGUMENT, integrate, "no right-hand side");
+
+  const char* set_mech = "opsplit_ode_set_mechanism";
+  opsplit_mechanism three = NULL;
+  CHECK_OK(opsplit_mechanism_create(ctx, &three));
+  CHECK_OK(opsplit_mechanism_add_species(three, "X", NULL));
+  EXPECT_ERROR(opsplit_ode_set_mechanism(ode, three), OPSPLIT_ERROR_INVALID_ARGUMENT, set_mech, "1 species");
+  EXPECT_ERROR(opsplit_ode_set_mechanism(ode, foreign), OPSPLIT_ERROR_INVALID_ARGUMENT, set_mech, "another context");
+  EXPECT_ERROR(opsplit_ode_set_mechanism(ode, dangling), OPSPLIT_ERROR_INVALID_HANDLE, set_mech, "mech");
+  opsplit_ode small = NULL;
+  CHECK_OK(opsplit_ode_create(ctx, 2, NSYS, 0, &small));
+  EXPECT_ERROR(opsplit_ode_set_mechanism(small, mech), OPSPLIT_ERROR_INVALID_ARGUMENT, set_mech, "nparam=0");
+  CHECK_OK(opsplit_ode_destroy(&small));
+
+  const char* set_cb = "opsplit_ode_set_rhs_callback";
+  if (backend == OPSPLIT_BACKEND_CUDA) {
+    EXPECT_ERROR(opsplit_ode_set_rhs_callback(ode, decay, NULL, NULL), OPSPLIT_ERROR_UNSUPPORTED, set_cb,
+                 "CUDA backend");
+  } else {
+    EXPECT_ERROR(opsplit_ode_set_rhs_callback(ode, NULL, (opsplit_ode_jacobian_fn)decay, NULL),
+                 OPSPLIT_ERROR_INVALID_ARGUMENT, set_cb, "jacobian without rhs");
+  }
+
+  const char* method = "opsplit_ode_set_method";
+  EXPECT_ERROR(opsplit_ode_set_method(ode, (opsplit_ode_method)3), OPSPLIT_ERROR_INVALID_ARGUMENT, method, "method=3");
+  EXPECT_ERROR(opsplit_ode_set_method(NULL, OPSPLIT_ODE_RKC), OPSPLIT_ERROR_INVALID_HANDLE, method, "ode");
+  const char* tol = "opsplit_ode_set_tolerances";
+  EXPECT_ERROR(opsplit_ode_set_tolerances(ode, 0.0, 1e-9), OPSPLIT_ERROR_INVALID_ARGUMENT, tol, "rtol=0");
+  EXPECT_ERROR(opsplit_ode_set_tolerances(ode, 1.0, 1e-9), OPSPLIT_ERROR_INVALID_ARGUMENT, tol, "rtol=1");
+  EXPECT_ERROR(opsplit_ode_set_tolerances(ode, NAN, 1e-9), OPSPLIT_ERROR_INVALID_ARGUMENT, tol, "rtol=nan");
+  EXPECT_ERROR(opsplit_ode_set_tolerances(ode, 1e-6, -1.0), OPSPLIT_ERROR_INVALID_ARGUMENT, tol, "atol=-1");
+  EXPECT_ERROR(opsplit_ode_set_tolerances(ode, 1e-6, INFINITY), OPSPLIT_ERROR_INVALID_ARGUMENT, tol, "atol=inf");
+  const char* atolv = "opsplit_ode_set_absolute_tolerances";
+  const double bad_atol[2] = {1e-9, NAN};
+  EXPECT_ERROR(opsplit_ode_set_absolute_tolerances(ode, bad_atol), OPSPLIT_ERROR_INVALID_ARGUMENT, atolv,
+               "atol[1]=nan");
+  EXPECT_ERROR(opsplit_ode_set_absolute_tolerances(ode, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, atolv, "atol is NULL");
+  EXPECT_ERROR(opsplit_ode_set_initial_step(ode, -1.0), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_ode_set_initial_step",
+               "h0=-1");
+  EXPECT_ERROR(opsplit_ode_set_max_steps(ode, 0), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_ode_set_max_steps",
+               "max_steps=0");
+  EXPECT_ERROR(opsplit_ode_set_keep_step(ode, 2), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_ode_set_keep_step",
+               "keep=2");
+  EXPECT_ERROR(opsplit_ode_set_clip_negative(ode, -1), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_ode_set_clip_negative",
+               "clip=-1");
+
+  double y[2 * NSYS], k[NSYS];
+  for (int s = 0; s < NSYS; ++s) y[2 * s] = 1.0, y[2 * s + 1] = 0.0, k[s] = 0.5 * (s + 1);
+  const char* set_state = "opsplit_ode_set_state";
+  EXPECT_ERROR(opsplit_ode_set_state(ode, y, (opsplit_ode_layout)2), OPSPLIT_ERROR_INVALID_ARGUMENT, set_state,
+               "layout=2");
+  EXPECT_ERROR(opsplit_ode_set_state(ode, NULL, OPSPLIT_ODE_AOS), OPSPLIT_ERROR_INVALID_ARGUMENT, set_state,
+               "y is NULL");
+  EXPECT_ERROR(opsplit_ode_get_state(ode, NULL, OPSPLIT_ODE_SOA), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               "opsplit_ode_get_state", "y is NULL");
+  EXPECT_ERROR(opsplit_ode_set_parameters(ode, NULL, OPSPLIT_ODE_AOS), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               "opsplit_ode_set_parameters", "params is NULL");
+  EXPECT_ERROR(opsplit_ode_get_parameters(ode, k, (opsplit_ode_layout)-1), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               "opsplit_ode_get_parameters", "layout=-1");
+  CHECK_OK(opsplit_ode_set_state(ode, y, OPSPLIT_ODE_AOS));
+  CHECK_OK(opsplit_ode_set_parameters(ode, k, OPSPLIT_ODE_AOS));
+  CHECK_OK(opsplit_ode_set_mechanism(ode, mech));
+  EXPECT_ERROR(opsplit_ode_integrate(ode, 1.0, 0.5), OPSPLIT_ERROR_INVALID_ARGUMENT, integrate, "t1=0.5 is before");
+  EXPECT_ERROR(opsplit_ode_integrate(ode, 0.0, NAN), OPSPLIT_ERROR_INVALID_ARGUMENT, integrate, "finite");
+  EXPECT_ERROR(opsplit_ode_get_results(NULL, NULL, NULL, NULL, NULL, NULL), OPSPLIT_ERROR_INVALID_HANDLE,
+               "opsplit_ode_get_results", "ode");
+
+  /* Destroying the context with live objects is refused. */
+  EXPECT_ERROR(opsplit_context_destroy(&ctx), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_context_destroy", "alive");
+
+  /* Everything still works: A -> B at rate k from (1, 0) to t = 2. */
+  CHECK_OK(opsplit_ode_set_tolerances(ode, 1e-8, 1e-12));
+  CHECK_OK(opsplit_ode_integrate(ode, 0.0, 2.0));
+  CHECK_OK(opsplit_ode_get_state(ode, y, OPSPLIT_ODE_AOS));
+  int result[NSYS];
+  int64_t accepted[NSYS];
+  CHECK_OK(opsplit_ode_get_results(ode, result, accepted, NULL, NULL, NULL));
+  for (int s = 0; s < NSYS; ++s) {
+    CHECK(fabs(y[2 * s] - exp(-2.0 * k[s])) <= 1e-6 * exp(-2.0 * k[s]));
+    CHECK(fabs(y[2 * s] + y[2 * s + 1] - 1.0) <= 1e-12);
+    CHECK(result[s] == OPSPLIT_ODE_OK && accepted[s] > 0);
+  }
+
+  CHECK_OK(opsplit_ode_destroy(&ode));
+  CHECK_OK(opsplit_mechanism_destroy(&three));
+  CHECK_OK(opsplit_mechanism_destroy(&mech));
+  CHECK_OK(opsplit_mechanism_destroy(&foreign));
+  CHECK_OK(opsplit_context_destroy(&ctx));
+  CHECK_OK(opsplit_context_destroy(&other));
+  return check_summary();
+}

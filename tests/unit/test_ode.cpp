@@ -1,0 +1,538 @@
+// ODE batches and mechanisms through the C API, on the backend OPSPLIT_BACKEND names:
+// published reference solutions of stiff test problems (ROBER, OREGO as networks,
+// HIRES as a callback), per-system independence (bitwise), failures that stay in their
+// system, and the options. Host callbacks run on the CPU backend only; on CUDA the
+// tests check that they are refused.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "helpers.hpp"
+
+namespace {
+
+struct Mechanism {
+  opsplit_mechanism m = nullptr;
+  explicit Mechanism(opsplit_context ctx) {
+    EXPECT_EQ(opsplit_mechanism_create(ctx, &m), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  }
+  ~Mechanism() { opsplit_mechanism_destroy(&m); }
+  operator opsplit_mechanism() const { return m; }
+  int species(const char* name) {
+    int i = -1;
+    EXPECT_EQ(opsplit_mechanism_add_species(m, name, &i), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+    return i;
+  }
+  // reactants -> products at constant rate k (species repeated for higher coefficients).
+  int reaction(std::vector<int> reactants, std::vector<int> products, double k) {
+    int r = -1;
+    EXPECT_EQ(opsplit_mechanism_add_reaction(m, static_cast<int>(reactants.size()), reactants.data(), nullptr,
+                                             static_cast<int>(products.size()), products.data(), nullptr, &r),
+              OPSPLIT_SUCCESS)
+        << opsplit_last_error_message();
+    EXPECT_EQ(opsplit_mechanism_set_rate(m, r, OPSPLIT_RATE_CONSTANT, k, 0, 0, 0), OPSPLIT_SUCCESS);
+    return r;
+  }
+};
+
+struct Ode {
+  opsplit_ode o = nullptr;
+  Ode(opsplit_context ctx, int neq, int64_t nsys, int nparam = 0) {
+    EXPECT_EQ(opsplit_ode_create(ctx, neq, nsys, nparam, &o), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  }
+  ~Ode() { opsplit_ode_destroy(&o); }
+  operator opsplit_ode() const { return o; }
+};
+
+bool on_cuda(opsplit_context ctx) {
+  opsplit_backend b = OPSPLIT_BACKEND_AUTO;
+  opsplit_context_get_backend(ctx, &b);
+  return b == OPSPLIT_BACKEND_CUDA;
+}
+
+int never_called(int64_t, const double*, const double*, double*, const double*, void*) { return -1; }
+
+// Host callbacks run on the CPU backend only: on CUDA, true after checking that one is
+// refused with a message saying why (the test has nothing more to run there).
+bool callbacks_refused(opsplit_context ctx) {
+  if (!on_cuda(ctx)) return false;
+  Ode ode(ctx, 1, 1);
+  EXPECT_EQ(opsplit_ode_set_rhs_callback(ode, never_called, nullptr, nullptr), OPSPLIT_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::strstr(opsplit_last_error_message(), "CUDA backend"), nullptr) << opsplit_last_error_message();
+  return true;
+}
+
+// The mixed error of the test set: max_i |y_i - ref_i| / (atol_i / rtol + |ref_i|), in
+// units of rtol: <= 10 passes.
+double mixed_error(const std::vector<double>& y, const std::vector<double>& ref, const std::vector<double>& atol,
+                   double rtol) {
+  double e = 0;
+  for (size_t i = 0; i < y.size(); ++i)
+    e = std::max(e, std::fabs(y[i] - ref[i]) / (atol[i] / rtol + std::fabs(ref[i])) / rtol);
+  return e;
+}
+
+// ROBER (Robertson 1966): A -> B (0.04), B + C -> A + C (1e4), 2B -> B + C (3e7).
+void build_rober(Mechanism& m) {
+  const int a = m.species("A"), b = m.species("B"), c = m.species("C");
+  m.reaction({a}, {b}, 0.04);
+  m.reaction({b, c}, {a, c}, 1e4);
+  m.reaction({b, b}, {b, c}, 3e7);
+}
+
+// OREGO (Field & Noyes' Oregonator, Hairer & Wanner II) as mass-action steps:
+// y1' = 77.27 (y2 + y1 (1 - 8.375e-6 y1 - y2)), y2' = (y3 - (1 + y1) y2) / 77.27,
+// y3' = 0.161 (y1 - y3).
+void build_orego(Mechanism& m) {
+  const int y1 = m.species("Y1"), y2 = m.species("Y2"), y3 = m.species("Y3");
+  const double s = 77.27, q = 8.375e-6, w = 0.161;
+  m.reaction({y2}, {y1, y2}, s);        // y1' += s y2
+  m.reaction({y1}, {y1, y1}, s);        // y1' += s y1
+  m.reaction({y1, y1}, {y1}, s * q);    // y1' -= s q y1^2
+  m.reaction({y1, y2}, {y2}, s);        // y1' -= s y1 y2
+  m.reaction({y3}, {y3, y2}, 1.0 / s);  // y2' += y3 / s
+  m.reaction({y2}, {}, 1.0 / s);        // y2' -= y2 / s
+  m.reaction({y1, y2}, {y1}, 1.0 / s);  // y2' -= y1 y2 / s
+  m.reaction({y1}, {y1, y3}, w);        // y3' += w y1
+  m.reaction({y3}, {}, w);              // y3' -= w y3
+}
+
+std::vector<double> integrate_one(opsplit_context ctx, opsplit_mechanism mech, std::vector<double> y0, double t1,
+                                  double rtol, const std::vector<double>& atol, opsplit_ode_method method) {
+  const int n = static_cast<int>(y0.size());
+  Ode ode(ctx, n, 1);
+  EXPECT_EQ(opsplit_ode_set_mechanism(ode, mech), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_set_method(ode, method), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_tolerances(ode, rtol, 0.0), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_absolute_tolerances(ode, atol.data()), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, t1), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_get_state(ode, y0.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  return y0;
+}
+
+TEST(Mechanism, RatesAndJacobianFollowTheReactions) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  build_rober(m);
+  const double y[3] = {0.7, 2e-5, 0.3};
+  double ydot[3], jac[9];
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, y, nullptr, ydot, jac));
+  // Robertson's equations written out.
+  const double r1 = 0.04 * y[0], r2 = 1e4 * y[1] * y[2], r3 = 3e7 * y[1] * y[1];
+  EXPECT_NEAR(ydot[0], -r1 + r2, 1e-15 * std::fabs(r2));
+  EXPECT_NEAR(ydot[1], r1 - r2 - r3, 1e-15 * std::fabs(r3));
+  EXPECT_DOUBLE_EQ(ydot[2], r3);
+  // Column-major: jac[i + 3j] = d ydot_i / d y_j.
+  const double want[9] = {-0.04, 0.04, 0,  // d/dA
+                          1e4 * y[2], -1e4 * y[2] - 6e7 * y[1], 6e7 * y[1],  // d/dB
+                          1e4 * y[1], -1e4 * y[1], 0};  // d/dC
+  for (int i = 0; i < 9; ++i) EXPECT_NEAR(jac[i], want[i], 1e-14 * std::fabs(want[i])) << "entry " << i;
+}
+
+TEST(Mechanism, ArrheniusAndParameterRatesAndHigherOrdersMatchCentralDifferences) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  const int a = m.species("A"), b = m.species("B"), c = m.species("C");
+  int r = -1;
+  const int reac[] = {a, b}, coef[] = {2, 1}, prod[] = {c};
+  OPSPLIT_OK(opsplit_mechanism_add_reaction(m, 2, reac, coef, 1, prod, nullptr, &r));
+  OPSPLIT_OK(opsplit_mechanism_set_rate(m, r, OPSPLIT_RATE_ARRHENIUS, 2.5e3, 0.7, 1.2e4, 1));
+  const int reac2[] = {c}, prod2[] = {a, a, b};
+  OPSPLIT_OK(opsplit_mechanism_add_reaction(m, 1, reac2, nullptr, 3, prod2, nullptr, &r));
+  OPSPLIT_OK(opsplit_mechanism_set_rate(m, r, OPSPLIT_RATE_PARAMETER, 3.0, 0, 0, 0));
+  int ns = 0, nr = 0, np = 0;
+  OPSPLIT_OK(opsplit_mechanism_get_counts(m, &ns, &nr, &np));
+  EXPECT_EQ(ns, 3);
+  EXPECT_EQ(nr, 2);
+  EXPECT_EQ(np, 2);
+  const double params[2] = {0.25, 298.0};  // a photolysis-like rate, a temperature in K
+  const double y[3] = {0.4, 1.3, 0.2};
+  double ydot[3], jac[9];
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, y, params, ydot, jac));
+  const double k1 = 2.5e3 * std::pow(298.0, 0.7) * std::exp(-1.2e4 / (8.314462618 * 298.0));
+  const double w1 = k1 * y[0] * y[0] * y[1], w2 = 3.0 * 0.25 * y[2];
+  EXPECT_NEAR(ydot[0], -2 * w1 + 2 * w2, 1e-13 * (w1 + w2));
+  EXPECT_NEAR(ydot[1], -w1 + w2, 1e-13 * (w1 + w2));
+  EXPECT_NEAR(ydot[2], w1 - w2, 1e-13 * (w1 + w2));
+  for (int j = 0; j < 3; ++j) {
+    double yp[3], ym[3], fp[3], fm[3];
+    std::memcpy(yp, y, sizeof y), std::memcpy(ym, y, sizeof y);
+    const double d = 1e-6 * y[j];
+    yp[j] += d, ym[j] -= d;
+    OPSPLIT_OK(opsplit_mechanism_evaluate(m, yp, params, fp, nullptr));
+    OPSPLIT_OK(opsplit_mechanism_evaluate(m, ym, params, fm, nullptr));
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(jac[i + 3 * j], (fp[i] - fm[i]) / (2 * d), 1e-6 * (std::fabs(jac[i + 3 * j]) + 1e-3))
+          << "d f" << i << " / d y" << j;
+  }
+}
+
+TEST(Validation, RoberAt1e11MatchesTheTestSetReference) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  build_rober(m);
+  // Reference: Hairer & Wanner / the Bari IVP test set, t = 1e11.
+  const std::vector<double> ref = {0.2083340149701255e-07, 0.8333360770334713e-13, 0.9999999791665050};
+  const double rtol = 1e-6;
+  const std::vector<double> atol = {1e-12, 1e-18, 1e-12};
+  const auto y = integrate_one(ctx, m, {1.0, 0.0, 0.0}, 1e11, rtol, atol, OPSPLIT_ODE_ROSENBROCK);
+  EXPECT_LE(mixed_error(y, ref, atol, rtol), 10.0) << y[0] << " " << y[1] << " " << y[2];
+}
+
+TEST(Validation, OregoAt360MatchesTheTestSetReference) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  build_orego(m);
+  const std::vector<double> ref = {0.1000814870318523e1, 0.1228178521549917e4, 0.1320554942846706e3};
+  const double rtol = 1e-7;
+  const std::vector<double> atol = {1e-7, 1e-7, 1e-7};
+  const auto y = integrate_one(ctx, m, {1.0, 2.0, 3.0}, 360.0, rtol, atol, OPSPLIT_ODE_ROSENBROCK);
+  EXPECT_LE(mixed_error(y, ref, atol, rtol), 10.0) << y[0] << " " << y[1] << " " << y[2];
+}
+
+// HIRES (Schaefer 1975; the test set's "hires") as a host callback over SOA blocks.
+int hires_rhs(int64_t n, const double*, const double* y, double* f, const double*, void*) {
+  for (int64_t s = 0; s < n; ++s) {
+    auto Y = [&](int i) { return y[i * n + s]; };
+    double* F[8];
+    for (int i = 0; i < 8; ++i) F[i] = &f[i * n + s];
+    *F[0] = -1.71 * Y(0) + 0.43 * Y(1) + 8.32 * Y(2) + 0.0007;
+    *F[1] = 1.71 * Y(0) - 8.75 * Y(1);
+    *F[2] = -10.03 * Y(2) + 0.43 * Y(3) + 0.035 * Y(4);
+    *F[3] = 8.32 * Y(1) + 1.71 * Y(2) - 1.12 * Y(3);
+    *F[4] = -1.745 * Y(4) + 0.43 * Y(5) + 0.43 * Y(6);
+    *F[5] = -280.0 * Y(5) * Y(7) + 0.69 * Y(3) + 1.71 * Y(4) - 0.43 * Y(5) + 0.69 * Y(6);
+    *F[6] = 280.0 * Y(5) * Y(7) - 1.81 * Y(6);
+    *F[7] = -*F[6];
+  }
+  return 0;
+}
+
+int hires_jacobian(int64_t n, const double*, const double* y, double* jac, const double*, void*) {
+  for (int64_t s = 0; s < n; ++s) {
+    auto J = [&](int i, int j) -> double& { return jac[(i + j * 8) * n + s]; };
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 8; ++j) J(i, j) = 0;
+    const double y6 = y[5 * n + s], y8 = y[7 * n + s];
+    J(0, 0) = -1.71, J(0, 1) = 0.43, J(0, 2) = 8.32;
+    J(1, 0) = 1.71, J(1, 1) = -8.75;
+    J(2, 2) = -10.03, J(2, 3) = 0.43, J(2, 4) = 0.035;
+    J(3, 1) = 8.32, J(3, 2) = 1.71, J(3, 3) = -1.12;
+    J(4, 4) = -1.745, J(4, 5) = 0.43, J(4, 6) = 0.43;
+    J(5, 3) = 0.69, J(5, 4) = 1.71, J(5, 5) = -0.43 - 280.0 * y8, J(5, 6) = 0.69, J(5, 7) = -280.0 * y6;
+    J(6, 5) = 280.0 * y8, J(6, 6) = -1.81, J(6, 7) = 280.0 * y6;
+    J(7, 5) = -280.0 * y8, J(7, 6) = 1.81, J(7, 7) = -280.0 * y6;
+  }
+  return 0;
+}
+
+TEST(Validation, HiresAt321_8122MatchesTheTestSetReferenceWithAndWithoutItsJacobian) {
+  test::Context ctx;
+  Ode ode(ctx, 8, 1);
+  if (callbacks_refused(ctx)) return;
+  const std::vector<double> ref = {0.7371312573325668e-3, 0.1442485726316185e-3, 0.5888729740967575e-4,
+                                   0.1175651343283149e-2, 0.2386356198831331e-2, 0.6238968252742796e-2,
+                                   0.2849998395185769e-2, 0.2850001604814231e-2};
+  const double rtol = 1e-7;
+  const std::vector<double> atol(8, 1e-10);
+  for (opsplit_ode_jacobian_fn jac : {static_cast<opsplit_ode_jacobian_fn>(nullptr), &hires_jacobian}) {
+    std::vector<double> y = {1, 0, 0, 0, 0, 0, 0, 0.0057};
+    OPSPLIT_OK(opsplit_ode_set_rhs_callback(ode, hires_rhs, jac, nullptr));
+    OPSPLIT_OK(opsplit_ode_set_tolerances(ode, rtol, 1e-10));
+    OPSPLIT_OK(opsplit_ode_set_state(ode, y.data(), OPSPLIT_ODE_SOA));
+    OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 321.8122));
+    OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_SOA));
+    EXPECT_LE(mixed_error(y, ref, atol, rtol), 10.0) << (jac ? "with" : "without") << " the Jacobian";
+    int64_t rhs = 0, njac = 0, accepted = 0;
+    OPSPLIT_OK(opsplit_ode_get_results(ode, nullptr, &accepted, nullptr, &rhs, &njac));
+    EXPECT_GT(njac, 0);
+    // Finite differences cost 8 evaluations per Jacobian; the callback's none.
+    if (jac == nullptr)
+      EXPECT_GE(rhs, 8 * njac + 3 * accepted);
+    else
+      EXPECT_LT(rhs, 8 * njac);
+  }
+}
+
+// A batch of randomly perturbed copies: each system's result is the bits of its own
+// single-system run, for every method, whatever the batch and the thread count.
+TEST(Batch, EverySystemEqualsItsOwnSingleRunBitwise) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  build_orego(m);
+  const int64_t nsys = 37;
+  std::mt19937_64 rng(2026);
+  std::uniform_real_distribution<double> perturb(0.9, 1.1);
+  std::vector<double> y0(3 * nsys);
+  for (int64_t s = 0; s < nsys; ++s)
+    for (int e = 0; e < 3; ++e) y0[static_cast<size_t>(s * 3 + e)] = (e + 1.0) * perturb(rng);
+  // A stretch where OREGO is smooth enough for the explicit methods.
+  const double t1 = 2.0;
+  for (opsplit_ode_method method : {OPSPLIT_ODE_RKCK45, OPSPLIT_ODE_RKC, OPSPLIT_ODE_ROSENBROCK}) {
+    Ode batch(ctx, 3, nsys);
+    OPSPLIT_OK(opsplit_ode_set_mechanism(batch, m));
+    OPSPLIT_OK(opsplit_ode_set_method(batch, method));
+    OPSPLIT_OK(opsplit_ode_set_tolerances(batch, 1e-6, 1e-9));
+    OPSPLIT_OK(opsplit_ode_set_state(batch, y0.data(), OPSPLIT_ODE_AOS));
+    OPSPLIT_OK(opsplit_ode_integrate(batch, 0.0, t1));
+    std::vector<double> y(y0.size());
+    std::vector<int64_t> accepted(nsys);
+    OPSPLIT_OK(opsplit_ode_get_state(batch, y.data(), OPSPLIT_ODE_AOS));
+    OPSPLIT_OK(opsplit_ode_get_results(batch, nullptr, accepted.data(), nullptr, nullptr, nullptr));
+    for (int64_t s = 0; s < nsys; s += 6) {
+      Ode one(ctx, 3, 1);
+      OPSPLIT_OK(opsplit_ode_set_mechanism(one, m));
+      OPSPLIT_OK(opsplit_ode_set_method(one, method));
+      OPSPLIT_OK(opsplit_ode_set_tolerances(one, 1e-6, 1e-9));
+      OPSPLIT_OK(opsplit_ode_set_state(one, &y0[static_cast<size_t>(s * 3)], OPSPLIT_ODE_AOS));
+      OPSPLIT_OK(opsplit_ode_integrate(one, 0.0, t1));
+      double alone[3];
+      int64_t accepted_alone = 0;
+      OPSPLIT_OK(opsplit_ode_get_state(one, alone, OPSPLIT_ODE_AOS));
+      OPSPLIT_OK(opsplit_ode_get_results(one, nullptr, &accepted_alone, nullptr, nullptr, nullptr));
+      EXPECT_EQ(std::memcmp(alone, &y[static_cast<size_t>(s * 3)], sizeof alone), 0)
+          << "method " << method << ", system " << s;
+      EXPECT_EQ(accepted_alone, accepted[static_cast<size_t>(s)]);
+    }
+    // The perturbations matter: systems took different step sequences.
+    EXPECT_NE(*std::min_element(accepted.begin(), accepted.end()), *std::max_element(accepted.begin(), accepted.end()))
+        << "method " << method;
+  }
+}
+
+// The explicit methods against an exact solution, at two tolerances: the error follows
+// the tolerance (the step control works) and stays within a small multiple of it.
+TEST(Methods, ExplicitMethodsReachTheExactSolutionOfALinearChain) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  const int a = m.species("A"), b = m.species("B"), c = m.species("C");
+  m.reaction({a}, {b}, 2.0);
+  m.reaction({b}, {c}, 0.5);
+  const double t1 = 3.0;
+  // A -> B -> C from (1, 0, 0): A = e^{-2t}, B = 2/(2 - 0.5) (e^{-0.5t} - e^{-2t}).
+  const double ea = std::exp(-2 * t1), eb = std::exp(-0.5 * t1);
+  const std::vector<double> exact = {ea, 2.0 / 1.5 * (eb - ea), 1.0 - ea - 2.0 / 1.5 * (eb - ea)};
+  for (opsplit_ode_method method : {OPSPLIT_ODE_RKCK45, OPSPLIT_ODE_RKC, OPSPLIT_ODE_ROSENBROCK}) {
+    double previous = 0;
+    for (double rtol : {1e-5, 1e-8}) {
+      const std::vector<double> atol(3, rtol * 1e-3);
+      const auto y = integrate_one(ctx, m, {1.0, 0.0, 0.0}, t1, rtol, atol, method);
+      double err = 0;
+      for (int i = 0; i < 3; ++i) err = std::max(err, std::fabs(y[static_cast<size_t>(i)] - exact[static_cast<size_t>(i)]));
+      EXPECT_LE(err, 20 * rtol) << "method " << method << " rtol " << rtol;
+      if (previous > 0) {
+        EXPECT_LT(err, previous / 30) << "method " << method << ": 1000x tighter, error not smaller";
+      }
+      previous = err;
+      EXPECT_NEAR(y[0] + y[1] + y[2], 1.0, 1e-12) << "A + B + C is conserved";
+    }
+  }
+}
+
+// RKC's stages follow the spectral radius: y' = -lambda (y - cos t) - sin t has the
+// smooth solution cos t, so the step is set by accuracy and the stages per step by
+// lambda, s ~ sqrt(1.54 h lambda): 100x lambda, ~10x the evaluations per step.
+int prothero_robinson(int64_t n, const double* t, const double* y, double* f, const double* params, void*) {
+  for (int64_t s = 0; s < n; ++s) f[s] = -params[s] * (y[s] - std::cos(t[s])) - std::sin(t[s]);
+  return 0;
+}
+
+TEST(Methods, RkcStagesGrowWithTheSquareRootOfTheSpectralRadius) {
+  test::Context ctx;
+  if (callbacks_refused(ctx)) return;
+  double per_step[2];
+  const double lambda[2] = {1e2, 1e4};
+  for (int i = 0; i < 2; ++i) {
+    Ode ode(ctx, 1, 1, 1);
+    OPSPLIT_OK(opsplit_ode_set_rhs_callback(ode, prothero_robinson, nullptr, nullptr));
+    OPSPLIT_OK(opsplit_ode_set_method(ode, OPSPLIT_ODE_RKC));
+    OPSPLIT_OK(opsplit_ode_set_tolerances(ode, 1e-6, 1e-9));
+    double y = 1.0;
+    OPSPLIT_OK(opsplit_ode_set_state(ode, &y, OPSPLIT_ODE_AOS));
+    OPSPLIT_OK(opsplit_ode_set_parameters(ode, &lambda[i], OPSPLIT_ODE_AOS));
+    OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 10.0));
+    OPSPLIT_OK(opsplit_ode_get_state(ode, &y, OPSPLIT_ODE_AOS));
+    EXPECT_NEAR(y, std::cos(10.0), 1e-4);
+    int64_t accepted = 0, rejected = 0, rhs = 0;
+    OPSPLIT_OK(opsplit_ode_get_results(ode, nullptr, &accepted, &rejected, &rhs, nullptr));
+    per_step[i] = static_cast<double>(rhs) / static_cast<double>(accepted + rejected);
+  }
+  const double ratio = per_step[1] / per_step[0];
+  EXPECT_GT(ratio, 5.0) << per_step[0] << " and " << per_step[1] << " evaluations per step";
+  EXPECT_LT(ratio, 20.0) << per_step[0] << " and " << per_step[1] << " evaluations per step";
+}
+
+TEST(Layout, AosAndSoaRoundTripTheExactValues) {
+  test::Context ctx;
+  const int neq = 3, np = 2;
+  const int64_t nsys = 5;
+  Ode ode(ctx, neq, nsys, np);
+  std::vector<double> aos(neq * nsys), back(aos.size()), soa(aos.size());
+  for (size_t i = 0; i < aos.size(); ++i) aos[i] = 1.0 / (3.0 + static_cast<double>(i));
+  OPSPLIT_OK(opsplit_ode_set_state(ode, aos.data(), OPSPLIT_ODE_AOS));
+  OPSPLIT_OK(opsplit_ode_get_state(ode, soa.data(), OPSPLIT_ODE_SOA));
+  for (int64_t s = 0; s < nsys; ++s)
+    for (int e = 0; e < neq; ++e) EXPECT_EQ(soa[static_cast<size_t>(e * nsys + s)], aos[static_cast<size_t>(s * neq + e)]);
+  OPSPLIT_OK(opsplit_ode_set_state(ode, soa.data(), OPSPLIT_ODE_SOA));
+  OPSPLIT_OK(opsplit_ode_get_state(ode, back.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(std::memcmp(back.data(), aos.data(), aos.size() * sizeof(double)), 0);
+  std::vector<double> p(np * nsys), q(p.size());
+  for (size_t i = 0; i < p.size(); ++i) p[i] = 7.0 * static_cast<double>(i) - 3.5;
+  OPSPLIT_OK(opsplit_ode_set_parameters(ode, p.data(), OPSPLIT_ODE_AOS));
+  OPSPLIT_OK(opsplit_ode_get_parameters(ode, q.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(std::memcmp(p.data(), q.data(), p.size() * sizeof(double)), 0);
+}
+
+// One failing system fails alone: it keeps its state and says why; the others are
+// exactly what they would be without it.
+TEST(Failures, AFailedSystemKeepsItsStateAndChangesNoOther) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  build_orego(m);
+  std::vector<double> y0 = {1, 2, 3, 1, NAN, 3, 1.1, 2, 3};
+  Ode ode(ctx, 3, 3);
+  OPSPLIT_OK(opsplit_ode_set_mechanism(ode, m));
+  OPSPLIT_OK(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, 5.0), OPSPLIT_ERROR_NUMERICAL);
+  const std::string msg = opsplit_last_error_message();
+  EXPECT_NE(msg.find("1 of 3 systems failed"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("system 1, with NONFINITE"), std::string::npos) << msg;
+  int result[3];
+  OPSPLIT_OK(opsplit_ode_get_results(ode, result, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(result[0], OPSPLIT_ODE_OK);
+  EXPECT_EQ(result[1], OPSPLIT_ODE_NONFINITE);
+  EXPECT_EQ(result[2], OPSPLIT_ODE_OK);
+  std::vector<double> y(9);
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(y[3], 1.0);
+  EXPECT_TRUE(std::isnan(y[4]));
+  for (int s : {0, 2}) {
+    std::vector<double> one(y0.begin() + 3 * s, y0.begin() + 3 * s + 3);
+    const auto alone = integrate_one(ctx, m, one, 5.0, 1e-6, {1e-12, 1e-12, 1e-12}, OPSPLIT_ODE_ROSENBROCK);
+    EXPECT_EQ(std::memcmp(alone.data(), &y[static_cast<size_t>(3 * s)], 3 * sizeof(double)), 0) << "system " << s;
+  }
+  // Too few steps allowed: TOO_MANY_STEPS, state kept.
+  std::vector<double> good = {1, 2, 3, 1, 2, 3, 1, 2, 3};
+  OPSPLIT_OK(opsplit_ode_set_state(ode, good.data(), OPSPLIT_ODE_AOS));
+  OPSPLIT_OK(opsplit_ode_set_max_steps(ode, 3));
+  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, 360.0), OPSPLIT_ERROR_NUMERICAL);
+  OPSPLIT_OK(opsplit_ode_get_results(ode, result, nullptr, nullptr, nullptr, nullptr));
+  for (int r : result) EXPECT_EQ(r, OPSPLIT_ODE_TOO_MANY_STEPS);
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(y, good);
+}
+
+// A callback that fails fatally for systems with a negative parameter, and
+// recoverably (step retried smaller) whenever its state would leave [0, 2].
+int picky_decay(int64_t n, const double*, const double* y, double* f, const double* params, void*) {
+  for (int64_t s = 0; s < n; ++s) {
+    if (params[s] < 0) return -1;
+    if (y[s] < 0 || y[s] > 2) return 1;
+    f[s] = -params[s] * y[s];
+  }
+  return 0;
+}
+
+TEST(Failures, CallbackFailuresAreFatalOrRetriedPerSystem) {
+  test::Context ctx;
+  if (callbacks_refused(ctx)) return;
+  Ode ode(ctx, 1, 3, 1);
+  OPSPLIT_OK(opsplit_ode_set_rhs_callback(ode, picky_decay, nullptr, nullptr));
+  OPSPLIT_OK(opsplit_ode_set_method(ode, OPSPLIT_ODE_RKCK45));
+  OPSPLIT_OK(opsplit_ode_set_tolerances(ode, 1e-8, 1e-12));
+  // A huge first step would overshoot below 0: recoverable, retried smaller.
+  OPSPLIT_OK(opsplit_ode_set_initial_step(ode, 10.0));
+  const double y0[3] = {1, 1, 1}, k[3] = {3.0, -1.0, 0.5};
+  OPSPLIT_OK(opsplit_ode_set_state(ode, y0, OPSPLIT_ODE_AOS));
+  OPSPLIT_OK(opsplit_ode_set_parameters(ode, k, OPSPLIT_ODE_AOS));
+  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, 1.0), OPSPLIT_ERROR_NUMERICAL);
+  int result[3];
+  int64_t rejected[3];
+  OPSPLIT_OK(opsplit_ode_get_results(ode, result, nullptr, rejected, nullptr, nullptr));
+  EXPECT_EQ(result[0], OPSPLIT_ODE_OK);
+  EXPECT_EQ(result[1], OPSPLIT_ODE_RHS_FAILED);
+  EXPECT_EQ(result[2], OPSPLIT_ODE_OK);
+  EXPECT_GT(rejected[0], 0);
+  double y[3];
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y, OPSPLIT_ODE_AOS));
+  EXPECT_NEAR(y[0], std::exp(-3.0), 1e-7);
+  EXPECT_EQ(y[1], 1.0);
+  EXPECT_NEAR(y[2], std::exp(-0.5), 1e-7);
+}
+
+int constant_fall(int64_t n, const double*, const double*, double* f, const double*, void*) {
+  for (int64_t s = 0; s < n; ++s) f[s] = -1.0;
+  return 0;
+}
+
+TEST(Options, ClipNegativeSetsNegativeValuesToZeroAfterEachStep) {
+  test::Context ctx;
+  if (callbacks_refused(ctx)) return;
+  for (int clip : {0, 1}) {
+    Ode ode(ctx, 1, 1);
+    OPSPLIT_OK(opsplit_ode_set_rhs_callback(ode, constant_fall, nullptr, nullptr));
+    OPSPLIT_OK(opsplit_ode_set_clip_negative(ode, clip));
+    double y = 1.0;
+    OPSPLIT_OK(opsplit_ode_set_state(ode, &y, OPSPLIT_ODE_AOS));
+    OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 2.0));
+    OPSPLIT_OK(opsplit_ode_get_state(ode, &y, OPSPLIT_ODE_AOS));
+    if (clip)
+      EXPECT_EQ(y, 0.0);
+    else
+      EXPECT_NEAR(y, -1.0, 1e-12);
+  }
+}
+
+// Operator-split restarts: with keep_step each call starts from the step the last one
+// proposed, and needs fewer evaluations than a fresh start, for the same answer.
+TEST(Options, KeepStepStartsFromTheLastProposedStep) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  build_orego(m);
+  int64_t rhs_total[2] = {0, 0};
+  std::vector<double> y_end[2];
+  for (int keep : {0, 1}) {
+    Ode ode(ctx, 3, 1);
+    OPSPLIT_OK(opsplit_ode_set_mechanism(ode, m));
+    OPSPLIT_OK(opsplit_ode_set_keep_step(ode, keep));
+    OPSPLIT_OK(opsplit_ode_set_tolerances(ode, 1e-6, 1e-9));
+    std::vector<double> y = {1, 2, 3};
+    OPSPLIT_OK(opsplit_ode_set_state(ode, y.data(), OPSPLIT_ODE_AOS));
+    for (int call = 0; call < 20; ++call) {
+      OPSPLIT_OK(opsplit_ode_integrate(ode, call * 0.5, (call + 1) * 0.5));
+      int64_t rhs = 0;
+      OPSPLIT_OK(opsplit_ode_get_results(ode, nullptr, nullptr, nullptr, &rhs, nullptr));
+      rhs_total[keep] += rhs;
+    }
+    y_end[keep].resize(3);
+    OPSPLIT_OK(opsplit_ode_get_state(ode, y_end[keep].data(), OPSPLIT_ODE_AOS));
+  }
+  EXPECT_LT(rhs_total[1], rhs_total[0]);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(y_end[1][i], y_end[0][i], 1e-4 * std::fabs(y_end[0][i]));
+}
+
+int cancel_at_once(double, const char*, void*) { return 1; }
+
+TEST(Options, ACancelledCallLeavesEveryStateAtT0) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  build_orego(m);
+  Ode ode(ctx, 3, 50);
+  OPSPLIT_OK(opsplit_ode_set_mechanism(ode, m));
+  std::vector<double> y0(150), y(150);
+  for (size_t i = 0; i < y0.size(); ++i) y0[i] = 1.0 + static_cast<double>(i % 3);
+  OPSPLIT_OK(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS));
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, cancel_at_once, nullptr));
+  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, 1.0), OPSPLIT_ERROR_CANCELLED);
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(y, y0);
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, nullptr, nullptr));
+  OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 1.0));  // still usable
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_NE(y, y0);
+}
+
+}  // namespace

@@ -1,0 +1,124 @@
+// The integrators' steps (kernels/ode/integrators.cuh) at fixed step sizes against an
+// exact solution: each method's order of convergence, measured; and the nonlinear
+// power method's spectral radius against known eigenvalues.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ode/integrators.cuh"
+
+namespace {
+
+using namespace opsplit::ode;
+
+// y' = y cos t, y(0) = 1: y = exp(sin t). Non-autonomous, with its exact Jacobian.
+struct SineGrowth {
+  int n = 1;
+  int f(double t, const double* y, double* ydot) const {
+    ydot[0] = y[0] * std::cos(t);
+    return 0;
+  }
+  int jacobian(double t, const double*, double* jac) const {
+    jac[0] = std::cos(t);
+    return 0;
+  }
+  bool has_jacobian() const { return true; }
+  bool autonomous() const { return false; }
+};
+
+// The error at t = 2 after `steps` equal steps of `step`.
+template <class Step>
+double global_error(int steps, Step&& step) {
+  SineGrowth rhs;
+  const double h = 2.0 / steps;
+  double y = 1.0, t = 0.0;
+  for (int i = 0; i < steps; ++i, t = i * h) y = step(rhs, t, y, h);
+  return std::fabs(y - std::exp(std::sin(2.0)));
+}
+
+// log2 of the error ratio for steps halved twice from `steps` (in the asymptotic
+// range, above rounding).
+template <class Step>
+void expect_order(Step&& step, double order, const char* name, int steps = 16) {
+  const double e1 = global_error(steps, step), e2 = global_error(2 * steps, step), e4 = global_error(4 * steps, step);
+  EXPECT_NEAR(std::log2(e1 / e2), order, 0.3) << name << ": errors " << e1 << ", " << e2 << ", " << e4;
+  EXPECT_NEAR(std::log2(e2 / e4), order, 0.3) << name << ": errors " << e1 << ", " << e2 << ", " << e4;
+}
+
+TEST(OdeMethods, CashKarpStepsConvergeAtFifthOrder) {
+  expect_order(
+      [](SineGrowth& rhs, double t, double y, double h) {
+        double k1 = 0, ynew = NAN, yerr = 0, k[5];
+        Counts c;
+        rhs.f(t, &y, &k1);
+        EXPECT_EQ(rkck_step(rhs, t, &y, &k1, h, &ynew, &yerr, k, c), 0);
+        return ynew;
+      },
+      5.0, "RKCK45");
+}
+
+TEST(OdeMethods, ChebyshevStepsConvergeAtSecondOrderForEveryStageCount) {
+  for (int stages : {2, 5, 9})
+    expect_order(
+        [stages](SineGrowth& rhs, double t, double y, double h) {
+          double fn = 0, ynew = NAN, yjm1, yjm2, fv;
+          Counts c;
+          rhs.f(t, &y, &fn);
+          EXPECT_EQ(rkc_step(rhs, t, &y, &fn, h, stages, &ynew, &yjm1, &yjm2, &fv, c), 0);
+          return ynew;
+        },
+        2.0, stages == 2 ? "RKC, 2 stages" : stages == 5 ? "RKC, 5 stages" : "RKC, 9 stages");
+}
+
+TEST(OdeMethods, Rodas4StepsConvergeAtFourthOrderWithTheTimeDerivative) {
+  expect_order(
+      [](SineGrowth& rhs, double t, double y, double h) {
+        double f0 = 0, jac = 0, dfdt = -y * std::sin(t), ynew = NAN, k[6], g, ys, fs;
+        int piv;
+        Counts c;
+        rhs.f(t, &y, &f0);
+        rhs.jacobian(t, &y, &jac);
+        EXPECT_EQ(rosenbrock_step(rhs, t, &y, &f0, &jac, &dfdt, h, &ynew, k, &g, &piv, &ys, &fs, c), 0);
+        return ynew;
+      },
+      4.0, "RODAS4", 64);
+}
+
+// y' = -diag(1, 10, 1000) y: the power method finds 1000 (reported as 1.2 x).
+struct Diagonal {
+  int n = 3;
+  int f(double, const double* y, double* ydot) const {
+    ydot[0] = -y[0], ydot[1] = -10 * y[1], ydot[2] = -1000 * y[2];
+    return 0;
+  }
+};
+
+TEST(OdeMethods, PowerMethodFindsTheLargestEigenvalue) {
+  Diagonal rhs;
+  const double y[3] = {1.0, 0.5, 0.25};
+  double fn[3], ev[3], v[3], fv[3];
+  rhs.f(0, y, fn);
+  for (int i = 0; i < 3; ++i) ev[i] = fn[i];
+  Counts c;
+  int code = -1;
+  const double sprad = spectral_radius(rhs, 0.0, y, fn, 1.0, ev, v, fv, c, &code);
+  EXPECT_EQ(code, 0);
+  EXPECT_NEAR(sprad / 1.2, 1000.0, 10.0);
+  EXPECT_EQ(rkc_stages(0.1, sprad), 1 + static_cast<int>(std::sqrt(1.0 + 1.54 * 0.1 * sprad)));
+}
+
+TEST(OdeMethods, LuSolvesAPivotedSystem) {
+  // Column-major [[0, 2, 1], [1, 1, 0], [3, 0, 1]]: the first pivot must swap rows.
+  double a[9] = {0, 1, 3, 2, 1, 0, 1, 0, 1};
+  int piv[3];
+  ASSERT_TRUE(lu_factor(3, a, piv));
+  double b[3] = {5, 3, 4};  // A (1, 2, 1)
+  lu_solve(3, a, piv, b);
+  EXPECT_NEAR(b[0], 1.0, 1e-15);
+  EXPECT_NEAR(b[1], 2.0, 1e-15);
+  EXPECT_NEAR(b[2], 1.0, 1e-15);
+  double singular[4] = {1, 2, 2, 4};
+  EXPECT_FALSE(lu_factor(2, singular, piv));
+}
+
+}  // namespace
