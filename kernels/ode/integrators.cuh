@@ -261,7 +261,12 @@ OPSPLIT_HD double spectral_radius(Rhs& rhs, double t, const double* y, const dou
 }
 
 // The number of stages for step h (s = 1 + sqrt(1 + 1.54 h sigma), seed eq. 33).
-OPSPLIT_HD int rkc_stages(double h, double sprad) { return 1 + static_cast<int>(sqrt(1.0 + 1.54 * h * sprad)); }
+// Capped before the conversion to int (a huge h sigma would overflow it); the caller caps
+// it further by rounding.
+OPSPLIT_HD int rkc_stages(double h, double sprad) {
+  const double s = 1.0 + sqrt(1.0 + 1.54 * h * sprad);
+  return s < 1e9 ? static_cast<int>(s) : 1000000000;
+}
 
 // One RKC step of s stages from (t, y, fn) to ynew (seed eqs. 13-23, damping 2/13).
 template <class Rhs>
@@ -355,7 +360,7 @@ OPSPLIT_HD Outcome integrate_rkc(Rhs& rhs, double t, double t1, double* y, doubl
     const bool last = t + h >= t1;
     double hs = last ? t1 - t : h;
     int stages = rkc_stages(hs, sprad);
-    if (stages > max_stages) stages = max_stages, hs = (stages * stages - 1.0) / (1.54 * sprad);
+    if (stages > max_stages) stages = max_stages, hs = (static_cast<double>(stages) * stages - 1.0) / (1.54 * sprad);
     if (stages < 2) stages = 2;
     const bool lands = last && hs == t1 - t;
     code = rkc_step(rhs, t, y, fn, hs, stages, ynew, yjm1, yjm2, fv, c);
