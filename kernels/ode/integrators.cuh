@@ -111,6 +111,23 @@ OPSPLIT_HD double starting_step(Rhs& rhs, double t, const double* y, const doubl
 // Why a rejected step that cannot shrink further failed.
 OPSPLIT_HD int small_step_result(bool nonfinite) { return nonfinite ? kNonfinite : kStepTooSmall; }
 
+// After an accepted step of hs from t (the last one lands on t1): the next step is
+// `grown` (a step cut to reach t1 does not shrink the next call's), y takes ynew
+// (clipped if asked) and, unless t1 is reached, f = f(t, y) for the next step.
+// Returns kOk, or why the system stops.
+template <class Rhs>
+OPSPLIT_HD int advance(Rhs& rhs, double& t, double t1, double hs, bool last, double grown, double& h, double* y,
+                       const double* ynew, double* f, const Settings& s, Counts& c) {
+  const int n = rhs.n;
+  h = last ? max_d(grown, h) : grown;
+  t = last ? t1 : t + hs;
+  for (int i = 0; i < n; ++i) y[i] = ynew[i];
+  if (s.clip_negative) clip_negative(n, y);
+  if (t >= t1) return kOk;
+  if (eval(rhs, t, y, f, c) != 0) return kRhsFailed;
+  return all_finite(n, f) ? kOk : kNonfinite;
+}
+
 // ---- RKCK45: Cash-Karp 5(4), the seed's error control ------------------------------
 
 // One Cash-Karp step of size h from (t, y) with k1 = f(t, y): the 5th-order ynew and
@@ -195,15 +212,8 @@ OPSPLIT_HD Outcome integrate_rkck45(Rhs& rhs, double t, double t1, double* y, do
     ++c.accepted;
     nonfinite = false;
     const double grown = err > errcon ? safety * hs * pow(err, -0.2) : 5.0 * hs;
-    h = last ? max_d(grown, h) : grown;  // a step cut to reach t1 does not shrink the next call's
-    t = last ? t1 : t + hs;
-    for (int i = 0; i < n; ++i) y[i] = ynew[i];
-    if (s.clip_negative) clip_negative(n, y);
-    if (t < t1) {
-      code = eval(rhs, t, y, k1, c);
-      if (code != 0) return out.result = kRhsFailed, out;
-      if (!all_finite(n, k1)) return out.result = kNonfinite, out;
-    }
+    const int result = advance(rhs, t, t1, hs, last, grown, h, y, ynew, k1, s, c);
+    if (result != kOk) return out.result = result, out;
   }
   out.h_next = h;
   return out;
@@ -603,16 +613,9 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y
     if (reject_last) grown = min_d(grown, hs);  // no growth right after a rejection
     reject_last = reject_more = false;
     singular = 0;
-    h = last ? max_d(grown, h) : grown;
-    t = last ? t1 : t + hs;
-    for (int i = 0; i < n; ++i) y[i] = ynew[i];
-    if (s.clip_negative) clip_negative(n, y);
-    if (t < t1) {
-      code = eval(rhs, t, y, f0, c);
-      if (code != 0) return out.result = kRhsFailed, out;
-      if (!all_finite(n, f0)) return out.result = kNonfinite, out;
-      need_jacobian = true;
-    }
+    need_jacobian = true;  // at the new point (not needed once t1 is reached)
+    const int result = advance(rhs, t, t1, hs, last, grown, h, y, ynew, f0, s, c);
+    if (result != kOk) return out.result = result, out;
   }
   out.h_next = h;
   return out;

@@ -12,11 +12,7 @@ const char* kField = "opsplit_field";
 const char* kRd = "opsplit_rd";
 
 // The field behind a handle, with its context made current for the work.
-Field& field_arg(opsplit_field field, const char* name = "field") {
-  Field& f = checked(field, name, kField);
-  if (f.context().is_cuda()) f.context().device().activate();
-  return f;
-}
+Field& field_arg(opsplit_field field, const char* name = "field") { return on_its_device(field, name, kField); }
 ReactionDiffusion& rd_arg(opsplit_rd rd) { return checked(rd, "rd", kRd); }
 
 opsplit_layout checked_layout(const opsplit_layout& layout) {  // by reference: see enum_value

@@ -43,6 +43,14 @@ int enum_value(const E& e) {
   return v;
 }
 
+// The object behind a handle, with its context's CUDA device made current for the work.
+template <class T>
+T& on_its_device(T* handle, const char* argument, const char* type) {
+  T& object = checked(handle, argument, type);
+  if (object.context().is_cuda()) object.context().device().activate();
+  return object;
+}
+
 // An output pointer that must not be NULL.
 template <class T>
 T& output(T* pointer, const char* argument) {

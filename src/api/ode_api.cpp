@@ -8,12 +8,7 @@ using namespace opsplit;
 namespace {
 const char* kOde = "opsplit_ode";
 
-// The batch behind a handle, with its context made current for the work.
-OdeBatch& ode_arg(opsplit_ode ode) {
-  OdeBatch& o = checked(ode, "ode", kOde);
-  if (o.context().is_cuda()) o.context().device().activate();
-  return o;
-}
+OdeBatch& ode_arg(opsplit_ode ode) { return on_its_device(ode, "ode", kOde); }
 }  // namespace
 
 extern "C" {

@@ -227,13 +227,17 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
   settings.atol = atol_.data();
   settings.max_steps = max_steps_;
   settings.clip_negative = clip_negative_;
-  const double* state = state_.as<const double>();
+  double* state = state_.as<double>();
   const double* params = params_.as<const double>();
   double* h_next = h_next_.as<double>();
-  // The new states go to a copy: failed systems, and every system of a cancelled
-  // call, keep their state at t0. The kept steps too, for the same reason.
-  std::vector<double> next(state, state + static_cast<size_t>(nsys_) * static_cast<size_t>(n));
-  std::vector<double> steps(h_next, h_next + nsys_);
+  // Each system is read and written by one thread only, so states change in place: a
+  // failed system is never written. With a progress callback a call may be cancelled,
+  // and a copy puts every state (and kept step) back then.
+  std::vector<double> saved_state, saved_steps;
+  if (context().has_progress()) {
+    saved_state.assign(state, state + static_cast<size_t>(nsys_) * static_cast<size_t>(n));
+    saved_steps.assign(h_next, h_next + nsys_);
+  }
   // Chunks between progress reports (the callback runs on this thread only).
   const int64_t nchunks = context().has_progress() ? std::min<int64_t>(nsys_, 20) : 1;
   const int64_t chunk = (nsys_ + nchunks - 1) / nchunks;
@@ -266,17 +270,18 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
         results.rhs[i] = c.rhs;
         results.jacobian[i] = c.jacobian;
         if (out.result == ode::kOk) {
-          for (int e = 0; e < n; ++e) next[static_cast<size_t>(e * nsys_ + s)] = y[static_cast<size_t>(e)];
-          steps[i] = out.h_next;
+          for (int e = 0; e < n; ++e) state[e * nsys_ + s] = y[static_cast<size_t>(e)];
+          h_next[s] = out.h_next;
         }
       }
     }
-    if (context().report_progress(static_cast<double>(end) / static_cast<double>(nsys_), "opsplit_ode_integrate"))
+    if (context().report_progress(static_cast<double>(end) / static_cast<double>(nsys_), "opsplit_ode_integrate")) {
+      std::copy(saved_state.begin(), saved_state.end(), state);
+      std::copy(saved_steps.begin(), saved_steps.end(), h_next);
       fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " + num(static_cast<long long>(end)) +
                                         " of " + num(static_cast<long long>(nsys_)) + " systems; every state is at t0");
+    }
   }
-  std::memcpy(state_.data(), next.data(), next.size() * sizeof(double));
-  std::memcpy(h_next, steps.data(), steps.size() * sizeof(double));
 }
 
 void opsplit_ode_s::report_failures(const Results& results) const {
