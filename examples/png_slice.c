@@ -30,6 +30,20 @@ int png_slice_write(const char* path, const double* values, int nx, int ny, doub
     }
     if (lo == hi) hi = lo + 1;
   }
+  unsigned char* rgb = malloc((size_t)nx * (size_t)ny * 3);
+  if (!rgb) {
+    fprintf(stderr, "png_slice_write: %s: out of memory\n", path);
+    return -1;
+  }
+  for (int y = 0; y < ny; ++y) /* y grows upward: the last row is the picture's top */
+    for (int x = 0; x < nx; ++x)
+      colour((values[(long)y * nx + x] - lo) / (hi - lo), rgb + 3 * ((size_t)(ny - 1 - y) * (size_t)nx + (size_t)x));
+  const int rc = png_write_rgb(path, rgb, nx, ny);
+  free(rgb);
+  return rc;
+}
+
+int png_write_rgb(const char* path, const unsigned char* rgb, int width, int height) {
   FILE* out = fopen(path, "wb");
   if (!out) {
     perror(path);
@@ -37,24 +51,22 @@ int png_slice_write(const char* path, const double* values, int nx, int ny, doub
   }
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
   png_infop info = png ? png_create_info_struct(png) : NULL;
-  unsigned char* row = malloc((size_t)nx * 3);
-  if (!png || !info || !row || setjmp(png_jmpbuf(png))) {
-    fprintf(stderr, "png_slice_write: %s: libpng failed\n", path);
+  if (!png || !info || setjmp(png_jmpbuf(png))) {
+    fprintf(stderr, "png_write_rgb: %s: libpng failed\n", path);
     png_destroy_write_struct(&png, &info);
-    free(row);
     fclose(out);
     return -1;
   }
   png_init_io(png, out);
-  png_set_IHDR(png, info, (png_uint_32)nx, (png_uint_32)ny, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+  png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
-  for (int y = ny - 1; y >= 0; --y) {
-    for (int x = 0; x < nx; ++x) colour((values[(long)y * nx + x] - lo) / (hi - lo), row + 3 * x);
-    png_write_row(png, row);
-  }
+  for (int y = 0; y < height; ++y) png_write_row(png, (png_const_bytep)(rgb + 3 * (size_t)y * (size_t)width));
   png_write_end(png, NULL);
   png_destroy_write_struct(&png, &info);
-  free(row);
-  return fclose(out) == 0 ? 0 : -1;
+  if (fclose(out) != 0) {
+    perror(path);
+    return -1;
+  }
+  return 0;
 }

@@ -12,6 +12,11 @@ extern "C" {
  * range). Returns 0, or -1 with a message on stderr. */
 int png_slice_write(const char* path, const double* values, int nx, int ny, double lo, double hi);
 
+/* Writes width x height RGB pixels (3 bytes each, rows from the top) as a PNG: the one
+ * libpng writer of the examples' pictures (png_plot.c draws into such a buffer).
+ * Returns 0, or -1 with a message on stderr. */
+int png_write_rgb(const char* path, const unsigned char* rgb, int width, int height);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "common/hd.cuh"
+#include "ode/sparse_lu.cuh"
 
 namespace opsplit::chem {
 
@@ -31,6 +32,11 @@ struct MassAction {
   const double* rate_b = nullptr;
   const double* rate_ea_over_r = nullptr;  // Ea / R, kelvin
   const int* rate_param = nullptr;
+  // The Jacobian on the sparse LU pattern of 1/(gamma h) - J: the value index of each
+  // (reaction, reactant entry, change entry) term, in the loop order of
+  // mass_action_jacobian_sparse.
+  ode::SparseLu lu;
+  const int* jacobian_slot = nullptr;
 };
 
 // y^n for a small integer n >= 0 by repeated products (exact for n = 0, 1; the same
@@ -74,22 +80,39 @@ OPSPLIT_HD void mass_action_rates(const MassAction& m, const double* k, const do
   }
 }
 
+// d w_r / d y_j of reactant entry a (species j): order_j y_j^(order_j - 1) times the rest.
+OPSPLIT_HD double rate_derivative(const MassAction& m, const double* k, const double* y, int r, int a) {
+  const int begin = m.reactant_begin[r], end = m.reactant_begin[r + 1];
+  const int j = m.reactant_species[a];
+  double dw = k[r] * static_cast<double>(m.reactant_order[a]) * integer_power(y[j], m.reactant_order[a] - 1);
+  for (int b = begin; b < end; ++b)
+    if (b != a) dw *= integer_power(y[m.reactant_species[b]], m.reactant_order[b]);
+  return dw;
+}
+
 // Column-major Jacobian: jac[i + j*n] = d(ydot_i)/dy_j.
 OPSPLIT_HD void mass_action_jacobian(const MassAction& m, const double* k, const double* y, double* jac) {
   const int n = m.nspecies;
   for (int i = 0; i < n * n; ++i) jac[i] = 0.0;
-  for (int r = 0; r < m.nreactions; ++r) {
-    const int begin = m.reactant_begin[r], end = m.reactant_begin[r + 1];
-    for (int a = begin; a < end; ++a) {
-      // d w / d y_j for reactant j = species of entry a: order_j * y_j^(order_j - 1) * the rest.
+  for (int r = 0; r < m.nreactions; ++r)
+    for (int a = m.reactant_begin[r]; a < m.reactant_begin[r + 1]; ++a) {
       const int j = m.reactant_species[a];
-      double dw = k[r] * static_cast<double>(m.reactant_order[a]) * integer_power(y[j], m.reactant_order[a] - 1);
-      for (int b = begin; b < end; ++b)
-        if (b != a) dw *= integer_power(y[m.reactant_species[b]], m.reactant_order[b]);
+      const double dw = rate_derivative(m, k, y, r, a);
       for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
         jac[m.change_species[e] + j * n] += static_cast<double>(m.change_delta[e]) * dw;
     }
-  }
+}
+
+// The same Jacobian as the m.lu.nnz values of the sparse LU pattern (fill-in zero).
+OPSPLIT_HD void mass_action_jacobian_sparse(const MassAction& m, const double* k, const double* y, double* values) {
+  for (int i = 0; i < m.lu.nnz; ++i) values[i] = 0.0;
+  int term = 0;
+  for (int r = 0; r < m.nreactions; ++r)
+    for (int a = m.reactant_begin[r]; a < m.reactant_begin[r + 1]; ++a) {
+      const double dw = rate_derivative(m, k, y, r, a);
+      for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
+        values[m.jacobian_slot[term++]] += static_cast<double>(m.change_delta[e]) * dw;
+    }
 }
 
 }  // namespace opsplit::chem

@@ -6,6 +6,9 @@
 //   int f(double t, const double* y, double* ydot); // 0 ok, > 0 recoverable, < 0 fatal
 //   int jacobian(double t, const double* y, double* jac);  // column-major n x n
 //   bool has_jacobian() const;  bool autonomous() const;
+// or, with `static constexpr bool kSparseJacobian = true`, a jacobian() that fills the
+// values of the pattern `const SparseLu& sparse_lu() const` gives (sparse_lu.cuh):
+// RODAS then factors 1/(gamma h) - J on that pattern instead of densely.
 // The caller gives each system contiguous scratch of workspace_size(n) doubles and n
 // ints (registers / local memory on the GPU, a thread's buffer on the CPU).
 #pragma once
@@ -13,7 +16,10 @@
 #include <math.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "common/hd.cuh"
+#include "ode/sparse_lu.cuh"
 
 namespace opsplit::ode {
 
@@ -38,7 +44,13 @@ struct Outcome {
 
 constexpr double kUnitRoundoff = 2.220446049250313e-16;
 
-OPSPLIT_HD constexpr int workspace_size(int n) { return 11 * n + 2 * n * n; }
+OPSPLIT_HD constexpr int workspace_size(int n) { return 12 * n + 2 * n * n; }
+
+template <class Rhs, class = void>
+struct HasSparseJacobian : std::false_type {};
+template <class Rhs>
+struct HasSparseJacobian<Rhs, std::void_t<decltype(Rhs::kSparseJacobian)>>
+    : std::integral_constant<bool, Rhs::kSparseJacobian> {};
 
 OPSPLIT_HD bool is_finite(double x) { return x - x == 0.0; }
 OPSPLIT_HD double max_d(double a, double b) { return a > b ? a : b; }
@@ -462,19 +474,23 @@ OPSPLIT_HD void lu_solve(int n, const double* lu, const int* piv, double* b) {
 // df/dy at (t, y) with f0 = f(t, y): the rhs's own, or forward differences.
 template <class Rhs>
 OPSPLIT_HD int jacobian_at(Rhs& rhs, double t, double* y, const double* f0, double* jac, double* scratch, Counts& c) {
-  const int n = rhs.n;
   ++c.jacobian;
-  if (rhs.has_jacobian()) return rhs.jacobian(t, y, jac);
-  for (int j = 0; j < n; ++j) {
-    const double yj = y[j];
-    const double delta = sqrt(kUnitRoundoff * max_d(1e-5, fabs(yj)));
-    y[j] = yj + delta;
-    const int code = eval(rhs, t, y, scratch, c);
-    y[j] = yj;
-    if (code != 0) return code;
-    for (int i = 0; i < n; ++i) jac[i + j * n] = (scratch[i] - f0[i]) / delta;
+  if constexpr (HasSparseJacobian<Rhs>::value) {
+    return rhs.jacobian(t, y, jac);  // always analytic
+  } else {
+    if (rhs.has_jacobian()) return rhs.jacobian(t, y, jac);
+    const int n = rhs.n;
+    for (int j = 0; j < n; ++j) {
+      const double yj = y[j];
+      const double delta = sqrt(kUnitRoundoff * max_d(1e-5, fabs(yj)));
+      y[j] = yj + delta;
+      const int code = eval(rhs, t, y, scratch, c);
+      y[j] = yj;
+      if (code != 0) return code;
+      for (int i = 0; i < n; ++i) jac[i + j * n] = (scratch[i] - f0[i]) / delta;
+    }
+    return 0;
   }
-  return 0;
 }
 
 // RODAS4 (Hairer & Wanner, Solving ODEs II, VI.4; coefficients as in KPP):
@@ -487,12 +503,13 @@ constexpr int kSingularMatrix = 0x7fffffff;  // rosenbrock_step: 1/(gamma h) - J
 
 // One RODAS4 step of size h from (t, y) with f0 = f(t, y), jac = df/dy there and
 // dfdt = df/dt (read only for a non-autonomous rhs). Gives ynew, and the stages in k
-// (6 vectors; k + 5n is the error estimate). g (n x n), piv, ys and fs are scratch.
+// (6 vectors; k + 5n is the error estimate). g (n x n), piv, ys, fs and w (n) are
+// scratch. jac and g are dense or on the rhs's sparse pattern (HasSparseJacobian).
 // Returns 0, the rhs's code, or kSingularMatrix.
 template <class Rhs>
 OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, const double* y, const double* f0, const double* jac,
                                const double* dfdt, double h, double* ynew, double* k, double* g, int* piv,
-                               double* ys, double* fs, Counts& c) {
+                               double* ys, double* fs, double* w, Counts& c) {
   // Local tables (not static members): device code may read them at run-time indices.
   // a and c are strictly lower triangular, row by row: (i, j < i) at i (i - 1) / 2 + j.
   constexpr double a[15] = {1.544,
@@ -512,9 +529,17 @@ OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, const double* y, const double
   constexpr double gamma[kRodasStages] = {0.25, -0.1043, 0.1035, -0.03620000000000023, 0.0, 0.0};
   const int n = rhs.n;
   const double ghinv = 1.0 / (gamma[0] * h);
-  for (int i = 0; i < n * n; ++i) g[i] = -jac[i];
-  for (int i = 0; i < n; ++i) g[i + i * n] += ghinv;
-  if (!lu_factor(n, g, piv)) return kSingularMatrix;
+  constexpr bool sparse = HasSparseJacobian<Rhs>::value;
+  if constexpr (sparse) {
+    const SparseLu& lu = rhs.sparse_lu();
+    for (int i = 0; i < lu.nnz; ++i) g[i] = -jac[i];
+    for (int p = 0; p < n; ++p) g[lu.diag[p]] += ghinv;
+    if (!sparse_lu_factor(lu, g, w)) return kSingularMatrix;
+  } else {
+    for (int i = 0; i < n * n; ++i) g[i] = -jac[i];
+    for (int i = 0; i < n; ++i) g[i + i * n] += ghinv;
+    if (!lu_factor(n, g, piv)) return kSingularMatrix;
+  }
   for (int st = 0; st < kRodasStages; ++st) {
     double* ks = k + st * n;
     const int row = st * (st - 1) / 2;
@@ -535,7 +560,10 @@ OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, const double* y, const double
       if (!rhs.autonomous() && gamma[st] != 0.0) sum += gamma[st] * h * dfdt[i];
       ks[i] = sum;
     }
-    lu_solve(n, g, piv, ks);
+    if constexpr (sparse)
+      sparse_lu_solve(rhs.sparse_lu(), g, ks, w);
+    else
+      lu_solve(n, g, piv, ks);
   }
   for (int i = 0; i < n; ++i) {
     double sum = y[i];
@@ -562,6 +590,7 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y
   double* k = dfdt + n;  // kRodasStages vectors
   double* jac = k + kRodasStages * n;
   double* g = jac + n * n;
+  double* w = g + n * n;
   Outcome out;
   if (!all_finite(n, y)) return out.result = kNonfinite, out;
   int code = eval(rhs, t, y, f0, c);
@@ -586,7 +615,7 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y
     }
     const bool last = t + h >= t1;
     const double hs = last ? t1 - t : h;
-    code = rosenbrock_step(rhs, t, y, f0, jac, dfdt, hs, ynew, k, g, piv, ys, fs, c);
+    code = rosenbrock_step(rhs, t, y, f0, jac, dfdt, hs, ynew, k, g, piv, ys, fs, w, c);
     if (code == kSingularMatrix) {
       ++c.rejected;
       h = 0.5 * hs;

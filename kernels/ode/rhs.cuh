@@ -1,6 +1,7 @@
 // The right-hand side of a mass-action mechanism for the integrators: rate constants
 // computed once per system and call (they depend only on its parameters), then
-// dy/dt and the exact Jacobian from the shared kinetics.
+// dy/dt and the exact Jacobian from the shared kinetics, on the mechanism's sparse LU
+// pattern.
 #pragma once
 
 #include "chem/mass_action.cuh"
@@ -16,8 +17,10 @@ struct MassActionRhs {
     chem::mass_action_rates(*m, k, y, ydot);
     return 0;
   }
-  OPSPLIT_HD int jacobian(double, const double* y, double* jac) const {
-    chem::mass_action_jacobian(*m, k, y, jac);
+  static constexpr bool kSparseJacobian = true;
+  OPSPLIT_HD const SparseLu& sparse_lu() const { return m->lu; }
+  OPSPLIT_HD int jacobian(double, const double* y, double* values) const {
+    chem::mass_action_jacobian_sparse(*m, k, y, values);
     return 0;
   }
   OPSPLIT_HD bool has_jacobian() const { return true; }

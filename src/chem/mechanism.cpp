@@ -170,6 +170,21 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
   rate_a_ = append_doubles(a);
   rate_b_ = append_doubles(b);
   rate_ea_over_r_ = append_doubles(ea_over_r);
+  // Jacobian entries: (change species, reactant species) of every reaction.
+  std::vector<std::pair<int, int>> entries;
+  for (int r = 0; r < nreactions_; ++r)
+    for (int a = reactant_begin[static_cast<size_t>(r)]; a < reactant_begin[static_cast<size_t>(r) + 1]; ++a)
+      for (int e = change_begin[static_cast<size_t>(r)]; e < change_begin[static_cast<size_t>(r) + 1]; ++e)
+        entries.emplace_back(change_species[static_cast<size_t>(e)], reactant_species[static_cast<size_t>(a)]);
+  const ode::SparsePattern lu = ode::analyze_sparse_lu(nspecies_, entries);
+  std::vector<int> slots;
+  for (const auto& [i, j] : entries) slots.push_back(lu.slot(i, j));
+  lu_nnz_ = lu.nnz();
+  lu_order_ = append_ints(lu.order);
+  lu_row_begin_ = append_ints(lu.row_begin);
+  lu_col_ = append_ints(lu.col);
+  lu_diag_ = append_ints(lu.diag);
+  jacobian_slot_ = append_ints(slots);
   if (ints_.empty()) ints_.push_back(0);  // never a null base pointer
   if (doubles_.empty()) doubles_.push_back(0.0);
 }
@@ -189,6 +204,13 @@ MassAction CompiledMechanism::view_at(const int* ints, const double* doubles) co
   m.rate_a = doubles + rate_a_;
   m.rate_b = doubles + rate_b_;
   m.rate_ea_over_r = doubles + rate_ea_over_r_;
+  m.lu.n = nspecies_;
+  m.lu.nnz = lu_nnz_;
+  m.lu.order = ints + lu_order_;
+  m.lu.row_begin = ints + lu_row_begin_;
+  m.lu.col = ints + lu_col_;
+  m.lu.diag = ints + lu_diag_;
+  m.jacobian_slot = ints + jacobian_slot_;
   return m;
 }
 

@@ -9,6 +9,7 @@
 #include "chem/mass_action.cuh"
 #include "core/context.hpp"
 #include "core/handle.hpp"
+#include "ode/sparse_pattern.hpp"
 #include "opsplit/mechanism.h"
 
 namespace opsplit::chem {
@@ -81,6 +82,9 @@ class CompiledMechanism {
   size_t reactant_begin_ = 0, reactant_species_ = 0, reactant_order_ = 0, change_begin_ = 0, change_species_ = 0,
          change_delta_ = 0, rate_kind_ = 0, rate_param_ = 0;
   size_t rate_a_ = 0, rate_b_ = 0, rate_ea_over_r_ = 0;
+  // The Jacobian's sparse LU pattern and where each Jacobian term lands in it.
+  int lu_nnz_ = 0;
+  size_t lu_order_ = 0, lu_row_begin_ = 0, lu_col_ = 0, lu_diag_ = 0, jacobian_slot_ = 0;
 };
 
 }  // namespace opsplit::chem

@@ -1,11 +1,18 @@
 // The integrators' steps (kernels/ode/integrators.cuh) at fixed step sizes against an
 // exact solution: each method's order of convergence, measured; and the nonlinear
-// power method's spectral radius against known eigenvalues.
+// power method's spectral radius against known eigenvalues; the sparse LU against
+// dense arithmetic.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
+#include <utility>
+#include <vector>
 
 #include "ode/integrators.cuh"
+#include "ode/sparse_pattern.hpp"
+#include "pollu.h"
 
 namespace {
 
@@ -73,12 +80,12 @@ TEST(OdeMethods, ChebyshevStepsConvergeAtSecondOrderForEveryStageCount) {
 TEST(OdeMethods, Rodas4StepsConvergeAtFourthOrderWithTheTimeDerivative) {
   expect_order(
       [](SineGrowth& rhs, double t, double y, double h) {
-        double f0 = 0, jac = 0, dfdt = -y * std::sin(t), ynew = NAN, k[6], g, ys, fs;
+        double f0 = 0, jac = 0, dfdt = -y * std::sin(t), ynew = NAN, k[6], g, ys, fs, w;
         int piv;
         Counts c;
         rhs.f(t, &y, &f0);
         rhs.jacobian(t, &y, &jac);
-        EXPECT_EQ(rosenbrock_step(rhs, t, &y, &f0, &jac, &dfdt, h, &ynew, k, &g, &piv, &ys, &fs, c), 0);
+        EXPECT_EQ(rosenbrock_step(rhs, t, &y, &f0, &jac, &dfdt, h, &ynew, k, &g, &piv, &ys, &fs, &w, c), 0);
         return ynew;
       },
       4.0, "RODAS4", 64);
@@ -122,3 +129,87 @@ TEST(OdeMethods, LuSolvesAPivotedSystem) {
 }
 
 }  // namespace
+
+// ---- the sparse LU of RODAS on reaction networks ---------------------------------------
+
+// A random n x n matrix with about `per_row` off-diagonal entries per row and a
+// dominant diagonal, as its entry list and dense (row-major) values.
+struct RandomSparse {
+  std::vector<std::pair<int, int>> entries;
+  std::vector<double> dense;
+};
+
+RandomSparse random_sparse(int n, int per_row, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  RandomSparse m;
+  m.dense.assign(static_cast<size_t>(n * n), 0.0);
+  for (int i = 0; i < n; ++i) {
+    for (int e = 0; e < per_row; ++e) {
+      const int j = pick(rng);
+      m.entries.emplace_back(i, j);
+      m.dense[static_cast<size_t>(i * n + j)] += value(rng);
+    }
+    m.dense[static_cast<size_t>(i * n + i)] += 2.0 * per_row;
+  }
+  return m;
+}
+
+TEST(SparseLu, SolvesRandomSparseSystemsToRounding) {
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    const int n = 40;
+    const RandomSparse m = random_sparse(n, 3, seed);
+    const opsplit::ode::SparsePattern pattern = opsplit::ode::analyze_sparse_lu(n, m.entries);
+    std::vector<double> v(static_cast<size_t>(pattern.nnz()), 0.0), w(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const double a = m.dense[static_cast<size_t>(i * n + j)];
+        if (a == 0.0) continue;
+        const int slot = pattern.slot(i, j);
+        ASSERT_GE(slot, 0) << "entry (" << i << ", " << j << ") is missing from the pattern";
+        v[static_cast<size_t>(slot)] = a;
+      }
+    ASSERT_TRUE(sparse_lu_factor(pattern.view(), v.data(), w.data()));
+    std::vector<double> b(static_cast<size_t>(n)), x(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) b[static_cast<size_t>(i)] = x[static_cast<size_t>(i)] = std::sin(i + 1.0);
+    sparse_lu_solve(pattern.view(), v.data(), x.data(), w.data());
+    double residual = 0;
+    for (int i = 0; i < n; ++i) {
+      double ax = 0;
+      for (int j = 0; j < n; ++j) ax += m.dense[static_cast<size_t>(i * n + j)] * x[static_cast<size_t>(j)];
+      residual = std::max(residual, std::fabs(ax - b[static_cast<size_t>(i)]));
+    }
+    EXPECT_LE(residual, 1e-14) << "seed " << seed;
+    EXPECT_LT(pattern.nnz(), n * n / 4) << "seed " << seed;
+  }
+}
+
+TEST(SparseLu, PolluKeeps94EntriesOf400) {
+  // The Jacobian entries of POLLU: (every species a reaction changes, each reactant).
+  std::vector<std::pair<int, int>> entries;
+  for (int r = 0; r < POLLU_NREACTIONS; ++r)
+    for (int j : pollu_reactants[r]) {
+      if (j < 0) continue;
+      for (int i : pollu_reactants[r])
+        if (i >= 0) entries.emplace_back(i, j);
+      for (int i : pollu_products[r])
+        if (i >= 0) entries.emplace_back(i, j);
+    }
+  const opsplit::ode::SparsePattern pattern = opsplit::ode::analyze_sparse_lu(POLLU_NSPECIES, entries);
+  // 86 entries with the diagonal; the Markowitz order adds 8 (the natural order would
+  // fill to 262).
+  EXPECT_EQ(pattern.nnz(), 94);
+  std::vector<int> sorted = pattern.order;
+  std::sort(sorted.begin(), sorted.end());
+  for (int i = 0; i < POLLU_NSPECIES; ++i) EXPECT_EQ(sorted[static_cast<size_t>(i)], i);
+}
+
+TEST(SparseLu, AZeroPivotIsReported) {
+  // [[0, 1], [1, 0]] is regular but has no LU without pivoting.
+  const opsplit::ode::SparsePattern pattern = opsplit::ode::analyze_sparse_lu(2, {{0, 1}, {1, 0}});
+  std::vector<double> v(static_cast<size_t>(pattern.nnz()), 0.0), w(2);
+  v[static_cast<size_t>(pattern.slot(0, 1))] = 1.0;
+  v[static_cast<size_t>(pattern.slot(1, 0))] = 1.0;
+  EXPECT_FALSE(sparse_lu_factor(pattern.view(), v.data(), w.data()));
+}
