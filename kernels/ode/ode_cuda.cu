@@ -45,14 +45,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) integrate_kernel(Ke
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t s = a.begin + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < a.end; s += stride) {
     double y[N], p[kMaxParamsCuda], k[kMaxReactionsCuda], work[workspace_size(N)];
-    int piv[N];
     for (int e = 0; e < a.neq; ++e) y[e] = a.state[e * a.nsys + s];
     for (int q = 0; q < a.nparam; ++q) p[q] = a.params[q * a.nsys + s];
     chem::rate_constants(m, p, k);
     MassActionRhs rhs{&m, k, a.neq};
     Counts c;
     const double h = a.keep_step && a.h_next[s] > 0.0 ? a.h_next[s] : a.h0;
-    const Outcome out = integrate_system(a.method, rhs, a.t0, a.t1, y, h, a.settings, work, piv, c);
+    const Outcome out = integrate_system(a.method, rhs, a.t0, a.t1, y, h, a.settings, work,
+                                         nullptr /* no pivots: a mechanism's LU is sparse */, c);
     a.result[s] = out.result;
     a.counts[s] = c.accepted;
     a.counts[a.nsys + s] = c.rejected;
@@ -89,19 +89,10 @@ void check_cuda_support(int neq, int nreactions, int nparam) {
                                         std::to_string(kMaxParamsCuda) + " parameters; use a CPU context");
 }
 
-void integrate_cuda(Context& ctx, const CudaBatch& b, const chem::CompiledMechanism& mech, double t0, double t1,
-                    const ResultArrays& results) {
-  check_cuda_support(b.neq, mech.nreactions(), b.nparam);
+void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, const ResultArrays& results) {
+  check_cuda_support(b.neq, b.nreactions, b.nparam);
   const cuda::Device& dev = ctx.device();
   const auto nsys = static_cast<size_t>(b.nsys);
-  Buffer ints(ctx, mech.ints().size() * sizeof(int));
-  Buffer doubles(ctx, mech.doubles().size() * sizeof(double));
-  Buffer atol(ctx, static_cast<size_t>(b.neq) * sizeof(double));
-  Buffer result(ctx, nsys * sizeof(int));
-  Buffer counts(ctx, 4 * nsys * sizeof(int64_t));
-  dev.copy_to_device(ints.data(), mech.ints().data(), ints.bytes());
-  dev.copy_to_device(doubles.data(), mech.doubles().data(), doubles.bytes());
-  dev.copy_to_device(atol.data(), b.atol, atol.bytes());
   // With a progress callback the systems go in chunks, and a cancelled call puts
   // back the states (and kept steps) it had changed.
   const bool chunked = ctx.has_progress();
@@ -116,12 +107,12 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, const chem::CompiledMechan
   a.neq = b.neq, a.nparam = b.nparam, a.method = b.method, a.nsys = b.nsys;
   a.t0 = t0, a.t1 = t1, a.h0 = b.h0, a.keep_step = b.keep_step;
   a.settings.rtol = b.rtol;
-  a.settings.atol = atol.as<const double>();
+  a.settings.atol = b.atol;
   a.settings.max_steps = b.max_steps;
   a.settings.clip_negative = b.clip_negative;
   a.state = b.state, a.params = b.params, a.h_next = b.h_next;
-  a.result = result.as<int>(), a.counts = counts.as<int64_t>();
-  const chem::MassAction m = mech.view_at(ints.as<const int>(), doubles.as<const double>());
+  a.result = b.result, a.counts = b.counts;
+  const chem::MassAction& m = b.mechanism;
   const int64_t nchunks = chunked ? std::min<int64_t>(b.nsys, 20) : 1;
   const int64_t chunk = (b.nsys + nchunks - 1) / nchunks;
   for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {
@@ -144,8 +135,8 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, const chem::CompiledMechan
     }
   }
   std::vector<int64_t> host_counts(4 * nsys);
-  dev.copy_to_host(results.result, result.data(), result.bytes());
-  dev.copy_to_host(host_counts.data(), counts.data(), counts.bytes());
+  dev.copy_to_host(results.result, b.result, nsys * sizeof(int));
+  dev.copy_to_host(host_counts.data(), b.counts, host_counts.size() * sizeof(int64_t));
   std::copy_n(host_counts.begin(), nsys, results.accepted);
   std::copy_n(host_counts.begin() + static_cast<std::ptrdiff_t>(nsys), nsys, results.rejected);
   std::copy_n(host_counts.begin() + static_cast<std::ptrdiff_t>(2 * nsys), nsys, results.rhs);

@@ -9,14 +9,15 @@
 
 namespace opsplit::ode {
 
-// What a CUDA integration reads and writes: storage on the device, options on the host.
+// What a CUDA integration reads and writes: storage and the mechanism on the device,
+// options by value.
 struct CudaBatch {
   int neq;
   int64_t nsys;
   int nparam;
   int method;
   double rtol;
-  const double* atol;  // host, neq values
+  const double* atol;  // device, neq values
   double h0;
   int64_t max_steps;
   bool keep_step;
@@ -24,6 +25,10 @@ struct CudaBatch {
   double* state;         // device [eq][sys]
   const double* params;  // device [param][sys]
   double* h_next;        // device [sys]
+  chem::MassAction mechanism;  // over device copies of the compiled arrays
+  int nreactions;
+  int* result;      // device [sys]
+  int64_t* counts;  // device [4][sys]: accepted, rejected, rhs, jacobian
 };
 
 // Per-system results on the host.
@@ -40,12 +45,10 @@ struct ResultArrays {
 void check_cuda_support(int neq, int nreactions, int nparam);
 // Integrates every system; failed systems keep their state. Throws CANCELLED (every
 // state at t0) when the progress callback asks.
-void integrate_cuda(Context& ctx, const CudaBatch& batch, const chem::CompiledMechanism& mech, double t0, double t1,
-                    const ResultArrays& results);
+void integrate_cuda(Context& ctx, const CudaBatch& batch, double t0, double t1, const ResultArrays& results);
 #else
 inline void check_cuda_support(int, int, int) {}
-inline void integrate_cuda(Context&, const CudaBatch&, const chem::CompiledMechanism&, double, double,
-                           const ResultArrays&) {
+inline void integrate_cuda(Context&, const CudaBatch&, double, double, const ResultArrays&) {
   fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
 }
 #endif

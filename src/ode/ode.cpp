@@ -72,7 +72,17 @@ opsplit_ode_s::opsplit_ode_s(Context& ctx, int neq, int64_t nsys, int nparam)
   state_ = Buffer(ctx, values * static_cast<size_t>(neq) * sizeof(double));
   params_ = Buffer(ctx, values * static_cast<size_t>(std::max(nparam, 1)) * sizeof(double));
   h_next_ = Buffer(ctx, values * sizeof(double));
+  if (ctx.is_cuda()) {
+    device_atol_ = Buffer(ctx, static_cast<size_t>(neq) * sizeof(double));
+    device_result_ = Buffer(ctx, values * sizeof(int));
+    device_counts_ = Buffer(ctx, 4 * values * sizeof(int64_t));
+    upload_atol();
+  }
   results_.resize(nsys);
+}
+
+void opsplit_ode_s::upload_atol() {
+  if (context().is_cuda()) context().device().copy_to_device(device_atol_.data(), atol_.data(), device_atol_.bytes());
 }
 
 void opsplit_ode_s::set_mechanism(const chem::Mechanism* mech) {
@@ -87,7 +97,17 @@ void opsplit_ode_s::set_mechanism(const chem::Mechanism* mech) {
                   num(nparam_));
   mech->check_complete("mech");
   auto compiled = std::make_unique<chem::CompiledMechanism>(*mech);
-  if (context().is_cuda()) ode::check_cuda_support(neq_, compiled->nreactions(), nparam_);
+  if (context().is_cuda()) {
+    ode::check_cuda_support(neq_, compiled->nreactions(), nparam_);
+    const auto& ints = compiled->ints();
+    const auto& doubles = compiled->doubles();
+    Buffer device_ints(context(), ints.size() * sizeof(int));
+    Buffer device_doubles(context(), doubles.size() * sizeof(double));
+    context().device().copy_to_device(device_ints.data(), ints.data(), device_ints.bytes());
+    context().device().copy_to_device(device_doubles.data(), doubles.data(), device_doubles.bytes());
+    device_mechanism_ints_ = std::move(device_ints);
+    device_mechanism_doubles_ = std::move(device_doubles);
+  }
   mechanism_ = std::move(compiled);
   callback_ = Callback{};
 }
@@ -117,6 +137,7 @@ void opsplit_ode_s::set_tolerances(double rtol, double atol) {
   if (!(atol >= 0.0) || !std::isfinite(atol)) fail_argument("atol=" + num(atol) + " is not finite and >= 0");
   rtol_ = rtol;
   std::fill(atol_.begin(), atol_.end(), atol);
+  upload_atol();
 }
 
 void opsplit_ode_s::set_absolute_tolerances(const double* atol) {
@@ -125,6 +146,7 @@ void opsplit_ode_s::set_absolute_tolerances(const double* atol) {
     if (!(atol[i] >= 0.0) || !std::isfinite(atol[i]))
       fail_argument("atol[" + num(i) + "]=" + num(atol[i]) + " is not finite and >= 0");
   atol_.assign(atol, atol + neq_);
+  upload_atol();
 }
 
 void opsplit_ode_s::set_initial_step(double h0) {
@@ -203,13 +225,18 @@ void opsplit_ode_s::integrate(double t0, double t1) {
   results.resize(nsys_);
   if (t1 > t0) {
     if (context().is_cuda()) {
-      const ode::CudaBatch batch{neq_,       nsys_,          nparam_,        method_,
-                                 rtol_,      atol_.data(),   h0_,            max_steps_,
-                                 keep_step_, clip_negative_, state_.as<double>(), params_.as<double>(),
-                                 h_next_.as<double>()};
+      ode::CudaBatch batch{};
+      batch.neq = neq_, batch.nsys = nsys_, batch.nparam = nparam_, batch.method = method_;
+      batch.rtol = rtol_, batch.atol = device_atol_.as<const double>(), batch.h0 = h0_;
+      batch.max_steps = max_steps_, batch.keep_step = keep_step_, batch.clip_negative = clip_negative_;
+      batch.state = state_.as<double>(), batch.params = params_.as<const double>(), batch.h_next = h_next_.as<double>();
+      batch.mechanism = mechanism_->view_at(device_mechanism_ints_.as<const int>(),
+                                            device_mechanism_doubles_.as<const double>());
+      batch.nreactions = mechanism_->nreactions();
+      batch.result = device_result_.as<int>(), batch.counts = device_counts_.as<int64_t>();
       const ode::ResultArrays arrays{results.result.data(), results.accepted.data(), results.rejected.data(),
                                      results.rhs.data(), results.jacobian.data()};
-      ode::integrate_cuda(context(), batch, *mechanism_, t0, t1, arrays);
+      ode::integrate_cuda(context(), batch, t0, t1, arrays);
     } else {
       integrate_cpu(t0, t1, results);
     }

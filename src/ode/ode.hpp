@@ -53,6 +53,7 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   void put(opsplit::Buffer& to, int rows, const double* host, int layout, const char* name);
   void take(const opsplit::Buffer& from, int rows, double* host, int layout, const char* name) const;
   void integrate_cpu(double t0, double t1, Results& results);
+  void upload_atol();
   void report_failures(const Results& results) const;
 
   int neq_;
@@ -70,6 +71,12 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   opsplit::Buffer state_;   // [eq][sys]
   opsplit::Buffer params_;  // [param][sys]
   opsplit::Buffer h_next_;  // [sys]: the step each system proposed last (keep_step)
+  // CUDA only: what every call reads, uploaded when it changes (not per call), and the
+  // per-system results, allocated once.
+  opsplit::Buffer device_mechanism_ints_, device_mechanism_doubles_;
+  opsplit::Buffer device_atol_;    // [eq]
+  opsplit::Buffer device_result_;  // [sys]
+  opsplit::Buffer device_counts_;  // [4][sys]: accepted, rejected, rhs, jacobian
   Results results_;
 };
 
