@@ -75,10 +75,13 @@ module opsplit
   integer(c_int), parameter :: OPSPLIT_REACTION_PRECIPITATION = 3
 
   ! ---- enums of mechanism.h ------------------------------------------------
-  ! opsplit_rate_kind (T = p(param) in kelvin, R = 8.314462618 J/(mol K))
+  ! opsplit_rate_kind (T = p(param) in kelvin, R = 8.31446261815324 J/(mol K))
   integer(c_int), parameter :: OPSPLIT_RATE_CONSTANT = 0   ! k = A
   integer(c_int), parameter :: OPSPLIT_RATE_ARRHENIUS = 1  ! k = A * T**b * exp(-Ea / (R T))
   integer(c_int), parameter :: OPSPLIT_RATE_PARAMETER = 2  ! k = A * p(param)
+  ! opsplit_mechanism_kind
+  integer(c_int), parameter :: OPSPLIT_MECHANISM_BUILT = 0  ! species and reactions added through the API
+  integer(c_int), parameter :: OPSPLIT_MECHANISM_GAS = 1    ! an ideal gas loaded from a Cantera YAML file
 
   ! ---- enums of ode.h ------------------------------------------------------
   ! opsplit_ode_layout
@@ -88,6 +91,11 @@ module opsplit
   integer(c_int), parameter :: OPSPLIT_ODE_RKCK45 = 0
   integer(c_int), parameter :: OPSPLIT_ODE_RKC = 1
   integer(c_int), parameter :: OPSPLIT_ODE_ROSENBROCK = 2
+  ! opsplit_reactor_kind (opsplit_ode_set_reactor)
+  integer(c_int), parameter :: OPSPLIT_REACTOR_ISOTHERMAL_CONCENTRATIONS = 0  ! y = C; params T
+  integer(c_int), parameter :: OPSPLIT_REACTOR_ISOTHERMAL_MASS_FRACTIONS = 1  ! y = Y; params T, P
+  integer(c_int), parameter :: OPSPLIT_REACTOR_CONSTANT_PRESSURE = 2          ! y = (T, Y); params P
+  integer(c_int), parameter :: OPSPLIT_REACTOR_CONSTANT_VOLUME = 3            ! y = (T, Y); params density
   ! opsplit_ode_result
   integer(c_int), parameter :: OPSPLIT_ODE_OK = 0
   integer(c_int), parameter :: OPSPLIT_ODE_TOO_MANY_STEPS = 1
@@ -511,6 +519,94 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_mechanism_evaluate
 
+    ! equation receives a C string owned by the mechanism (opsplit_c_string(equation)
+    ! copies it); reaction is 0-based here, as in C.
+    function opsplit_mechanism_get_reaction_equation(mech, reaction, equation) &
+        bind(C, name="opsplit_mechanism_get_reaction_equation") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mech
+      integer(c_int), value :: reaction
+      type(c_ptr), intent(out) :: equation
+      integer(c_int) :: status
+    end function opsplit_mechanism_get_reaction_equation
+
+    ! kind: OPSPLIT_MECHANISM_BUILT or OPSPLIT_MECHANISM_GAS.
+    function opsplit_mechanism_get_kind(mech, kind) bind(C, name="opsplit_mechanism_get_kind") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mech
+      integer(c_int), intent(out) :: kind
+      integer(c_int) :: status
+    end function opsplit_mechanism_get_kind
+
+    ! Gas mechanisms, in SI units with moles (mol/m^3, Pa, kg/mol, J). path and phase:
+    ! NUL-terminated strings (trim(path) // c_null_char); phase c_null_char alone (C's "")
+    ! loads the file's first phase. Arrays are c_loc of real(c_double) arrays of nspecies
+    ! values (nreactions for rates of progress); an output array C allows to be NULL may
+    ! be c_null_ptr. The scalar outputs of opsplit_mechanism_mixture_properties are
+    ! scalars here: pass variables.
+    function opsplit_mechanism_load_yaml(ctx, path, phase, mech) &
+        bind(C, name="opsplit_mechanism_load_yaml") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ctx
+      character(kind=c_char), intent(in) :: path(*), phase(*)
+      type(c_ptr), intent(out) :: mech
+      integer(c_int) :: status
+    end function opsplit_mechanism_load_yaml
+
+    function opsplit_mechanism_get_molar_masses(mech, molar_masses) &
+        bind(C, name="opsplit_mechanism_get_molar_masses") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mech
+      type(c_ptr), value :: molar_masses
+      integer(c_int) :: status
+    end function opsplit_mechanism_get_molar_masses
+
+    function opsplit_mechanism_species_thermo(mech, T, cp_R, h_RT, s_R) &
+        bind(C, name="opsplit_mechanism_species_thermo") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: mech
+      real(c_double), value :: T
+      type(c_ptr), value :: cp_R, h_RT, s_R
+      integer(c_int) :: status
+    end function opsplit_mechanism_species_thermo
+
+    function opsplit_mechanism_mixture_properties(mech, T, P, Y, density, cp, cv, enthalpy, internal_energy) &
+        bind(C, name="opsplit_mechanism_mixture_properties") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: mech
+      real(c_double), value :: T, P
+      type(c_ptr), value :: Y
+      real(c_double), intent(out) :: density, cp, cv, enthalpy, internal_energy
+      integer(c_int) :: status
+    end function opsplit_mechanism_mixture_properties
+
+    function opsplit_mechanism_concentrations(mech, T, P, Y, concentrations) &
+        bind(C, name="opsplit_mechanism_concentrations") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: mech
+      real(c_double), value :: T, P
+      type(c_ptr), value :: Y, concentrations
+      integer(c_int) :: status
+    end function opsplit_mechanism_concentrations
+
+    function opsplit_mechanism_net_production_rates(mech, T, concentrations, wdot) &
+        bind(C, name="opsplit_mechanism_net_production_rates") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: mech
+      real(c_double), value :: T
+      type(c_ptr), value :: concentrations, wdot
+      integer(c_int) :: status
+    end function opsplit_mechanism_net_production_rates
+
+    function opsplit_mechanism_rates_of_progress(mech, T, concentrations, forward, reverse) &
+        bind(C, name="opsplit_mechanism_rates_of_progress") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: mech
+      real(c_double), value :: T
+      type(c_ptr), value :: concentrations, forward, reverse
+      integer(c_int) :: status
+    end function opsplit_mechanism_rates_of_progress
+
     ! ode.h. Host arrays are c_loc of real(c_double) arrays in the named layout
     ! (OPSPLIT_ODE_AOS: y(neq, nsys); OPSPLIT_ODE_SOA: y(nsys, neq)); results are c_loc of
     ! nsys values (integer(c_int) result, integer(c_int64_t) counts) or c_null_ptr.
@@ -545,6 +641,14 @@ module opsplit
       type(c_ptr), value :: mech
       integer(c_int) :: status
     end function opsplit_ode_set_mechanism
+
+    function opsplit_ode_set_reactor(ode, mech, kind) bind(C, name="opsplit_ode_set_reactor") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ode
+      type(c_ptr), value :: mech
+      integer(c_int), value :: kind
+      integer(c_int) :: status
+    end function opsplit_ode_set_reactor
 
     ! rhs, jacobian: c_funloc of bind(C) functions with the interfaces opsplit_ode_rhs_fn
     ! and opsplit_ode_jacobian_fn (jacobian may be c_null_funptr: finite differences).
@@ -793,6 +897,15 @@ module opsplit
     procedure :: set_rate => mechanism_set_rate
     procedure :: counts => mechanism_counts
     procedure :: evaluate => mechanism_evaluate
+    procedure :: load_yaml => mechanism_load_yaml
+    procedure :: kind => mechanism_kind
+    procedure :: equation => mechanism_equation
+    procedure :: molar_masses => mechanism_molar_masses
+    procedure :: species_thermo => mechanism_species_thermo
+    procedure :: mixture_properties => mechanism_mixture_properties
+    procedure :: concentrations => mechanism_concentrations
+    procedure :: net_production_rates => mechanism_net_production_rates
+    procedure :: rates_of_progress => mechanism_rates_of_progress
     procedure :: created => mechanism_created
     procedure :: c_handle => mechanism_c_handle
   end type opsplit_mechanism_t
@@ -813,6 +926,7 @@ module opsplit
     generic :: shape => ode_shape_i4, ode_shape_i8
     generic :: get_shape => ode_shape_i4, ode_shape_i8  ! as opsplit_field_t's
     procedure :: set_mechanism => ode_set_mechanism
+    procedure :: set_reactor => ode_set_reactor
     procedure :: set_rhs_callback => ode_set_rhs_callback
     procedure :: set_method => ode_set_method
     procedure :: set_tolerances => ode_set_tolerances
@@ -849,9 +963,12 @@ module opsplit
   private :: mechanism_create, mechanism_destroy, mechanism_add_species, mechanism_find_species, &
              mechanism_species_name, mechanism_add_reaction, mechanism_set_rate, mechanism_counts, &
              mechanism_evaluate, mechanism_created, mechanism_c_handle, mechanism_known_counts, &
-             mechanism_bad_species
+             mechanism_bad_species, mechanism_load_yaml, mechanism_kind, mechanism_equation, &
+             mechanism_molar_masses, mechanism_species_thermo, mechanism_mixture_properties, &
+             mechanism_concentrations, mechanism_net_production_rates, mechanism_rates_of_progress, &
+             mechanism_bad_size
   private :: ode_create_i4, ode_create_i8, ode_create_impl, ode_destroy, ode_shape_i4, ode_shape_i8, &
-             ode_set_mechanism, ode_set_rhs_callback, ode_set_method, ode_set_tolerances, &
+             ode_set_mechanism, ode_set_reactor, ode_set_rhs_callback, ode_set_method, ode_set_tolerances, &
              ode_set_absolute_tolerances, ode_set_initial_step, ode_set_max_steps_i4, ode_set_max_steps_i8, &
              ode_set_keep_step, ode_set_clip_negative, ode_set_state, ode_get_state, ode_set_parameters, &
              ode_get_parameters, ode_transfer, ode_integrate, ode_results, ode_bad_size, ode_created, ode_c_handle
@@ -1856,6 +1973,223 @@ contains
     call finish(opsplit_mechanism_evaluate(this%handle, values_at(y), params_at, values_at(ydot), jacobian_at), stat)
   end subroutine mechanism_evaluate
 
+  ! ---- opsplit_mechanism_t: gas mechanisms (SI units with moles) -------------
+
+  !> Loads the ideal-gas phase `phase` (absent or '': the file's first phase) of a
+  !> Cantera YAML file: its species in the phase's order, NASA-7 thermodynamics and its
+  !> reactions. A loaded mechanism is read-only (add_species, add_reaction and set_rate
+  !> fail with OPSPLIT_ERROR_UNSUPPORTED). A file that cannot be read gives
+  !> OPSPLIT_ERROR_IO, a malformed entry OPSPLIT_ERROR_PARSE, a feature opsplit does not
+  !> implement OPSPLIT_ERROR_UNSUPPORTED; the object then stays as it was (not created).
+  !> Trailing blanks of path and phase are not part of them. Like create, refused on an
+  !> object that already holds a mechanism.
+  subroutine mechanism_load_yaml(this, ctx, path, phase, stat)
+    class(opsplit_mechanism_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    character(len=*), intent(in) :: path
+    character(len=*), intent(in), optional :: phase
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: loaded
+    integer(c_int) :: status
+    if (already_created(this%handle, 'opsplit_mechanism_t%load_yaml', stat)) return
+    loaded = c_null_ptr
+    if (present(phase)) then
+      status = opsplit_mechanism_load_yaml(ctx%handle, trim(path) // c_null_char, trim(phase) // c_null_char, loaded)
+    else
+      status = opsplit_mechanism_load_yaml(ctx%handle, trim(path) // c_null_char, c_null_char, loaded)
+    end if
+    if (status == OPSPLIT_SUCCESS) this%handle = loaded
+    call finish(status, stat)
+  end subroutine mechanism_load_yaml
+
+  !> OPSPLIT_MECHANISM_BUILT (made by create and built through the API) or
+  !> OPSPLIT_MECHANISM_GAS (made by load_yaml); -1 on failure.
+  integer(c_int) function mechanism_kind(this, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status, which
+    which = -1
+    status = opsplit_mechanism_get_kind(this%handle, which)
+    mechanism_kind = -1
+    if (status == OPSPLIT_SUCCESS) mechanism_kind = which
+    call finish(status, stat)
+  end function mechanism_kind
+
+  !> Reaction `reaction` (1-based) as text ("2 O + M <=> O2 + M"; built reactions read
+  !> "A + B => C"); '' on failure.
+  function mechanism_equation(this, reaction, stat) result(equation)
+    class(opsplit_mechanism_t), intent(in) :: this
+    integer(c_int), intent(in) :: reaction
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable :: equation
+    integer(c_int) :: nspecies, nreactions, nparams, status
+    type(c_ptr) :: text
+    equation = ''
+    if (mechanism_known_counts(this, nspecies, nreactions, nparams)) then
+      if (reaction < 1 .or. reaction > nreactions) then
+        call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%equation: reaction=' // &
+                    itoa(int(reaction, c_int64_t)) // ' is not in [1, ' // itoa(int(nreactions, c_int64_t)) // &
+                    '] (reactions are 1-based in Fortran)')
+        return
+      end if
+    end if
+    text = c_null_ptr
+    status = opsplit_mechanism_get_reaction_equation(this%handle, reaction - 1, text)
+    if (status == OPSPLIT_SUCCESS) equation = opsplit_c_string(text)
+    call finish(status, stat)
+  end function mechanism_equation
+
+  ! True (after reporting it) when array `what` of wrapper `who` has `got` values where
+  ! the mechanism has `expected` (its `count_name`: nspecies or nreactions).
+  logical function mechanism_bad_size(who, what, got, expected, count_name, stat)
+    character(len=*), intent(in) :: who, what, count_name
+    integer(c_int64_t), intent(in) :: got
+    integer(c_int), intent(in) :: expected
+    integer, intent(out), optional :: stat
+    mechanism_bad_size = got /= int(expected, c_int64_t)
+    if (mechanism_bad_size) &
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%' // who // ': ' // what // ' has ' // &
+                  itoa(got) // ' values but the mechanism has ' // count_name // ' = ' // &
+                  itoa(int(expected, c_int64_t)))
+  end function mechanism_bad_size
+
+  !> The molar masses W(nspecies) in kg/mol of a gas mechanism.
+  subroutine mechanism_molar_masses(this, W, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    real(c_double), intent(inout), contiguous, target :: W(:)
+    integer, intent(out), optional :: stat
+    integer(c_int) :: nspecies, nreactions, nparams
+    if (mechanism_known_counts(this, nspecies, nreactions, nparams)) then
+      if (mechanism_bad_size('molar_masses', 'W', size(W, kind=c_int64_t), nspecies, 'nspecies', stat)) return
+    end if
+    call finish(opsplit_mechanism_get_molar_masses(this%handle, values_at(W)), stat)
+  end subroutine mechanism_molar_masses
+
+  !> The standard-state cp/R, h/(RT) and s/R of every species at T (K) of a gas
+  !> mechanism, each nspecies values (each optional).
+  subroutine mechanism_species_thermo(this, T, cp_R, h_RT, s_R, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    real(c_double), intent(in) :: T
+    real(c_double), intent(inout), contiguous, target, optional :: cp_R(:), h_RT(:), s_R(:)
+    integer, intent(out), optional :: stat
+    integer(c_int) :: nspecies, nreactions, nparams
+    type(c_ptr) :: at(3)
+    character(len=*), parameter :: who = 'species_thermo'
+    at = c_null_ptr
+    if (mechanism_known_counts(this, nspecies, nreactions, nparams)) then
+      if (present(cp_R)) then
+        if (mechanism_bad_size(who, 'cp_R', size(cp_R, kind=c_int64_t), nspecies, 'nspecies', stat)) return
+      end if
+      if (present(h_RT)) then
+        if (mechanism_bad_size(who, 'h_RT', size(h_RT, kind=c_int64_t), nspecies, 'nspecies', stat)) return
+      end if
+      if (present(s_R)) then
+        if (mechanism_bad_size(who, 's_R', size(s_R, kind=c_int64_t), nspecies, 'nspecies', stat)) return
+      end if
+    end if
+    if (present(cp_R)) at(1) = values_at(cp_R)
+    if (present(h_RT)) at(2) = values_at(h_RT)
+    if (present(s_R)) at(3) = values_at(s_R)
+    call finish(opsplit_mechanism_species_thermo(this%handle, T, at(1), at(2), at(3)), stat)
+  end subroutine mechanism_species_thermo
+
+  !> The ideal-gas mixture of a gas mechanism at T (K), P (Pa) and mass fractions
+  !> Y(nspecies) (used as given, not normalized): density (kg/m^3), cp and cv
+  !> (J/(kg K)), enthalpy and internal_energy (J/kg), each optional; NaN on failure.
+  subroutine mechanism_mixture_properties(this, T, P, Y, density, cp, cv, enthalpy, internal_energy, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    real(c_double), intent(in) :: T, P
+    real(c_double), intent(in), contiguous, target :: Y(:)
+    real(c_double), intent(out), optional :: density, cp, cv, enthalpy, internal_energy
+    integer, intent(out), optional :: stat
+    integer(c_int) :: nspecies, nreactions, nparams, status
+    real(c_double) :: values(5)
+    values = quiet_nan()
+    status = OPSPLIT_ERROR_INVALID_ARGUMENT
+    if (mechanism_known_counts(this, nspecies, nreactions, nparams)) then
+      if (mechanism_bad_size('mixture_properties', 'Y', size(Y, kind=c_int64_t), nspecies, 'nspecies', stat)) then
+        call put_values()
+        return
+      end if
+    end if
+    status = opsplit_mechanism_mixture_properties(this%handle, T, P, values_at(Y), values(1), values(2), values(3), &
+                                                  values(4), values(5))
+    if (status /= OPSPLIT_SUCCESS) values = quiet_nan()
+    call put_values()
+    call finish(status, stat)
+  contains
+    subroutine put_values()
+      if (present(density)) density = values(1)
+      if (present(cp)) cp = values(2)
+      if (present(cv)) cv = values(3)
+      if (present(enthalpy)) enthalpy = values(4)
+      if (present(internal_energy)) internal_energy = values(5)
+    end subroutine put_values
+  end subroutine mechanism_mixture_properties
+
+  !> The concentrations C(nspecies) (mol/m^3) of a gas mechanism's mixture at T (K),
+  !> P (Pa) and mass fractions Y(nspecies).
+  subroutine mechanism_concentrations(this, T, P, Y, C, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    real(c_double), intent(in) :: T, P
+    real(c_double), intent(in), contiguous, target :: Y(:)
+    real(c_double), intent(inout), contiguous, target :: C(:)
+    integer, intent(out), optional :: stat
+    integer(c_int) :: nspecies, nreactions, nparams
+    character(len=*), parameter :: who = 'concentrations'
+    if (mechanism_known_counts(this, nspecies, nreactions, nparams)) then
+      if (mechanism_bad_size(who, 'Y', size(Y, kind=c_int64_t), nspecies, 'nspecies', stat)) return
+      if (mechanism_bad_size(who, 'C', size(C, kind=c_int64_t), nspecies, 'nspecies', stat)) return
+    end if
+    call finish(opsplit_mechanism_concentrations(this%handle, T, P, values_at(Y), values_at(C)), stat)
+  end subroutine mechanism_concentrations
+
+  !> The net production rates wdot(nspecies) (mol/(m^3 s)) of a gas mechanism at T (K)
+  !> and concentrations C(nspecies) (mol/m^3); falloff and PLOG rates read the ideal
+  !> gas's pressure sum(C) R T.
+  subroutine mechanism_net_production_rates(this, T, C, wdot, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    real(c_double), intent(in) :: T
+    real(c_double), intent(in), contiguous, target :: C(:)
+    real(c_double), intent(inout), contiguous, target :: wdot(:)
+    integer, intent(out), optional :: stat
+    integer(c_int) :: nspecies, nreactions, nparams
+    character(len=*), parameter :: who = 'net_production_rates'
+    if (mechanism_known_counts(this, nspecies, nreactions, nparams)) then
+      if (mechanism_bad_size(who, 'C', size(C, kind=c_int64_t), nspecies, 'nspecies', stat)) return
+      if (mechanism_bad_size(who, 'wdot', size(wdot, kind=c_int64_t), nspecies, 'nspecies', stat)) return
+    end if
+    call finish(opsplit_mechanism_net_production_rates(this%handle, T, values_at(C), values_at(wdot)), stat)
+  end subroutine mechanism_net_production_rates
+
+  !> The forward and reverse rates of progress (mol/(m^3 s)) of every reaction of a gas
+  !> mechanism, nreactions values each (each optional), at T (K) and concentrations
+  !> C(nspecies) (mol/m^3).
+  subroutine mechanism_rates_of_progress(this, T, C, forward, reverse, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    real(c_double), intent(in) :: T
+    real(c_double), intent(in), contiguous, target :: C(:)
+    real(c_double), intent(inout), contiguous, target, optional :: forward(:), reverse(:)
+    integer, intent(out), optional :: stat
+    integer(c_int) :: nspecies, nreactions, nparams
+    type(c_ptr) :: forward_at, reverse_at
+    character(len=*), parameter :: who = 'rates_of_progress'
+    if (mechanism_known_counts(this, nspecies, nreactions, nparams)) then
+      if (mechanism_bad_size(who, 'C', size(C, kind=c_int64_t), nspecies, 'nspecies', stat)) return
+      if (present(forward)) then
+        if (mechanism_bad_size(who, 'forward', size(forward, kind=c_int64_t), nreactions, 'nreactions', stat)) return
+      end if
+      if (present(reverse)) then
+        if (mechanism_bad_size(who, 'reverse', size(reverse, kind=c_int64_t), nreactions, 'nreactions', stat)) return
+      end if
+    end if
+    forward_at = c_null_ptr
+    reverse_at = c_null_ptr
+    if (present(forward)) forward_at = values_at(forward)
+    if (present(reverse)) reverse_at = values_at(reverse)
+    call finish(opsplit_mechanism_rates_of_progress(this%handle, T, values_at(C), forward_at, reverse_at), stat)
+  end subroutine mechanism_rates_of_progress
+
   logical function mechanism_created(this)
     class(opsplit_mechanism_t), intent(in) :: this
     mechanism_created = c_associated(this%handle)
@@ -1976,6 +2310,20 @@ contains
     end if
     call finish(opsplit_ode_set_mechanism(this%handle, mech%handle), stat)
   end subroutine ode_set_mechanism
+
+  !> The right-hand side of a gas reactor (kind: OPSPLIT_REACTOR_*) of a loaded mechanism,
+  !> copied: neq must be the reactor's equations, nparam at least its parameters.
+  subroutine ode_set_reactor(this, mech, kind, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    class(opsplit_mechanism_t), intent(in) :: mech
+    integer(c_int), intent(in) :: kind
+    integer, intent(out), optional :: stat
+    if (.not. c_associated(mech%handle)) then
+      call finish(OPSPLIT_ERROR_INVALID_HANDLE, stat, 'opsplit_ode_t%set_reactor: mech was not created')
+      return
+    end if
+    call finish(opsplit_ode_set_reactor(this%handle, mech%handle, kind), stat)
+  end subroutine ode_set_reactor
 
   !> A host right-hand side (CPU backend only): rhs is c_funloc of a bind(C) function with
   !> the interface opsplit_ode_rhs_fn, jacobian (default c_null_funptr: finite

@@ -1,5 +1,7 @@
-/* opsplit mechanisms: mass-action reaction networks built through the API.
+/* opsplit mechanisms: mass-action reaction networks built through the API, and gas
+ * mechanisms loaded from Cantera YAML files (thermodynamics and combustion kinetics).
  *
+ * BUILT mechanisms:
  * A mechanism is a list of species and of reactions between them, each with integer
  * stoichiometric coefficients and a rate constant. With concentrations y and per-system
  * parameters p (temperature, photolysis rates, ...), reaction r proceeds at
@@ -18,11 +20,21 @@ extern "C" {
 
 typedef struct opsplit_mechanism_s* opsplit_mechanism;
 
+/* BUILT: species and reactions added through the API (mass action, no thermodynamics).
+ * GAS: loaded from a file: an ideal gas with NASA-7 species thermodynamics and
+ *   reversible, three-body, falloff, chemically activated and PLOG reactions, in SI
+ *   units with moles: concentrations mol/m^3, rates mol/(m^3 s), pressures Pa, molar
+ *   masses kg/mol, energies J. A loaded mechanism cannot be edited. */
+typedef enum opsplit_mechanism_kind {
+  OPSPLIT_MECHANISM_BUILT = 0,
+  OPSPLIT_MECHANISM_GAS = 1
+} opsplit_mechanism_kind;
+
 /* How a reaction's rate constant k is computed (A, b, Ea and param of
  * opsplit_mechanism_set_rate):
  *   CONSTANT   k = A
  *   ARRHENIUS  k = A * T^b * exp(-Ea / (R T)), T = p[param] in kelvin, Ea in J/mol,
- *              R = 8.314462618 J/(mol K)
+ *              R = 8.31446261815324 J/(mol K)
  *   PARAMETER  k = A * p[param]: a per-system rate such as a photolysis frequency */
 typedef enum opsplit_rate_kind {
   OPSPLIT_RATE_CONSTANT = 0,
@@ -57,11 +69,59 @@ OPSPLIT_API opsplit_status opsplit_mechanism_set_rate(opsplit_mechanism mech, in
  * read (the largest param used + 1, 0 when none). Any output may be NULL. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_counts(opsplit_mechanism mech, int* nspecies, int* nreactions,
                                                         int* nparams);
+/* Reaction `reaction` as text ("2 O + M <=> O2 + M"; built reactions read "A + B => C").
+ * The string belongs to the mechanism: valid until it is edited or destroyed. */
+OPSPLIT_API opsplit_status opsplit_mechanism_get_reaction_equation(opsplit_mechanism mech, int reaction,
+                                                                   const char** equation);
+OPSPLIT_API opsplit_status opsplit_mechanism_get_kind(opsplit_mechanism mech, opsplit_mechanism_kind* kind);
 /* Evaluates dy/dt (nspecies values) and, when jacobian is not NULL, the Jacobian
  * (column-major: jacobian[i + j*nspecies] = d(dy_i/dt)/dy_j) of one system on the host,
- * with params holding at least nparams values (may be NULL when nparams is 0). */
+ * with params holding at least nparams values (may be NULL when nparams is 0).
+ * A GAS mechanism reads y as concentrations (mol/m^3) and params[0] as T (K), and
+ * gives the net production rates; its Jacobian is not available in this version. */
 OPSPLIT_API opsplit_status opsplit_mechanism_evaluate(opsplit_mechanism mech, const double* y,
                                                       const double* params, double* ydot, double* jacobian);
+
+/* ---- gas mechanisms ------------------------------------------------------------------
+ * Loads the ideal-gas phase `phase` (NULL or "": the file's first phase) of a Cantera
+ * YAML file (Cantera 2.5 and later; ck2yaml's output): its species in the phase's order,
+ * NASA-7 thermodynamics (one atmosphere reference pressure), and its reactions of type
+ * elementary, three-body (efficiencies, default-efficiency), falloff and
+ * chemically-activated (Lindemann, Troe with 3 or 4 parameters, SRI with 3 or 5;
+ * "(+M)" or a specific collider "(+H2O)"), pressure-dependent-Arrhenius (PLOG),
+ * reversible (reverse rate from the equilibrium constant) or irreversible, duplicate,
+ * with orders (irreversible reactions). The file's units section and values with
+ * units ("1.0 atm", "25 kcal/mol") are converted. A file that cannot be read gives
+ * OPSPLIT_ERROR_IO; a malformed entry OPSPLIT_ERROR_PARSE, and a feature opsplit does
+ * not implement OPSPLIT_ERROR_UNSUPPORTED, with the file, line and entry in the message
+ * (unbalanced reactions and undeclared duplicates are errors, as in Cantera). */
+OPSPLIT_API opsplit_status opsplit_mechanism_load_yaml(opsplit_context ctx, const char* path, const char* phase,
+                                                       opsplit_mechanism* mech);
+/* Molar masses (kg/mol), nspecies values. */
+OPSPLIT_API opsplit_status opsplit_mechanism_get_molar_masses(opsplit_mechanism mech, double* molar_masses);
+/* Standard-state cp/R, h/(RT) and s/R of every species at T (nspecies values each; any
+ * may be NULL). */
+OPSPLIT_API opsplit_status opsplit_mechanism_species_thermo(opsplit_mechanism mech, double T, double* cp_R,
+                                                            double* h_RT, double* s_R);
+/* The ideal-gas mixture at T (K), P (Pa) and mass fractions Y (nspecies values, used as
+ * given, not normalized): density (kg/m^3), cp and cv (J/(kg K)), enthalpy and internal
+ * energy (J/kg). Any output may be NULL. */
+OPSPLIT_API opsplit_status opsplit_mechanism_mixture_properties(opsplit_mechanism mech, double T, double P,
+                                                                const double* Y, double* density, double* cp,
+                                                                double* cv, double* enthalpy,
+                                                                double* internal_energy);
+/* Concentrations (mol/m^3) of the mixture at T, P and mass fractions Y. */
+OPSPLIT_API opsplit_status opsplit_mechanism_concentrations(opsplit_mechanism mech, double T, double P,
+                                                            const double* Y, double* concentrations);
+/* Net production rates (mol/(m^3 s)) at T and concentrations C; the pressure that
+ * falloff and PLOG rates read is the ideal gas's, sum(C) R T. */
+OPSPLIT_API opsplit_status opsplit_mechanism_net_production_rates(opsplit_mechanism mech, double T,
+                                                                  const double* concentrations, double* wdot);
+/* Forward and reverse rates of progress of every reaction (mol/(m^3 s)), nreactions
+ * values each (either may be NULL). */
+OPSPLIT_API opsplit_status opsplit_mechanism_rates_of_progress(opsplit_mechanism mech, double T,
+                                                               const double* concentrations, double* forward,
+                                                               double* reverse);
 
 #ifdef __cplusplus
 }

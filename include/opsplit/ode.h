@@ -38,6 +38,24 @@ typedef enum opsplit_ode_method {
   OPSPLIT_ODE_ROSENBROCK = 2
 } opsplit_ode_method;
 
+/* Gas reactors of a loaded mechanism (opsplit_ode_set_reactor), nspecies species:
+ *   ISOTHERMAL_CONCENTRATIONS  state: concentrations (mol/m^3), neq = nspecies;
+ *                              params: T (K); constant T and volume
+ *   ISOTHERMAL_MASS_FRACTIONS  state: mass fractions, neq = nspecies;
+ *                              params: T (K), P (Pa); constant T and pressure
+ *   CONSTANT_PRESSURE          state: T (K), then mass fractions, neq = nspecies + 1;
+ *                              params: P (Pa); adiabatic
+ *   CONSTANT_VOLUME            state: T (K), then mass fractions, neq = nspecies + 1;
+ *                              params: density (kg/m^3); adiabatic
+ * The energy equations are Cantera's IdealGasConstPressureReactor and IdealGasReactor's:
+ * dT/dt = -sum_k h_k wdot_k / (rho cp) (u_k and cv at constant volume). */
+typedef enum opsplit_reactor_kind {
+  OPSPLIT_REACTOR_ISOTHERMAL_CONCENTRATIONS = 0,
+  OPSPLIT_REACTOR_ISOTHERMAL_MASS_FRACTIONS = 1,
+  OPSPLIT_REACTOR_CONSTANT_PRESSURE = 2,
+  OPSPLIT_REACTOR_CONSTANT_VOLUME = 3
+} opsplit_reactor_kind;
+
 /* Per-system result of the last opsplit_ode_integrate. */
 typedef enum opsplit_ode_result {
   OPSPLIT_ODE_OK = 0,
@@ -79,6 +97,13 @@ OPSPLIT_API opsplit_status opsplit_ode_get_shape(opsplit_ode ode, int* neq, int6
 OPSPLIT_API opsplit_status opsplit_ode_set_mechanism(opsplit_ode ode, opsplit_mechanism mech);
 OPSPLIT_API opsplit_status opsplit_ode_set_rhs_callback(opsplit_ode ode, opsplit_ode_rhs_fn rhs,
                                                         opsplit_ode_jacobian_fn jacobian, void* user);
+
+/* The right-hand side of a gas reactor (see opsplit_reactor_kind) of a loaded mechanism
+ * (copied: later changes to mech do not reach the batch): neq must be the reactor's
+ * equations and nparam at least its parameters. Replaces a mechanism or callback; NULL
+ * removes it. The Jacobian is formed by forward differences in this version; on CUDA
+ * the reactor needs neq <= 32. */
+OPSPLIT_API opsplit_status opsplit_ode_set_reactor(opsplit_ode ode, opsplit_mechanism mech, opsplit_reactor_kind kind);
 
 OPSPLIT_API opsplit_status opsplit_ode_set_method(opsplit_ode ode, opsplit_ode_method method);
 /* Error weights: atol_i + rtol*|y_i| (docs/API.md gives each method's norm).

@@ -5,14 +5,13 @@
 
 #include <math.h>
 
+#include "chem/thermo.cuh"
 #include "common/hd.cuh"
 #include "ode/sparse_lu.cuh"
 
 namespace opsplit::chem {
 
 enum RateKind : int { kRateConstant = 0, kRateArrhenius = 1, kRateParameter = 2 };
-
-constexpr double kGasConstant = 8.314462618;  // J/(mol K)
 
 // A network in flat arrays (host or device memory). Reaction r's reactants are
 // entries [reactant_begin[r], reactant_begin[r+1]) of reactant_species/order (each

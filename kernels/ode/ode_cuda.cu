@@ -65,13 +65,49 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) integrate_kernel(Ke
   }
 }
 
+// A gas reactor per thread, its Jacobian by forward differences (dense, pivoted LU).
+// The first version: measured against cooperative kernels for larger mechanisms next.
+constexpr int kMaxReactorEquationsCuda = 32;
+
 template <int N>
-void launch(Context& ctx, const KernelArgs& a, const chem::MassAction& m) {
-  // One system per thread; beyond the grid's 2^31 - 1 blocks the threads loop.
-  const int64_t blocks = std::min<int64_t>((a.end - a.begin + kThreads - 1) / kThreads, 0x7fffffff);
-  integrate_kernel<N><<<static_cast<unsigned>(blocks), kThreads, 0, static_cast<cudaStream_t>(ctx.device().stream())>>>(
-      a, m);
-  cuda::check_launch("integrate_kernel");
+__global__ void __launch_bounds__(kThreads) integrate_reactor_kernel(KernelArgs a, chem::GasKinetics g, int kind) {
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t s = a.begin + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < a.end; s += stride) {
+    double y[N], p[2], scratch[chem::reactor_scratch_size(N)], work[workspace_size(N)];
+    int piv[N];
+    for (int e = 0; e < a.neq; ++e) y[e] = a.state[e * a.nsys + s];
+    for (int q = 0; q < chem::reactor_parameters(kind); ++q) p[q] = a.params[q * a.nsys + s];
+    GasReactorRhs rhs{&g, kind, p, scratch, a.neq};
+    Counts c;
+    const double h = a.keep_step && a.h_next[s] > 0.0 ? a.h_next[s] : a.h0;
+    const Outcome out = integrate_system(a.method, rhs, a.t0, a.t1, y, h, a.settings, work, piv, c);
+    a.result[s] = out.result;
+    a.counts[s] = c.accepted;
+    a.counts[a.nsys + s] = c.rejected;
+    a.counts[2 * a.nsys + s] = c.rhs;
+    a.counts[3 * a.nsys + s] = c.jacobian;
+    if (out.result == kOk) {
+      for (int e = 0; e < a.neq; ++e) a.state[e * a.nsys + s] = y[e];
+      a.h_next[s] = out.h_next;
+    }
+  }
+}
+
+// One system per thread; beyond the grid's 2^31 - 1 blocks the threads loop.
+unsigned blocks_for(const KernelArgs& a) {
+  return static_cast<unsigned>(std::min<int64_t>((a.end - a.begin + kThreads - 1) / kThreads, 0x7fffffff));
+}
+
+template <int N>
+void launch(Context& ctx, const KernelArgs& a, const CudaBatch& b) {
+  const auto stream = static_cast<cudaStream_t>(ctx.device().stream());
+  if (b.gas) {
+    integrate_reactor_kernel<N><<<blocks_for(a), kThreads, 0, stream>>>(a, b.gas_kinetics, b.reactor_kind);
+    cuda::check_launch("integrate_reactor_kernel");
+  } else {
+    integrate_kernel<N><<<blocks_for(a), kThreads, 0, stream>>>(a, b.mechanism);
+    cuda::check_launch("integrate_kernel");
+  }
 }
 
 }  // namespace
@@ -89,8 +125,18 @@ void check_cuda_support(int neq, int nreactions, int nparam) {
                                         std::to_string(kMaxParamsCuda) + " parameters; use a CPU context");
 }
 
+void check_cuda_reactor_support(int neq) {
+  if (neq > kMaxReactorEquationsCuda)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "the reactor has " + std::to_string(neq) + " equations, more than the CUDA "
+                                        "reactor kernel's " + std::to_string(kMaxReactorEquationsCuda) +
+                                        " in this version; use a CPU context");
+}
+
 void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, const ResultArrays& results) {
-  check_cuda_support(b.neq, b.nreactions, b.nparam);
+  if (b.gas)
+    check_cuda_reactor_support(b.neq);
+  else
+    check_cuda_support(b.neq, b.nreactions, b.nparam);
   const cuda::Device& dev = ctx.device();
   const auto nsys = static_cast<size_t>(b.nsys);
   // With a progress callback the systems go in chunks, and a cancelled call puts
@@ -112,17 +158,16 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, cons
   a.settings.clip_negative = b.clip_negative;
   a.state = b.state, a.params = b.params, a.h_next = b.h_next;
   a.result = b.result, a.counts = b.counts;
-  const chem::MassAction& m = b.mechanism;
   const int64_t nchunks = chunked ? std::min<int64_t>(b.nsys, 20) : 1;
   const int64_t chunk = (b.nsys + nchunks - 1) / nchunks;
   for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {
     a.end = std::min(b.nsys, a.begin + chunk);
     if (b.neq <= 8)
-      launch<8>(ctx, a, m);
+      launch<8>(ctx, a, b);
     else if (b.neq <= 16)
-      launch<16>(ctx, a, m);
+      launch<16>(ctx, a, b);
     else
-      launch<32>(ctx, a, m);
+      launch<32>(ctx, a, b);
     if (chunked) {
       dev.synchronize();
       if (ctx.report_progress(static_cast<double>(a.end) / static_cast<double>(b.nsys), "opsplit_ode_integrate")) {

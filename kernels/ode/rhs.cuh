@@ -5,6 +5,7 @@
 #pragma once
 
 #include "chem/mass_action.cuh"
+#include "chem/reactor.cuh"
 #include "common/hd.cuh"
 
 namespace opsplit::ode {
@@ -24,6 +25,24 @@ struct MassActionRhs {
     return 0;
   }
   OPSPLIT_HD bool has_jacobian() const { return true; }
+  OPSPLIT_HD bool autonomous() const { return true; }
+};
+
+// A gas reactor (kernels/chem/reactor.cuh) of a loaded mechanism: params are this
+// system's, scratch chem::reactor_scratch_size(nspecies) doubles of its own. The
+// Jacobian is the integrator's forward differences.
+struct GasReactorRhs {
+  const chem::GasKinetics* g;
+  int kind;
+  const double* params;
+  double* scratch;
+  int n;
+  OPSPLIT_HD int f(double, const double* y, double* ydot) const {
+    chem::reactor_rhs(*g, kind, params, y, ydot, scratch);
+    return 0;
+  }
+  OPSPLIT_HD int jacobian(double, const double*, double*) const { return 0; }
+  OPSPLIT_HD bool has_jacobian() const { return false; }
   OPSPLIT_HD bool autonomous() const { return true; }
 };
 

@@ -1,5 +1,9 @@
 // C entry points of mechanisms.
+#include <cmath>
+#include <vector>
+
 #include "api/guard.hpp"
+#include "chem/loaders.hpp"
 #include "chem/mechanism.hpp"
 
 using namespace opsplit;
@@ -7,6 +11,34 @@ using namespace opsplit;
 namespace {
 const char* kMechanism = "opsplit_mechanism";
 chem::Mechanism& mech_arg(opsplit_mechanism mech) { return checked(mech, "mech", kMechanism); }
+
+const char* string_arg(const char* s, const char* argument) {
+  if (s == nullptr) fail_argument(std::string(argument) + " is NULL");
+  return s;
+}
+double temperature_arg(double T) {
+  if (!(T > 0.0) || !std::isfinite(T)) fail_argument("T=" + num(T) + " K is not positive and finite");
+  return T;
+}
+double pressure_arg(double P) {
+  if (!(P > 0.0) || !std::isfinite(P)) fail_argument("P=" + num(P) + " Pa is not positive and finite");
+  return P;
+}
+// nspecies finite values of an input array.
+const double* species_values(const chem::Mechanism& m, const double* values, const char* argument) {
+  if (values == nullptr) fail_argument(std::string(argument) + " is NULL");
+  for (int k = 0; k < m.nspecies(); ++k)
+    if (!std::isfinite(values[k]))
+      fail_argument(std::string(argument) + "[" + num(k) + "]=" + num(values[k]) + " is not finite");
+  return values;
+}
+// The mixture at (T, P, Y) after checking them; Y must give a positive mean molar mass.
+chem::Mixture mixture_arg(const chem::Mechanism& m, const chem::GasKinetics& g, double T, double P, const double* Y) {
+  const chem::Mixture mix = chem::mixture_properties(g, temperature_arg(T), pressure_arg(P), species_values(m, Y, "Y"));
+  if (!(mix.molar_mass > 0.0) || !std::isfinite(mix.molar_mass))
+    fail_argument("Y gives a mean molar mass of " + num(mix.molar_mass) + " kg/mol (sum Y/W must be positive)");
+  return mix;
+}
 }  // namespace
 
 extern "C" {
@@ -69,6 +101,110 @@ OPSPLIT_API opsplit_status opsplit_mechanism_get_counts(opsplit_mechanism mech, 
     if (nspecies != nullptr) *nspecies = m.nspecies();
     if (nreactions != nullptr) *nreactions = m.nreactions();
     if (nparams != nullptr) *nparams = m.nparams();
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_get_reaction_equation(opsplit_mechanism mech, int reaction,
+                                                                   const char** equation) {
+  return api_guard(__func__, [&] {
+    const chem::Mechanism& m = mech_arg(mech);
+    const char*& out = output(equation, "equation");
+    out = m.equation(reaction).c_str();
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_get_kind(opsplit_mechanism mech, opsplit_mechanism_kind* kind) {
+  return api_guard(__func__, [&] {
+    const chem::Mechanism& m = mech_arg(mech);
+    output(kind, "kind") = m.is_gas() ? OPSPLIT_MECHANISM_GAS : OPSPLIT_MECHANISM_BUILT;
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_load_yaml(opsplit_context ctx, const char* path, const char* phase,
+                                                       opsplit_mechanism* mech) {
+  return api_guard(__func__, [&] {
+    Context& c = checked(ctx, "ctx", "opsplit_context");
+    opsplit_mechanism& out = output(mech, "mech");
+    chem::GasMechanism gas = chem::load_yaml(string_arg(path, "path"), phase != nullptr ? phase : "");
+    out = make_handle<chem::Mechanism>(c, std::move(gas));
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_get_molar_masses(opsplit_mechanism mech, double* molar_masses) {
+  return api_guard(__func__, [&] {
+    const chem::GasKinetics g = mech_arg(mech).compiled_gas("mech").view();
+    double* out = &output(molar_masses, "molar_masses");
+    for (int k = 0; k < g.nspecies; ++k) out[k] = g.molar_mass[k];
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_species_thermo(opsplit_mechanism mech, double T, double* cp_R,
+                                                            double* h_RT, double* s_R) {
+  return api_guard(__func__, [&] {
+    const chem::GasKinetics g = mech_arg(mech).compiled_gas("mech").view();
+    temperature_arg(T);
+    for (int k = 0; k < g.nspecies; ++k)
+      chem::nasa7_evaluate(g.nasa7 + chem::kNasa7Stride * k, T, std::log(T), cp_R != nullptr ? cp_R + k : nullptr,
+                           h_RT != nullptr ? h_RT + k : nullptr, s_R != nullptr ? s_R + k : nullptr);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_mixture_properties(opsplit_mechanism mech, double T, double P,
+                                                                const double* Y, double* density, double* cp,
+                                                                double* cv, double* enthalpy,
+                                                                double* internal_energy) {
+  return api_guard(__func__, [&] {
+    const chem::Mechanism& m = mech_arg(mech);
+    const chem::GasKinetics g = m.compiled_gas("mech").view();
+    const chem::Mixture mix = mixture_arg(m, g, T, P, Y);
+    if (density != nullptr) *density = mix.density;
+    if (cp != nullptr) *cp = mix.cp;
+    if (cv != nullptr) *cv = mix.cv;
+    if (enthalpy != nullptr) *enthalpy = mix.enthalpy;
+    if (internal_energy != nullptr) *internal_energy = mix.internal_energy;
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_concentrations(opsplit_mechanism mech, double T, double P,
+                                                            const double* Y, double* concentrations) {
+  return api_guard(__func__, [&] {
+    const chem::Mechanism& m = mech_arg(mech);
+    const chem::GasKinetics g = m.compiled_gas("mech").view();
+    const chem::Mixture mix = mixture_arg(m, g, T, P, Y);
+    double* out = &output(concentrations, "concentrations");
+    for (int k = 0; k < g.nspecies; ++k) out[k] = mix.density * Y[k] / g.molar_mass[k];
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_net_production_rates(opsplit_mechanism mech, double T,
+                                                                  const double* concentrations, double* wdot) {
+  return api_guard(__func__, [&] {
+    const chem::Mechanism& m = mech_arg(mech);
+    const chem::GasKinetics g = m.compiled_gas("mech").view();
+    const double* C = species_values(m, concentrations, "concentrations");
+    double* out = &output(wdot, "wdot");
+    std::vector<double> g_RT(static_cast<size_t>(g.nspecies));
+    chem::net_production_rates(g, temperature_arg(T), C, g_RT.data(), out);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_rates_of_progress(opsplit_mechanism mech, double T,
+                                                               const double* concentrations, double* forward,
+                                                               double* reverse) {
+  return api_guard(__func__, [&] {
+    const chem::Mechanism& m = mech_arg(mech);
+    const chem::GasKinetics g = m.compiled_gas("mech").view();
+    const double* C = species_values(m, concentrations, "concentrations");
+    const double C_total = chem::total_concentration(g, C);
+    const chem::GasConditions c = chem::gas_conditions(temperature_arg(T), C_total * chem::kGasConstant * T);
+    std::vector<double> g_RT(static_cast<size_t>(g.nspecies));
+    chem::species_gibbs_RT(g, c, g_RT.data());
+    for (int r = 0; r < g.nreactions; ++r) {
+      double qf, qr;
+      chem::rates_of_progress(g, r, c, C, C_total, g_RT.data(), &qf, &qr);
+      if (forward != nullptr) forward[r] = qf;
+      if (reverse != nullptr) reverse[r] = qr;
+    }
   });
 }
 

@@ -47,6 +47,16 @@ OPSPLIT_API opsplit_status opsplit_ode_set_mechanism(opsplit_ode ode, opsplit_me
   });
 }
 
+OPSPLIT_API opsplit_status opsplit_ode_set_reactor(opsplit_ode ode, opsplit_mechanism mech, opsplit_reactor_kind kind) {
+  return api_guard(__func__, [&] {
+    OdeBatch& o = ode_arg(ode);
+    const chem::Mechanism* m = mech == nullptr ? nullptr : &checked(mech, "mech", "opsplit_mechanism");
+    if (m != nullptr && &m->context() != &o.context())
+      fail_argument("mech was made from another context than ode");
+    o.set_reactor(m, enum_value(kind));
+  });
+}
+
 OPSPLIT_API opsplit_status opsplit_ode_set_rhs_callback(opsplit_ode ode, opsplit_ode_rhs_fn rhs,
                                                         opsplit_ode_jacobian_fn jacobian, void* user) {
   return api_guard(__func__, [&] { ode_arg(ode).set_callback(rhs, jacobian, user); });

@@ -1,5 +1,7 @@
 #include "chem/mechanism.hpp"
 
+#include "chem/flat_arrays.hpp"
+
 #include <cmath>
 #include <cstring>
 
@@ -40,7 +42,55 @@ std::vector<Term> side(int count, const int* species, const int* coefficients, i
 using namespace opsplit;
 using namespace opsplit::chem;
 
+opsplit_mechanism_s::opsplit_mechanism_s(Context& ctx, GasMechanism gas) : ContextMember(ctx) {
+  for (const GasSpecies& s : gas.species) species_.push_back(s.name);
+  for (size_t r = 0; r < gas.reactions.size(); ++r) equations_.push_back(gas.equation(static_cast<int>(r)));
+  gas_ = std::make_unique<const GasMechanism>(std::move(gas));
+  compiled_gas_ = std::make_unique<const CompiledGas>(*gas_);
+}
+
+void opsplit_mechanism_s::check_editable() const {
+  if (is_gas())
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "the mechanism was loaded from " + gas_->source + ": a loaded mechanism cannot be edited");
+  equations_.clear();
+}
+
+const GasMechanism& opsplit_mechanism_s::gas(const char* what) const {
+  if (!is_gas())
+    fail(OPSPLIT_ERROR_UNSUPPORTED, std::string(what) + ": the mechanism was built through the API and has no "
+                                                        "thermodynamic data (load one from a mechanism file)");
+  return *gas_;
+}
+
+const CompiledGas& opsplit_mechanism_s::compiled_gas(const char* what) const {
+  gas(what);
+  return *compiled_gas_;
+}
+
+int opsplit_mechanism_s::nreactions() const {
+  return is_gas() ? static_cast<int>(gas_->reactions.size()) : static_cast<int>(reactions_.size());
+}
+
+const std::string& opsplit_mechanism_s::equation(int reaction) const {
+  if (reaction < 0 || reaction >= nreactions())
+    fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
+  if (equations_.empty()) {  // a built mechanism's mass-action reactions, irreversible
+    for (const Reaction& r : reactions_) {
+      auto side = [this](const std::vector<Term>& terms) {
+        std::string s;
+        for (const Term& t : terms)
+          s += (s.empty() ? "" : " + ") + (t.coefficient != 1 ? num(t.coefficient) + " " : std::string()) +
+               species_[static_cast<size_t>(t.species)];
+        return s.empty() ? std::string("0") : s;
+      };
+      equations_.push_back(side(r.reactants) + " => " + side(r.products));
+    }
+  }
+  return equations_[static_cast<size_t>(reaction)];
+}
+
 int opsplit_mechanism_s::add_species(const char* name) {
+  check_editable();
   if (name == nullptr) fail_argument("name is NULL");
   const size_t len = std::strlen(name);
   if (len == 0 || len > kMaxNameBytes)
@@ -67,6 +117,7 @@ const std::string& opsplit_mechanism_s::species_name(int index) const {
 
 int opsplit_mechanism_s::add_reaction(int nreactants, const int* reactants, const int* reactant_coefficients,
                                       int nproducts, const int* products, const int* product_coefficients) {
+  check_editable();
   Reaction r;
   r.reactants = side(nreactants, reactants, reactant_coefficients, nspecies(), "reactants");
   r.products = side(nproducts, products, product_coefficients, nspecies(), "products");
@@ -76,6 +127,7 @@ int opsplit_mechanism_s::add_reaction(int nreactants, const int* reactants, cons
 }
 
 void opsplit_mechanism_s::set_rate(int reaction, int kind, double a, double b, double ea, int param) {
+  check_editable();
   if (reaction < 0 || reaction >= nreactions())
     fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
   if (kind != kRateConstant && kind != kRateArrhenius && kind != kRateParameter)
@@ -95,6 +147,7 @@ void opsplit_mechanism_s::set_rate(int reaction, int kind, double a, double b, d
 }
 
 int opsplit_mechanism_s::nparams() const {
+  if (is_gas()) return 1;
   int n = 0;
   for (const Reaction& r : reactions_)
     if (r.has_rate && r.kind != kRateConstant) n = std::max(n, r.param + 1);
@@ -102,6 +155,7 @@ int opsplit_mechanism_s::nparams() const {
 }
 
 void opsplit_mechanism_s::check_complete(const char* what) const {
+  if (is_gas()) return;
   for (size_t i = 0; i < reactions_.size(); ++i)
     if (!reactions_[i].has_rate)
       fail_argument(std::string(what) + ": reaction " + num(static_cast<long long>(i)) +
@@ -113,6 +167,15 @@ void opsplit_mechanism_s::evaluate(const double* y, const double* params, double
   if (ydot == nullptr) fail_argument("ydot is NULL");
   if (params == nullptr && nparams() > 0)
     fail_argument("params is NULL and the rates read " + num(nparams()) + " parameters");
+  if (is_gas()) {
+    if (jacobian != nullptr)
+      fail(OPSPLIT_ERROR_UNSUPPORTED, "jacobian: the Jacobian of a loaded gas mechanism is not available in this version");
+    const double T = params[0];
+    if (!(T > 0.0) || !std::isfinite(T)) fail_argument("params[0] (T) = " + num(T) + " K is not positive and finite");
+    std::vector<double> g_RT(static_cast<size_t>(nspecies()));
+    net_production_rates(compiled_gas_->view(), T, y, g_RT.data(), ydot);
+    return;
+  }
   check_complete("mech");
   const CompiledMechanism compiled(*this);
   const MassAction m = compiled.view();
@@ -149,27 +212,18 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
     b.push_back(r.b);
     ea_over_r.push_back(r.ea / kGasConstant);
   }
-  auto append_ints = [this](const std::vector<int>& v) {
-    const size_t at = ints_.size();
-    ints_.insert(ints_.end(), v.begin(), v.end());
-    return at;
-  };
-  auto append_doubles = [this](const std::vector<double>& v) {
-    const size_t at = doubles_.size();
-    doubles_.insert(doubles_.end(), v.begin(), v.end());
-    return at;
-  };
-  reactant_begin_ = append_ints(reactant_begin);
-  reactant_species_ = append_ints(reactant_species);
-  reactant_order_ = append_ints(reactant_order);
-  change_begin_ = append_ints(change_begin);
-  change_species_ = append_ints(change_species);
-  change_delta_ = append_ints(change_delta);
-  rate_kind_ = append_ints(kind);
-  rate_param_ = append_ints(param);
-  rate_a_ = append_doubles(a);
-  rate_b_ = append_doubles(b);
-  rate_ea_over_r_ = append_doubles(ea_over_r);
+  FlatArrays flat;
+  reactant_begin_ = flat.add(reactant_begin);
+  reactant_species_ = flat.add(reactant_species);
+  reactant_order_ = flat.add(reactant_order);
+  change_begin_ = flat.add(change_begin);
+  change_species_ = flat.add(change_species);
+  change_delta_ = flat.add(change_delta);
+  rate_kind_ = flat.add(kind);
+  rate_param_ = flat.add(param);
+  rate_a_ = flat.add(a);
+  rate_b_ = flat.add(b);
+  rate_ea_over_r_ = flat.add(ea_over_r);
   // Jacobian entries: (change species, reactant species) of every reaction.
   std::vector<std::pair<int, int>> entries;
   for (int r = 0; r < nreactions_; ++r)
@@ -180,13 +234,14 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
   std::vector<int> slots;
   for (const auto& [i, j] : entries) slots.push_back(lu.slot(i, j));
   lu_nnz_ = lu.nnz();
-  lu_order_ = append_ints(lu.order);
-  lu_row_begin_ = append_ints(lu.row_begin);
-  lu_col_ = append_ints(lu.col);
-  lu_diag_ = append_ints(lu.diag);
-  jacobian_slot_ = append_ints(slots);
-  if (ints_.empty()) ints_.push_back(0);  // never a null base pointer
-  if (doubles_.empty()) doubles_.push_back(0.0);
+  lu_order_ = flat.add(lu.order);
+  lu_row_begin_ = flat.add(lu.row_begin);
+  lu_col_ = flat.add(lu.col);
+  lu_diag_ = flat.add(lu.diag);
+  jacobian_slot_ = flat.add(slots);
+  flat.close();
+  ints_ = std::move(flat.ints);
+  doubles_ = std::move(flat.doubles);
 }
 
 MassAction CompiledMechanism::view_at(const int* ints, const double* doubles) const {

@@ -3,9 +3,11 @@
 // the shared kinetics (kernels/chem/mass_action.cuh) read on either backend.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "chem/gas.hpp"
 #include "chem/mass_action.cuh"
 #include "core/context.hpp"
 #include "core/handle.hpp"
@@ -32,8 +34,11 @@ class CompiledMechanism;
 
 }  // namespace opsplit::chem
 
+// Either built through the API (mass action) or loaded from a file (a gas mechanism
+// with thermodynamics, read-only).
 struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, opsplit::ContextMember {
   explicit opsplit_mechanism_s(opsplit::Context& ctx) : ContextMember(ctx) {}
+  opsplit_mechanism_s(opsplit::Context& ctx, opsplit::chem::GasMechanism gas);
 
   int add_species(const char* name);
   int find_species(const char* name) const;  // throws when there is none
@@ -43,8 +48,15 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   void set_rate(int reaction, int kind, double a, double b, double ea, int param);
 
   int nspecies() const { return static_cast<int>(species_.size()); }
-  int nreactions() const { return static_cast<int>(reactions_.size()); }
-  int nparams() const;  // per-system parameters the rates read
+  int nreactions() const;
+  int nparams() const;  // per-system parameters the rates read (a gas mechanism's: T)
+  // "A + 2 B => C"; valid until the mechanism is edited or destroyed.
+  const std::string& equation(int reaction) const;
+
+  bool is_gas() const { return gas_ != nullptr; }
+  // The loaded mechanism and its compiled arrays; throws UNSUPPORTED for a built one.
+  const opsplit::chem::GasMechanism& gas(const char* what) const;
+  const opsplit::chem::CompiledGas& compiled_gas(const char* what) const;
   const std::vector<opsplit::chem::Reaction>& reactions() const { return reactions_; }
   // Throws naming the first reaction without a rate.
   void check_complete(const char* what) const;
@@ -52,8 +64,12 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   void evaluate(const double* y, const double* params, double* ydot, double* jacobian) const;
 
  private:
+  void check_editable() const;
   std::vector<std::string> species_;
   std::vector<opsplit::chem::Reaction> reactions_;
+  mutable std::vector<std::string> equations_;  // built lazily, cleared by edits
+  std::unique_ptr<const opsplit::chem::GasMechanism> gas_;
+  std::unique_ptr<const opsplit::chem::CompiledGas> compiled_gas_;
 };
 
 namespace opsplit::chem {

@@ -27,6 +27,9 @@ struct CudaBatch {
   double* h_next;        // device [sys]
   chem::MassAction mechanism;  // over device copies of the compiled arrays
   int nreactions;
+  bool gas;                    // a gas reactor instead of the mass-action mechanism
+  chem::GasKinetics gas_kinetics;
+  int reactor_kind;
   int* result;      // device [sys]
   int64_t* counts;  // device [4][sys]: accepted, rejected, rhs, jacobian
 };
@@ -43,11 +46,13 @@ struct ResultArrays {
 #if OPSPLIT_HAVE_CUDA
 // Throws UNSUPPORTED when the CUDA kernels do not cover this size of system.
 void check_cuda_support(int neq, int nreactions, int nparam);
+void check_cuda_reactor_support(int neq);
 // Integrates every system; failed systems keep their state. Throws CANCELLED (every
 // state at t0) when the progress callback asks.
 void integrate_cuda(Context& ctx, const CudaBatch& batch, double t0, double t1, const ResultArrays& results);
 #else
 inline void check_cuda_support(int, int, int) {}
+inline void check_cuda_reactor_support(int) {}
 inline void integrate_cuda(Context&, const CudaBatch&, double, double, const ResultArrays&) {
   fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
 }

@@ -90,6 +90,9 @@ void opsplit_ode_s::set_mechanism(const chem::Mechanism* mech) {
     mechanism_.reset();
     return;
   }
+  if (mech->is_gas())
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "mech was loaded from a mechanism file: gas mechanisms are not integrated by "
+                                    "ODE batches in this version (opsplit_mechanism_evaluate gives their rates)");
   if (mech->nspecies() != neq_)
     fail_argument("mech has " + num(mech->nspecies()) + " species, the batch neq=" + num(neq_));
   if (mech->nparams() > nparam_)
@@ -99,17 +102,48 @@ void opsplit_ode_s::set_mechanism(const chem::Mechanism* mech) {
   auto compiled = std::make_unique<chem::CompiledMechanism>(*mech);
   if (context().is_cuda()) {
     ode::check_cuda_support(neq_, compiled->nreactions(), nparam_);
-    const auto& ints = compiled->ints();
-    const auto& doubles = compiled->doubles();
-    Buffer device_ints(context(), ints.size() * sizeof(int));
-    Buffer device_doubles(context(), doubles.size() * sizeof(double));
-    context().device().copy_to_device(device_ints.data(), ints.data(), device_ints.bytes());
-    context().device().copy_to_device(device_doubles.data(), doubles.data(), device_doubles.bytes());
-    device_mechanism_ints_ = std::move(device_ints);
-    device_mechanism_doubles_ = std::move(device_doubles);
+    upload_mechanism(compiled->ints(), compiled->doubles());
   }
   mechanism_ = std::move(compiled);
+  gas_.reset();
   callback_ = Callback{};
+}
+
+void opsplit_ode_s::set_reactor(const chem::Mechanism* mech, int kind) {
+  if (mech == nullptr) {
+    gas_.reset();
+    return;
+  }
+  if (kind < chem::kIsothermalConcentrations || kind > chem::kConstantVolume)
+    fail_argument("kind=" + num(kind) +
+                  " is not ISOTHERMAL_CONCENTRATIONS (0), ISOTHERMAL_MASS_FRACTIONS (1), CONSTANT_PRESSURE (2) or "
+                  "CONSTANT_VOLUME (3)");
+  const chem::CompiledGas& compiled = mech->compiled_gas("mech");
+  const int neq = chem::reactor_equations(kind, mech->nspecies());
+  if (neq != neq_)
+    fail_argument("the reactor of mech's " + num(mech->nspecies()) + " species has " + num(neq) +
+                  " equations, the batch neq=" + num(neq_));
+  if (chem::reactor_parameters(kind) > nparam_)
+    fail_argument("the reactor reads " + num(chem::reactor_parameters(kind)) + " parameters per system, the batch has nparam=" +
+                  num(nparam_));
+  auto copy = std::make_unique<chem::CompiledGas>(compiled);
+  if (context().is_cuda()) {
+    ode::check_cuda_reactor_support(neq_);
+    upload_mechanism(copy->ints(), copy->doubles());
+  }
+  gas_ = std::move(copy);
+  reactor_kind_ = kind;
+  mechanism_.reset();
+  callback_ = Callback{};
+}
+
+void opsplit_ode_s::upload_mechanism(const std::vector<int>& ints, const std::vector<double>& doubles) {
+  Buffer device_ints(context(), ints.size() * sizeof(int));
+  Buffer device_doubles(context(), doubles.size() * sizeof(double));
+  context().device().copy_to_device(device_ints.data(), ints.data(), device_ints.bytes());
+  context().device().copy_to_device(device_doubles.data(), doubles.data(), device_doubles.bytes());
+  device_mechanism_ints_ = std::move(device_ints);
+  device_mechanism_doubles_ = std::move(device_doubles);
 }
 
 void opsplit_ode_s::set_callback(opsplit_ode_rhs_fn rhs, opsplit_ode_jacobian_fn jacobian, void* user) {
@@ -124,6 +158,7 @@ void opsplit_ode_s::set_callback(opsplit_ode_rhs_fn rhs, opsplit_ode_jacobian_fn
          "mechanism, or use a CPU context");
   callback_ = Callback{rhs, jacobian, user};
   mechanism_.reset();
+  gas_.reset();
 }
 
 void opsplit_ode_s::set_method(int method) {
@@ -218,9 +253,9 @@ void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout,
 void opsplit_ode_s::integrate(double t0, double t1) {
   if (!std::isfinite(t0) || !std::isfinite(t1)) fail_argument("t0=" + num(t0) + ", t1=" + num(t1) + " must be finite");
   if (t1 < t0) fail_argument("t1=" + num(t1) + " is before t0=" + num(t0) + " (only forward integration)");
-  if (!mechanism_ && callback_.rhs == nullptr)
-    fail_argument("no right-hand side: attach a mechanism (opsplit_ode_set_mechanism) or a callback "
-                  "(opsplit_ode_set_rhs_callback)");
+  if (!has_rhs())
+    fail_argument("no right-hand side: attach a mechanism (opsplit_ode_set_mechanism), a reactor "
+                  "(opsplit_ode_set_reactor) or a callback (opsplit_ode_set_rhs_callback)");
   Results results;
   results.resize(nsys_);
   if (t1 > t0) {
@@ -230,9 +265,16 @@ void opsplit_ode_s::integrate(double t0, double t1) {
       batch.rtol = rtol_, batch.atol = device_atol_.as<const double>(), batch.h0 = h0_;
       batch.max_steps = max_steps_, batch.keep_step = keep_step_, batch.clip_negative = clip_negative_;
       batch.state = state_.as<double>(), batch.params = params_.as<const double>(), batch.h_next = h_next_.as<double>();
-      batch.mechanism = mechanism_->view_at(device_mechanism_ints_.as<const int>(),
-                                            device_mechanism_doubles_.as<const double>());
-      batch.nreactions = mechanism_->nreactions();
+      const int* ints = device_mechanism_ints_.as<const int>();
+      const double* doubles = device_mechanism_doubles_.as<const double>();
+      batch.gas = gas_ != nullptr;
+      if (gas_) {
+        batch.gas_kinetics = gas_->view_at(ints, doubles);
+        batch.reactor_kind = reactor_kind_;
+      } else {
+        batch.mechanism = mechanism_->view_at(ints, doubles);
+        batch.nreactions = mechanism_->nreactions();
+      }
       batch.result = device_result_.as<int>(), batch.counts = device_counts_.as<int64_t>();
       const ode::ResultArrays arrays{results.result.data(), results.accepted.data(), results.rejected.data(),
                                      results.rhs.data(), results.jacobian.data()};
@@ -249,6 +291,7 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
   const int n = neq_;
   const int nr = mechanism_ ? mechanism_->nreactions() : 0;
   const chem::MassAction m = mechanism_ ? mechanism_->view() : chem::MassAction{};
+  const chem::GasKinetics g = gas_ ? gas_->view() : chem::GasKinetics{};
   ode::Settings settings;
   settings.rtol = rtol_;
   settings.atol = atol_.data();
@@ -275,6 +318,7 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
       std::vector<double> y(static_cast<size_t>(n)), p(static_cast<size_t>(std::max(nparam_, 1))),
           k(static_cast<size_t>(std::max(nr, 1))), work(static_cast<size_t>(ode::workspace_size(n)));
       std::vector<int> piv(static_cast<size_t>(n));
+      std::vector<double> scratch(gas_ ? static_cast<size_t>(chem::reactor_scratch_size(g.nspecies)) : 0);
 #pragma omp for schedule(dynamic, 16)
       for (int64_t s = begin; s < end; ++s) {
         for (int e = 0; e < n; ++e) y[static_cast<size_t>(e)] = state[e * nsys_ + s];
@@ -285,6 +329,9 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
         if (mechanism_) {
           chem::rate_constants(m, p.data(), k.data());
           ode::MassActionRhs rhs{&m, k.data(), n};
+          out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
+        } else if (gas_) {
+          ode::GasReactorRhs rhs{&g, reactor_kind_, p.data(), scratch.data(), n};
           out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
         } else {
           CallbackRhs rhs{callback_.rhs, callback_.jacobian, callback_.user, p.data(), n};

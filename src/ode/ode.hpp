@@ -20,6 +20,7 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   int nparam() const { return nparam_; }
 
   void set_mechanism(const opsplit::chem::Mechanism* mech);  // nullptr removes it
+  void set_reactor(const opsplit::chem::Mechanism* mech, int kind);  // nullptr removes it
   void set_callback(opsplit_ode_rhs_fn rhs, opsplit_ode_jacobian_fn jacobian, void* user);
   void set_method(int method);
   void set_tolerances(double rtol, double atol);
@@ -54,6 +55,8 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   void take(const opsplit::Buffer& from, int rows, double* host, int layout, const char* name) const;
   void integrate_cpu(double t0, double t1, Results& results);
   void upload_atol();
+  void upload_mechanism(const std::vector<int>& ints, const std::vector<double>& doubles);
+  bool has_rhs() const { return mechanism_ || gas_ || callback_.rhs != nullptr; }
   void report_failures(const Results& results) const;
 
   int neq_;
@@ -66,7 +69,10 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   int64_t max_steps_ = 100000;
   bool keep_step_ = false;
   bool clip_negative_ = false;
+  // The right-hand side: one of a mass-action mechanism, a gas reactor, a callback.
   std::unique_ptr<opsplit::chem::CompiledMechanism> mechanism_;
+  std::unique_ptr<opsplit::chem::CompiledGas> gas_;
+  int reactor_kind_ = 0;
   Callback callback_;
   opsplit::Buffer state_;   // [eq][sys]
   opsplit::Buffer params_;  // [param][sys]

@@ -32,6 +32,11 @@ int main(void) {
   CHECK_OK(opsplit_mechanism_create(ctx, &mech));
   CHECK_OK(opsplit_mechanism_create(other, &foreign));
   CHECK_OK(opsplit_mechanism_create(ctx, &dead));
+  /* Made before `dead` is destroyed, so that it cannot take dead's address: a handle
+   * is its object's address, and a destroyed handle whose memory holds a new object is
+   * that object (the registry cannot tell them apart). */
+  opsplit_mechanism three = NULL;
+  CHECK_OK(opsplit_mechanism_create(ctx, &three));
   opsplit_mechanism dangling = dead;
   CHECK_OK(opsplit_mechanism_destroy(&dead));
   CHECK(dead == NULL);
@@ -147,8 +152,6 @@ int main(void) {
   EXPECT_ERROR(opsplit_ode_integrate(ode, 0, 1), OPSPLIT_ERROR_INVALID_ARGUMENT, integrate, "no right-hand side");
 
   const char* set_mech = "opsplit_ode_set_mechanism";
-  opsplit_mechanism three = NULL;
-  CHECK_OK(opsplit_mechanism_create(ctx, &three));
   CHECK_OK(opsplit_mechanism_add_species(three, "X", NULL));
   EXPECT_ERROR(opsplit_ode_set_mechanism(ode, three), OPSPLIT_ERROR_INVALID_ARGUMENT, set_mech, "1 species");
   EXPECT_ERROR(opsplit_ode_set_mechanism(ode, foreign), OPSPLIT_ERROR_INVALID_ARGUMENT, set_mech, "another context");

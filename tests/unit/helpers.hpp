@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -87,4 +88,13 @@ inline double stencil_eigenvalue(int points, const double h[3], const double the
   return lam;
 }
 
+}  // namespace test
+
+namespace test {
+// A data folder: the environment variable when it is set (a build tree carried to
+// another machine), else the path compiled in.
+inline std::string data_folder(const char* variable, const char* compiled) {
+  const char* from_env = std::getenv(variable);
+  return from_env != nullptr && *from_env != '\0' ? from_env : compiled;
+}
 }  // namespace test

@@ -7,6 +7,7 @@
 // (OREGO, RKCK45) and 18-38 % of the values were bitwise equal.
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "helpers.hpp"
@@ -104,6 +105,74 @@ void expect_parity(const Network& net, opsplit_ode_method method) {
   EXPECT_LE(worst, 1.0) << net.name << ", method " << method;
   ::testing::Test::RecordProperty(std::string(net.name) + "_worst_in_tolerances", std::to_string(worst));
   ::testing::Test::RecordProperty(std::string(net.name) + "_bitwise_equal_values", std::to_string(bitwise));
+}
+
+// Gas reactors of loaded mechanisms: the same comparison for 10^4 systems, with
+// per-system temperatures, pressures and mixtures.
+struct ReactorCase {
+  std::string path;
+  opsplit_reactor_kind kind;
+  double t1;
+};
+
+std::vector<double> run_reactor(opsplit_backend backend, const ReactorCase& rc, int64_t nsys, int neq, int nparam,
+                                const std::vector<double>& y0, const std::vector<double>& params, double rtol,
+                                double atol) {
+  test::Context ctx(backend);
+  opsplit_mechanism m = nullptr;
+  EXPECT_EQ(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), OPSPLIT_SUCCESS)
+      << opsplit_last_error_message();
+  opsplit_ode ode = nullptr;
+  EXPECT_EQ(opsplit_ode_create(ctx, neq, nsys, nparam, &ode), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_set_reactor(ode, m, rc.kind), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_set_tolerances(ode, rtol, atol), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_parameters(ode, params.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, rc.t1), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  std::vector<double> y(y0.size());
+  EXPECT_EQ(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  opsplit_ode_destroy(&ode);
+  opsplit_mechanism_destroy(&m);
+  return y;
+}
+
+void expect_reactor_parity(const ReactorCase& rc) {
+  const int64_t nsys = 10000;
+  const double rtol = 1e-6, atol = 1e-12;
+  const int ns = 10;  // both test mechanisms: H2, H, O, O2, OH, H2O, HO2, H2O2, AR, N2
+  const bool energy = rc.kind == OPSPLIT_REACTOR_CONSTANT_PRESSURE;
+  const int neq = ns + (energy ? 1 : 0), nparam = energy ? 1 : 2;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> T(1000.0, 1300.0), P(0.2e5, 20e5), u(0.0, 1.0);
+  std::vector<double> y0, params;
+  for (int64_t s = 0; s < nsys; ++s) {
+    // H2/O2/N2 with a little of everything else, mass fractions summing to one.
+    double Y[ns] = {0.028 * (0.5 + u(rng)), 0, 0, 0.22 * (0.5 + u(rng)), 0, 0, 0, 0, 0.01 * u(rng), 0.75};
+    for (int k : {1, 2, 4, 6}) Y[k] = 1e-6 * u(rng);
+    double sum = 0;
+    for (double x : Y) sum += x;
+    const double T0 = T(rng), P0 = P(rng);
+    if (energy) y0.push_back(T0), params.push_back(P0);
+    else params.push_back(T0), params.push_back(P0);
+    for (double x : Y) y0.push_back(x / sum);
+  }
+  const auto cpu = run_reactor(OPSPLIT_BACKEND_CPU, rc, nsys, neq, nparam, y0, params, rtol, atol);
+  const auto gpu = run_reactor(OPSPLIT_BACKEND_CUDA, rc, nsys, neq, nparam, y0, params, rtol, atol);
+  ASSERT_EQ(cpu.size(), gpu.size());
+  double worst = 0;
+  for (size_t i = 0; i < cpu.size(); ++i) worst = std::max(worst, std::fabs(cpu[i] - gpu[i]) / (rtol * std::fabs(cpu[i]) + atol));
+  EXPECT_LE(worst, 1.0) << rc.path;
+  ::testing::Test::RecordProperty("reactor_worst_in_tolerances", std::to_string(worst));
+}
+
+// H2/O2 ignition at constant pressure past the ignition of every system (1e-3 s).
+TEST(OdeParity, H2O2ConstantPressureReactor) {
+  expect_reactor_parity({test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/h2o2.yaml", OPSPLIT_REACTOR_CONSTANT_PRESSURE, 1e-3});
+}
+// Every rate form (falloff, SRI, PLOG at each system's pressure, orders) at fixed T, P.
+TEST(OdeParity, FeaturesIsothermalReactor) {
+  expect_reactor_parity({test::data_folder("OPSPLIT_TEST_DATA", OPSPLIT_TEST_DATA) + "/mechanisms/features.yaml",
+                         OPSPLIT_REACTOR_ISOTHERMAL_MASS_FRACTIONS, 1e-4});
 }
 
 TEST(OdeParity, RoberRosenbrock) { expect_parity(rober(), OPSPLIT_ODE_ROSENBROCK); }

@@ -1,0 +1,250 @@
+// Gas-phase kinetics of a loaded mechanism (Cantera YAML or CHEMKIN): rate constants
+// of every reaction form, equilibrium constants from NASA-7 Gibbs energies, rates of
+// progress and net production rates of one system. The same formulas as Cantera's, in
+// opsplit's units (mol, m, s, J, K, Pa); shared by the host queries and the reactor
+// right-hand sides on both backends.
+#pragma once
+
+#include <math.h>
+
+#include "chem/thermo.cuh"
+#include "common/hd.cuh"
+
+namespace opsplit::chem {
+
+enum GasReactionType : int {
+  kGasElementary = 0,            // k(T)
+  kGasThreeBody = 1,             // k(T) [M] multiplies both directions
+  kGasFalloff = 2,               // k_inf Pr/(1+Pr) F, Pr = k_0 [M] / k_inf
+  kGasChemicallyActivated = 3,   // k_0 F/(1+Pr)
+  kGasPressureDependent = 4      // PLOG: log k interpolated in log P
+};
+enum FalloffForm : int { kFalloffLindemann = 0, kFalloffTroe = 1, kFalloffSri = 2 };
+enum ReverseKind : int { kIrreversible = -1, kReverseEquilibrium = -2 };  // >= 0: explicit rate
+
+constexpr double kSmallNumber = 1e-300;  // Cantera's guard in Pr and the falloff logarithms
+constexpr int kArrheniusStride = 3;      // A (SI units), b, Ea/R (K)
+constexpr int kFalloffStride = 5;        // Troe A, T3, T1, T2 (0 when absent); SRI a, b, c, d, e
+
+// A mechanism in flat arrays (host or device memory). Reaction r's rate is Arrhenius
+// entry r for every type (k_inf of a falloff, k_0 of a chemically activated reaction;
+// unused by PLOG). Entry lists are [begin[r], begin[r+1]).
+struct GasKinetics {
+  int nspecies = 0;
+  int nreactions = 0;
+  const double* molar_mass = nullptr;  // kg/mol
+  const double* nasa7 = nullptr;       // kNasa7Stride per species
+  const int* type = nullptr;
+  const double* arrhenius = nullptr;   // kArrheniusStride per entry
+  // Forward rate: prod C^order over the order entries (the reactants, or FORD orders).
+  const int* order_begin = nullptr;
+  const int* order_species = nullptr;
+  const double* order = nullptr;
+  // Reverse rate: prod C^nu over the products.
+  const int* product_begin = nullptr;
+  const int* product_species = nullptr;
+  const double* product_stoich = nullptr;
+  // Net stoichiometric change of each species (nonzero only).
+  const int* change_begin = nullptr;
+  const int* change_species = nullptr;
+  const double* change = nullptr;
+  const int* reverse = nullptr;           // ReverseKind, or the Arrhenius entry of an explicit reverse rate
+  const double* delta_moles = nullptr;    // sum of product minus reactant coefficients
+  // Third bodies: reaction r's collider set (-1: none); [M] = default * C_total + sum excess_k C_k.
+  const int* third_body = nullptr;
+  const int* collider_begin = nullptr;
+  const int* collider_species = nullptr;
+  const double* collider_excess = nullptr;  // efficiency - default
+  const double* collider_default = nullptr;
+  // Falloff: reaction r's falloff entry (-1: none): the other Arrhenius limit, form, parameters.
+  const int* falloff = nullptr;
+  const int* falloff_rate = nullptr;  // Arrhenius entry (k_0 of a falloff, k_inf of a chemically activated)
+  const int* falloff_form = nullptr;
+  const double* falloff_params = nullptr;  // kFalloffStride per entry
+  // PLOG: reaction r's table (-1: none): pressure levels [level_begin[p], level_begin[p+1]) ascending;
+  // level l: ln P and Arrhenius entries [level_rates[l], level_rates[l+1]) summed.
+  const int* plog = nullptr;
+  const int* plog_level_begin = nullptr;
+  const double* plog_log_pressure = nullptr;
+  const int* plog_level_rates = nullptr;
+};
+
+// The temperature and pressure a system's rates depend on, with their logarithms.
+struct GasConditions {
+  double T, log_T, inv_T, P, log_P;
+};
+
+OPSPLIT_HD GasConditions gas_conditions(double T, double P) {
+  return GasConditions{T, log(T), 1.0 / T, P, log(P)};
+}
+
+OPSPLIT_HD double arrhenius_rate(const double* abe, const GasConditions& c) {
+  return abe[0] * exp(abe[1] * c.log_T - abe[2] * c.inv_T);
+}
+
+// C^n: repeated products for small whole n (exact, the same bits everywhere), else pow
+// of max(C, 0) (a fractional order of a negative concentration has no meaning).
+OPSPLIT_HD double concentration_power(double C, double n) {
+  if (n == 1.0) return C;
+  if (n == 2.0) return C * C;
+  if (n == 3.0) return C * C * C;
+  return pow(C > 0.0 ? C : 0.0, n);
+}
+
+// [M] of collider set t: efficiency-weighted total concentration.
+OPSPLIT_HD double third_body_concentration(const GasKinetics& g, int t, const double* C, double C_total) {
+  double M = g.collider_default[t] * C_total;
+  for (int e = g.collider_begin[t]; e < g.collider_begin[t + 1]; ++e)
+    M += g.collider_excess[e] * C[g.collider_species[e]];
+  return M;
+}
+
+// The broadening factor F of falloff entry f at reduced pressure Pr.
+OPSPLIT_HD double falloff_broadening(const GasKinetics& g, int f, double Pr, const GasConditions& c) {
+  const double* p = g.falloff_params + kFalloffStride * f;
+  const double log10_Pr = log10(Pr > kSmallNumber ? Pr : kSmallNumber);
+  switch (g.falloff_form[f]) {
+    case kFalloffTroe: {
+      // T3 or T1 of zero drops its term (Cantera's convention); T2 of zero is absent.
+      double F_cent = (p[1] != 0.0 ? (1.0 - p[0]) * exp(-c.T / p[1]) : 0.0) + (p[2] != 0.0 ? p[0] * exp(-c.T / p[2]) : 0.0);
+      if (p[3] != 0.0) F_cent += exp(-p[3] * c.inv_T);
+      const double log10_F_cent = log10(F_cent > kSmallNumber ? F_cent : kSmallNumber);
+      const double cc = -0.4 - 0.67 * log10_F_cent;
+      const double nn = 0.75 - 1.27 * log10_F_cent;
+      const double f1 = (log10_Pr + cc) / (nn - 0.14 * (log10_Pr + cc));
+      return pow(10.0, log10_F_cent / (1.0 + f1 * f1));
+    }
+    case kFalloffSri: {
+      const double base = p[0] * exp(-p[1] * c.inv_T) + (p[2] != 0.0 ? exp(-c.T / p[2]) : 0.0);
+      const double x = 1.0 / (1.0 + log10_Pr * log10_Pr);
+      return pow(base, x) * p[3] * (p[4] != 0.0 ? exp(p[4] * c.log_T) : 1.0);
+    }
+    default:
+      return 1.0;
+  }
+}
+
+// k(P) of PLOG table p: each level's rates summed, ln k interpolated linearly in ln P
+// between the two levels around P, the end level's k outside the table.
+OPSPLIT_HD double plog_rate(const GasKinetics& g, int p, const GasConditions& c) {
+  const int first = g.plog_level_begin[p], last = g.plog_level_begin[p + 1] - 1;
+  auto level_rate = [&](int l) {
+    double k = 0.0;
+    for (int e = g.plog_level_rates[l]; e < g.plog_level_rates[l + 1]; ++e)
+      k += arrhenius_rate(g.arrhenius + kArrheniusStride * e, c);
+    return k;
+  };
+  if (c.log_P <= g.plog_log_pressure[first]) return level_rate(first);
+  if (c.log_P >= g.plog_log_pressure[last]) return level_rate(last);
+  int l = first;
+  while (c.log_P >= g.plog_log_pressure[l + 1]) ++l;
+  const double log_k1 = log(level_rate(l)), log_k2 = log(level_rate(l + 1));
+  const double x1 = g.plog_log_pressure[l], x2 = g.plog_log_pressure[l + 1];
+  return exp(log_k1 + (log_k2 - log_k1) * (c.log_P - x1) / (x2 - x1));
+}
+
+// Forward rate constant of reaction r (without the [M] factor of a three-body reaction).
+OPSPLIT_HD double forward_rate_constant(const GasKinetics& g, int r, const GasConditions& c, const double* C,
+                                        double C_total) {
+  const int type = g.type[r];
+  if (type == kGasPressureDependent) return plog_rate(g, g.plog[r], c);
+  const double k = arrhenius_rate(g.arrhenius + kArrheniusStride * r, c);
+  if (type != kGasFalloff && type != kGasChemicallyActivated) return k;
+  const int f = g.falloff[r];
+  const double k_other = arrhenius_rate(g.arrhenius + kArrheniusStride * g.falloff_rate[f], c);
+  const double M = third_body_concentration(g, g.third_body[r], C, C_total);
+  if (type == kGasFalloff) {  // k = k_inf, k_other = k_0
+    const double Pr = M * k_other / (k + kSmallNumber);
+    return k * (Pr / (1.0 + Pr)) * falloff_broadening(g, f, Pr, c);
+  }
+  const double Pr = M * k / (k_other + kSmallNumber);  // k = k_0, k_other = k_inf
+  return k * (1.0 / (1.0 + Pr)) * falloff_broadening(g, f, Pr, c);
+}
+
+// 1/Kc of reaction r: exp(sum nu g/RT - delta_moles ln(P_atm / RT)); g_RT per species.
+OPSPLIT_HD double inverse_equilibrium_constant(const GasKinetics& g, int r, const GasConditions& c,
+                                               const double* g_RT) {
+  double delta_g_RT = 0.0;
+  for (int e = g.change_begin[r]; e < g.change_begin[r + 1]; ++e) delta_g_RT += g.change[e] * g_RT[g.change_species[e]];
+  const double log_standard_concentration = log(kOneAtmosphere / (kGasConstant * c.T));
+  return exp(delta_g_RT - g.delta_moles[r] * log_standard_concentration);
+}
+
+// Forward and reverse rates of progress of reaction r (mol/(m^3 s)).
+OPSPLIT_HD void rates_of_progress(const GasKinetics& g, int r, const GasConditions& c, const double* C,
+                                  double C_total, const double* g_RT, double* forward, double* reverse) {
+  const double kf = forward_rate_constant(g, r, c, C, C_total);
+  double qf = kf;
+  for (int e = g.order_begin[r]; e < g.order_begin[r + 1]; ++e) qf *= concentration_power(C[g.order_species[e]], g.order[e]);
+  double qr = 0.0;
+  const int rev = g.reverse[r];
+  if (rev != kIrreversible) {
+    qr = rev == kReverseEquilibrium ? kf * inverse_equilibrium_constant(g, r, c, g_RT)
+                                    : arrhenius_rate(g.arrhenius + kArrheniusStride * rev, c);
+    for (int e = g.product_begin[r]; e < g.product_begin[r + 1]; ++e)
+      qr *= concentration_power(C[g.product_species[e]], g.product_stoich[e]);
+  }
+  if (g.type[r] == kGasThreeBody) {
+    const double M = third_body_concentration(g, g.third_body[r], C, C_total);
+    qf *= M;
+    qr *= M;
+  }
+  *forward = qf;
+  *reverse = qr;
+}
+
+// g/(RT) of every species at c.T (nspecies values).
+OPSPLIT_HD void species_gibbs_RT(const GasKinetics& g, const GasConditions& c, double* g_RT) {
+  for (int k = 0; k < g.nspecies; ++k) g_RT[k] = nasa7_gibbs_RT(g.nasa7 + kNasa7Stride * k, c.T, c.log_T);
+}
+
+OPSPLIT_HD double total_concentration(const GasKinetics& g, const double* C) {
+  double total = 0.0;
+  for (int k = 0; k < g.nspecies; ++k) total += C[k];
+  return total;
+}
+
+// Net production rates wdot (mol/(m^3 s)) at T and concentrations C (mol/m^3); the
+// pressure (PLOG) is the ideal gas's, C_total R T. g_RT: nspecies scratch.
+OPSPLIT_HD void net_production_rates(const GasKinetics& g, double T, const double* C, double* g_RT, double* wdot) {
+  const double C_total = total_concentration(g, C);
+  const GasConditions c = gas_conditions(T, C_total * kGasConstant * T);
+  species_gibbs_RT(g, c, g_RT);
+  for (int k = 0; k < g.nspecies; ++k) wdot[k] = 0.0;
+  for (int r = 0; r < g.nreactions; ++r) {
+    double qf, qr;
+    rates_of_progress(g, r, c, C, C_total, g_RT, &qf, &qr);
+    const double q = qf - qr;
+    for (int e = g.change_begin[r]; e < g.change_begin[r + 1]; ++e) wdot[g.change_species[e]] += g.change[e] * q;
+  }
+}
+
+// The ideal-gas mixture at T, P and mass fractions Y: mean molar mass (kg/mol), and per
+// unit mass cp, enthalpy (J/(kg K), J/kg); density = P W / (R T), cv = cp - R/W,
+// u = h - R T / W.
+struct Mixture {
+  double molar_mass, density, cp, cv, enthalpy, internal_energy;
+};
+
+OPSPLIT_HD Mixture mixture_properties(const GasKinetics& g, double T, double P, const double* Y) {
+  const double log_T = log(T);
+  double moles_per_kg = 0.0, cp_R = 0.0, h_RT = 0.0;
+  for (int k = 0; k < g.nspecies; ++k) {
+    double cp_k, h_k;
+    nasa7_evaluate(g.nasa7 + kNasa7Stride * k, T, log_T, &cp_k, &h_k, nullptr);
+    const double n = Y[k] / g.molar_mass[k];
+    moles_per_kg += n;
+    cp_R += n * cp_k;
+    h_RT += n * h_k;
+  }
+  Mixture m;
+  m.molar_mass = 1.0 / moles_per_kg;
+  m.density = P * m.molar_mass / (kGasConstant * T);
+  m.cp = cp_R * kGasConstant;
+  m.cv = m.cp - kGasConstant * moles_per_kg;
+  m.enthalpy = h_RT * kGasConstant * T;
+  m.internal_energy = m.enthalpy - kGasConstant * T * moles_per_kg;
+  return m;
+}
+
+}  // namespace opsplit::chem

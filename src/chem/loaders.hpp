@@ -1,0 +1,15 @@
+// Mechanism file readers. Both return a finished GasMechanism (GasMechanism::finish
+// passed) or throw an opsplit::Error: IO when a file cannot be read, PARSE naming the
+// file, the line and the entry, UNSUPPORTED for a feature opsplit does not implement.
+#pragma once
+
+#include <string>
+
+#include "chem/gas.hpp"
+
+namespace opsplit::chem {
+
+// Cantera YAML: the ideal-gas phase `phase` (empty: the first phase of the file).
+GasMechanism load_yaml(const std::string& path, const std::string& phase);
+
+}  // namespace opsplit::chem
