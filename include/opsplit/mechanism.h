@@ -69,7 +69,8 @@ OPSPLIT_API opsplit_status opsplit_mechanism_set_rate(opsplit_mechanism mech, in
  * read (the largest param used + 1, 0 when none). Any output may be NULL. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_counts(opsplit_mechanism mech, int* nspecies, int* nreactions,
                                                         int* nparams);
-/* Reaction `reaction` as text ("2 O + M <=> O2 + M"; built reactions read "A + B => C").
+/* Reaction `reaction` as text ("2 O + M <=> O2 + M"; a loaded reaction in Cantera's
+ * notation, rebuilt from its parsed terms; built reactions read "A + B => C").
  * The string belongs to the mechanism: valid until it is edited or destroyed. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_reaction_equation(opsplit_mechanism mech, int reaction,
                                                                    const char** equation);
@@ -100,7 +101,8 @@ OPSPLIT_API opsplit_status opsplit_mechanism_load_yaml(opsplit_context ctx, cons
 /* Molar masses (kg/mol), nspecies values. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_molar_masses(opsplit_mechanism mech, double* molar_masses);
 /* Standard-state cp/R, h/(RT) and s/R of every species at T (nspecies values each; any
- * may be NULL). */
+ * may be NULL). Outside a species' temperature ranges its nearest polynomial is
+ * extrapolated, as Cantera does: the values there are the file's, not physics. */
 OPSPLIT_API opsplit_status opsplit_mechanism_species_thermo(opsplit_mechanism mech, double T, double* cp_R,
                                                             double* h_RT, double* s_R);
 /* The ideal-gas mixture at T (K), P (Pa) and mass fractions Y (nspecies values, used as
@@ -114,7 +116,8 @@ OPSPLIT_API opsplit_status opsplit_mechanism_mixture_properties(opsplit_mechanis
 OPSPLIT_API opsplit_status opsplit_mechanism_concentrations(opsplit_mechanism mech, double T, double P,
                                                             const double* Y, double* concentrations);
 /* Net production rates (mol/(m^3 s)) at T and concentrations C; the pressure that
- * falloff and PLOG rates read is the ideal gas's, sum(C) R T. */
+ * falloff and PLOG rates read is the ideal gas's, sum(C) R T, so sum(C) must be
+ * positive (single concentrations may be negative, as ODE solutions can be). */
 OPSPLIT_API opsplit_status opsplit_mechanism_net_production_rates(opsplit_mechanism mech, double T,
                                                                   const double* concentrations, double* wdot);
 /* Forward and reverse rates of progress of every reaction (mol/(m^3 s)), nreactions

@@ -34,7 +34,10 @@ const double* species_values(const chem::Mechanism& m, const double* values, con
 }
 // The mixture at (T, P, Y) after checking them; Y must give a positive mean molar mass.
 chem::Mixture mixture_arg(const chem::Mechanism& m, const chem::GasKinetics& g, double T, double P, const double* Y) {
-  const chem::Mixture mix = chem::mixture_properties(g, temperature_arg(T), pressure_arg(P), species_values(m, Y, "Y"));
+  temperature_arg(T);  // checked in the order of the arguments
+  pressure_arg(P);
+  species_values(m, Y, "Y");
+  const chem::Mixture mix = chem::mixture_properties(g, T, P, Y);
   if (!(mix.molar_mass > 0.0) || !std::isfinite(mix.molar_mass))
     fail_argument("Y gives a mean molar mass of " + num(mix.molar_mass) + " kg/mol (sum Y/W must be positive)");
   return mix;
@@ -181,10 +184,10 @@ OPSPLIT_API opsplit_status opsplit_mechanism_net_production_rates(opsplit_mechan
   return api_guard(__func__, [&] {
     const chem::Mechanism& m = mech_arg(mech);
     const chem::GasKinetics g = m.compiled_gas("mech").view();
-    const double* C = species_values(m, concentrations, "concentrations");
+    m.check_gas_state(T, concentrations, "concentrations");
     double* out = &output(wdot, "wdot");
     std::vector<double> g_RT(static_cast<size_t>(g.nspecies));
-    chem::net_production_rates(g, temperature_arg(T), C, g_RT.data(), out);
+    chem::net_production_rates(g, T, concentrations, g_RT.data(), out);
   });
 }
 
@@ -194,9 +197,9 @@ OPSPLIT_API opsplit_status opsplit_mechanism_rates_of_progress(opsplit_mechanism
   return api_guard(__func__, [&] {
     const chem::Mechanism& m = mech_arg(mech);
     const chem::GasKinetics g = m.compiled_gas("mech").view();
-    const double* C = species_values(m, concentrations, "concentrations");
-    const double C_total = chem::total_concentration(g, C);
-    const chem::GasConditions c = chem::gas_conditions(temperature_arg(T), C_total * chem::kGasConstant * T);
+    const double* C = concentrations;
+    const double C_total = m.check_gas_state(T, C, "concentrations");
+    const chem::GasConditions c = chem::gas_conditions(T, C_total * chem::kGasConstant * T);
     std::vector<double> g_RT(static_cast<size_t>(g.nspecies));
     chem::species_gibbs_RT(g, c, g_RT.data());
     for (int r = 0; r < g.nreactions; ++r) {

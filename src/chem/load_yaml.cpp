@@ -536,9 +536,7 @@ GasMechanism load_yaml(const std::string& path, const std::string& phase) {
   };
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    fail(OPSPLIT_ERROR_IO, "cannot read \"" + path + "\"");
+    root = YAML::Load(read_text_file(path));
   } catch (const YAML::Exception& e) {
     yaml_error(e);
   }

@@ -52,7 +52,6 @@ opsplit_mechanism_s::opsplit_mechanism_s(Context& ctx, GasMechanism gas) : Conte
 void opsplit_mechanism_s::check_editable() const {
   if (is_gas())
     fail(OPSPLIT_ERROR_UNSUPPORTED, "the mechanism was loaded from " + gas_->source + ": a loaded mechanism cannot be edited");
-  equations_.clear();
 }
 
 const GasMechanism& opsplit_mechanism_s::gas(const char* what) const {
@@ -123,6 +122,7 @@ int opsplit_mechanism_s::add_reaction(int nreactants, const int* reactants, cons
   r.products = side(nproducts, products, product_coefficients, nspecies(), "products");
   if (r.reactants.empty() && r.products.empty()) fail_argument("a reaction needs a reactant or a product");
   reactions_.push_back(std::move(r));
+  equations_.clear();  // rebuilt on the next query; a refused edit leaves them valid
   return nreactions() - 1;
 }
 
@@ -172,6 +172,7 @@ void opsplit_mechanism_s::evaluate(const double* y, const double* params, double
       fail(OPSPLIT_ERROR_UNSUPPORTED, "jacobian: the Jacobian of a loaded gas mechanism is not available in this version");
     const double T = params[0];
     if (!(T > 0.0) || !std::isfinite(T)) fail_argument("params[0] (T) = " + num(T) + " K is not positive and finite");
+    check_gas_state(T, y, "y");
     std::vector<double> g_RT(static_cast<size_t>(nspecies()));
     net_production_rates(compiled_gas_->view(), T, y, g_RT.data(), ydot);
     return;
@@ -183,6 +184,19 @@ void opsplit_mechanism_s::evaluate(const double* y, const double* params, double
   rate_constants(m, params, k.data());
   mass_action_rates(m, k.data(), y, ydot);
   if (jacobian != nullptr) mass_action_jacobian(m, k.data(), y, jacobian);
+}
+
+double opsplit_mechanism_s::check_gas_state(double T, const double* concentrations, const char* argument) const {
+  if (!(T > 0.0) || !std::isfinite(T)) fail_argument("T=" + num(T) + " K is not positive and finite");
+  if (concentrations == nullptr) fail_argument(std::string(argument) + " is NULL");
+  for (int k = 0; k < nspecies(); ++k)
+    if (!std::isfinite(concentrations[k]))
+      fail_argument(std::string(argument) + "[" + num(k) + "]=" + num(concentrations[k]) + " is not finite");
+  const double total = total_concentration(compiled_gas(argument).view(), concentrations);
+  if (!(total > 0.0))
+    fail_argument(std::string(argument) + " sums to " + num(total) +
+                  " mol/m^3: the ideal-gas pressure sum(C) R T must be positive");
+  return total;
 }
 
 namespace opsplit::chem {

@@ -62,6 +62,11 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   void check_complete(const char* what) const;
 
   void evaluate(const double* y, const double* params, double* ydot, double* jacobian) const;
+  // Checks a gas state for the host queries: T positive and finite, concentrations finite
+  // with a positive sum (the ideal-gas pressure sum(C) R T that falloff and PLOG rates
+  // read must be positive; single values may be negative, as ODE solutions can be).
+  // Returns the sum.
+  double check_gas_state(double T, const double* concentrations, const char* argument) const;
 
  private:
   void check_editable() const;

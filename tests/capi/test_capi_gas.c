@@ -263,6 +263,19 @@ int main(int argc, char** argv) {
               "concentrations[9]=inf");
   EXPECT_FAIL(opsplit_mechanism_net_production_rates(built, T0, C0, wdot), OPSPLIT_ERROR_UNSUPPORTED, net,
               "built through the API");
+  { /* A negative total: the ideal-gas pressure would be negative. */
+    double C_negative[NS];
+    for (int k = 0; k < NS; ++k) C_negative[k] = -C0[k];
+    EXPECT_FAIL(opsplit_mechanism_net_production_rates(gas, T0, C_negative, wdot), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                net, "must be positive");
+    EXPECT_FAIL(opsplit_mechanism_rates_of_progress(gas, T0, C_negative, qf, qr), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                "opsplit_mechanism_rates_of_progress", "must be positive");
+    EXPECT_FAIL(opsplit_mechanism_evaluate(gas, C_negative, &T0, wdot, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                "opsplit_mechanism_evaluate", "must be positive");
+    C_negative[0] = NAN;
+    EXPECT_FAIL(opsplit_mechanism_evaluate(gas, C_negative, &T0, wdot, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                "opsplit_mechanism_evaluate", "y[0]=nan");
+  }
   int untouched = 1;
   for (int k = 0; k < NS; ++k) untouched = untouched && wdot[k] == 7.0;
   CHECK(untouched); /* no refused call wrote into wdot */
@@ -312,6 +325,13 @@ int main(int argc, char** argv) {
   EXPECT_FAIL(opsplit_mechanism_add_species(gas, "YY", NULL), OPSPLIT_ERROR_UNSUPPORTED,
               "opsplit_mechanism_add_species", "cannot be edited");
   CHECK(strcmp(eq, "2 O + M <=> O2 + M") == 0);
+  CHECK_OK(opsplit_mechanism_get_reaction_equation(built, 0, &eq));
+  { /* A refused edit of a built mechanism leaves its equation strings valid (ASan). */
+    const int missing = 7;
+    EXPECT_FAIL(opsplit_mechanism_add_reaction(built, 1, &missing, NULL, 1, &b, NULL, NULL),
+                OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_mechanism_add_reaction", "7");
+    CHECK(strcmp(eq, "A => B") == 0);
+  }
 
   /* ---- opsplit_mechanism_load_yaml ---- */
   const char* load = "opsplit_mechanism_load_yaml";
@@ -327,6 +347,7 @@ int main(int argc, char** argv) {
   EXPECT_FAIL(opsplit_mechanism_load_yaml(ctx, "/nonexistent/opsplit/no_such_file.yaml", NULL, &loaded),
               OPSPLIT_ERROR_IO, load, "no_such_file.yaml");
   EXPECT_FAIL(opsplit_mechanism_load_yaml(ctx, "", NULL, &loaded), OPSPLIT_ERROR_IO, load, "cannot read");
+  EXPECT_FAIL(opsplit_mechanism_load_yaml(ctx, ".", NULL, &loaded), OPSPLIT_ERROR_IO, load, "is a directory");
   EXPECT_FAIL(opsplit_mechanism_load_yaml(ctx, features, "no_such_phase", &loaded), OPSPLIT_ERROR_PARSE, load,
               "no_such_phase");
   /* A malformed file: unclosed flow sequence. The name carries the backend, so the CPU
