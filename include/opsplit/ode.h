@@ -56,6 +56,18 @@ typedef enum opsplit_reactor_kind {
   OPSPLIT_REACTOR_CONSTANT_VOLUME = 3
 } opsplit_reactor_kind;
 
+/* The Jacobian the Rosenbrock method factors (opsplit_ode_set_jacobian):
+ *   ANALYTIC           a reactor's exact analytic Jacobian, or a callback's jacobian
+ *                      function (forward differences when it has none). A mass-action
+ *                      mechanism always uses its exact sparse Jacobian.
+ *   FINITE_DIFFERENCE  forward differences of the right-hand side, neq extra
+ *                      evaluations per Jacobian (reactors and callbacks): the fallback
+ *                      the analytic Jacobians are measured against. */
+typedef enum opsplit_ode_jacobian {
+  OPSPLIT_ODE_JACOBIAN_ANALYTIC = 0,
+  OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE = 1
+} opsplit_ode_jacobian;
+
 /* Per-system result of the last opsplit_ode_integrate. */
 typedef enum opsplit_ode_result {
   OPSPLIT_ODE_OK = 0,
@@ -101,9 +113,19 @@ OPSPLIT_API opsplit_status opsplit_ode_set_rhs_callback(opsplit_ode ode, opsplit
 /* The right-hand side of a gas reactor (see opsplit_reactor_kind) of a loaded mechanism
  * (copied: later changes to mech do not reach the batch): neq must be the reactor's
  * equations and nparam at least its parameters. Replaces a mechanism or callback; NULL
- * removes it. The Jacobian is formed by forward differences in this version; on CUDA
- * the reactor needs neq <= 32. */
+ * removes it. The Jacobian is analytic (see opsplit_ode_jacobian); on CUDA the reactor
+ * needs neq <= 64. */
 OPSPLIT_API opsplit_status opsplit_ode_set_reactor(opsplit_ode ode, opsplit_mechanism mech, opsplit_reactor_kind kind);
+/* ANALYTIC (the default) or FINITE_DIFFERENCE; FINITE_DIFFERENCE is refused while a
+ * mass-action mechanism is attached, and a mechanism is refused while it is set. */
+OPSPLIT_API opsplit_status opsplit_ode_set_jacobian(opsplit_ode ode, opsplit_ode_jacobian jacobian);
+/* Evaluates the batch's right-hand side on the host for system `system`'s parameters
+ * at time t and state y (neq values): ydot (neq values) and, when jacobian is not NULL,
+ * the Jacobian the integrators use (column-major: jacobian[i + j*neq] = d ydot_i/d y_j;
+ * see opsplit_ode_set_jacobian). For checking a right-hand side, or for driving another
+ * solver with opsplit's chemistry. */
+OPSPLIT_API opsplit_status opsplit_ode_evaluate(opsplit_ode ode, int64_t system, double t, const double* y,
+                                                double* ydot, double* jacobian);
 
 OPSPLIT_API opsplit_status opsplit_ode_set_method(opsplit_ode ode, opsplit_ode_method method);
 /* Error weights: atol_i + rtol*|y_i| (docs/API.md gives each method's norm).

@@ -81,6 +81,17 @@ OPSPLIT_HD GasConditions gas_conditions(double T, double P) {
 OPSPLIT_HD double arrhenius_rate(const double* abe, const GasConditions& c) {
   return abe[0] * exp(abe[1] * c.log_T - abe[2] * c.inv_T);
 }
+// d ln k / dT of an Arrhenius rate: (b + Ea/(R T)) / T.
+OPSPLIT_HD double arrhenius_dlnk_dT(const double* abe, const GasConditions& c) {
+  return (abe[1] + abe[2] * c.inv_T) * c.inv_T;
+}
+
+// How a forward rate constant k moves, for the analytic Jacobians (null where only k is
+// wanted): d ln k / dT at fixed [M] and P, dk/d[M] (falloff and chemically activated),
+// d ln k / d ln P (PLOG).
+struct RateSensitivity {
+  double dlnk_dT = 0.0, dk_dM = 0.0, dlnk_dlnP = 0.0;
+};
 
 // C^n: repeated products for small whole n (exact, the same bits everywhere), else pow
 // of max(C, 0) (a fractional order of a negative concentration has no meaning).
@@ -99,66 +110,132 @@ OPSPLIT_HD double third_body_concentration(const GasKinetics& g, int t, const do
   return M;
 }
 
-// The broadening factor F of falloff entry f at reduced pressure Pr.
-OPSPLIT_HD double falloff_broadening(const GasKinetics& g, int f, double Pr, const GasConditions& c) {
+// The broadening factor F of falloff entry f at reduced pressure Pr; with
+// dlnF_dlnPr / dlnF_dT not null also d ln F / d ln Pr and d ln F / dT at fixed Pr
+// (zero where Pr or F_cent sit at the kSmallNumber guard, as F does not move there).
+OPSPLIT_HD double falloff_broadening(const GasKinetics& g, int f, double Pr, const GasConditions& c,
+                                     double* dlnF_dlnPr = nullptr, double* dlnF_dT = nullptr) {
+  constexpr double kLn10 = 2.302585092994046;
   const double* p = g.falloff_params + kFalloffStride * f;
-  const double log10_Pr = log10(Pr > kSmallNumber ? Pr : kSmallNumber);
+  const bool Pr_guarded = !(Pr > kSmallNumber);
+  const double log10_Pr = log10(Pr_guarded ? kSmallNumber : Pr);
+  const bool derivatives = dlnF_dlnPr != nullptr;
   switch (g.falloff_form[f]) {
     case kFalloffTroe: {
       // T3 or T1 of zero drops its term (Cantera's convention); T2 of zero is absent.
-      double F_cent = (p[1] != 0.0 ? (1.0 - p[0]) * exp(-c.T / p[1]) : 0.0) + (p[2] != 0.0 ? p[0] * exp(-c.T / p[2]) : 0.0);
-      if (p[3] != 0.0) F_cent += exp(-p[3] * c.inv_T);
+      const double e3 = p[1] != 0.0 ? exp(-c.T / p[1]) : 0.0, e1 = p[2] != 0.0 ? exp(-c.T / p[2]) : 0.0;
+      double F_cent = (p[1] != 0.0 ? (1.0 - p[0]) * e3 : 0.0) + (p[2] != 0.0 ? p[0] * e1 : 0.0);
+      const double e2 = p[3] != 0.0 ? exp(-p[3] * c.inv_T) : 0.0;
+      if (p[3] != 0.0) F_cent += e2;
       const double log10_F_cent = log10(F_cent > kSmallNumber ? F_cent : kSmallNumber);
       const double cc = -0.4 - 0.67 * log10_F_cent;
       const double nn = 0.75 - 1.27 * log10_F_cent;
-      const double f1 = (log10_Pr + cc) / (nn - 0.14 * (log10_Pr + cc));
+      const double u = log10_Pr + cc, den = nn - 0.14 * u;
+      const double f1 = u / den;
+      if (derivatives) {
+        // log10 F = L / (1 + f1^2), L = log10 F_cent, f1 = u / (nn - 0.14 u), u = log10 Pr + cc.
+        const double q = 1.0 + f1 * f1;
+        const double dlog10F_df1 = -log10_F_cent * 2.0 * f1 / (q * q);
+        *dlnF_dlnPr = Pr_guarded ? 0.0 : dlog10F_df1 * nn / (den * den);
+        const double dF_cent_dT = (p[1] != 0.0 ? -(1.0 - p[0]) * e3 / p[1] : 0.0) +
+                                  (p[2] != 0.0 ? -p[0] * e1 / p[2] : 0.0) +
+                                  (p[3] != 0.0 ? e2 * p[3] * c.inv_T * c.inv_T : 0.0);
+        const double dL_dT = F_cent > kSmallNumber ? dF_cent_dT / (F_cent * kLn10) : 0.0;
+        const double dlog10F_dL = 1.0 / q + dlog10F_df1 * (1.27 * u - 0.67 * nn) / (den * den);
+        *dlnF_dT = kLn10 * dlog10F_dL * dL_dT;
+      }
       return pow(10.0, log10_F_cent / (1.0 + f1 * f1));
     }
     case kFalloffSri: {
-      const double base = p[0] * exp(-p[1] * c.inv_T) + (p[2] != 0.0 ? exp(-c.T / p[2]) : 0.0);
+      const double ea = p[0] * exp(-p[1] * c.inv_T), ec = p[2] != 0.0 ? exp(-c.T / p[2]) : 0.0;
+      const double base = ea + ec;
       const double x = 1.0 / (1.0 + log10_Pr * log10_Pr);
+      if (derivatives) {
+        // ln F = x ln(base) + ln d + e ln T, x = 1 / (1 + log10(Pr)^2).
+        *dlnF_dlnPr = Pr_guarded ? 0.0 : -2.0 * log10_Pr * x * x * log(base) / kLn10;
+        const double dbase_dT = ea * p[1] * c.inv_T * c.inv_T - (p[2] != 0.0 ? ec / p[2] : 0.0);
+        *dlnF_dT = x * dbase_dT / base + p[4] * c.inv_T;
+      }
       return pow(base, x) * p[3] * (p[4] != 0.0 ? exp(p[4] * c.log_T) : 1.0);
     }
     default:
+      if (derivatives) *dlnF_dlnPr = 0.0, *dlnF_dT = 0.0;
       return 1.0;
   }
 }
 
 // k(P) of PLOG table p: each level's rates summed, ln k interpolated linearly in ln P
-// between the two levels around P, the end level's k outside the table.
-OPSPLIT_HD double plog_rate(const GasKinetics& g, int p, const GasConditions& c) {
+// between the two levels around P, the end level's k outside the table. With s not
+// null also its d ln k / dT and d ln k / d ln P.
+OPSPLIT_HD double plog_rate(const GasKinetics& g, int p, const GasConditions& c, RateSensitivity* s = nullptr) {
   const int first = g.plog_level_begin[p], last = g.plog_level_begin[p + 1] - 1;
-  auto level_rate = [&](int l) {
-    double k = 0.0;
-    for (int e = g.plog_level_rates[l]; e < g.plog_level_rates[l + 1]; ++e)
-      k += arrhenius_rate(g.arrhenius + kArrheniusStride * e, c);
+  auto level_rate = [&](int l, double* dlnk_dT) {
+    double k = 0.0, dk_dT = 0.0;
+    for (int e = g.plog_level_rates[l]; e < g.plog_level_rates[l + 1]; ++e) {
+      const double ke = arrhenius_rate(g.arrhenius + kArrheniusStride * e, c);
+      k += ke;
+      if (dlnk_dT != nullptr) dk_dT += ke * arrhenius_dlnk_dT(g.arrhenius + kArrheniusStride * e, c);
+    }
+    if (dlnk_dT != nullptr) *dlnk_dT = dk_dT / k;
     return k;
   };
-  if (c.log_P <= g.plog_log_pressure[first]) return level_rate(first);
-  if (c.log_P >= g.plog_log_pressure[last]) return level_rate(last);
+  double* dlnk_dT = s != nullptr ? &s->dlnk_dT : nullptr;
+  if (s != nullptr) s->dlnk_dlnP = 0.0;
+  if (c.log_P <= g.plog_log_pressure[first]) return level_rate(first, dlnk_dT);
+  if (c.log_P >= g.plog_log_pressure[last]) return level_rate(last, dlnk_dT);
   int l = first;
   while (c.log_P >= g.plog_log_pressure[l + 1]) ++l;
-  const double log_k1 = log(level_rate(l)), log_k2 = log(level_rate(l + 1));
+  double d1 = 0.0, d2 = 0.0;
+  const double log_k1 = log(level_rate(l, s != nullptr ? &d1 : nullptr));
+  const double log_k2 = log(level_rate(l + 1, s != nullptr ? &d2 : nullptr));
   const double x1 = g.plog_log_pressure[l], x2 = g.plog_log_pressure[l + 1];
+  const double w = (c.log_P - x1) / (x2 - x1);
+  if (s != nullptr) {
+    s->dlnk_dT = (1.0 - w) * d1 + w * d2;
+    s->dlnk_dlnP = (log_k2 - log_k1) / (x2 - x1);
+  }
   return exp(log_k1 + (log_k2 - log_k1) * (c.log_P - x1) / (x2 - x1));
 }
 
-// Forward rate constant of reaction r (without the [M] factor of a three-body reaction).
+// Forward rate constant of reaction r (without the [M] factor of a three-body
+// reaction); with s not null also how it moves (RateSensitivity).
 OPSPLIT_HD double forward_rate_constant(const GasKinetics& g, int r, const GasConditions& c, const double* C,
-                                        double C_total) {
+                                        double C_total, RateSensitivity* s = nullptr) {
   const int type = g.type[r];
-  if (type == kGasPressureDependent) return plog_rate(g, g.plog[r], c);
-  const double k = arrhenius_rate(g.arrhenius + kArrheniusStride * r, c);
+  if (type == kGasPressureDependent) return plog_rate(g, g.plog[r], c, s);
+  const double* abe = g.arrhenius + kArrheniusStride * r;
+  const double k = arrhenius_rate(abe, c);
+  if (s != nullptr) *s = RateSensitivity{arrhenius_dlnk_dT(abe, c), 0.0, 0.0};
   if (type != kGasFalloff && type != kGasChemicallyActivated) return k;
   const int f = g.falloff[r];
-  const double k_other = arrhenius_rate(g.arrhenius + kArrheniusStride * g.falloff_rate[f], c);
+  const double* abe_other = g.arrhenius + kArrheniusStride * g.falloff_rate[f];
+  const double k_other = arrhenius_rate(abe_other, c);
   const double M = third_body_concentration(g, g.third_body[r], C, C_total);
+  double dlnF_dlnPr = 0.0, dlnF_dT = 0.0;
+  double* want_dlnPr = s != nullptr ? &dlnF_dlnPr : nullptr;
+  double* want_dT = s != nullptr ? &dlnF_dT : nullptr;
   if (type == kGasFalloff) {  // k = k_inf, k_other = k_0
-    const double Pr = M * k_other / (k + kSmallNumber);
-    return k * (Pr / (1.0 + Pr)) * falloff_broadening(g, f, Pr, c);
+    const double dPr_dM = k_other / (k + kSmallNumber);
+    const double Pr = M * dPr_dM;
+    const double F = falloff_broadening(g, f, Pr, c, want_dlnPr, want_dT);
+    if (s != nullptr) {
+      // ln k_f = ln k_inf + ln Pr - ln(1 + Pr) + ln F.
+      const double dlnkf_dlnPr = 1.0 / (1.0 + Pr) + dlnF_dlnPr;
+      s->dlnk_dT += dlnkf_dlnPr * (arrhenius_dlnk_dT(abe_other, c) - s->dlnk_dT) + dlnF_dT;
+      s->dk_dM = k * F / (1.0 + Pr) * dlnkf_dlnPr * dPr_dM;  // k_f / Pr without dividing by Pr
+    }
+    return k * (Pr / (1.0 + Pr)) * F;
   }
-  const double Pr = M * k / (k_other + kSmallNumber);  // k = k_0, k_other = k_inf
-  return k * (1.0 / (1.0 + Pr)) * falloff_broadening(g, f, Pr, c);
+  const double dPr_dM = k / (k_other + kSmallNumber);  // k = k_0, k_other = k_inf
+  const double Pr = M * dPr_dM;
+  const double F = falloff_broadening(g, f, Pr, c, want_dlnPr, want_dT);
+  const double kf = k * (1.0 / (1.0 + Pr)) * F;
+  if (s != nullptr) {
+    // ln k_f = ln k_0 - ln(1 + Pr) + ln F; d ln F/dM = dlnF_dlnPr / M (zero at the guard).
+    s->dlnk_dT += (dlnF_dlnPr - Pr / (1.0 + Pr)) * (s->dlnk_dT - arrhenius_dlnk_dT(abe_other, c)) + dlnF_dT;
+    s->dk_dM = kf * (-dPr_dM / (1.0 + Pr) + (dlnF_dlnPr != 0.0 ? dlnF_dlnPr / M : 0.0));
+  }
+  return kf;
 }
 
 // 1/Kc of reaction r: exp(sum nu g/RT - delta_moles ln(P_atm / RT)); g_RT per species.

@@ -7,6 +7,7 @@
 // (h_k, u_k molar; cp, cv per mass; rho = P Wmean / (R T) where P is given.)
 #pragma once
 
+#include "chem/gas_jacobian.cuh"
 #include "chem/gas_kinetics.cuh"
 #include "common/hd.cuh"
 
@@ -23,8 +24,8 @@ OPSPLIT_HD constexpr bool reactor_has_temperature(int kind) { return kind == kCo
 // Equations of a reactor's state for nspecies species, and parameters it reads.
 OPSPLIT_HD constexpr int reactor_equations(int kind, int nspecies) { return nspecies + (reactor_has_temperature(kind) ? 1 : 0); }
 OPSPLIT_HD constexpr int reactor_parameters(int kind) { return kind == kIsothermalMassFractions ? 2 : 1; }
-// Doubles of scratch a reactor right-hand side needs per system.
-OPSPLIT_HD constexpr int reactor_scratch_size(int nspecies) { return 3 * nspecies; }
+// Doubles of scratch a reactor right-hand side or Jacobian needs per system.
+OPSPLIT_HD constexpr int reactor_scratch_size(int nspecies) { return 7 * nspecies; }
 
 // dy/dt of one system; scratch: reactor_scratch_size(nspecies) doubles.
 OPSPLIT_HD void reactor_rhs(const GasKinetics& g, int kind, const double* params, const double* y, double* ydot,
@@ -62,6 +63,90 @@ OPSPLIT_HD void reactor_rhs(const GasKinetics& g, int kind, const double* params
     cp_R += cp_k * n_k;
   }
   ydot[0] = -heat * T / (rho * cp_R);
+}
+
+// The analytic Jacobian of reactor_rhs: jac[i + j * n] = d ydot_i / d y_j, n =
+// reactor_equations(kind, nspecies). From d wdot/dC and d wdot/dT at fixed C
+// (net_production_jacobian) by the chain rule through C_k = rho Y_k / W_k, where rho
+// = P Wmean / (R T) moves with Y and T (constant pressure, isothermal Y) or is fixed
+// (constant volume), and through the energy equation dT/dt = -T sum e_k wdot_k / Q,
+// e_k = h_k/RT (u_k/RT), Q = sum c_k C_k, c_k = cp_k/R (cv_k/R).
+// scratch: reactor_scratch_size(nspecies) doubles.
+OPSPLIT_HD void reactor_jacobian(const GasKinetics& g, int kind, const double* params, const double* y, double* jac,
+                                 double* scratch) {
+  const int ns = g.nspecies;
+  double* C = scratch;
+  double* g_RT = scratch + ns;
+  double* h_RT = scratch + 2 * ns;
+  double* wdot = scratch + 3 * ns;
+  double* dT = scratch + 4 * ns;
+  double* S = scratch + 5 * ns;   // sum_k d wdot_i/dC_k C_k: the effect of scaling every C
+  double* cv = scratch + 6 * ns;  // c_k
+  if (kind == kIsothermalConcentrations) {
+    net_production_jacobian(g, params[0], y, g_RT, h_RT, wdot, jac, ns, dT);
+    return;
+  }
+  const bool energy = reactor_has_temperature(kind);
+  const bool fixed_density = kind == kConstantVolume;
+  const int o = energy ? 1 : 0, n = ns + o;
+  const double T = energy ? y[0] : params[0];
+  const double* Y = energy ? y + 1 : y;
+  double moles_per_kg = 0.0;
+  for (int k = 0; k < ns; ++k) moles_per_kg += Y[k] / g.molar_mass[k];
+  const double rho = kind == kConstantVolume ? params[0]
+                     : kind == kConstantPressure ? params[0] / (kGasConstant * T * moles_per_kg)
+                                                 : params[1] / (kGasConstant * T * moles_per_kg);
+  const double W_mean = 1.0 / moles_per_kg;
+  for (int k = 0; k < ns; ++k) C[k] = rho * Y[k] / g.molar_mass[k];
+  double* block = jac + o + o * n;  // d wdot_i/dC_k, then d wdot_i/dY_k
+  net_production_jacobian(g, T, C, g_RT, h_RT, wdot, block, n, dT);
+  // dC_k/dY_j = rho/W_j delta_kj - C_k Wmean/W_j (the latter where rho moves); dC_k/dT = -C_k/T
+  // at constant pressure, 0 at constant volume.
+  for (int i = 0; i < ns; ++i) {
+    double sum = 0.0;
+    if (!fixed_density)
+      for (int k = 0; k < ns; ++k) sum += block[i + k * n] * C[k];
+    S[i] = sum;
+  }
+  for (int j = 0; j < ns; ++j) {
+    const double W_j = g.molar_mass[j];
+    for (int i = 0; i < ns; ++i) block[i + j * n] = block[i + j * n] * rho / W_j - S[i] * W_mean / W_j;
+  }
+  if (energy) {
+    if (kind == kConstantPressure)
+      for (int i = 0; i < ns; ++i) dT[i] -= S[i] / T;  // now d wdot_i/dT at fixed Y
+    // The energy row: f_T = -T heat / Q.
+    const double log_T = log(T);
+    double heat = 0.0, Q = 0.0, dQ_dT = 0.0, dheat_dT = 0.0;
+    for (int k = 0; k < ns; ++k) {
+      double cp_R;
+      nasa7_evaluate(g.nasa7 + kNasa7Stride * k, T, log_T, &cp_R, nullptr, nullptr);
+      const double e_k = fixed_density ? h_RT[k] - 1.0 : h_RT[k];
+      cv[k] = fixed_density ? cp_R - 1.0 : cp_R;
+      heat += e_k * wdot[k];
+      Q += cv[k] * C[k];
+      dQ_dT += nasa7_dcp_R_dT(g.nasa7 + kNasa7Stride * k, T) * C[k];
+      dheat_dT += (cp_R - h_RT[k]) / T * wdot[k] + e_k * dT[k];  // d(h/RT)/dT = (cp/R - h/RT)/T
+    }
+    if (!fixed_density) dQ_dT -= Q / T;
+    const double f_T = -T * heat / Q;
+    jac[0] = -heat / Q - T * dheat_dT / Q - f_T * dQ_dT / Q;
+    for (int j = 0; j < ns; ++j) {
+      double dheat = 0.0;
+      for (int k = 0; k < ns; ++k) dheat += (fixed_density ? h_RT[k] - 1.0 : h_RT[k]) * block[k + j * n];
+      const double W_j = g.molar_mass[j];
+      const double dQ = rho / W_j * cv[j] - (fixed_density ? 0.0 : Q * W_mean / W_j);
+      jac[(j + 1) * n] = -T * dheat / Q - f_T * dQ / Q;
+    }
+  }
+  // The species rows: f_i = W_i wdot_i / rho, with d rho/dY_j = -rho Wmean/W_j and
+  // d rho/dT = -rho/T where rho moves.
+  for (int i = 0; i < ns; ++i) {
+    const double W_i = g.molar_mass[i];
+    const double moved = fixed_density ? 0.0 : W_i * wdot[i] / rho;
+    for (int j = 0; j < ns; ++j) block[i + j * n] = W_i / rho * block[i + j * n] + moved * W_mean / g.molar_mass[j];
+    if (energy) jac[o + i] = W_i / rho * dT[i] + (kind == kConstantPressure ? moved / T : 0.0);
+  }
 }
 
 }  // namespace opsplit::chem

@@ -31,6 +31,12 @@ OPSPLIT_HD void nasa7_evaluate(const double* species_coefficients, double T, dou
   if (s_R != nullptr) *s_R = a[0] * log_T + a[1] * T + a[2] * T2 / 2.0 + a[3] * T3 / 3.0 + a[4] * T4 / 4.0 + a[6];
 }
 
+// d(cp/R)/dT of one species at T (1/K): the reactor Jacobians' heat-capacity change.
+OPSPLIT_HD double nasa7_dcp_R_dT(const double* species_coefficients, double T) {
+  const double* a = nasa7_range(species_coefficients, T);
+  return a[1] + T * (2.0 * a[2] + T * (3.0 * a[3] + T * 4.0 * a[4]));
+}
+
 // g/(RT) = h/(RT) - s/R of one species at T: the standard Gibbs energy the equilibrium
 // constants read.
 OPSPLIT_HD double nasa7_gibbs_RT(const double* species_coefficients, double T, double log_T) {

@@ -1,6 +1,7 @@
 // The CUDA side of ODE batches: one thread per system, the shared integrators
 // (integrators.cuh) on a copy of the system in local memory, the mechanism's arrays
-// read by every thread alike. neq is bounded at compile time per kernel (8, 16, 32).
+// read by every thread alike. neq is bounded at compile time per kernel (mass action
+// 8, 16, 32; reactors 16, 32, 64).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -65,19 +66,20 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) integrate_kernel(Ke
   }
 }
 
-// A gas reactor per thread, its Jacobian by forward differences (dense, pivoted LU).
-// The first version: measured against cooperative kernels for larger mechanisms next.
-constexpr int kMaxReactorEquationsCuda = 32;
+// A gas reactor per thread: its analytic (or forward-difference) Jacobian, dense pivoted
+// LU. GRI-Mech 3.0's 54 equations keep about 76 KB per thread in local memory.
+constexpr int kMaxReactorEquationsCuda = 64;
 
 template <int N>
-__global__ void __launch_bounds__(kThreads) integrate_reactor_kernel(KernelArgs a, chem::GasKinetics g, int kind) {
+__global__ void __launch_bounds__(kThreads) integrate_reactor_kernel(KernelArgs a, chem::GasKinetics g, int kind,
+                                                                     bool analytic) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t s = a.begin + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; s < a.end; s += stride) {
     double y[N], p[2], scratch[chem::reactor_scratch_size(N)], work[workspace_size(N)];
     int piv[N];
     for (int e = 0; e < a.neq; ++e) y[e] = a.state[e * a.nsys + s];
     for (int q = 0; q < chem::reactor_parameters(kind); ++q) p[q] = a.params[q * a.nsys + s];
-    GasReactorRhs rhs{&g, kind, p, scratch, a.neq};
+    GasReactorRhs rhs{&g, kind, p, scratch, a.neq, analytic};
     Counts c;
     const double h = a.keep_step && a.h_next[s] > 0.0 ? a.h_next[s] : a.h0;
     const Outcome out = integrate_system(a.method, rhs, a.t0, a.t1, y, h, a.settings, work, piv, c);
@@ -99,18 +101,49 @@ unsigned blocks_for(const KernelArgs& a) {
 }
 
 template <int N>
-void launch(Context& ctx, const KernelArgs& a, const CudaBatch& b) {
+void launch_mass_action(Context& ctx, const KernelArgs& a, const CudaBatch& b) {
   const auto stream = static_cast<cudaStream_t>(ctx.device().stream());
+  integrate_kernel<N><<<blocks_for(a), kThreads, 0, stream>>>(a, b.mechanism);
+  cuda::check_launch("integrate_kernel");
+}
+
+template <int N>
+void launch_reactor(Context& ctx, const KernelArgs& a, const CudaBatch& b) {
+  const auto stream = static_cast<cudaStream_t>(ctx.device().stream());
+  integrate_reactor_kernel<N>
+      <<<blocks_for(a), kThreads, 0, stream>>>(a, b.gas_kinetics, b.reactor_kind, b.analytic_jacobian);
+  cuda::check_launch("integrate_reactor_kernel");
+}
+
+// The kernel compiled for the smallest bound that holds neq.
+void launch(Context& ctx, const KernelArgs& a, const CudaBatch& b) {
   if (b.gas) {
-    integrate_reactor_kernel<N><<<blocks_for(a), kThreads, 0, stream>>>(a, b.gas_kinetics, b.reactor_kind);
-    cuda::check_launch("integrate_reactor_kernel");
+    if (b.neq <= 16)
+      launch_reactor<16>(ctx, a, b);
+    else if (b.neq <= 32)
+      launch_reactor<32>(ctx, a, b);
+    else
+      launch_reactor<64>(ctx, a, b);
+  } else if (b.neq <= 8) {
+    launch_mass_action<8>(ctx, a, b);
+  } else if (b.neq <= 16) {
+    launch_mass_action<16>(ctx, a, b);
   } else {
-    integrate_kernel<N><<<blocks_for(a), kThreads, 0, stream>>>(a, b.mechanism);
-    cuda::check_launch("integrate_kernel");
+    launch_mass_action<32>(ctx, a, b);
   }
 }
 
 }  // namespace
+
+void check_cuda_batch_support(int neq, int nparam) {
+  const int most = std::max(kMaxEquationsCuda, kMaxReactorEquationsCuda);
+  if (neq > most)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "neq=" + std::to_string(neq) + " is more than the CUDA kernels' " +
+                                        std::to_string(most) + " equations; use a CPU context");
+  if (nparam > kMaxParamsCuda)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "nparam=" + std::to_string(nparam) + " is more than the CUDA kernels' " +
+                                        std::to_string(kMaxParamsCuda) + " parameters; use a CPU context");
+}
 
 void check_cuda_support(int neq, int nreactions, int nparam) {
   if (neq > kMaxEquationsCuda)
@@ -162,12 +195,7 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, cons
   const int64_t chunk = (b.nsys + nchunks - 1) / nchunks;
   for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {
     a.end = std::min(b.nsys, a.begin + chunk);
-    if (b.neq <= 8)
-      launch<8>(ctx, a, b);
-    else if (b.neq <= 16)
-      launch<16>(ctx, a, b);
-    else
-      launch<32>(ctx, a, b);
+    launch(ctx, a, b);
     if (chunked) {
       dev.synchronize();
       if (ctx.report_progress(static_cast<double>(a.end) / static_cast<double>(b.nsys), "opsplit_ode_integrate")) {

@@ -90,6 +90,15 @@ OPSPLIT_API opsplit_status opsplit_ode_set_clip_negative(opsplit_ode ode, int cl
   return api_guard(__func__, [&] { ode_arg(ode).set_clip_negative(clip); });
 }
 
+OPSPLIT_API opsplit_status opsplit_ode_set_jacobian(opsplit_ode ode, opsplit_ode_jacobian jacobian) {
+  return api_guard(__func__, [&] { ode_arg(ode).set_jacobian(enum_value(jacobian)); });
+}
+
+OPSPLIT_API opsplit_status opsplit_ode_evaluate(opsplit_ode ode, int64_t system, double t, const double* y,
+                                                double* ydot, double* jacobian) {
+  return api_guard(__func__, [&] { ode_arg(ode).evaluate(system, t, y, ydot, jacobian); });
+}
+
 OPSPLIT_API opsplit_status opsplit_ode_set_state(opsplit_ode ode, const double* y, opsplit_ode_layout layout) {
   return api_guard(__func__, [&] { ode_arg(ode).set_state(y, enum_value(layout)); });
 }

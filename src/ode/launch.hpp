@@ -30,6 +30,7 @@ struct CudaBatch {
   bool gas;                    // a gas reactor instead of the mass-action mechanism
   chem::GasKinetics gas_kinetics;
   int reactor_kind;
+  bool analytic_jacobian;  // a reactor's analytic Jacobian, else forward differences
   int* result;      // device [sys]
   int64_t* counts;  // device [4][sys]: accepted, rejected, rhs, jacobian
 };
@@ -44,13 +45,16 @@ struct ResultArrays {
 };
 
 #if OPSPLIT_HAVE_CUDA
-// Throws UNSUPPORTED when the CUDA kernels do not cover this size of system.
+// Throws UNSUPPORTED when the CUDA kernels do not cover this size of system: any batch
+// (at opsplit_ode_create), a mass-action mechanism's, a reactor's.
+void check_cuda_batch_support(int neq, int nparam);
 void check_cuda_support(int neq, int nreactions, int nparam);
 void check_cuda_reactor_support(int neq);
 // Integrates every system; failed systems keep their state. Throws CANCELLED (every
 // state at t0) when the progress callback asks.
 void integrate_cuda(Context& ctx, const CudaBatch& batch, double t0, double t1, const ResultArrays& results);
 #else
+inline void check_cuda_batch_support(int, int) {}
 inline void check_cuda_support(int, int, int) {}
 inline void check_cuda_reactor_support(int) {}
 inline void integrate_cuda(Context&, const CudaBatch&, double, double, const ResultArrays&) {

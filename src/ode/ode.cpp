@@ -39,9 +39,10 @@ struct CallbackRhs {
   void* user;
   const double* params;
   int n;
+  bool finite_difference;
   int f(double t, const double* y, double* ydot) const { return fn(1, &t, y, ydot, params, user); }
   int jacobian(double t, const double* y, double* j) const { return jac(1, &t, y, j, params, user); }
-  bool has_jacobian() const { return jac != nullptr; }
+  bool has_jacobian() const { return jac != nullptr && !finite_difference; }
   bool autonomous() const { return false; }
 };
 
@@ -66,7 +67,7 @@ opsplit_ode_s::opsplit_ode_s(Context& ctx, int neq, int64_t nsys, int nparam)
     fail_argument("nsys=" + num(static_cast<long long>(nsys)) + " is not in [1, " +
                   num(static_cast<long long>(kMaxValues / rows)) + "] for " + num(static_cast<int>(rows)) +
                   " values per system");
-  if (ctx.is_cuda()) ode::check_cuda_support(neq, 0, nparam);
+  if (ctx.is_cuda()) ode::check_cuda_batch_support(neq, nparam);
   atol_.assign(static_cast<size_t>(neq), 1e-12);
   const auto values = static_cast<size_t>(nsys);
   state_ = Buffer(ctx, values * static_cast<size_t>(neq) * sizeof(double));
@@ -91,8 +92,11 @@ void opsplit_ode_s::set_mechanism(const chem::Mechanism* mech) {
     return;
   }
   if (mech->is_gas())
-    fail(OPSPLIT_ERROR_UNSUPPORTED, "mech was loaded from a mechanism file: gas mechanisms are not integrated by "
-                                    "ODE batches in this version (opsplit_mechanism_evaluate gives their rates)");
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "mech was loaded from a mechanism file: attach it as a reactor "
+                                    "(opsplit_ode_set_reactor)");
+  if (finite_difference_)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "the batch's Jacobian is set to FINITE_DIFFERENCE: a mass-action mechanism "
+                                    "always uses its exact sparse Jacobian (set ANALYTIC first)");
   if (mech->nspecies() != neq_)
     fail_argument("mech has " + num(mech->nspecies()) + " species, the batch neq=" + num(neq_));
   if (mech->nparams() > nparam_)
@@ -204,6 +208,71 @@ void opsplit_ode_s::set_clip_negative(int clip) {
   clip_negative_ = clip == 1;
 }
 
+void opsplit_ode_s::set_jacobian(int jacobian) {
+  if (jacobian != OPSPLIT_ODE_JACOBIAN_ANALYTIC && jacobian != OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE)
+    fail_argument("jacobian=" + num(jacobian) + " is not ANALYTIC (0) or FINITE_DIFFERENCE (1)");
+  if (jacobian == OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE && mechanism_)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "a mass-action mechanism is attached: it always uses its exact sparse Jacobian");
+  finite_difference_ = jacobian == OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE;
+}
+
+void opsplit_ode_s::check_has_rhs() const {
+  if (!has_rhs())
+    fail_argument("no right-hand side: attach a mechanism (opsplit_ode_set_mechanism), a reactor "
+                  "(opsplit_ode_set_reactor) or a callback (opsplit_ode_set_rhs_callback)");
+}
+
+void opsplit_ode_s::evaluate(int64_t system, double t, const double* y, double* ydot, double* jacobian) const {
+  check_has_rhs();
+  if (system < 0 || system >= nsys_)
+    fail_argument("system=" + num(static_cast<long long>(system)) + " is not in [0, " +
+                  num(static_cast<long long>(nsys_)) + ")");
+  if (!std::isfinite(t)) fail_argument("t=" + num(t) + " is not finite");
+  if (y == nullptr) fail_argument("y is NULL");
+  if (ydot == nullptr) fail_argument("ydot is NULL");
+  const auto n = static_cast<size_t>(neq_);
+  for (size_t i = 0; i < n; ++i)
+    if (!std::isfinite(y[i])) fail_argument("y[" + num(static_cast<int>(i)) + "]=" + num(y[i]) + " is not finite");
+  // This system's parameters, from [param][sys] storage.
+  std::vector<double> p(static_cast<size_t>(std::max(nparam_, 1)));
+  for (int q = 0; q < nparam_; ++q) {
+    const double* at = params_.as<const double>() + q * nsys_ + system;
+    if (context().is_cuda())
+      context().device().copy_to_host(&p[static_cast<size_t>(q)], at, sizeof(double));
+    else
+      p[static_cast<size_t>(q)] = *at;
+  }
+  // Results go to scratch first: a failed call writes nothing.
+  std::vector<double> y_work(y, y + n), f(n), jac(jacobian != nullptr ? n * n : 0), fd_scratch(n);
+  int code = 0;
+  ode::Counts counts;
+  if (mechanism_) {
+    const chem::MassAction m = mechanism_->view();
+    std::vector<double> k(static_cast<size_t>(std::max(mechanism_->nreactions(), 1)));
+    chem::rate_constants(m, p.data(), k.data());
+    chem::mass_action_rates(m, k.data(), y, f.data());
+    if (jacobian != nullptr) chem::mass_action_jacobian(m, k.data(), y, jac.data());
+  } else if (gas_) {
+    const chem::GasKinetics g = gas_->view();
+    std::vector<double> scratch(static_cast<size_t>(chem::reactor_scratch_size(g.nspecies)));
+    ode::GasReactorRhs rhs{&g, reactor_kind_, p.data(), scratch.data(), neq_, !finite_difference_};
+    code = rhs.f(t, y, f.data());
+    if (code == 0 && jacobian != nullptr) code = ode::jacobian_at(rhs, t, y_work.data(), f.data(), jac.data(), fd_scratch.data(), counts);
+  } else {
+    CallbackRhs rhs{callback_.rhs, callback_.jacobian, callback_.user, p.data(), neq_, finite_difference_};
+    code = rhs.f(t, y, f.data());
+    if (code == 0 && jacobian != nullptr) code = ode::jacobian_at(rhs, t, y_work.data(), f.data(), jac.data(), fd_scratch.data(), counts);
+  }
+  if (code != 0) fail(OPSPLIT_ERROR_NUMERICAL, "the right-hand side callback returned " + num(code));
+  for (size_t i = 0; i < f.size(); ++i)
+    if (!std::isfinite(f[i])) fail(OPSPLIT_ERROR_NUMERICAL, "ydot[" + num(static_cast<int>(i)) + "]=" + num(f[i]) + " is not finite at this state");
+  for (size_t i = 0; i < jac.size(); ++i)
+    if (!std::isfinite(jac[i]))
+      fail(OPSPLIT_ERROR_NUMERICAL, "jacobian[" + num(static_cast<int>(i)) + "]=" + num(jac[i]) + " is not finite at this state");
+  std::copy(f.begin(), f.end(), ydot);
+  std::copy(jac.begin(), jac.end(), jacobian);
+}
+
 namespace {
 void check_layout(int layout) {
   if (layout != OPSPLIT_ODE_AOS && layout != OPSPLIT_ODE_SOA)
@@ -253,9 +322,7 @@ void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout,
 void opsplit_ode_s::integrate(double t0, double t1) {
   if (!std::isfinite(t0) || !std::isfinite(t1)) fail_argument("t0=" + num(t0) + ", t1=" + num(t1) + " must be finite");
   if (t1 < t0) fail_argument("t1=" + num(t1) + " is before t0=" + num(t0) + " (only forward integration)");
-  if (!has_rhs())
-    fail_argument("no right-hand side: attach a mechanism (opsplit_ode_set_mechanism), a reactor "
-                  "(opsplit_ode_set_reactor) or a callback (opsplit_ode_set_rhs_callback)");
+  check_has_rhs();
   Results results;
   results.resize(nsys_);
   if (t1 > t0) {
@@ -268,6 +335,7 @@ void opsplit_ode_s::integrate(double t0, double t1) {
       const int* ints = device_mechanism_ints_.as<const int>();
       const double* doubles = device_mechanism_doubles_.as<const double>();
       batch.gas = gas_ != nullptr;
+      batch.analytic_jacobian = !finite_difference_;
       if (gas_) {
         batch.gas_kinetics = gas_->view_at(ints, doubles);
         batch.reactor_kind = reactor_kind_;
@@ -331,10 +399,10 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
           ode::MassActionRhs rhs{&m, k.data(), n};
           out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
         } else if (gas_) {
-          ode::GasReactorRhs rhs{&g, reactor_kind_, p.data(), scratch.data(), n};
+          ode::GasReactorRhs rhs{&g, reactor_kind_, p.data(), scratch.data(), n, !finite_difference_};
           out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
         } else {
-          CallbackRhs rhs{callback_.rhs, callback_.jacobian, callback_.user, p.data(), n};
+          CallbackRhs rhs{callback_.rhs, callback_.jacobian, callback_.user, p.data(), n, finite_difference_};
           out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
         }
         const auto i = static_cast<size_t>(s);

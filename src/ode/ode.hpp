@@ -29,6 +29,8 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   void set_max_steps(int64_t max_steps);
   void set_keep_step(int keep);
   void set_clip_negative(int clip);
+  void set_jacobian(int jacobian);
+  void evaluate(int64_t system, double t, const double* y, double* ydot, double* jacobian) const;
 
   void set_state(const double* host, int layout) { put(state_, neq_, host, layout, "y"); }
   void get_state(double* host, int layout) const { take(state_, neq_, host, layout, "y"); }
@@ -57,6 +59,7 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   void upload_atol();
   void upload_mechanism(const std::vector<int>& ints, const std::vector<double>& doubles);
   bool has_rhs() const { return mechanism_ || gas_ || callback_.rhs != nullptr; }
+  void check_has_rhs() const;
   void report_failures(const Results& results) const;
 
   int neq_;
@@ -69,6 +72,7 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   int64_t max_steps_ = 100000;
   bool keep_step_ = false;
   bool clip_negative_ = false;
+  bool finite_difference_ = false;  // OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE
   // The right-hand side: one of a mass-action mechanism, a gas reactor, a callback.
   std::unique_ptr<opsplit::chem::CompiledMechanism> mechanism_;
   std::unique_ptr<opsplit::chem::CompiledGas> gas_;

@@ -17,6 +17,11 @@ static int decay(int64_t n, const double* t, const double* y, double* ydot, cons
   return 0;
 }
 
+static int failing(int64_t n, const double* t, const double* y, double* ydot, const double* params, void* user) {
+  (void)n, (void)t, (void)y, (void)ydot, (void)params, (void)user;
+  return 3;
+}
+
 int main(void) {
   opsplit_context ctx = NULL, other = NULL;
   CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_AUTO, &ctx));
@@ -213,6 +218,63 @@ int main(void) {
   EXPECT_ERROR(opsplit_ode_integrate(ode, 0.0, NAN), OPSPLIT_ERROR_INVALID_ARGUMENT, integrate, "finite");
   EXPECT_ERROR(opsplit_ode_get_results(NULL, NULL, NULL, NULL, NULL, NULL), OPSPLIT_ERROR_INVALID_HANDLE,
                "opsplit_ode_get_results", "ode");
+
+  /* ---- opsplit_ode_set_jacobian and opsplit_ode_evaluate ---- */
+  const char* set_jac = "opsplit_ode_set_jacobian";
+  EXPECT_ERROR(opsplit_ode_set_jacobian(ode, (opsplit_ode_jacobian)2), OPSPLIT_ERROR_INVALID_ARGUMENT, set_jac,
+               "jacobian=2");
+  EXPECT_ERROR(opsplit_ode_set_jacobian(ode, OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE), OPSPLIT_ERROR_UNSUPPORTED,
+               set_jac, "exact sparse");
+  EXPECT_ERROR(opsplit_ode_set_jacobian(NULL, OPSPLIT_ODE_JACOBIAN_ANALYTIC), OPSPLIT_ERROR_INVALID_HANDLE, set_jac,
+               "ode");
+  const char* evaluate_ode = "opsplit_ode_evaluate";
+  double ye[2] = {2.0, 1.0}, fe[2] = {7.0, 7.0}, je[4] = {7.0, 7.0, 7.0, 7.0};
+  EXPECT_ERROR(opsplit_ode_evaluate(ode, NSYS, 0.0, ye, fe, je), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate_ode,
+               "system=4");
+  EXPECT_ERROR(opsplit_ode_evaluate(ode, -1, 0.0, ye, fe, je), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate_ode,
+               "system=-1");
+  EXPECT_ERROR(opsplit_ode_evaluate(ode, 0, NAN, ye, fe, je), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate_ode, "t=nan");
+  EXPECT_ERROR(opsplit_ode_evaluate(ode, 0, 0.0, NULL, fe, je), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate_ode,
+               "y is NULL");
+  EXPECT_ERROR(opsplit_ode_evaluate(ode, 0, 0.0, ye, NULL, je), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate_ode,
+               "ydot is NULL");
+  ye[1] = INFINITY;
+  EXPECT_ERROR(opsplit_ode_evaluate(ode, 0, 0.0, ye, fe, je), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate_ode,
+               "y[1]=inf");
+  ye[1] = 1.0;
+  EXPECT_ERROR(opsplit_ode_evaluate(stale, 0, 0.0, ye, fe, je), OPSPLIT_ERROR_INVALID_HANDLE, evaluate_ode,
+               "not a live");
+  CHECK(fe[0] == 7.0 && fe[1] == 7.0 && je[0] == 7.0 && je[3] == 7.0); /* refused calls wrote nothing */
+  /* System 2's rate k = 1.5 (on either backend): dA/dt = -k A, dB/dt = k A. */
+  CHECK_OK(opsplit_ode_evaluate(ode, 2, 0.0, ye, fe, je));
+  CHECK(fe[0] == -3.0 && fe[1] == 3.0 && je[0] == -1.5 && je[1] == 1.5 && je[2] == 0.0 && je[3] == 0.0);
+  CHECK_OK(opsplit_ode_evaluate(ode, 3, 0.0, ye, fe, NULL));
+  CHECK(fe[0] == -4.0 && fe[1] == 4.0);
+  {
+    opsplit_ode bare = NULL;
+    CHECK_OK(opsplit_ode_create(ctx, 2, 1, 1, &bare));
+    EXPECT_ERROR(opsplit_ode_evaluate(bare, 0, 0.0, ye, fe, je), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate_ode,
+                 "no right-hand side");
+    /* FINITE_DIFFERENCE refuses a mass-action mechanism in either order. */
+    CHECK_OK(opsplit_ode_set_jacobian(bare, OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE));
+    EXPECT_ERROR(opsplit_ode_set_mechanism(bare, mech), OPSPLIT_ERROR_UNSUPPORTED, set_mech, "FINITE_DIFFERENCE");
+    const double rate = 0.5;
+    CHECK_OK(opsplit_ode_set_parameters(bare, &rate, OPSPLIT_ODE_AOS));
+    if (backend != OPSPLIT_BACKEND_CUDA) {
+      /* A callback without a Jacobian: forward differences either way; a failing one is
+       * NUMERICAL and writes nothing. */
+      CHECK_OK(opsplit_ode_set_rhs_callback(bare, decay, NULL, NULL));
+      CHECK_OK(opsplit_ode_evaluate(bare, 0, 0.0, ye, fe, je));
+      CHECK(fe[0] == -1.0 && fe[1] == 1.0 && fabs(je[0] + 0.5) < 1e-7 && fabs(je[1] - 0.5) < 1e-7 &&
+            fabs(je[2]) < 1e-7 && fabs(je[3]) < 1e-7);
+      CHECK_OK(opsplit_ode_set_rhs_callback(bare, failing, NULL, NULL));
+      fe[0] = 7.0;
+      EXPECT_ERROR(opsplit_ode_evaluate(bare, 0, 0.0, ye, fe, NULL), OPSPLIT_ERROR_NUMERICAL, evaluate_ode,
+                   "returned 3");
+      CHECK(fe[0] == 7.0);
+    }
+    CHECK_OK(opsplit_ode_destroy(&bare));
+  }
 
   /* Destroying the context with live objects is refused. */
   EXPECT_ERROR(opsplit_context_destroy(&ctx), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_context_destroy", "alive");

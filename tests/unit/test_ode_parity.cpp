@@ -107,15 +107,20 @@ void expect_parity(const Network& net, opsplit_ode_method method) {
   ::testing::Test::RecordProperty(std::string(net.name) + "_bitwise_equal_values", std::to_string(bitwise));
 }
 
-// Gas reactors of loaded mechanisms: the same comparison for 10^4 systems, with
-// per-system temperatures, pressures and mixtures.
+// Gas reactors of loaded mechanisms: the same comparison for nsys systems, with
+// per-system temperatures, pressures and mixtures: majors (name, mass fraction scaled
+// by 0.5 to 1.5 per system), minors up to 1e-6, the rest zero.
 struct ReactorCase {
   std::string path;
   opsplit_reactor_kind kind;
   double t1;
+  int64_t nsys;
+  double T_low, T_high;
+  std::vector<std::pair<std::string, double>> majors;
+  std::vector<std::string> minors;
 };
 
-std::vector<double> run_reactor(opsplit_backend backend, const ReactorCase& rc, int64_t nsys, int neq, int nparam,
+std::vector<double> run_reactor(opsplit_backend backend, const ReactorCase& rc, int neq, int nparam,
                                 const std::vector<double>& y0, const std::vector<double>& params, double rtol,
                                 double atol) {
   test::Context ctx(backend);
@@ -123,7 +128,7 @@ std::vector<double> run_reactor(opsplit_backend backend, const ReactorCase& rc, 
   EXPECT_EQ(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), OPSPLIT_SUCCESS)
       << opsplit_last_error_message();
   opsplit_ode ode = nullptr;
-  EXPECT_EQ(opsplit_ode_create(ctx, neq, nsys, nparam, &ode), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_create(ctx, neq, rc.nsys, nparam, &ode), OPSPLIT_SUCCESS) << opsplit_last_error_message();
   EXPECT_EQ(opsplit_ode_set_reactor(ode, m, rc.kind), OPSPLIT_SUCCESS) << opsplit_last_error_message();
   EXPECT_EQ(opsplit_ode_set_tolerances(ode, rtol, atol), OPSPLIT_SUCCESS);
   EXPECT_EQ(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
@@ -137,27 +142,42 @@ std::vector<double> run_reactor(opsplit_backend backend, const ReactorCase& rc, 
 }
 
 void expect_reactor_parity(const ReactorCase& rc) {
-  const int64_t nsys = 10000;
   const double rtol = 1e-6, atol = 1e-12;
-  const int ns = 10;  // both test mechanisms: H2, H, O, O2, OH, H2O, HO2, H2O2, AR, N2
-  const bool energy = rc.kind == OPSPLIT_REACTOR_CONSTANT_PRESSURE;
+  test::Context ctx(OPSPLIT_BACKEND_CPU);
+  opsplit_mechanism m = nullptr;
+  ASSERT_EQ(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), OPSPLIT_SUCCESS);
+  int ns = 0;
+  opsplit_mechanism_get_counts(m, &ns, nullptr, nullptr);
+  auto index = [&](const std::string& name) {
+    int k = -1;
+    EXPECT_EQ(opsplit_mechanism_find_species(m, name.c_str(), &k), OPSPLIT_SUCCESS) << name;
+    return k;
+  };
+  const bool energy = rc.kind == OPSPLIT_REACTOR_CONSTANT_PRESSURE || rc.kind == OPSPLIT_REACTOR_CONSTANT_VOLUME;
   const int neq = ns + (energy ? 1 : 0), nparam = energy ? 1 : 2;
   std::mt19937_64 rng(11);
-  std::uniform_real_distribution<double> T(1000.0, 1300.0), P(0.2e5, 20e5), u(0.0, 1.0);
+  std::uniform_real_distribution<double> T(rc.T_low, rc.T_high), P(0.2e5, 20e5), u(0.0, 1.0);
   std::vector<double> y0, params;
-  for (int64_t s = 0; s < nsys; ++s) {
-    // H2/O2/N2 with a little of everything else, mass fractions summing to one.
-    double Y[ns] = {0.028 * (0.5 + u(rng)), 0, 0, 0.22 * (0.5 + u(rng)), 0, 0, 0, 0, 0.01 * u(rng), 0.75};
-    for (int k : {1, 2, 4, 6}) Y[k] = 1e-6 * u(rng);
+  for (int64_t s = 0; s < rc.nsys; ++s) {
+    std::vector<double> Y(static_cast<size_t>(ns), 0.0);
+    for (const auto& [name, fraction] : rc.majors) Y[static_cast<size_t>(index(name))] = fraction * (0.5 + u(rng));
+    for (const std::string& name : rc.minors) Y[static_cast<size_t>(index(name))] = 1e-6 * u(rng);
     double sum = 0;
     for (double x : Y) sum += x;
+    for (double& x : Y) x /= sum;
     const double T0 = T(rng), P0 = P(rng);
-    if (energy) y0.push_back(T0), params.push_back(P0);
+    double density = 0;
+    EXPECT_EQ(opsplit_mechanism_mixture_properties(m, T0, P0, Y.data(), &density, nullptr, nullptr, nullptr, nullptr),
+              OPSPLIT_SUCCESS);
+    if (rc.kind == OPSPLIT_REACTOR_CONSTANT_PRESSURE) params.push_back(P0);
+    if (rc.kind == OPSPLIT_REACTOR_CONSTANT_VOLUME) params.push_back(density);
+    if (energy) y0.push_back(T0);
     else params.push_back(T0), params.push_back(P0);
-    for (double x : Y) y0.push_back(x / sum);
+    y0.insert(y0.end(), Y.begin(), Y.end());
   }
-  const auto cpu = run_reactor(OPSPLIT_BACKEND_CPU, rc, nsys, neq, nparam, y0, params, rtol, atol);
-  const auto gpu = run_reactor(OPSPLIT_BACKEND_CUDA, rc, nsys, neq, nparam, y0, params, rtol, atol);
+  opsplit_mechanism_destroy(&m);
+  const auto cpu = run_reactor(OPSPLIT_BACKEND_CPU, rc, neq, nparam, y0, params, rtol, atol);
+  const auto gpu = run_reactor(OPSPLIT_BACKEND_CUDA, rc, neq, nparam, y0, params, rtol, atol);
   ASSERT_EQ(cpu.size(), gpu.size());
   double worst = 0;
   for (size_t i = 0; i < cpu.size(); ++i) worst = std::max(worst, std::fabs(cpu[i] - gpu[i]) / (rtol * std::fabs(cpu[i]) + atol));
@@ -165,14 +185,26 @@ void expect_reactor_parity(const ReactorCase& rc) {
   ::testing::Test::RecordProperty("reactor_worst_in_tolerances", std::to_string(worst));
 }
 
-// H2/O2 ignition at constant pressure past the ignition of every system (1e-3 s).
+std::string shared_mechanism(const std::string& name) {
+  return test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/" + name;
+}
+
+// H2/O2/N2 ignition at constant pressure past the ignition of every system (1e-3 s).
 TEST(OdeParity, H2O2ConstantPressureReactor) {
-  expect_reactor_parity({test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/h2o2.yaml", OPSPLIT_REACTOR_CONSTANT_PRESSURE, 1e-3});
+  expect_reactor_parity({shared_mechanism("h2o2.yaml"), OPSPLIT_REACTOR_CONSTANT_PRESSURE, 1e-3, 10000, 1000.0, 1300.0,
+                         {{"H2", 0.028}, {"O2", 0.22}, {"AR", 0.005}, {"N2", 0.75}}, {"H", "O", "OH", "HO2"}});
 }
 // Every rate form (falloff, SRI, PLOG at each system's pressure, orders) at fixed T, P.
 TEST(OdeParity, FeaturesIsothermalReactor) {
   expect_reactor_parity({test::data_folder("OPSPLIT_TEST_DATA", OPSPLIT_TEST_DATA) + "/mechanisms/features.yaml",
-                         OPSPLIT_REACTOR_ISOTHERMAL_MASS_FRACTIONS, 1e-4});
+                         OPSPLIT_REACTOR_ISOTHERMAL_MASS_FRACTIONS, 1e-4, 10000, 1000.0, 1300.0,
+                         {{"H2", 0.028}, {"O2", 0.22}, {"AR", 0.005}, {"N2", 0.75}}, {"H", "O", "OH", "HO2"}});
+}
+// GRI-Mech 3.0 (54 equations: the 64-equation kernel), stoichiometric CH4/air with
+// traces of radicals, at constant volume through ignition at 1500-1800 K (2e-4 s).
+TEST(OdeParity, Gri30ConstantVolumeReactor) {
+  expect_reactor_parity({shared_mechanism("gri30.yaml"), OPSPLIT_REACTOR_CONSTANT_VOLUME, 2e-4, 2000, 1500.0, 1800.0,
+                         {{"CH4", 0.055}, {"O2", 0.22}, {"N2", 0.725}}, {"H", "O", "OH", "HO2", "CH3", "CO"}});
 }
 
 TEST(OdeParity, RoberRosenbrock) { expect_parity(rober(), OPSPLIT_ODE_ROSENBROCK); }

@@ -1,0 +1,106 @@
+// The analytic Jacobian of the net production rates of a loaded mechanism: d wdot/dC at
+// fixed T and d wdot/dT at fixed C, exact for every reaction form (mass action with any
+// order, third bodies, falloff and chemically activated with their broadening, PLOG,
+// equilibrium or explicit reverse rates). The pressure the rates read is the ideal
+// gas's, sum(C) R T, so it moves with every C_k and with T. Shared by the host queries
+// and the reactor Jacobians on both backends (reactor.cuh).
+#pragma once
+
+#include "chem/gas_kinetics.cuh"
+#include "common/hd.cuh"
+
+namespace opsplit::chem {
+
+// d(C^n)/dC, consistent with concentration_power: zero where a fractional order reads
+// max(C, 0) = 0 (an order below one has no finite derivative there).
+OPSPLIT_HD double concentration_power_derivative(double C, double n) {
+  if (n == 1.0) return 1.0;
+  if (n == 2.0) return 2.0 * C;
+  if (n == 3.0) return 3.0 * C * C;
+  return C > 0.0 ? n * pow(C, n - 1.0) : 0.0;
+}
+
+// d/dC of prod over entries [begin, end) of C[species]^power, with respect to entry e's
+// factor (the product rule: summed over entries it is exact even if a species repeats).
+OPSPLIT_HD double product_derivative(const int* species, const double* power, int begin, int end, int e,
+                                     const double* C) {
+  double d = concentration_power_derivative(C[species[e]], power[e]);
+  for (int o = begin; o < end; ++o)
+    if (o != e) d *= concentration_power(C[species[o]], power[o]);
+  return d;
+}
+
+// wdot, d wdot_i/dC_k into dC[i + k * ld] and d wdot_i/dT into dT[i] (i, k species) at T
+// and C. g_RT and h_RT: nspecies scratch (left holding g/RT and h/RT).
+OPSPLIT_HD void net_production_jacobian(const GasKinetics& g, double T, const double* C, double* g_RT, double* h_RT,
+                                        double* wdot, double* dC, int ld, double* dT) {
+  const int ns = g.nspecies;
+  const double C_total = total_concentration(g, C);
+  const GasConditions c = gas_conditions(T, C_total * kGasConstant * T);
+  for (int k = 0; k < ns; ++k) {
+    double s_R;
+    nasa7_evaluate(g.nasa7 + kNasa7Stride * k, c.T, c.log_T, nullptr, &h_RT[k], &s_R);
+    g_RT[k] = h_RT[k] - s_R;
+    wdot[k] = 0.0;
+    dT[k] = 0.0;
+    for (int i = 0; i < ns; ++i) dC[i + k * ld] = 0.0;
+  }
+  for (int r = 0; r < g.nreactions; ++r) {
+    RateSensitivity s;
+    const double kf = forward_rate_constant(g, r, c, C, C_total, &s);
+    const int of = g.order_begin[r], ol = g.order_begin[r + 1];
+    const int pf = g.product_begin[r], pl = g.product_begin[r + 1];
+    double forward_product = 1.0, reverse_product = 0.0, kr = 0.0, dlnkr_dT = 0.0, inverse_Kc = 0.0;
+    for (int e = of; e < ol; ++e) forward_product *= concentration_power(C[g.order_species[e]], g.order[e]);
+    const int rev = g.reverse[r];
+    const bool equilibrium = rev == kReverseEquilibrium;
+    if (rev != kIrreversible) {
+      if (equilibrium) {
+        // ln(1/Kc) = sum nu g/RT - delta_n ln(P_atm/RT): d/dT = (delta_n - sum nu h/RT) / T.
+        double nu_h_RT = 0.0;
+        for (int e = g.change_begin[r]; e < g.change_begin[r + 1]; ++e) nu_h_RT += g.change[e] * h_RT[g.change_species[e]];
+        inverse_Kc = inverse_equilibrium_constant(g, r, c, g_RT);
+        kr = kf * inverse_Kc;
+        dlnkr_dT = s.dlnk_dT + (g.delta_moles[r] - nu_h_RT) * c.inv_T;
+      } else {
+        kr = arrhenius_rate(g.arrhenius + kArrheniusStride * rev, c);
+        dlnkr_dT = arrhenius_dlnk_dT(g.arrhenius + kArrheniusStride * rev, c);
+      }
+      reverse_product = 1.0;
+      for (int e = pf; e < pl; ++e) reverse_product *= concentration_power(C[g.product_species[e]], g.product_stoich[e]);
+    }
+    const int type = g.type[r];
+    const int t = g.third_body[r];
+    const double M = type == kGasThreeBody ? third_body_concentration(g, t, C, C_total) : 1.0;
+    const double qf = kf * forward_product * M, qr = kr * reverse_product * M;
+    // d q/dT at fixed C: the rate constants, and the pressure (PLOG) through P = C_total R T.
+    const double dq_dlnP = s.dlnk_dlnP * (qf - (equilibrium ? qr : 0.0));
+    const double dq_dT = qf * s.dlnk_dT - qr * dlnkr_dT + dq_dlnP * c.inv_T;
+    // d q/dC_k = uniform (every k) + collider_weight * efficiency excess of k + mass action.
+    double uniform = dq_dlnP / C_total, collider_weight = 0.0;
+    if (type == kGasThreeBody) collider_weight = kf * forward_product - kr * reverse_product;
+    if (type == kGasFalloff || type == kGasChemicallyActivated)
+      collider_weight = s.dk_dM * (forward_product - inverse_Kc * reverse_product);
+    if (t >= 0) uniform += collider_weight * g.collider_default[t];
+    for (int e = g.change_begin[r]; e < g.change_begin[r + 1]; ++e) {
+      const int i = g.change_species[e];
+      const double nu = g.change[e];
+      wdot[i] += nu * (qf - qr);
+      dT[i] += nu * dq_dT;
+      if (uniform != 0.0)
+        for (int k = 0; k < ns; ++k) dC[i + k * ld] += nu * uniform;
+      if (t >= 0 && collider_weight != 0.0)
+        for (int x = g.collider_begin[t]; x < g.collider_begin[t + 1]; ++x)
+          dC[i + g.collider_species[x] * ld] += nu * collider_weight * g.collider_excess[x];
+      for (int o = of; o < ol; ++o)
+        dC[i + g.order_species[o] * ld] +=
+            nu * kf * M * product_derivative(g.order_species, g.order, of, ol, o, C);
+      if (rev != kIrreversible)
+        for (int o = pf; o < pl; ++o)
+          dC[i + g.product_species[o] * ld] -=
+              nu * kr * M * product_derivative(g.product_species, g.product_stoich, pf, pl, o, C);
+    }
+  }
+}
+
+}  // namespace opsplit::chem
