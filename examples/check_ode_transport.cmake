@@ -1,8 +1,8 @@
 # Runs an ode_transport example briefly in WORK_DIR (CELLS cells, STEPS steps; FORTRAN=ON
 # for the Fortran program's positional arguments and _f file names) and passes only when
 # it exits 0, prints its final drift line, and wrote the CSV (a header and STEPS + 1 rows)
-# and the picture as a PNG: the 8-byte signature, the IHDR chunk of a 640 x 400 image, and
-# the IEND chunk at the end.
+# and the picture as a 640 x 400 PNG (check_png.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/check_png.cmake)
 file(MAKE_DIRECTORY ${WORK_DIR})
 if(FORTRAN)
   set(args ${CELLS} ${STEPS})
@@ -33,25 +33,4 @@ if(NOT count EQUAL want)
   message(FATAL_ERROR "${stem}.csv has ${count} lines, expected ${want}")
 endif()
 
-set(png ${WORK_DIR}/${stem}.png)
-if(NOT EXISTS ${png})
-  message(FATAL_ERROR "${png} was not written")
-endif()
-file(READ ${png} head LIMIT 24 HEX)
-string(LENGTH "${head}" length)
-if(NOT length EQUAL 48)
-  message(FATAL_ERROR "${png} is too short to be a PNG")
-endif()
-string(SUBSTRING "${head}" 0 16 signature)
-string(SUBSTRING "${head}" 24 8 chunk)
-string(SUBSTRING "${head}" 32 16 size)
-if(NOT signature STREQUAL "89504e470d0a1a0a" OR NOT chunk STREQUAL "49484452" OR NOT size STREQUAL "0000028000000190")
-  message(FATAL_ERROR "${png} is not a 640x400 PNG (head ${head})")
-endif()
-# A complete file ends with the IEND chunk (a truncated write does not).
-file(SIZE ${png} bytes)
-math(EXPR offset "${bytes} - 12")
-file(READ ${png} tail OFFSET ${offset} HEX)
-if(NOT tail STREQUAL "0000000049454e44ae426082")
-  message(FATAL_ERROR "${png} does not end with IEND (tail ${tail})")
-endif()
+check_png(${WORK_DIR}/${stem}.png 640 400)

@@ -96,6 +96,9 @@ module opsplit
   integer(c_int), parameter :: OPSPLIT_REACTOR_ISOTHERMAL_MASS_FRACTIONS = 1  ! y = Y; params T, P
   integer(c_int), parameter :: OPSPLIT_REACTOR_CONSTANT_PRESSURE = 2          ! y = (T, Y); params P
   integer(c_int), parameter :: OPSPLIT_REACTOR_CONSTANT_VOLUME = 3            ! y = (T, Y); params density
+  ! opsplit_ode_jacobian (opsplit_ode_set_jacobian)
+  integer(c_int), parameter :: OPSPLIT_ODE_JACOBIAN_ANALYTIC = 0
+  integer(c_int), parameter :: OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE = 1
   ! opsplit_ode_result
   integer(c_int), parameter :: OPSPLIT_ODE_OK = 0
   integer(c_int), parameter :: OPSPLIT_ODE_TOO_MANY_STEPS = 1
@@ -553,6 +556,16 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_mechanism_load_yaml
 
+    ! thermo_path c_null_char alone (C's ""): no thermo file (C also takes NULL).
+    function opsplit_mechanism_load_chemkin(ctx, mech_path, thermo_path, mech) &
+        bind(C, name="opsplit_mechanism_load_chemkin") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ctx
+      character(kind=c_char), intent(in) :: mech_path(*), thermo_path(*)
+      type(c_ptr), intent(out) :: mech
+      integer(c_int) :: status
+    end function opsplit_mechanism_load_chemkin
+
     function opsplit_mechanism_get_molar_masses(mech, molar_masses) &
         bind(C, name="opsplit_mechanism_get_molar_masses") result(status)
       import :: c_int, c_ptr
@@ -649,6 +662,24 @@ module opsplit
       integer(c_int), value :: kind
       integer(c_int) :: status
     end function opsplit_ode_set_reactor
+
+    function opsplit_ode_set_jacobian(ode, jacobian) bind(C, name="opsplit_ode_set_jacobian") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ode
+      integer(c_int), value :: jacobian
+      integer(c_int) :: status
+    end function opsplit_ode_set_jacobian
+
+    ! system is 0-based; jacobian may be c_null_ptr.
+    function opsplit_ode_evaluate(ode, system, t, y, ydot, jacobian) bind(C, name="opsplit_ode_evaluate") &
+        result(status)
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: ode
+      integer(c_int64_t), value :: system
+      real(c_double), value :: t
+      type(c_ptr), value :: y, ydot, jacobian
+      integer(c_int) :: status
+    end function opsplit_ode_evaluate
 
     ! rhs, jacobian: c_funloc of bind(C) functions with the interfaces opsplit_ode_rhs_fn
     ! and opsplit_ode_jacobian_fn (jacobian may be c_null_funptr: finite differences).
@@ -898,6 +929,7 @@ module opsplit
     procedure :: counts => mechanism_counts
     procedure :: evaluate => mechanism_evaluate
     procedure :: load_yaml => mechanism_load_yaml
+    procedure :: load_chemkin => mechanism_load_chemkin
     procedure :: kind => mechanism_kind
     procedure :: equation => mechanism_equation
     procedure :: molar_masses => mechanism_molar_masses
@@ -927,6 +959,10 @@ module opsplit
     generic :: get_shape => ode_shape_i4, ode_shape_i8  ! as opsplit_field_t's
     procedure :: set_mechanism => ode_set_mechanism
     procedure :: set_reactor => ode_set_reactor
+    procedure :: set_jacobian => ode_set_jacobian
+    procedure, private :: ode_evaluate_i4
+    procedure, private :: ode_evaluate_i8
+    generic :: evaluate => ode_evaluate_i4, ode_evaluate_i8
     procedure :: set_rhs_callback => ode_set_rhs_callback
     procedure :: set_method => ode_set_method
     procedure :: set_tolerances => ode_set_tolerances
@@ -963,12 +999,13 @@ module opsplit
   private :: mechanism_create, mechanism_destroy, mechanism_add_species, mechanism_find_species, &
              mechanism_species_name, mechanism_add_reaction, mechanism_set_rate, mechanism_counts, &
              mechanism_evaluate, mechanism_created, mechanism_c_handle, mechanism_known_counts, &
-             mechanism_bad_species, mechanism_load_yaml, mechanism_kind, mechanism_equation, &
+             mechanism_bad_species, mechanism_load_yaml, mechanism_load_chemkin, mechanism_kind, mechanism_equation, &
              mechanism_molar_masses, mechanism_species_thermo, mechanism_mixture_properties, &
              mechanism_concentrations, mechanism_net_production_rates, mechanism_rates_of_progress, &
              mechanism_bad_size
   private :: ode_create_i4, ode_create_i8, ode_create_impl, ode_destroy, ode_shape_i4, ode_shape_i8, &
-             ode_set_mechanism, ode_set_reactor, ode_set_rhs_callback, ode_set_method, ode_set_tolerances, &
+             ode_set_mechanism, ode_set_reactor, ode_set_jacobian, ode_evaluate_i4, ode_evaluate_i8, &
+             ode_set_rhs_callback, ode_set_method, ode_set_tolerances, &
              ode_set_absolute_tolerances, ode_set_initial_step, ode_set_max_steps_i4, ode_set_max_steps_i8, &
              ode_set_keep_step, ode_set_clip_negative, ode_set_state, ode_get_state, ode_set_parameters, &
              ode_get_parameters, ode_transfer, ode_integrate, ode_results, ode_bad_size, ode_created, ode_c_handle
@@ -2002,8 +2039,36 @@ contains
     call finish(status, stat)
   end subroutine mechanism_load_yaml
 
+  !> Loads a CHEMKIN-II mechanism file (ELEMENTS, SPECIES, REACTIONS, optionally THERMO)
+  !> with the NASA-7 entries of thermo_path (absent or '': only the mechanism file's own
+  !> THERMO section; its entries come first). What is read and the errors are those of
+  !> opsplit_mechanism_load_chemkin (mechanism.h): IO for a file that cannot be read,
+  !> PARSE for a malformed entry, UNSUPPORTED for a keyword opsplit does not implement,
+  !> with the file and line in the message; the object then stays as it was (not
+  !> created). Trailing blanks of the paths are not part of them. Like create, refused on
+  !> an object that already holds a mechanism.
+  subroutine mechanism_load_chemkin(this, ctx, mech_path, thermo_path, stat)
+    class(opsplit_mechanism_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    character(len=*), intent(in) :: mech_path
+    character(len=*), intent(in), optional :: thermo_path
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: loaded
+    integer(c_int) :: status
+    if (already_created(this%handle, 'opsplit_mechanism_t%load_chemkin', stat)) return
+    loaded = c_null_ptr
+    if (present(thermo_path)) then
+      status = opsplit_mechanism_load_chemkin(ctx%handle, trim(mech_path) // c_null_char, &
+                                              trim(thermo_path) // c_null_char, loaded)
+    else
+      status = opsplit_mechanism_load_chemkin(ctx%handle, trim(mech_path) // c_null_char, c_null_char, loaded)
+    end if
+    if (status == OPSPLIT_SUCCESS) this%handle = loaded
+    call finish(status, stat)
+  end subroutine mechanism_load_chemkin
+
   !> OPSPLIT_MECHANISM_BUILT (made by create and built through the API) or
-  !> OPSPLIT_MECHANISM_GAS (made by load_yaml); -1 on failure.
+  !> OPSPLIT_MECHANISM_GAS (made by load_yaml or load_chemkin); -1 on failure.
   integer(c_int) function mechanism_kind(this, stat)
     class(opsplit_mechanism_t), intent(in) :: this
     integer, intent(out), optional :: stat
@@ -2324,6 +2389,68 @@ contains
     end if
     call finish(opsplit_ode_set_reactor(this%handle, mech%handle, kind), stat)
   end subroutine ode_set_reactor
+
+  !> OPSPLIT_ODE_JACOBIAN_ANALYTIC (the default) or OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE
+  !> (forward differences, for reactors and callbacks; refused while a mass-action
+  !> mechanism is attached).
+  subroutine ode_set_jacobian(this, jacobian, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    integer(c_int), intent(in) :: jacobian
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ode_set_jacobian(this%handle, jacobian), stat)
+  end subroutine ode_set_jacobian
+
+  !> The batch's right-hand side on the host for system `system`'s parameters (1-based,
+  !> a default integer or integer(c_int64_t)) at time t and state y(neq): ydot(neq) and,
+  !> when present, jacobian(neq, neq) = d ydot(i) / d y(j), the Jacobian the integrators
+  !> use (see set_jacobian). Nothing is written when it fails.
+  subroutine ode_evaluate_i4(this, system, t, y, ydot, jacobian, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    integer, intent(in) :: system
+    real(c_double), intent(in) :: t
+    real(c_double), intent(in), contiguous, target :: y(:)
+    real(c_double), intent(inout), contiguous, target :: ydot(:)
+    real(c_double), intent(inout), contiguous, target, optional :: jacobian(:, :)
+    integer, intent(out), optional :: stat
+    ! Not an absent `jacobian` passed on: gfortran's undefined-behaviour sanitizer
+    ! reports reading its (null) descriptor.
+    if (present(jacobian)) then
+      call ode_evaluate_i8(this, int(system, c_int64_t), t, y, ydot, jacobian, stat)
+    else
+      call ode_evaluate_i8(this, int(system, c_int64_t), t, y, ydot, stat=stat)
+    end if
+  end subroutine ode_evaluate_i4
+
+  subroutine ode_evaluate_i8(this, system, t, y, ydot, jacobian, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    integer(c_int64_t), intent(in) :: system
+    real(c_double), intent(in) :: t
+    real(c_double), intent(in), contiguous, target :: y(:)
+    real(c_double), intent(inout), contiguous, target :: ydot(:)
+    real(c_double), intent(inout), contiguous, target, optional :: jacobian(:, :)
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: jac
+    integer(c_int64_t) :: neq
+    neq = int(this%neq, c_int64_t)
+    if (c_associated(this%handle) .and. (system < 1 .or. system > this%nsys)) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_ode_t%evaluate: system=' // itoa(system) // &
+                  ' is not in [1, ' // itoa(this%nsys) // '] (systems are 1-based in Fortran)')
+      return
+    end if
+    if (ode_bad_size(this, 'evaluate', 'neq', size(y, kind=c_int64_t), neq, stat)) return
+    if (ode_bad_size(this, 'evaluate', 'neq', size(ydot, kind=c_int64_t), neq, stat)) return
+    jac = c_null_ptr
+    if (present(jacobian)) then
+      if (ode_bad_size(this, 'evaluate', 'neq*neq', size(jacobian, kind=c_int64_t), neq * neq, stat)) return
+      if (c_associated(this%handle) .and. size(jacobian, 1, kind=c_int64_t) /= neq) then
+        call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_ode_t%evaluate: jacobian must be (neq, neq) = (' // &
+                    itoa(neq) // ', ' // itoa(neq) // ')')
+        return
+      end if
+      jac = values_at(jacobian)
+    end if
+    call finish(opsplit_ode_evaluate(this%handle, system - 1, t, values_at(y), values_at(ydot), jac), stat)
+  end subroutine ode_evaluate_i8
 
   !> A host right-hand side (CPU backend only): rhs is c_funloc of a bind(C) function with
   !> the interface opsplit_ode_rhs_fn, jacobian (default c_null_funptr: finite

@@ -2,12 +2,20 @@
 
 Writes plain text, one record per line: a key, then values (17 significant digits).
 Units are opsplit's: mol, m, s, kg, J, K, Pa (Cantera's kmol are converted).
+
+Also writes the CHEMKIN test mechanisms into the test mechanism folder: h2o2.inp,
+gri30.inp and their *_thermo.dat (Cantera's write_chemkin of the shared YAML files), and
+features_chemkin.yaml (Cantera's ck2yaml of the hand-written features.inp), without
+their generation dates so that a rerun writes the same bytes.
 """
+import os
+import re
 import sys
 from pathlib import Path
 
 import cantera as ct
 import numpy as np
+from cantera import ck2yaml
 
 shared_dir, test_mech_dir, out_dir = (Path(a) for a in sys.argv[1:4])
 out_dir.mkdir(parents=True, exist_ok=True)
@@ -126,3 +134,40 @@ write_rates(test_mech_dir / "features.yaml", "features", "features",
             count=12)
 write_h2o2_ignition()
 write_gri30_ignition()
+
+
+def drop_dates(path, pattern):
+    """Removes the line of the generation date (the file keeps Cantera's version)."""
+    text = path.read_text()
+    path.write_text(re.sub(pattern, "", text, count=1, flags=re.MULTILINE))
+
+
+def write_chemkin(path, phase, name):
+    """CHEMKIN mechanism (with its TRANSPORT section) and thermo files of a YAML phase."""
+    gas = ct.Solution(str(path), phase)
+    mech, thermo = test_mech_dir / f"{name}.inp", test_mech_dir / f"{name}_thermo.dat"
+    gas.write_chemkin(mech, thermo_path=thermo, overwrite=True, quiet=True)
+    for p in (mech, thermo):
+        drop_dates(p, r"^! date: .*\n")
+
+
+def convert_features():
+    """features.inp through ck2yaml (run in its folder: the YAML names it without a path)."""
+    here = Path.cwd()
+    os.chdir(test_mech_dir)
+    try:
+        ck2yaml.convert("features.inp", out_name="features_chemkin.yaml", phase_name="features_chemkin",
+                        quiet=True)
+    finally:
+        os.chdir(here)
+    drop_dates(test_mech_dir / "features_chemkin.yaml", r"^date: .*\n")
+
+
+# CHEMKIN versions of the mechanisms, and Cantera's rates of features.inp (through its
+# ck2yaml conversion) at the states (same seed and pressures) of features.yaml's.
+write_chemkin(shared_dir / "h2o2.yaml", "ohmech", "h2o2")
+write_chemkin(shared_dir / "gri30.yaml", "gri30", "gri30")
+convert_features()
+write_rates(test_mech_dir / "features_chemkin.yaml", "features_chemkin", "features_chemkin",
+            [0.005 * ct.one_atm, 0.3 * ct.one_atm, ct.one_atm, 3 * ct.one_atm, 200 * ct.one_atm, 10 * ct.one_atm],
+            count=12)

@@ -79,7 +79,8 @@ OPSPLIT_API opsplit_status opsplit_mechanism_get_kind(opsplit_mechanism mech, op
  * (column-major: jacobian[i + j*nspecies] = d(dy_i/dt)/dy_j) of one system on the host,
  * with params holding at least nparams values (may be NULL when nparams is 0).
  * A GAS mechanism reads y as concentrations (mol/m^3) and params[0] as T (K), and
- * gives the net production rates; its Jacobian is not available in this version. */
+ * gives the net production rates and their analytic Jacobian d wdot_i/dC_j at fixed T
+ * (falloff, third-body and PLOG rates included: [M] and P = sum(C) R T depend on C). */
 OPSPLIT_API opsplit_status opsplit_mechanism_evaluate(opsplit_mechanism mech, const double* y,
                                                       const double* params, double* ydot, double* jacobian);
 
@@ -98,6 +99,30 @@ OPSPLIT_API opsplit_status opsplit_mechanism_evaluate(opsplit_mechanism mech, co
  * (unbalanced reactions and undeclared duplicates are errors, as in Cantera). */
 OPSPLIT_API opsplit_status opsplit_mechanism_load_yaml(opsplit_context ctx, const char* path, const char* phase,
                                                        opsplit_mechanism* mech);
+/* Loads a CHEMKIN-II gas mechanism: mech_path holds ELEMENTS, SPECIES, REACTIONS and
+ * optionally THERMO (a TRANSPORT section is skipped); thermo_path (NULL or "": none) a
+ * THERMO section for the species the mechanism file's own does not give (its entries
+ * come first, as in Cantera's ck2yaml). Species keep the SPECIES order; names are
+ * case-sensitive, keywords are not; '!' starts a comment.
+ * THERMO: [ALL], an optional line "Tlow Tcommon Thigh" of defaults, then NASA-7
+ * entries in fixed columns (name, elements in columns 25-44 and 74-78, phase G, Tlow,
+ * Thigh, Tcommon, 1 to 4 in column 80; E or D exponents); one range where Tcommon is
+ * missing or an end of the range. REACTIONS line: CAL/MOLE (default), KCAL/MOLE,
+ * JOULES/MOLE, KJOULES/MOLE, KELVINS, EVOLTS; MOLES (default), MOLECULES; A in cm, s and
+ * the quantity unit. Reactions "A + B <=> C", "=" (reversible), "=>", coefficients
+ * "2H", "2 H", "1.5 H2", third bodies "+ M", "(+M)", "(+H2O)"; auxiliary lines:
+ * efficiencies "H2/2.0/", LOW (falloff), HIGH (chemically activated), TROE (3 or 4
+ * values), SRI (3 or 5), PLOG (pressures in atm; several lines), REV (an explicit
+ * reverse rate; REV /0 0 0/ makes the reaction irreversible), FORD (irreversible or
+ * REV reactions), RORD (with REV only: the reaction becomes two irreversible ones, its
+ * reverse right after it), DUP/DUPLICATE. Other keywords (CHEB, TDEP, EXCI, JAN, FIT1,
+ * MOME, XSMI, LT, RLT, HV, UNITS, surface kinetics, NASA-9 thermo, custom elements) give
+ * OPSPLIT_ERROR_UNSUPPORTED; a malformed entry, an unknown species, a species without
+ * thermo, an unbalanced reaction or an undeclared duplicate OPSPLIT_ERROR_PARSE; a file
+ * that cannot be read OPSPLIT_ERROR_IO; the message names the file, the line and the
+ * entry. */
+OPSPLIT_API opsplit_status opsplit_mechanism_load_chemkin(opsplit_context ctx, const char* mech_path,
+                                                          const char* thermo_path, opsplit_mechanism* mech);
 /* Molar masses (kg/mol), nspecies values. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_molar_masses(opsplit_mechanism mech, double* molar_masses);
 /* Standard-state cp/R, h/(RT) and s/R of every species at T (nspecies values each; any

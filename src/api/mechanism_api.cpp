@@ -133,6 +133,17 @@ OPSPLIT_API opsplit_status opsplit_mechanism_load_yaml(opsplit_context ctx, cons
   });
 }
 
+OPSPLIT_API opsplit_status opsplit_mechanism_load_chemkin(opsplit_context ctx, const char* mech_path,
+                                                          const char* thermo_path, opsplit_mechanism* mech) {
+  return api_guard(__func__, [&] {
+    Context& c = checked(ctx, "ctx", "opsplit_context");
+    opsplit_mechanism& out = output(mech, "mech");
+    chem::GasMechanism gas =
+        chem::load_chemkin(string_arg(mech_path, "mech_path"), thermo_path != nullptr ? thermo_path : "");
+    out = make_handle<chem::Mechanism>(c, std::move(gas));
+  });
+}
+
 OPSPLIT_API opsplit_status opsplit_mechanism_get_molar_masses(opsplit_mechanism mech, double* molar_masses) {
   return api_guard(__func__, [&] {
     const chem::GasKinetics g = mech_arg(mech).compiled_gas("mech").view();

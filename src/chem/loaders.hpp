@@ -16,4 +16,9 @@ std::string read_text_file(const std::string& path);
 // Cantera YAML: the ideal-gas phase `phase` (empty: the first phase of the file).
 GasMechanism load_yaml(const std::string& path, const std::string& phase);
 
+// CHEMKIN-II: the mechanism file (ELEMENTS, SPECIES, optional THERMO, REACTIONS; a
+// TRANSPORT section is skipped) and a thermo file (empty: none) for the species the
+// mechanism file's THERMO section does not give.
+GasMechanism load_chemkin(const std::string& mech_path, const std::string& thermo_path);
+
 }  // namespace opsplit::chem

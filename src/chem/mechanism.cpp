@@ -1,6 +1,7 @@
 #include "chem/mechanism.hpp"
 
 #include "chem/flat_arrays.hpp"
+#include "chem/gas_jacobian.cuh"
 
 #include <cmath>
 #include <cstring>
@@ -168,13 +169,17 @@ void opsplit_mechanism_s::evaluate(const double* y, const double* params, double
   if (params == nullptr && nparams() > 0)
     fail_argument("params is NULL and the rates read " + num(nparams()) + " parameters");
   if (is_gas()) {
-    if (jacobian != nullptr)
-      fail(OPSPLIT_ERROR_UNSUPPORTED, "jacobian: the Jacobian of a loaded gas mechanism is not available in this version");
     const double T = params[0];
     if (!(T > 0.0) || !std::isfinite(T)) fail_argument("params[0] (T) = " + num(T) + " K is not positive and finite");
     check_gas_state(T, y, "y");
-    std::vector<double> g_RT(static_cast<size_t>(nspecies()));
-    net_production_rates(compiled_gas_->view(), T, y, g_RT.data(), ydot);
+    const GasKinetics g = compiled_gas_->view();
+    const auto ns = static_cast<size_t>(nspecies());
+    std::vector<double> g_RT(ns);
+    net_production_rates(g, T, y, g_RT.data(), ydot);
+    if (jacobian != nullptr) {  // d wdot/dC at fixed T; its wdot and d wdot/dT are not wanted
+      std::vector<double> h_RT(ns), wdot(ns), dT(ns);
+      net_production_jacobian(g, T, y, g_RT.data(), h_RT.data(), wdot.data(), jacobian, nspecies(), dT.data());
+    }
     return;
   }
   check_complete("mech");

@@ -6,8 +6,13 @@
  * a malformed one PARSE. After every failure the objects still work: the loaded
  * mechanism gives bitwise the same rates as before, the built one its counts.
  *
- * Argument: the path of tests/data/mechanisms/features.yaml (phase "features",
- * 10 species, 16 reactions). */
+ * opsplit_mechanism_load_chemkin likewise: NULL and dead arguments, missing files and
+ * directories (mechanism or thermo), a mechanism without thermo, malformed and
+ * unsupported files; NULL and "" thermo paths load a file with its own THERMO.
+ *
+ * Arguments: the paths of tests/data/mechanisms/features.yaml (phase "features",
+ * 10 species, 16 reactions), features.inp (10 species, 20 reactions, its own THERMO),
+ * h2o2.inp and h2o2_thermo.dat (10 species, 29 reactions). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,11 +56,14 @@ static const char* const bad_T[4] = {"T=0 K", "T=-1 K", "T=nan K", "T=inf K"};
 static const char* const bad_P[4] = {"P=0 Pa", "P=-1 Pa", "P=nan Pa", "P=inf Pa"};
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: test_capi_gas features.yaml\n");
+  if (argc < 5) {
+    fprintf(stderr, "usage: test_capi_gas features.yaml features.inp h2o2.inp h2o2_thermo.dat\n");
     return 2;
   }
   const char* features = argv[1];
+  const char* features_inp = argv[2];
+  const char* h2o2_inp = argv[3];
+  const char* h2o2_thermo = argv[4];
 
   opsplit_context ctx = NULL, gone_ctx = NULL;
   CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_AUTO, &ctx));
@@ -302,8 +310,34 @@ int main(int argc, char** argv) {
 
   /* ---- evaluate of a gas mechanism ---- */
   const char* evaluate = "opsplit_mechanism_evaluate";
-  double jac[NS * NS];
-  EXPECT_FAIL(opsplit_mechanism_evaluate(gas, C0, &T0, wdot, jac), OPSPLIT_ERROR_UNSUPPORTED, evaluate, "jacobian");
+  double jac[NS * NS], wdot_eval[NS], wdot_net[NS];
+  /* ydot is the net production rates, bitwise; the Jacobian d wdot/dC at fixed T matches
+   * central differences of them column by column (every rate form of features.yaml:
+   * [M] and P = sum(C) R T move with C). Steps of 1e-6 C_j: truncation ~1e-12 of a
+   * column; the rounding of the differences dominates (measured 4.7e-8). The bound 1e-6
+   * still catches a dropped term of more than a millionth of the column's largest. */
+  CHECK_OK(opsplit_mechanism_evaluate(gas, C0, &T0, wdot_eval, jac));
+  CHECK_OK(opsplit_mechanism_net_production_rates(gas, T0, C0, wdot_net));
+  CHECK(memcmp(wdot_eval, wdot_net, sizeof wdot_net) == 0);
+  double worst_column = 0.0;
+  for (int j = 0; j < NS; ++j) {
+    double C_plus[NS], C_minus[NS], w_plus[NS], w_minus[NS], error = 0.0, largest = 0.0;
+    const double h = 1e-6 * C0[j];
+    memcpy(C_plus, C0, sizeof C_plus);
+    memcpy(C_minus, C0, sizeof C_minus);
+    C_plus[j] += h;
+    C_minus[j] -= h;
+    CHECK_OK(opsplit_mechanism_net_production_rates(gas, T0, C_plus, w_plus));
+    CHECK_OK(opsplit_mechanism_net_production_rates(gas, T0, C_minus, w_minus));
+    for (int i = 0; i < NS; ++i) {
+      const double difference = (w_plus[i] - w_minus[i]) / (2.0 * h);
+      error = fmax(error, fabs(jac[i + j * NS] - difference));
+      largest = fmax(largest, fabs(difference));
+    }
+    worst_column = fmax(worst_column, error / largest);
+  }
+  printf("[measured] gas evaluate: d wdot/dC vs central differences, worst column %.2g\n", worst_column);
+  CHECK(worst_column <= 1e-6);
   EXPECT_FAIL(opsplit_mechanism_evaluate(gas, C0, NULL, wdot, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, evaluate,
               "params is NULL");
   const double T_bad = -5.0;
@@ -365,6 +399,82 @@ int main(int argc, char** argv) {
     remove(bad_path);
   }
   CHECK(loaded == NULL); /* no failed load wrote a handle */
+
+  /* ---- opsplit_mechanism_load_chemkin ---- */
+  const char* load_ck = "opsplit_mechanism_load_chemkin";
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(NULL, features_inp, NULL, &loaded), OPSPLIT_ERROR_INVALID_HANDLE, load_ck,
+              "ctx is NULL");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(dead_ctx, features_inp, NULL, &loaded), OPSPLIT_ERROR_INVALID_HANDLE,
+              load_ck, "not a live");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, NULL, NULL, &loaded), OPSPLIT_ERROR_INVALID_ARGUMENT, load_ck,
+              "mech_path is NULL");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, NULL, h2o2_thermo, &loaded), OPSPLIT_ERROR_INVALID_ARGUMENT, load_ck,
+              "mech_path is NULL");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, features_inp, NULL, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, load_ck,
+              "mech is NULL");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, "/nonexistent/opsplit/no_such_file.inp", NULL, &loaded),
+              OPSPLIT_ERROR_IO, load_ck, "no_such_file.inp");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, "", NULL, &loaded), OPSPLIT_ERROR_IO, load_ck, "cannot read");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, ".", NULL, &loaded), OPSPLIT_ERROR_IO, load_ck, "is a directory");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, h2o2_inp, "/nonexistent/opsplit/no_such_thermo.dat", &loaded),
+              OPSPLIT_ERROR_IO, load_ck, "no_such_thermo.dat");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, h2o2_inp, ".", &loaded), OPSPLIT_ERROR_IO, load_ck, "is a directory");
+  /* h2o2.inp has no THERMO section: without the thermo file, its first species has none. */
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, h2o2_inp, NULL, &loaded), OPSPLIT_ERROR_PARSE, load_ck,
+              "species \"H2\" has no thermo data");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, h2o2_inp, "", &loaded), OPSPLIT_ERROR_PARSE, load_ck,
+              "species \"H2\" has no thermo data");
+  /* A YAML file is not CHEMKIN, and a mechanism file is not a thermo file. */
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, features, NULL, &loaded), OPSPLIT_ERROR_PARSE, load_ck,
+              "is outside any section");
+  EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, h2o2_inp, features_inp, &loaded), OPSPLIT_ERROR_PARSE, load_ck,
+              "may only hold a THERMO section");
+  { /* Malformed (an undeclared species) and unsupported (CHEB) files, named by path and line;
+     * the thermo from h2o2_thermo.dat. */
+    char ck_path[256];
+    snprintf(ck_path, sizeof ck_path, "capi_gas_malformed_%s.inp",
+             backend_env != NULL && backend_env[0] != '\0' ? backend_env : "auto");
+    const char* texts[2] = {"ELEMENTS\nH O\nEND\nSPECIES\nH2 O2\nEND\nREACTIONS\nH2 + O2 <=> 2 OH  1.0 0.0 0.0\nEND\n",
+                            "ELEMENTS\nH O\nEND\nSPECIES\nH2 O2\nEND\nREACTIONS\nH2 + O2 <=> H2 + O2  1.0 0.0 0.0\n"
+                            "CHEB /2 2/\nEND\n"};
+    const opsplit_status wants[2] = {OPSPLIT_ERROR_PARSE, OPSPLIT_ERROR_UNSUPPORTED};
+    char where[300];
+    snprintf(where, sizeof where, "%s:8", ck_path);
+    for (int i = 0; i < 2; ++i) {
+      FILE* out = fopen(ck_path, "w");
+      CHECK(out != NULL);
+      if (out == NULL) continue;
+      fputs(texts[i], out);
+      fclose(out);
+      EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, ck_path, h2o2_thermo, &loaded), wants[i], load_ck,
+                  i == 0 ? where : "CHEB");
+      remove(ck_path);
+    }
+  }
+  CHECK(loaded == NULL); /* no failed load wrote a handle */
+  { /* NULL and "" thermo paths: the file's own THERMO; with a thermo file, h2o2. */
+    opsplit_mechanism ck_null = NULL, ck_empty = NULL, ck_h2o2 = NULL;
+    CHECK_OK(opsplit_mechanism_load_chemkin(ctx, features_inp, NULL, &ck_null));
+    CHECK_OK(opsplit_mechanism_load_chemkin(ctx, features_inp, "", &ck_empty));
+    CHECK_OK(opsplit_mechanism_load_chemkin(ctx, h2o2_inp, h2o2_thermo, &ck_h2o2));
+    int ck_ns = -1, ck_nr = -1;
+    opsplit_mechanism_kind ck_kind = OPSPLIT_MECHANISM_BUILT;
+    CHECK_OK(opsplit_mechanism_get_counts(ck_null, &ck_ns, &ck_nr, NULL));
+    CHECK(ck_ns == NS && ck_nr == 20);
+    CHECK_OK(opsplit_mechanism_get_kind(ck_null, &ck_kind));
+    CHECK(ck_kind == OPSPLIT_MECHANISM_GAS);
+    CHECK_OK(opsplit_mechanism_get_counts(ck_h2o2, &ck_ns, &ck_nr, NULL));
+    CHECK(ck_ns == 10 && ck_nr == 29);
+    double w_null[NS], w_empty[NS];
+    CHECK_OK(opsplit_mechanism_net_production_rates(ck_null, T0, C0, w_null));
+    CHECK_OK(opsplit_mechanism_net_production_rates(ck_empty, T0, C0, w_empty));
+    CHECK(memcmp(w_null, w_empty, sizeof w_null) == 0);
+    EXPECT_FAIL(opsplit_mechanism_add_species(ck_null, "XX", NULL), OPSPLIT_ERROR_UNSUPPORTED,
+                "opsplit_mechanism_add_species", "cannot be edited");
+    CHECK_OK(opsplit_mechanism_destroy(&ck_null));
+    CHECK_OK(opsplit_mechanism_destroy(&ck_empty));
+    CHECK_OK(opsplit_mechanism_destroy(&ck_h2o2));
+  }
 
   /* Destroying the context with mechanisms alive is refused. */
   EXPECT_FAIL(opsplit_context_destroy(&ctx), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_context_destroy", "alive");

@@ -3,9 +3,11 @@
 ! thermodynamics, mixture, concentrations, rates of progress and net production rates
 ! against Cantera's numbers (the first state of tests/data/cantera/rates_h2o2.txt, SI
 ! units with moles); the wrappers' 1-based indices and size checks; failures through stat
-! that leave the objects usable; a built mechanism refusing gas queries.
+! that leave the objects usable; a built mechanism refusing gas queries; the CHEMKIN
+! version of h2o2 (load_chemkin) giving the YAML version's rates.
 !
-! Arguments: the path of h2o2.yaml, of features.yaml and of rates_h2o2.txt.
+! Arguments: the path of h2o2.yaml, of features.yaml and of rates_h2o2.txt. The CHEMKIN
+! files (h2o2.inp, h2o2_thermo.dat, features.inp) are read from features.yaml's folder.
 program test_fortran_gas
   use opsplit
   use test_checks
@@ -35,6 +37,8 @@ program test_fortran_gas
   call failures_through_stat()
   call other_mechanisms()
   call ignition_reactor()
+  call reactor_jacobian()
+  call chemkin_version()
   call ctx%destroy(stat=status)
   call check(status == OPSPLIT_SUCCESS, 'every mechanism was destroyed: ' // opsplit_last_error())
   ! The main program's allocatables are never freed by the runtime: the sanitizer build's
@@ -337,6 +341,58 @@ contains
     call check(status == OPSPLIT_ERROR_INVALID_HANDLE .and. text == '', 'equation of a destroyed mechanism')
   end subroutine failures_through_stat
 
+  ! h2o2.inp + h2o2_thermo.dat (Cantera's write_chemkin of h2o2.yaml) through load_chemkin:
+  ! the YAML version's net production rates within 1e-14 of creation + destruction (not
+  ! bitwise: write_chemkin writes A after Cantera's kmol -> mol conversion, an ulp off),
+  ! and Cantera's; failures through stat; features.inp with its own THERMO section.
+  subroutine chemkin_version()
+    type(opsplit_mechanism_t) :: ck, yaml, features, missing
+    character(len=:), allocatable :: folder
+    real(c_double) :: wdot(10), wdot_yaml(10)
+    integer(c_int) :: nspecies, nreactions
+    integer :: status
+
+    folder = features_path(1:index(features_path, '/', back=.true.))
+    call ck%load_chemkin(ctx, folder // 'h2o2.inp', folder // 'h2o2_thermo.dat', stat=status)
+    call check(status == OPSPLIT_SUCCESS .and. ck%created(), 'load_chemkin h2o2.inp: ' // opsplit_last_error())
+    if (.not. ck%created()) return
+    call ck%counts(nspecies, nreactions)
+    call check(nspecies == 10 .and. nreactions == 29, 'h2o2.inp: 10 species, 29 reactions')
+    call check(ck%kind() == OPSPLIT_MECHANISM_GAS, 'a CHEMKIN mechanism is GAS')
+    call check(ck%equation(1) == '2 O + M <=> O2 + M', 'h2o2.inp equation(1): ' // ck%equation(1))
+    call check(ck%species_name(10) == 'N2', 'h2o2.inp species 10 is N2')
+    call yaml%load_yaml(ctx, h2o2_path)
+    call ck%net_production_rates(ref_T, ref_C, wdot)
+    call yaml%net_production_rates(ref_T, ref_C, wdot_yaml)
+    call check(worst(wdot, wdot_yaml, max(ref_scale, tiny(1.0_c_double))) <= 1e-14_c_double, &
+               'CHEMKIN and YAML net production rates agree')
+    call check(worst(wdot, ref_wdot, max(ref_scale, tiny(1.0_c_double))) <= 1e-10_c_double, &
+               'CHEMKIN net production rates are those of Cantera')
+
+    call ck%load_chemkin(ctx, folder // 'h2o2.inp', folder // 'h2o2_thermo.dat', stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'load_chemkin on a created object is refused')
+    call missing%load_chemkin(ctx, folder // 'h2o2.inp', stat=status)
+    call check(status == OPSPLIT_ERROR_PARSE .and. .not. missing%created(), 'h2o2.inp without its thermo file')
+    call check(index(opsplit_last_error(), 'opsplit_mechanism_load_chemkin:') == 1 .and. &
+               index(opsplit_last_error(), 'h2o2.inp:') > 0 .and. index(opsplit_last_error(), 'no thermo data') > 0, &
+               'the message names the file, the line and the species: ' // opsplit_last_error())
+    call missing%load_chemkin(ctx, folder // 'no_such.inp', '', stat=status)
+    call check(status == OPSPLIT_ERROR_IO .and. .not. missing%created(), 'a missing CHEMKIN file gives IO')
+    call missing%load_chemkin(ctx, folder // 'h2o2.inp', folder // 'no_such_thermo.dat', stat=status)
+    call check(status == OPSPLIT_ERROR_IO .and. .not. missing%created(), 'a missing thermo file gives IO')
+
+    call features%load_chemkin(ctx, folder // 'features.inp', stat=status)
+    call check(status == OPSPLIT_SUCCESS, 'load_chemkin features.inp (its own THERMO): ' // opsplit_last_error())
+    call features%counts(nspecies, nreactions, stat=status)
+    call check(status == OPSPLIT_SUCCESS .and. nspecies == 10 .and. nreactions == 20, 'features.inp: 10 and 20')
+    call features%destroy()
+    call features%load_chemkin(ctx, folder // 'features.inp', '', stat=status)
+    call check(status == OPSPLIT_SUCCESS, 'load_chemkin features.inp with an empty thermo_path')
+    call features%destroy()
+    call yaml%destroy()
+    call ck%destroy()
+  end subroutine chemkin_version
+
   ! features.yaml (every rate form) loads; a built mechanism refuses gas queries.
   subroutine other_mechanisms()
     type(opsplit_mechanism_t) :: features, built
@@ -400,6 +456,80 @@ contains
     call ode%destroy()
     call gas%destroy()
   end subroutine ignition_reactor
+
+  ! opsplit_ode_t%evaluate and %set_jacobian on a constant-pressure H2/O2 reactor of two
+  ! systems at 1 and 2 atm, at 1400 K with every species present: the analytic Jacobian
+  ! against central differences of evaluate's own ydot (each column within 1e-5 of its
+  ! largest entry: the step's truncation is ~1e-8 of it), the pressure of the system asked
+  ! for, the finite-difference Jacobian close to the analytic one but not equal to it, and
+  ! bad arguments refused with nothing written.
+  subroutine reactor_jacobian()
+    type(opsplit_mechanism_t) :: gas
+    type(opsplit_ode_t) :: ode
+    real(c_double) :: y(11), yp(11), ym(11), f(11), f1(11), fp(11), fm(11), jac(11, 11), fd(11, 11), &
+                      column_error, worst, h, differs, kept(11)
+    real(c_double), allocatable :: flat(:, :)
+    integer :: j
+    call gas%load_yaml(ctx, h2o2_path, stat=status)
+    call check(status == OPSPLIT_SUCCESS, 'load h2o2.yaml for evaluate: ' // opsplit_last_error())
+    call ode%create(ctx, 11, 2, 1)
+    call ode%evaluate(1, 0.0_c_double, y, f, stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'evaluate without a right-hand side is refused')
+    call ode%set_reactor(gas, OPSPLIT_REACTOR_CONSTANT_PRESSURE)
+    call ode%set_parameters(reshape([101325.0_c_double, 202650.0_c_double], [1, 2]), OPSPLIT_ODE_AOS)
+    y(1) = 1400.0_c_double
+    y(2:11) = 0.9_c_double * ref_Y_ignition() + 0.01_c_double
+    call ode%evaluate(2, 0.0_c_double, y, f, jac, stat=status)
+    call check(status == OPSPLIT_SUCCESS, 'evaluate system 2: ' // opsplit_last_error())
+    call ode%evaluate(1_c_int64_t, 0.0_c_double, y, f1, stat=status)
+    call check(status == OPSPLIT_SUCCESS, 'evaluate system 1 (an integer(c_int64_t) index): ' // opsplit_last_error())
+    call check(abs(f(1) - f1(1)) > 1e-3_c_double * abs(f1(1)), 'systems 1 and 2 burn at their own pressures')
+    worst = 0
+    do j = 1, 11
+      h = 1e-6_c_double * max(abs(y(j)), 1e-3_c_double)
+      yp = y
+      ym = y
+      yp(j) = y(j) + h
+      ym(j) = y(j) - h
+      call ode%evaluate(2, 0.0_c_double, yp, fp)
+      call ode%evaluate(2, 0.0_c_double, ym, fm)
+      fd(:, j) = (fp - fm) / (2 * h)
+      column_error = maxval(abs(jac(:, j) - fd(:, j))) / maxval(abs(fd(:, j)))
+      worst = max(worst, column_error)
+    end do
+    call check(worst <= 1e-5_c_double, 'the analytic Jacobian matches central differences column by column')
+    print '(a, es9.2)', '[measured] Fortran evaluate: analytic Jacobian vs central differences, worst column ', worst
+    call ode%set_jacobian(OPSPLIT_ODE_JACOBIAN_FINITE_DIFFERENCE, stat=status)
+    call check(status == OPSPLIT_SUCCESS, 'set_jacobian(FINITE_DIFFERENCE): ' // opsplit_last_error())
+    call ode%evaluate(2, 0.0_c_double, y, f, fd)
+    differs = maxval(abs(fd - jac)) / maxval(abs(jac))
+    call check(differs > 0 .and. differs < 1e-2_c_double, 'the finite-difference Jacobian is close, and not the same')
+    call ode%set_jacobian(OPSPLIT_ODE_JACOBIAN_ANALYTIC)
+    call ode%set_jacobian(7_c_int, stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'set_jacobian(7) is refused')
+    ! Bad arguments: status, and the outputs untouched.
+    kept = f
+    call ode%evaluate(0, 0.0_c_double, y, f, stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT .and. index(opsplit_last_error(), '1-based') > 0, &
+               'system 0 is refused (1-based)')
+    call ode%evaluate(3, 0.0_c_double, y, f, stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'system 3 of 2 is refused')
+    call ode%evaluate(1, 0.0_c_double, y(1:10), f, stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'a state of 10 values is refused')
+    allocate(flat(121, 1))
+    call ode%evaluate(1, 0.0_c_double, y, f, flat, stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'a (121, 1) Jacobian is refused')
+    deallocate(flat)
+    yp = y
+    yp(3) = ieee_nan()
+    call ode%evaluate(1, 0.0_c_double, yp, f, jac, stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'a NaN in the state is refused')
+    call check(all(f == kept), 'a refused evaluate writes nothing')
+    call ode%destroy()
+    call ode%evaluate(1, 0.0_c_double, y, f, stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_HANDLE, 'evaluate on a destroyed batch')
+    call gas%destroy()
+  end subroutine reactor_jacobian
 
   ! H2:2, O2:1, N2:4 as mass fractions in h2o2.yaml's species order.
   function ref_Y_ignition() result(Y)

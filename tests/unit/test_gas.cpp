@@ -10,48 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "cantera_reference.hpp"
 #include "helpers.hpp"
 
 namespace {
 
 std::string shared_mechanism(const std::string& name) { return test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/" + name; }
 std::string test_data(const std::string& name) { return test::data_folder("OPSPLIT_TEST_DATA", OPSPLIT_TEST_DATA) + "/" + name; }
-
-// One reference file: header records, then "state" blocks of records.
-struct Reference {
-  std::map<std::string, std::vector<std::string>> header;
-  std::vector<std::map<std::string, std::vector<double>>> states;
-  std::vector<std::string> equations;
-};
-
-Reference read_reference(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << "cannot read " << path;
-  Reference ref;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream words(line);
-    std::string key;
-    words >> key;
-    if (key == "state") {
-      ref.states.emplace_back();
-      continue;
-    }
-    if (key == "equation") {
-      ref.equations.push_back(line.substr(9));
-      continue;
-    }
-    if (ref.states.empty()) {
-      std::string w;
-      while (words >> w) ref.header[key].push_back(w);
-    } else {
-      double x;
-      while (words >> x) ref.states.back()[key].push_back(x);
-    }
-  }
-  return ref;
-}
 
 struct Mechanism {
   opsplit_mechanism mech = nullptr;
@@ -86,7 +51,7 @@ void check_against_cantera(const std::string& mechanism_path, const char* phase,
   test::Context ctx(OPSPLIT_BACKEND_CPU);
   Mechanism mech(ctx, mechanism_path, phase);
   ASSERT_NE(mech.mech, nullptr);
-  const Reference ref = read_reference(test_data("cantera/" + reference));
+  const test::Reference ref = test::read_reference(test_data("cantera/" + reference));
   ASSERT_FALSE(ref.states.empty());
   int nspecies = 0, nreactions = 0, nparams = 0;
   OPSPLIT_OK(opsplit_mechanism_get_counts(mech, &nspecies, &nreactions, &nparams));
