@@ -23,7 +23,8 @@
 
 namespace opsplit::ode {
 
-enum Result : int { kOk = 0, kTooManySteps = 1, kStepTooSmall = 2, kNonfinite = 3, kRhsFailed = 4 };
+enum Result : int { kOk = 0, kTooManySteps = 1, kStepTooSmall = 2, kNonfinite = 3, kRhsFailed = 4,
+                    kPaused = 5 /* Rosenbrock's pause_after: internal to a backend, never reported */ };
 enum Method : int { kRkck45 = 0, kRkc = 1, kRosenbrock = 2 };
 
 struct Settings {
@@ -40,6 +41,7 @@ struct Counts {
 struct Outcome {
   int result = kOk;
   double h_next = 0.0;  // the step the system would take next (keep_step)
+  double t = 0.0;       // where a kPaused integration stopped
 };
 
 constexpr double kUnitRoundoff = 2.220446049250313e-16;
@@ -578,9 +580,16 @@ OPSPLIT_HD double rosenbrock_factor(double err) {
   return min_d(6.0, max_d(0.2, 0.9 / pow(max_d(err, 1e-10), 1.0 / kRodasOrder)));
 }
 
+// With pause_after > 0 the integration stops after that many accepted steps of this call
+// short of t1, with kPaused and out.t the time reached: y, f(t, y) in work[0, n) and c
+// are then all it leaves behind (an accepted step keeps no Jacobian and no rejection
+// history), and a call from out.t with h = out.h_next, the same y, work[0, n) and c,
+// and resume = true takes exactly the steps the first call would have taken next. The
+// CUDA kernels run stiff batches in such rounds (kernels/ode/ode_cuda.cu).
 template <class Rhs>
 OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y, double h, const Settings& s,
-                                        double* work, int* piv, Counts& c) {
+                                        double* work, int* piv, Counts& c, int64_t pause_after = 0,
+                                        bool resume = false) {
   const int n = rhs.n;
   double* f0 = work;
   double* fs = f0 + n;
@@ -592,16 +601,20 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y
   double* g = jac + n * n;
   double* w = g + n * n;
   Outcome out;
-  if (!all_finite(n, y)) return out.result = kNonfinite, out;
-  int code = eval(rhs, t, y, f0, c);
-  if (code != 0) return out.result = kRhsFailed, out;
-  if (!all_finite(n, f0)) return out.result = kNonfinite, out;
-  if (h <= 0.0) h = starting_step(rhs, t, y, f0, t1 - t, 4, s, c, ys, fs);
+  int code = 0;
+  if (!resume) {
+    if (!all_finite(n, y)) return out.result = kNonfinite, out;
+    code = eval(rhs, t, y, f0, c);
+    if (code != 0) return out.result = kRhsFailed, out;
+    if (!all_finite(n, f0)) return out.result = kNonfinite, out;
+    if (h <= 0.0) h = starting_step(rhs, t, y, f0, t1 - t, 4, s, c, ys, fs);
+  }
   bool need_jacobian = true, reject_last = false, reject_more = false, nonfinite = false;
   int singular = 0;
-  int64_t steps = 0;
+  int64_t accepted_here = 0;
   while (t < t1) {
-    if (steps++ >= s.max_steps) return out.result = kTooManySteps, out.h_next = h, out;
+    // Every pass of the loop accepts or rejects a step (or returns): c counts them.
+    if (c.accepted + c.rejected >= s.max_steps) return out.result = kTooManySteps, out.h_next = h, out;
     if (need_jacobian) {
       code = jacobian_at(rhs, t, y, f0, jac, fs, c);
       if (code != 0) return out.result = kRhsFailed, out;
@@ -645,15 +658,17 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y
     need_jacobian = true;  // at the new point (not needed once t1 is reached)
     const int result = advance(rhs, t, t1, hs, last, grown, h, y, ynew, f0, s, c);
     if (result != kOk) return out.result = result, out;
+    if (++accepted_here == pause_after && t < t1) return out.result = kPaused, out.t = t, out.h_next = h, out;
   }
   out.h_next = h;
   return out;
 }
 
 // One system from t to t1 with the chosen method; h > 0 is the first step, else automatic.
+// pause_after: Rosenbrock's (integrate_rosenbrock); the explicit methods run to t1.
 template <class Rhs>
 OPSPLIT_HD Outcome integrate_system(int method, Rhs& rhs, double t, double t1, double* y, double h,
-                                    const Settings& s, double* work, int* piv, Counts& c) {
+                                    const Settings& s, double* work, int* piv, Counts& c, int64_t pause_after = 0) {
   if (h > t1 - t) h = t1 - t;
   switch (method) {
     case kRkck45:
@@ -661,7 +676,7 @@ OPSPLIT_HD Outcome integrate_system(int method, Rhs& rhs, double t, double t1, d
     case kRkc:
       return integrate_rkc(rhs, t, t1, y, h, s, work, c);
     default:
-      return integrate_rosenbrock(rhs, t, t1, y, h, s, work, piv, c);
+      return integrate_rosenbrock(rhs, t, t1, y, h, s, work, piv, c, pause_after);
   }
 }
 

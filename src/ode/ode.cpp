@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "ode/integrators.cuh"
@@ -15,6 +16,16 @@ namespace {
 constexpr int kMaxEquations = 512;  // Rosenbrock keeps two neq x neq matrices per system
 constexpr int kMaxParams = 1024;
 constexpr int64_t kMaxValues = int64_t(1) << 37;  // 1 TiB of doubles: far past any device
+
+// OPSPLIT_ODE_CUDA_ROUNDS: auto (unset or empty too), off or always (launch.hpp).
+int cuda_round_mode() {
+  const char* env = std::getenv("OPSPLIT_ODE_CUDA_ROUNDS");
+  if (env == nullptr || *env == '\0' || std::strcmp(env, "auto") == 0) return ode::kRoundsAuto;
+  if (std::strcmp(env, "off") == 0) return ode::kRoundsOff;
+  if (std::strcmp(env, "always") == 0) return ode::kRoundsAlways;
+  fail_argument(std::string("the environment variable OPSPLIT_ODE_CUDA_ROUNDS='") + env +
+                "' is not auto, off or always");
+}
 
 const char* result_name(int r) {
   switch (r) {
@@ -319,6 +330,21 @@ void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout,
     for (int r = 0; r < rows; ++r) host[static_cast<size_t>(s * rows + r)] = soa[static_cast<size_t>(r * nsys_ + s)];
 }
 
+// Where Rosenbrock's CUDA rounds keep paused systems: 2 neq + 4 values per system, kept
+// from the first call on. Where the device cannot hold it the systems run in one launch
+// instead (the same results, slower near ignition): null.
+void* opsplit_ode_s::round_storage() {
+  if (round_storage_.empty()) {
+    try {
+      round_storage_ = Buffer(context(), ode::RoundStorage::bytes(neq_, nsys_));
+    } catch (const Error& e) {
+      if (e.status() != OPSPLIT_ERROR_OUT_OF_MEMORY) throw;
+      return nullptr;
+    }
+  }
+  return round_storage_.data();
+}
+
 void opsplit_ode_s::integrate(double t0, double t1) {
   if (!std::isfinite(t0) || !std::isfinite(t1)) fail_argument("t0=" + num(t0) + ", t1=" + num(t1) + " must be finite");
   if (t1 < t0) fail_argument("t1=" + num(t1) + " is before t0=" + num(t0) + " (only forward integration)");
@@ -344,6 +370,8 @@ void opsplit_ode_s::integrate(double t0, double t1) {
         batch.nreactions = mechanism_->nreactions();
       }
       batch.result = device_result_.as<int>(), batch.counts = device_counts_.as<int64_t>();
+      batch.rounds = cuda_round_mode();
+      batch.round_storage = method_ == OPSPLIT_ODE_ROSENBROCK && batch.rounds != ode::kRoundsOff ? round_storage() : nullptr;
       const ode::ResultArrays arrays{results.result.data(), results.accepted.data(), results.rejected.data(),
                                      results.rhs.data(), results.jacobian.data()};
       ode::integrate_cuda(context(), batch, t0, t1, arrays);

@@ -61,6 +61,7 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   bool has_rhs() const { return mechanism_ || gas_ || callback_.rhs != nullptr; }
   void check_has_rhs() const;
   void report_failures(const Results& results) const;
+  void* round_storage();
 
   int neq_;
   int64_t nsys_;
@@ -87,6 +88,7 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   opsplit::Buffer device_atol_;    // [eq]
   opsplit::Buffer device_result_;  // [sys]
   opsplit::Buffer device_counts_;  // [4][sys]: accepted, rejected, rhs, jacobian
+  opsplit::Buffer round_storage_;  // Rosenbrock's rounds (launch.hpp), allocated at first use
   Results results_;
 };
 

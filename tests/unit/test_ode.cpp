@@ -5,8 +5,10 @@
 // tests check that they are refused.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "helpers.hpp"
@@ -442,6 +444,20 @@ TEST(Failures, AFailedSystemKeepsItsStateAndChangesNoOther) {
   for (int r : result) EXPECT_EQ(r, OPSPLIT_ODE_TOO_MANY_STEPS);
   OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
   EXPECT_EQ(y, good);
+  // Failing only after 13 steps, on CUDA in rounds of one accepted step each when
+  // OPSPLIT_ODE_CUDA_ROUNDS=always (ctest's validation_ode_cuda_rounds): the same, with
+  // every step counted.
+  OPSPLIT_OK(opsplit_ode_set_max_steps(ode, 13));
+  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, 360.0), OPSPLIT_ERROR_NUMERICAL);
+  int64_t accepted[3], rejected[3];
+  OPSPLIT_OK(opsplit_ode_get_results(ode, result, accepted, rejected, nullptr, nullptr));
+  for (int s = 0; s < 3; ++s) {
+    EXPECT_EQ(result[s], OPSPLIT_ODE_TOO_MANY_STEPS);
+    EXPECT_EQ(accepted[s] + rejected[s], 13);
+    EXPECT_GE(accepted[s], 9) << "system " << s << ": most steps should be accepted ones (rounds)";
+  }
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(y, good);
 }
 
 // A callback that fails fatally for systems with a negative parameter, and
@@ -550,6 +566,39 @@ TEST(Options, ACancelledCallLeavesEveryStateAtT0) {
   EXPECT_EQ(y, y0);
   OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, nullptr, nullptr));
   OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 1.0));  // still usable
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_NE(y, y0);
+}
+
+// OPSPLIT_ODE_CUDA_ROUNDS other than auto, off or always: a CUDA integration is refused
+// with the variable named and changes nothing; the CPU backend does not read it.
+TEST(Options, AnUnknownCudaRoundModeIsRefusedOnCuda) {
+  test::Context ctx;
+  opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
+  OPSPLIT_OK(opsplit_context_get_backend(ctx, &backend));
+  Mechanism m(ctx);
+  build_orego(m);
+  Ode ode(ctx, 3, 4);
+  OPSPLIT_OK(opsplit_ode_set_mechanism(ode, m));
+  const std::vector<double> y0 = {1, 2, 3, 1.5, 2, 3, 1, 2.5, 3, 1, 2, 3.5};
+  std::vector<double> y(y0.size());
+  OPSPLIT_OK(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS));
+  const char* before = std::getenv("OPSPLIT_ODE_CUDA_ROUNDS");
+  const std::string saved = before != nullptr ? before : "";
+  setenv("OPSPLIT_ODE_CUDA_ROUNDS", "sometimes", 1);
+  const opsplit_status status = opsplit_ode_integrate(ode, 0.0, 1.0);
+  const std::string msg = opsplit_last_error_message();
+  if (before != nullptr) setenv("OPSPLIT_ODE_CUDA_ROUNDS", saved.c_str(), 1);
+  else unsetenv("OPSPLIT_ODE_CUDA_ROUNDS");
+  if (backend == OPSPLIT_BACKEND_CUDA) {
+    EXPECT_EQ(status, OPSPLIT_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(msg.find("OPSPLIT_ODE_CUDA_ROUNDS='sometimes' is not auto, off or always"), std::string::npos) << msg;
+    OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+    EXPECT_EQ(y, y0);
+    OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 1.0));  // still usable
+  } else {
+    EXPECT_EQ(status, OPSPLIT_SUCCESS) << msg;
+  }
   OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
   EXPECT_NE(y, y0);
 }

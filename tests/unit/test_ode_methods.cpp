@@ -128,6 +128,71 @@ TEST(OdeMethods, LuSolvesAPivotedSystem) {
   EXPECT_FALSE(lu_factor(2, singular, piv));
 }
 
+// Van der Pol's oscillator, stiff (eps = 1e-6), with its exact Jacobian (column-major):
+// its fast jumps make RODAS4 reject steps.
+struct VanDerPol {
+  int n = 2;
+  static constexpr double eps = 1e-6;
+  int f(double, const double* y, double* ydot) const {
+    ydot[0] = y[1];
+    ydot[1] = ((1.0 - y[0] * y[0]) * y[1] - y[0]) / eps;
+    return 0;
+  }
+  int jacobian(double, const double* y, double* jac) const {
+    jac[0] = 0.0, jac[1] = (-2.0 * y[0] * y[1] - 1.0) / eps;
+    jac[2] = 1.0, jac[3] = (1.0 - y[0] * y[0]) / eps;
+    return 0;
+  }
+  bool has_jacobian() const { return true; }
+  bool autonomous() const { return true; }
+};
+
+struct PausedRun {
+  Outcome out;
+  Counts c;
+  double y[2] = {2.0, 0.0};
+  int calls = 0;
+};
+
+// RODAS4 on the oscillator to t = 2, in calls of at most pause_after accepted steps (0:
+// one call).
+PausedRun run_van_der_pol(int64_t pause_after, int64_t max_steps) {
+  VanDerPol rhs;
+  Settings s;
+  const double atol[2] = {1e-8, 1e-8};
+  s.atol = atol;
+  s.max_steps = max_steps;
+  std::vector<double> work(static_cast<size_t>(workspace_size(2)));
+  int piv[2];
+  PausedRun r;
+  r.out = integrate_rosenbrock(rhs, 0.0, 2.0, r.y, 0.0, s, work.data(), piv, r.c, pause_after);
+  for (r.calls = 1; r.out.result == kPaused; ++r.calls)
+    r.out = integrate_rosenbrock(rhs, r.out.t, 2.0, r.y, r.out.h_next, s, work.data(), piv, r.c, pause_after, true);
+  return r;
+}
+
+// The CUDA kernels' rounds rest on this: stopping after any number of accepted steps and
+// resuming changes nothing, to the bit, nor the counts, nor where max_steps stops it.
+TEST(OdeMethods, Rodas4PausedAndResumedTakesTheSameSteps) {
+  for (int64_t max_steps : {int64_t(100000), int64_t(700)}) {
+    const PausedRun whole = run_van_der_pol(0, max_steps);
+    ASSERT_EQ(whole.out.result, max_steps == 700 ? kTooManySteps : kOk);
+    EXPECT_EQ(whole.calls, 1);
+    EXPECT_GT(whole.c.rejected, 0) << "the case should exercise rejections";
+    for (int64_t pause_after : {1, 2, 3, 7}) {
+      const PausedRun paused = run_van_der_pol(pause_after, max_steps);
+      EXPECT_GT(paused.calls, 1);
+      EXPECT_EQ(paused.out.result, whole.out.result);
+      EXPECT_EQ(paused.out.h_next, whole.out.h_next) << "pause_after " << pause_after;
+      for (int i = 0; i < 2; ++i) EXPECT_EQ(paused.y[i], whole.y[i]) << "pause_after " << pause_after << ", y" << i;
+      EXPECT_EQ(paused.c.accepted, whole.c.accepted);
+      EXPECT_EQ(paused.c.rejected, whole.c.rejected);
+      EXPECT_EQ(paused.c.rhs, whole.c.rhs);
+      EXPECT_EQ(paused.c.jacobian, whole.c.jacobian);
+    }
+  }
+}
+
 }  // namespace
 
 // ---- the sparse LU of RODAS on reaction networks ---------------------------------------

@@ -6,6 +6,8 @@
 // rtol |cpu| + atol per value. On an H100 (2026-11-22) the worst was 1.2e-3 of that
 // (OREGO, RKCK45) and 18-38 % of the values were bitwise equal.
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -120,32 +122,61 @@ struct ReactorCase {
   std::vector<std::string> minors;
 };
 
-std::vector<double> run_reactor(opsplit_backend backend, const ReactorCase& rc, int neq, int nparam,
-                                const std::vector<double>& y0, const std::vector<double>& params, double rtol,
-                                double atol) {
+// What an integration leaves: the states and every system's result and counts.
+struct Outcome {
+  std::vector<double> y;
+  std::vector<int> result;
+  std::vector<int64_t> accepted, rejected, rhs, jacobian;
+};
+
+// A reactor batch's initial states and parameters (AOS).
+struct ReactorSystems {
+  int neq = 0, nparam = 0;
+  std::vector<double> y0, params;
+};
+
+struct RunOptions {
+  double rtol = 1e-6, atol = 1e-12;
+  int64_t max_steps = 100000;  // the library's default
+  int calls = 1;               // successive calls of length t1 from where the last ended (keep_step on)
+};
+
+Outcome run_reactor(opsplit_backend backend, const ReactorCase& rc, const ReactorSystems& sys, const RunOptions& o) {
   test::Context ctx(backend);
   opsplit_mechanism m = nullptr;
   EXPECT_EQ(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), OPSPLIT_SUCCESS)
       << opsplit_last_error_message();
   opsplit_ode ode = nullptr;
-  EXPECT_EQ(opsplit_ode_create(ctx, neq, rc.nsys, nparam, &ode), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_create(ctx, sys.neq, rc.nsys, sys.nparam, &ode), OPSPLIT_SUCCESS) << opsplit_last_error_message();
   EXPECT_EQ(opsplit_ode_set_reactor(ode, m, rc.kind), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-  EXPECT_EQ(opsplit_ode_set_tolerances(ode, rtol, atol), OPSPLIT_SUCCESS);
-  EXPECT_EQ(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
-  EXPECT_EQ(opsplit_ode_set_parameters(ode, params.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
-  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, rc.t1), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-  std::vector<double> y(y0.size());
-  EXPECT_EQ(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_tolerances(ode, o.rtol, o.atol), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_max_steps(ode, o.max_steps), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_keep_step(ode, o.calls > 1), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_state(ode, sys.y0.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_parameters(ode, sys.params.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  for (int call = 0; call < o.calls; ++call) {
+    const opsplit_status status = opsplit_ode_integrate(ode, call * rc.t1, (call + 1) * rc.t1);
+    if (o.max_steps == RunOptions{}.max_steps) {
+      EXPECT_EQ(status, OPSPLIT_SUCCESS) << opsplit_last_error_message();
+    }
+  }
+  Outcome out;
+  const auto n = static_cast<size_t>(rc.nsys);
+  out.y.resize(sys.y0.size());
+  out.result.resize(n), out.accepted.resize(n), out.rejected.resize(n), out.rhs.resize(n), out.jacobian.resize(n);
+  EXPECT_EQ(opsplit_ode_get_state(ode, out.y.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_get_results(ode, out.result.data(), out.accepted.data(), out.rejected.data(), out.rhs.data(),
+                                    out.jacobian.data()),
+            OPSPLIT_SUCCESS);
   opsplit_ode_destroy(&ode);
   opsplit_mechanism_destroy(&m);
-  return y;
+  return out;
 }
 
-void expect_reactor_parity(const ReactorCase& rc) {
-  const double rtol = 1e-6, atol = 1e-12;
+ReactorSystems reactor_systems(const ReactorCase& rc) {
   test::Context ctx(OPSPLIT_BACKEND_CPU);
   opsplit_mechanism m = nullptr;
-  ASSERT_EQ(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), OPSPLIT_SUCCESS);
   int ns = 0;
   opsplit_mechanism_get_counts(m, &ns, nullptr, nullptr);
   auto index = [&](const std::string& name) {
@@ -154,10 +185,10 @@ void expect_reactor_parity(const ReactorCase& rc) {
     return k;
   };
   const bool energy = rc.kind == OPSPLIT_REACTOR_CONSTANT_PRESSURE || rc.kind == OPSPLIT_REACTOR_CONSTANT_VOLUME;
-  const int neq = ns + (energy ? 1 : 0), nparam = energy ? 1 : 2;
+  ReactorSystems sys;
+  sys.neq = ns + (energy ? 1 : 0), sys.nparam = energy ? 1 : 2;
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> T(rc.T_low, rc.T_high), P(0.2e5, 20e5), u(0.0, 1.0);
-  std::vector<double> y0, params;
   for (int64_t s = 0; s < rc.nsys; ++s) {
     std::vector<double> Y(static_cast<size_t>(ns), 0.0);
     for (const auto& [name, fraction] : rc.majors) Y[static_cast<size_t>(index(name))] = fraction * (0.5 + u(rng));
@@ -169,20 +200,62 @@ void expect_reactor_parity(const ReactorCase& rc) {
     double density = 0;
     EXPECT_EQ(opsplit_mechanism_mixture_properties(m, T0, P0, Y.data(), &density, nullptr, nullptr, nullptr, nullptr),
               OPSPLIT_SUCCESS);
-    if (rc.kind == OPSPLIT_REACTOR_CONSTANT_PRESSURE) params.push_back(P0);
-    if (rc.kind == OPSPLIT_REACTOR_CONSTANT_VOLUME) params.push_back(density);
-    if (energy) y0.push_back(T0);
-    else params.push_back(T0), params.push_back(P0);
-    y0.insert(y0.end(), Y.begin(), Y.end());
+    if (rc.kind == OPSPLIT_REACTOR_CONSTANT_PRESSURE) sys.params.push_back(P0);
+    if (rc.kind == OPSPLIT_REACTOR_CONSTANT_VOLUME) sys.params.push_back(density);
+    if (energy) sys.y0.push_back(T0);
+    else sys.params.push_back(T0), sys.params.push_back(P0);
+    sys.y0.insert(sys.y0.end(), Y.begin(), Y.end());
   }
   opsplit_mechanism_destroy(&m);
-  const auto cpu = run_reactor(OPSPLIT_BACKEND_CPU, rc, neq, nparam, y0, params, rtol, atol);
-  const auto gpu = run_reactor(OPSPLIT_BACKEND_CUDA, rc, neq, nparam, y0, params, rtol, atol);
+  return sys;
+}
+
+void expect_reactor_parity(const ReactorCase& rc) {
+  const ReactorSystems sys = reactor_systems(rc);
+  const RunOptions o;
+  const auto cpu = run_reactor(OPSPLIT_BACKEND_CPU, rc, sys, o).y;
+  const auto gpu = run_reactor(OPSPLIT_BACKEND_CUDA, rc, sys, o).y;
   ASSERT_EQ(cpu.size(), gpu.size());
   double worst = 0;
-  for (size_t i = 0; i < cpu.size(); ++i) worst = std::max(worst, std::fabs(cpu[i] - gpu[i]) / (rtol * std::fabs(cpu[i]) + atol));
+  for (size_t i = 0; i < cpu.size(); ++i)
+    worst = std::max(worst, std::fabs(cpu[i] - gpu[i]) / (o.rtol * std::fabs(cpu[i]) + o.atol));
   EXPECT_LE(worst, 1.0) << rc.path;
   ::testing::Test::RecordProperty("reactor_worst_in_tolerances", std::to_string(worst));
+}
+
+// f() on the CUDA backend with OPSPLIT_ODE_CUDA_ROUNDS set to mode (restored after).
+template <class F>
+auto with_rounds(const char* mode, F f) {
+  const char* before = std::getenv("OPSPLIT_ODE_CUDA_ROUNDS");
+  const std::string saved = before != nullptr ? before : "";
+  setenv("OPSPLIT_ODE_CUDA_ROUNDS", mode, 1);
+  auto out = f();
+  if (before != nullptr) setenv("OPSPLIT_ODE_CUDA_ROUNDS", saved.c_str(), 1);
+  else unsetenv("OPSPLIT_ODE_CUDA_ROUNDS");
+  return out;
+}
+
+// Rounds pause every system after each accepted step and resume it in a later launch;
+// that must change nothing: the same bits, results and counts as one launch per call.
+void expect_rounds_change_nothing(const ReactorCase& rc, const RunOptions& o) {
+  const ReactorSystems sys = reactor_systems(rc);
+  auto run_in = [&](const char* mode) { return with_rounds(mode, [&] { return run_reactor(OPSPLIT_BACKEND_CUDA, rc, sys, o); }); };
+  const Outcome once = run_in("off");
+  int64_t most_steps = 0, failed = 0;
+  for (size_t s = 0; s < once.accepted.size(); ++s)
+    most_steps = std::max(most_steps, once.accepted[s]), failed += once.result[s] != OPSPLIT_ODE_OK;
+  EXPECT_GT(most_steps, 3) << "the case should take several rounds";
+  ::testing::Test::RecordProperty("most_accepted_steps", std::to_string(most_steps));
+  ::testing::Test::RecordProperty("failed_systems", std::to_string(failed));
+  for (const char* mode : {"always", "auto"}) {
+    const Outcome rounds = run_in(mode);
+    EXPECT_EQ(std::memcmp(rounds.y.data(), once.y.data(), once.y.size() * sizeof(double)), 0) << mode;
+    EXPECT_EQ(rounds.result, once.result) << mode;
+    EXPECT_EQ(rounds.accepted, once.accepted) << mode;
+    EXPECT_EQ(rounds.rejected, once.rejected) << mode;
+    EXPECT_EQ(rounds.rhs, once.rhs) << mode;
+    EXPECT_EQ(rounds.jacobian, once.jacobian) << mode;
+  }
 }
 
 std::string shared_mechanism(const std::string& name) {
@@ -205,6 +278,44 @@ TEST(OdeParity, FeaturesIsothermalReactor) {
 TEST(OdeParity, Gri30ConstantVolumeReactor) {
   expect_reactor_parity({shared_mechanism("gri30.yaml"), OPSPLIT_REACTOR_CONSTANT_VOLUME, 2e-4, 2000, 1500.0, 1800.0,
                          {{"CH4", 0.055}, {"O2", 0.22}, {"N2", 0.725}}, {"H", "O", "OH", "HO2", "CH3", "CO"}});
+}
+
+// 40 000 H2/O2 systems near ignition (more than a third of what an H100 runs at once,
+// so auto takes rounds too), two calls with kept steps; then 3000 of them allowed only
+// 12 steps, so that most fail in a later round.
+TEST(OdeRounds, ChangeNoStepOfH2O2Reactors) {
+  ReactorCase rc{shared_mechanism("h2o2.yaml"), OPSPLIT_REACTOR_CONSTANT_PRESSURE, 2e-4, 40000, 950.0, 1250.0,
+                 {{"H2", 0.028}, {"O2", 0.22}, {"AR", 0.005}, {"N2", 0.75}}, {"H", "O", "OH", "HO2"}};
+  RunOptions o;
+  o.calls = 2;
+  expect_rounds_change_nothing(rc, o);
+  rc.nsys = 3000;
+  o.calls = 1, o.max_steps = 12;
+  expect_rounds_change_nothing(rc, o);
+}
+// GRI-Mech 3.0 (the 64-equation kernel) at constant volume.
+TEST(OdeRounds, ChangeNoStepOfGri30Reactors) {
+  expect_rounds_change_nothing({shared_mechanism("gri30.yaml"), OPSPLIT_REACTOR_CONSTANT_VOLUME, 1e-4, 1000, 1500.0,
+                                1800.0, {{"CH4", 0.055}, {"O2", 0.22}, {"N2", 0.725}},
+                                {"H", "O", "OH", "HO2", "CH3", "CO"}},
+                               RunOptions{});
+}
+
+// The mass-action kernel: 10^5 POLLU systems (79 steps each on average).
+TEST(OdeRounds, ChangeNoStepOfPollu) {
+  const Network net = pollu();
+  const int64_t nsys = 100000;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> perturb(0.5, 1.5);
+  std::vector<double> y0(static_cast<size_t>(nsys * net.n));
+  for (int64_t s = 0; s < nsys; ++s)
+    for (int e = 0; e < net.n; ++e) y0[static_cast<size_t>(s * net.n + e)] = net.y0[static_cast<size_t>(e)] * perturb(rng);
+  auto run_in = [&](const char* mode) {
+    return with_rounds(mode, [&] { return run(OPSPLIT_BACKEND_CUDA, net, OPSPLIT_ODE_ROSENBROCK, nsys, y0, 1e-6, 1e-10); });
+  };
+  const std::vector<double> once = run_in("off");
+  for (const char* mode : {"always", "auto"})
+    EXPECT_EQ(std::memcmp(run_in(mode).data(), once.data(), once.size() * sizeof(double)), 0) << mode;
 }
 
 TEST(OdeParity, RoberRosenbrock) { expect_parity(rober(), OPSPLIT_ODE_ROSENBROCK); }
