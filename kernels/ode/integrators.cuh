@@ -431,6 +431,43 @@ OPSPLIT_HD Outcome integrate_rkc(Rhs& rhs, double t, double t1, double* y, doubl
 
 // ---- RODAS4: 6 stages, order 4(3), L-stable and stiffly accurate ---------------------
 
+// Vector kernels of the dense LU and the Rosenbrock stages. Each reads and writes
+// separate arrays (__restrict__), four elements at a time with the loads first: on the
+// GPU every vector lives in local memory, and a store the compiler cannot tell apart
+// from the next element's load makes each element wait out the memory's latency.
+
+// x[i] -= m * v[i] for i in [begin, end).
+OPSPLIT_HD void subtract_scaled(int begin, int end, double m, const double* __restrict__ v, double* __restrict__ x) {
+  int i = begin;
+  for (; i + 4 <= end; i += 4) {
+    const double v0 = v[i], v1 = v[i + 1], v2 = v[i + 2], v3 = v[i + 3];
+    const double x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+    x[i] = x0 - v0 * m, x[i + 1] = x1 - v1 * m, x[i + 2] = x2 - v2 * m, x[i + 3] = x3 - v3 * m;
+  }
+  for (; i < end; ++i) x[i] -= v[i] * m;
+}
+
+// out[i] = first[i] + c[0] k[i] + c[1] k[n + i] + ... + c[m - 1] k[(m - 1) n + i], summed
+// in that order.
+OPSPLIT_HD void add_stages(int n, int m, const double* c, const double* __restrict__ first,
+                           const double* __restrict__ k, double* __restrict__ out) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    double s0 = first[i], s1 = first[i + 1], s2 = first[i + 2], s3 = first[i + 3];
+    for (int j = 0; j < m; ++j) {
+      const double* kj = k + j * n + i;
+      const double k0 = kj[0], k1 = kj[1], k2 = kj[2], k3 = kj[3];
+      s0 += c[j] * k0, s1 += c[j] * k1, s2 += c[j] * k2, s3 += c[j] * k3;
+    }
+    out[i] = s0, out[i + 1] = s1, out[i + 2] = s2, out[i + 3] = s3;
+  }
+  for (; i < n; ++i) {
+    double sum = first[i];
+    for (int j = 0; j < m; ++j) sum += c[j] * k[j * n + i];
+    out[i] = sum;
+  }
+}
+
 // In-place LU with partial pivoting of a column-major n x n matrix; false if singular.
 OPSPLIT_HD bool lu_factor(int n, double* a, int* piv) {
   for (int k = 0; k < n; ++k) {
@@ -449,14 +486,13 @@ OPSPLIT_HD bool lu_factor(int n, double* a, int* piv) {
     for (int i = k + 1; i < n; ++i) a[i + k * n] *= inv;
     for (int j = k + 1; j < n; ++j) {
       const double akj = a[k + j * n];
-      if (akj != 0.0)
-        for (int i = k + 1; i < n; ++i) a[i + j * n] -= a[i + k * n] * akj;
+      if (akj != 0.0) subtract_scaled(k + 1, n, akj, a + k * n, a + j * n);
     }
   }
   return true;
 }
 
-OPSPLIT_HD void lu_solve(int n, const double* lu, const int* piv, double* b) {
+OPSPLIT_HD void lu_solve(int n, const double* __restrict__ lu, const int* piv, double* __restrict__ b) {
   // The factorization swapped whole rows (L's too): P A = L U, so all of P first.
   for (int k = 0; k < n; ++k) {
     const int p = piv[k];
@@ -465,11 +501,10 @@ OPSPLIT_HD void lu_solve(int n, const double* lu, const int* piv, double* b) {
       b[k] = b[p], b[p] = tmp;
     }
   }
-  for (int k = 0; k < n; ++k)
-    for (int i = k + 1; i < n; ++i) b[i] -= lu[i + k * n] * b[k];
+  for (int k = 0; k < n; ++k) subtract_scaled(k + 1, n, b[k], lu + k * n, b);
   for (int k = n - 1; k >= 0; --k) {
     b[k] /= lu[k + k * n];
-    for (int i = 0; i < k; ++i) b[i] -= lu[i + k * n] * b[k];
+    subtract_scaled(0, k, b[k], lu + k * n, b);
   }
 }
 
@@ -545,33 +580,24 @@ OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, const double* y, const double
   for (int st = 0; st < kRodasStages; ++st) {
     double* ks = k + st * n;
     const int row = st * (st - 1) / 2;
-    if (st == 0) {
-      for (int i = 0; i < n; ++i) fs[i] = f0[i];
-    } else {
-      for (int i = 0; i < n; ++i) {
-        double sum = y[i];
-        for (int j = 0; j < st; ++j) sum += a[row + j] * k[j * n + i];
-        ys[i] = sum;
-      }
+    const double* fst = f0;
+    if (st > 0) {
+      add_stages(n, st, a + row, y, k, ys);
       const int code = eval(rhs, t + alpha[st] * h, ys, fs, c);
       if (code != 0) return code;
+      fst = fs;
     }
-    for (int i = 0; i < n; ++i) {
-      double sum = fs[i];
-      for (int j = 0; j < st; ++j) sum += (cc[row + j] / h) * k[j * n + i];
-      if (!rhs.autonomous() && gamma[st] != 0.0) sum += gamma[st] * h * dfdt[i];
-      ks[i] = sum;
-    }
+    double c_h[kRodasStages];
+    for (int j = 0; j < st; ++j) c_h[j] = cc[row + j] / h;
+    add_stages(n, st, c_h, fst, k, ks);
+    if (!rhs.autonomous() && gamma[st] != 0.0)
+      for (int i = 0; i < n; ++i) ks[i] += gamma[st] * h * dfdt[i];
     if constexpr (sparse)
       sparse_lu_solve(rhs.sparse_lu(), g, ks, w);
     else
       lu_solve(n, g, piv, ks);
   }
-  for (int i = 0; i < n; ++i) {
-    double sum = y[i];
-    for (int j = 0; j < kRodasStages; ++j) sum += m[j] * k[j * n + i];
-    ynew[i] = sum;
-  }
+  add_stages(n, kRodasStages, m, y, k, ynew);
   return 0;
 }
 
