@@ -8,6 +8,7 @@
 
 #include "chem/gas_kinetics.cuh"
 #include "common/hd.cuh"
+#include "common/vector.cuh"
 
 namespace opsplit::chem {
 
@@ -31,9 +32,10 @@ OPSPLIT_HD double product_derivative(const int* species, const double* power, in
 }
 
 // wdot, d wdot_i/dC_k into dC[i + k * ld] and d wdot_i/dT into dT[i] (i, k species) at T
-// and C. g_RT and h_RT: nspecies scratch (left holding g/RT and h/RT).
+// and C. g_RT, h_RT and uniform: nspecies scratch (g_RT and h_RT left holding g/RT and
+// h/RT).
 OPSPLIT_HD void net_production_jacobian(const GasKinetics& g, double T, const double* C, double* g_RT, double* h_RT,
-                                        double* wdot, double* dC, int ld, double* dT) {
+                                        double* wdot, double* dC, int ld, double* dT, double* uniform_row) {
   const int ns = g.nspecies;
   const double C_total = total_concentration(g, C);
   const GasConditions c = gas_conditions(T, C_total * kGasConstant * T);
@@ -43,6 +45,7 @@ OPSPLIT_HD void net_production_jacobian(const GasKinetics& g, double T, const do
     g_RT[k] = h_RT[k] - s_R;
     wdot[k] = 0.0;
     dT[k] = 0.0;
+    uniform_row[k] = 0.0;
     for (int i = 0; i < ns; ++i) dC[i + k * ld] = 0.0;
   }
   for (int r = 0; r < g.nreactions; ++r) {
@@ -87,8 +90,7 @@ OPSPLIT_HD void net_production_jacobian(const GasKinetics& g, double T, const do
       const double nu = g.change[e];
       wdot[i] += nu * (qf - qr);
       dT[i] += nu * dq_dT;
-      if (uniform != 0.0)
-        for (int k = 0; k < ns; ++k) dC[i + k * ld] += nu * uniform;
+      uniform_row[i] += nu * uniform;  // every column of row i: added once at the end
       if (t >= 0 && collider_weight != 0.0)
         for (int x = g.collider_begin[t]; x < g.collider_begin[t + 1]; ++x)
           dC[i + g.collider_species[x] * ld] += nu * collider_weight * g.collider_excess[x];
@@ -101,6 +103,10 @@ OPSPLIT_HD void net_production_jacobian(const GasKinetics& g, double T, const do
               nu * kr * M * product_derivative(g.product_species, g.product_stoich, pf, pl, o, C);
     }
   }
+  // The terms every C_k shares (third-body and falloff [M], the pressure of PLOG),
+  // summed per row over the reactions: one pass over the matrix instead of one per
+  // reaction and species.
+  for (int k = 0; k < ns; ++k) add_vector(ns, uniform_row, dC + k * ld);
 }
 
 }  // namespace opsplit::chem

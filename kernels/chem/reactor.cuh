@@ -10,6 +10,7 @@
 #include "chem/gas_jacobian.cuh"
 #include "chem/gas_kinetics.cuh"
 #include "common/hd.cuh"
+#include "common/vector.cuh"
 
 namespace opsplit::chem {
 
@@ -65,6 +66,36 @@ OPSPLIT_HD void reactor_rhs(const GasKinetics& g, int kind, const double* params
   ydot[0] = -heat * T / (rho * cp_R);
 }
 
+// Helpers of reactor_jacobian, each one column through __restrict__ pointers, four
+// rows at a time with the loads first (common/vector.cuh says why).
+
+// Column j of d wdot/dC becomes d wdot/dY_j: col[i] rho / W_j - S[i] Wmean / W_j.
+OPSPLIT_HD void rescale_column(int ns, double rho, double W_mean, double W_j, const double* __restrict__ S,
+                               double* __restrict__ col) {
+  int i = 0;
+  for (; i + 4 <= ns; i += 4) {
+    const double a0 = col[i], a1 = col[i + 1], a2 = col[i + 2], a3 = col[i + 3];
+    const double s0 = S[i], s1 = S[i + 1], s2 = S[i + 2], s3 = S[i + 3];
+    col[i] = a0 * rho / W_j - s0 * W_mean / W_j, col[i + 1] = a1 * rho / W_j - s1 * W_mean / W_j;
+    col[i + 2] = a2 * rho / W_j - s2 * W_mean / W_j, col[i + 3] = a3 * rho / W_j - s3 * W_mean / W_j;
+  }
+  for (; i < ns; ++i) col[i] = col[i] * rho / W_j - S[i] * W_mean / W_j;
+}
+
+// Column j of the species rows: col[i] = W_i / rho col[i] + moved[i] Wmean / W_j.
+OPSPLIT_HD void species_rows_column(int ns, double rho, double W_mean, double W_j, const double* __restrict__ W,
+                                    const double* __restrict__ moved, double* __restrict__ col) {
+  int i = 0;
+  for (; i + 4 <= ns; i += 4) {
+    const double a0 = col[i], a1 = col[i + 1], a2 = col[i + 2], a3 = col[i + 3];
+    const double m0 = moved[i], m1 = moved[i + 1], m2 = moved[i + 2], m3 = moved[i + 3];
+    const double w0 = W[i], w1 = W[i + 1], w2 = W[i + 2], w3 = W[i + 3];
+    col[i] = w0 / rho * a0 + m0 * W_mean / W_j, col[i + 1] = w1 / rho * a1 + m1 * W_mean / W_j;
+    col[i + 2] = w2 / rho * a2 + m2 * W_mean / W_j, col[i + 3] = w3 / rho * a3 + m3 * W_mean / W_j;
+  }
+  for (; i < ns; ++i) col[i] = W[i] / rho * col[i] + moved[i] * W_mean / W_j;
+}
+
 // The analytic Jacobian of reactor_rhs: jac[i + j * n] = d ydot_i / d y_j, n =
 // reactor_equations(kind, nspecies). From d wdot/dC and d wdot/dT at fixed C
 // (net_production_jacobian) by the chain rule through C_k = rho Y_k / W_k, where rho
@@ -83,7 +114,7 @@ OPSPLIT_HD void reactor_jacobian(const GasKinetics& g, int kind, const double* p
   double* S = scratch + 5 * ns;   // sum_k d wdot_i/dC_k C_k: the effect of scaling every C
   double* cv = scratch + 6 * ns;  // c_k
   if (kind == kIsothermalConcentrations) {
-    net_production_jacobian(g, params[0], y, g_RT, h_RT, wdot, jac, ns, dT);
+    net_production_jacobian(g, params[0], y, g_RT, h_RT, wdot, jac, ns, dT, C /* unused here: y is C */);
     return;
   }
   const bool energy = reactor_has_temperature(kind);
@@ -99,19 +130,14 @@ OPSPLIT_HD void reactor_jacobian(const GasKinetics& g, int kind, const double* p
   const double W_mean = 1.0 / moles_per_kg;
   for (int k = 0; k < ns; ++k) C[k] = rho * Y[k] / g.molar_mass[k];
   double* block = jac + o + o * n;  // d wdot_i/dC_k, then d wdot_i/dY_k
-  net_production_jacobian(g, T, C, g_RT, h_RT, wdot, block, n, dT);
+  net_production_jacobian(g, T, C, g_RT, h_RT, wdot, block, n, dT, S /* scratch until S is computed */);
   // dC_k/dY_j = rho/W_j delta_kj - C_k Wmean/W_j (the latter where rho moves); dC_k/dT = -C_k/T
   // at constant pressure, 0 at constant volume.
-  for (int i = 0; i < ns; ++i) {
-    double sum = 0.0;
-    if (!fixed_density)
-      for (int k = 0; k < ns; ++k) sum += block[i + k * n] * C[k];
-    S[i] = sum;
-  }
-  for (int j = 0; j < ns; ++j) {
-    const double W_j = g.molar_mass[j];
-    for (int i = 0; i < ns; ++i) block[i + j * n] = block[i + j * n] * rho / W_j - S[i] * W_mean / W_j;
-  }
+  // Column by column through separate arrays (restrict helpers): see common/vector.cuh.
+  for (int i = 0; i < ns; ++i) S[i] = 0.0;
+  if (!fixed_density)
+    for (int k = 0; k < ns; ++k) subtract_scaled(0, ns, -C[k], block + k * n, S);  // S += C_k column k
+  for (int j = 0; j < ns; ++j) rescale_column(ns, rho, W_mean, g.molar_mass[j], S, block + j * n);
   if (energy) {
     if (kind == kConstantPressure)
       for (int i = 0; i < ns; ++i) dT[i] -= S[i] / T;  // now d wdot_i/dT at fixed Y
@@ -141,12 +167,13 @@ OPSPLIT_HD void reactor_jacobian(const GasKinetics& g, int kind, const double* p
   }
   // The species rows: f_i = W_i wdot_i / rho, with d rho/dY_j = -rho Wmean/W_j and
   // d rho/dT = -rho/T where rho moves.
+  double* moved = S;  // S is done with
   for (int i = 0; i < ns; ++i) {
     const double W_i = g.molar_mass[i];
-    const double moved = fixed_density ? 0.0 : W_i * wdot[i] / rho;
-    for (int j = 0; j < ns; ++j) block[i + j * n] = W_i / rho * block[i + j * n] + moved * W_mean / g.molar_mass[j];
-    if (energy) jac[o + i] = W_i / rho * dT[i] + (kind == kConstantPressure ? moved / T : 0.0);
+    moved[i] = fixed_density ? 0.0 : W_i * wdot[i] / rho;
+    if (energy) jac[o + i] = W_i / rho * dT[i] + (kind == kConstantPressure ? moved[i] / T : 0.0);
   }
+  for (int j = 0; j < ns; ++j) species_rows_column(ns, rho, W_mean, g.molar_mass[j], g.molar_mass, moved, block + j * n);
 }
 
 }  // namespace opsplit::chem

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "common/hd.cuh"
+#include "common/vector.cuh"
 #include "ode/sparse_lu.cuh"
 
 namespace opsplit::ode {
@@ -431,24 +432,8 @@ OPSPLIT_HD Outcome integrate_rkc(Rhs& rhs, double t, double t1, double* y, doubl
 
 // ---- RODAS4: 6 stages, order 4(3), L-stable and stiffly accurate ---------------------
 
-// Vector kernels of the dense LU and the Rosenbrock stages. Each reads and writes
-// separate arrays (__restrict__), four elements at a time with the loads first: on the
-// GPU every vector lives in local memory, and a store the compiler cannot tell apart
-// from the next element's load makes each element wait out the memory's latency.
-
-// x[i] -= m * v[i] for i in [begin, end).
-OPSPLIT_HD void subtract_scaled(int begin, int end, double m, const double* __restrict__ v, double* __restrict__ x) {
-  int i = begin;
-  for (; i + 4 <= end; i += 4) {
-    const double v0 = v[i], v1 = v[i + 1], v2 = v[i + 2], v3 = v[i + 3];
-    const double x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
-    x[i] = x0 - v0 * m, x[i + 1] = x1 - v1 * m, x[i + 2] = x2 - v2 * m, x[i + 3] = x3 - v3 * m;
-  }
-  for (; i < end; ++i) x[i] -= v[i] * m;
-}
-
 // out[i] = first[i] + c[0] k[i] + c[1] k[n + i] + ... + c[m - 1] k[(m - 1) n + i], summed
-// in that order.
+// in that order, four elements at a time (common/vector.cuh says why).
 OPSPLIT_HD void add_stages(int n, int m, const double* c, const double* __restrict__ first,
                            const double* __restrict__ k, double* __restrict__ out) {
   int i = 0;
@@ -477,11 +462,7 @@ OPSPLIT_HD bool lu_factor(int n, double* a, int* piv) {
       if (fabs(a[i + k * n]) > big) big = fabs(a[i + k * n]), p = i;
     piv[k] = p;
     if (big == 0.0 || !is_finite(big)) return false;
-    if (p != k)
-      for (int j = 0; j < n; ++j) {
-        const double tmp = a[k + j * n];
-        a[k + j * n] = a[p + j * n], a[p + j * n] = tmp;
-      }
+    if (p != k) swap_strided(n, n, a + k, a + p);
     const double inv = 1.0 / a[k + k * n];
     for (int i = k + 1; i < n; ++i) a[i + k * n] *= inv;
     for (int j = k + 1; j < n; ++j) {
@@ -691,18 +672,20 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y
 }
 
 // One system from t to t1 with the chosen method; h > 0 is the first step, else automatic.
-// pause_after: Rosenbrock's (integrate_rosenbrock); the explicit methods run to t1.
+// pause_after and resume: Rosenbrock's (integrate_rosenbrock); the explicit methods run
+// to t1. One call site serves every case, so that a kernel holds one copy of each method.
 template <class Rhs>
 OPSPLIT_HD Outcome integrate_system(int method, Rhs& rhs, double t, double t1, double* y, double h,
-                                    const Settings& s, double* work, int* piv, Counts& c, int64_t pause_after = 0) {
-  if (h > t1 - t) h = t1 - t;
+                                    const Settings& s, double* work, int* piv, Counts& c, int64_t pause_after = 0,
+                                    bool resume = false) {
+  if (!resume && h > t1 - t) h = t1 - t;  // a resumed step is the one the paused call would take
   switch (method) {
     case kRkck45:
       return integrate_rkck45(rhs, t, t1, y, h, s, work, c);
     case kRkc:
       return integrate_rkc(rhs, t, t1, y, h, s, work, c);
     default:
-      return integrate_rosenbrock(rhs, t, t1, y, h, s, work, piv, c, pause_after);
+      return integrate_rosenbrock(rhs, t, t1, y, h, s, work, piv, c, pause_after, resume);
   }
 }
 

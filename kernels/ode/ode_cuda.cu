@@ -69,16 +69,13 @@ __device__ void load_state(const KernelArgs& a, int64_t s, double* y) {
 template <class Rhs>
 __device__ void integrate_and_store(const KernelArgs& a, int64_t s, Rhs& rhs, double* y, double* work, int* piv) {
   Counts c;
-  Outcome out;
-  if (a.resume) {
+  double t = a.t0, h = a.keep_step && a.h_next[s] > 0.0 ? a.h_next[s] : a.h0;
+  if (a.resume) {  // Rosenbrock only
     c = Counts{a.counts[s], a.counts[a.nsys + s], a.counts[2 * a.nsys + s], a.counts[3 * a.nsys + s]};
     for (int e = 0; e < a.neq; ++e) work[e] = a.f_round[e * a.nsys + s];  // f0 of integrate_rosenbrock
-    out = integrate_rosenbrock(rhs, a.t_round[s], a.t1, y, a.h_round[s], a.settings, work, piv, c, a.pause_after,
-                               true);
-  } else {
-    const double h = a.keep_step && a.h_next[s] > 0.0 ? a.h_next[s] : a.h0;
-    out = integrate_system(a.method, rhs, a.t0, a.t1, y, h, a.settings, work, piv, c, a.pause_after);
+    t = a.t_round[s], h = a.h_round[s];
   }
+  const Outcome out = integrate_system(a.method, rhs, t, a.t1, y, h, a.settings, work, piv, c, a.pause_after, a.resume);
   a.counts[s] = c.accepted;
   a.counts[a.nsys + s] = c.rejected;
   a.counts[2 * a.nsys + s] = c.rhs;

@@ -177,8 +177,9 @@ void opsplit_mechanism_s::evaluate(const double* y, const double* params, double
     std::vector<double> g_RT(ns);
     net_production_rates(g, T, y, g_RT.data(), ydot);
     if (jacobian != nullptr) {  // d wdot/dC at fixed T; its wdot and d wdot/dT are not wanted
-      std::vector<double> h_RT(ns), wdot(ns), dT(ns);
-      net_production_jacobian(g, T, y, g_RT.data(), h_RT.data(), wdot.data(), jacobian, nspecies(), dT.data());
+      std::vector<double> h_RT(ns), wdot(ns), dT(ns), uniform_row(ns);
+      net_production_jacobian(g, T, y, g_RT.data(), h_RT.data(), wdot.data(), jacobian, nspecies(), dT.data(),
+                              uniform_row.data());
     }
     return;
   }
