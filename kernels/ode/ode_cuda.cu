@@ -178,17 +178,6 @@ void launch_kernel(Context& ctx, KernelArgs a, const CudaBatch& b) {
   cuda::check_launch(b.gas ? "integrate_reactor_kernel" : "integrate_kernel");
 }
 
-// Systems the GPU runs at once with this batch's kernel.
-int64_t resident_systems(const Context& ctx, const CudaBatch& b) {
-  int blocks_per_sm = 0, sms = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel_for(b), kThreads, 0) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return static_cast<int64_t>(blocks_per_sm) * sms * kThreads;
-}
-
 // Rounds. A warp runs until the last of its 32 systems is done, and near ignition some
 // systems need several times the steps of the rest (H2/O2 at 1e-5 s: 11.4 accepted
 // steps per cell on average, the slowest of 32 about 33), so most lanes idle. In
@@ -198,20 +187,32 @@ int64_t resident_systems(const Context& ctx, const CudaBatch& b) {
 // us per cell in one launch, 0.90 in rounds of one step, 1.14 of two, 1.25 of four;
 // 10^5 GRI-Mech cells 25.6 and 15.1 us. After kOneStepRounds rounds each round is twice
 // as long as the last: a long integration takes a few more launches, not one per step.
-// A batch of fewer systems than a third of what the GPU runs at once waits on memory
-// rather than on its slowest lanes, and there a relaunch costs more than packing saves
-// (12 500 H2/O2 cells: 10 % slower in rounds, 25 000: 14 % faster), so in auto mode it
-// runs in one launch. Once rounds start they go on to the last system: finishing the
-// last third in one launch made 10^5 GRI-Mech cells 7 % slower.
+// A batch of a few warps per SM waits on memory rather than on its slowest lanes, and
+// there a relaunch costs more than packing saves, so in auto mode a batch under
+// kRoundWarpsPerSm warps per SM runs in one launch. H100 (132 SMs), H2/O2, rounds against
+// one launch, two passes each: 12 500 cells (3 warps per SM) 4.61/4.69 against 4.28/4.41
+// us per cell, 25 000 (6) 2.51/2.50 against 3.17/3.19, 40 000 1.73/1.75 against 3.02/3.03.
+// (GRI-Mech gains from rounds even at 1250 cells, 3 %: its steps are slow enough to hide
+// a relaunch.) Once rounds start they go on to the last system: finishing the last third
+// in one launch made 10^5 GRI-Mech cells 7 % slower.
 constexpr int kOneStepRounds = 64;
-constexpr int64_t kRoundFillDivisor = 3;
+constexpr int64_t kRoundWarpsPerSm = 4;
+
+// Whether a batch of this many systems runs in rounds.
+bool use_rounds(const Context& ctx, const CudaBatch& b, int64_t systems) {
+  if (b.method != kRosenbrock || b.round_storage == nullptr || b.rounds == kRoundsOff) return false;
+  if (b.rounds == kRoundsAlways) return true;
+  int sms = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess) {
+    cudaGetLastError();
+    return true;
+  }
+  return systems >= kRoundWarpsPerSm * 32 * static_cast<int64_t>(sms);
+}
 
 void run_systems(Context& ctx, KernelArgs a, const CudaBatch& b) {
   a.pause_after = 0, a.active = nullptr, a.resume = false;
-  const bool rounds = b.method == kRosenbrock && b.round_storage != nullptr &&
-                      (b.rounds == kRoundsAlways ||
-                       (b.rounds == kRoundsAuto && a.end - a.begin >= resident_systems(ctx, b) / kRoundFillDivisor));
-  if (!rounds) {
+  if (!use_rounds(ctx, b, a.end - a.begin)) {
     launch_kernel(ctx, a, b);
     return;
   }

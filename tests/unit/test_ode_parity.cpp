@@ -280,7 +280,7 @@ TEST(OdeParity, Gri30ConstantVolumeReactor) {
                          {{"CH4", 0.055}, {"O2", 0.22}, {"N2", 0.725}}, {"H", "O", "OH", "HO2", "CH3", "CO"}});
 }
 
-// 40 000 H2/O2 systems near ignition (more than a third of what an H100 runs at once,
+// 40 000 H2/O2 systems near ignition (more than four warps per SM on an H100 or H200,
 // so auto takes rounds too), two calls with kept steps; then 3000 of them allowed only
 // 12 steps, so that most fail in a later round.
 TEST(OdeRounds, ChangeNoStepOfH2O2Reactors) {
