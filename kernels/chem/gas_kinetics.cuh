@@ -48,6 +48,12 @@ struct GasKinetics {
   const int* change_begin = nullptr;
   const int* change_species = nullptr;
   const double* change = nullptr;
+  // The same entries species by species, in reaction order: species k's are
+  // [species_change_begin[k], species_change_begin[k+1]), each a reaction and its change
+  // entry (for the warp kernels, where a lane gathers its species' rows: reactor_warp.cuh).
+  const int* species_change_begin = nullptr;
+  const int* species_change_reaction = nullptr;
+  const int* species_change_entry = nullptr;
   const int* reverse = nullptr;           // ReverseKind, or the Arrhenius entry of an explicit reverse rate
   const double* delta_moles = nullptr;    // sum of product minus reactant coefficients
   // Third bodies: reaction r's collider set (-1: none); [M] = default * C_total + sum excess_k C_k.

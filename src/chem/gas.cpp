@@ -228,6 +228,20 @@ CompiledGas::CompiledGas(const GasMechanism& m)
   plog_level_rates.push_back(plog_base + static_cast<int>(plog_arrhenius.size() / kArrheniusStride));
   arrhenius.insert(arrhenius.end(), plog_arrhenius.begin(), plog_arrhenius.end());
 
+  // The change entries species by species (a counting sort keeps reaction order).
+  std::vector<int> species_change_begin(static_cast<size_t>(nspecies_) + 1, 0),
+      species_change_reaction(change_species.size()), species_change_entry(change_species.size());
+  for (int k : change_species) ++species_change_begin[static_cast<size_t>(k) + 1];
+  for (size_t k = 0; k < static_cast<size_t>(nspecies_); ++k) species_change_begin[k + 1] += species_change_begin[k];
+  {
+    std::vector<int> next(species_change_begin.begin(), species_change_begin.end() - 1);
+    for (int r = 0; r < nreactions_; ++r)
+      for (int e = change_begin[static_cast<size_t>(r)]; e < change_begin[static_cast<size_t>(r) + 1]; ++e) {
+        const auto at = static_cast<size_t>(next[static_cast<size_t>(change_species[static_cast<size_t>(e)])]++);
+        species_change_reaction[at] = r, species_change_entry[at] = e;
+      }
+  }
+
   FlatArrays flat;
   molar_mass_ = flat.add(molar_mass);
   nasa7_ = flat.add(nasa7);
@@ -242,6 +256,9 @@ CompiledGas::CompiledGas(const GasMechanism& m)
   change_begin_ = flat.add(change_begin);
   change_species_ = flat.add(change_species);
   change_ = flat.add(change);
+  species_change_begin_ = flat.add(species_change_begin);
+  species_change_reaction_ = flat.add(species_change_reaction);
+  species_change_entry_ = flat.add(species_change_entry);
   reverse_ = flat.add(reverse);
   delta_moles_ = flat.add(delta_moles);
   third_body_ = flat.add(third_body);
@@ -279,6 +296,9 @@ GasKinetics CompiledGas::view_at(const int* ints, const double* doubles) const {
   g.change_begin = ints + change_begin_;
   g.change_species = ints + change_species_;
   g.change = doubles + change_;
+  g.species_change_begin = ints + species_change_begin_;
+  g.species_change_reaction = ints + species_change_reaction_;
+  g.species_change_entry = ints + species_change_entry_;
   g.reverse = ints + reverse_;
   g.delta_moles = doubles + delta_moles_;
   g.third_body = ints + third_body_;

@@ -82,7 +82,8 @@ class CompiledGas {
   std::vector<double> doubles_;
   size_t molar_mass_ = 0, nasa7_ = 0, type_ = 0, arrhenius_ = 0, order_begin_ = 0, order_species_ = 0, order_ = 0,
          product_begin_ = 0, product_species_ = 0, product_stoich_ = 0, change_begin_ = 0, change_species_ = 0,
-         change_ = 0, reverse_ = 0, delta_moles_ = 0, third_body_ = 0, collider_begin_ = 0, collider_species_ = 0,
+         change_ = 0, species_change_begin_ = 0, species_change_reaction_ = 0, species_change_entry_ = 0, reverse_ = 0,
+         delta_moles_ = 0, third_body_ = 0, collider_begin_ = 0, collider_species_ = 0,
          collider_excess_ = 0, collider_default_ = 0, falloff_ = 0, falloff_rate_ = 0, falloff_form_ = 0,
          falloff_params_ = 0, plog_ = 0, plog_level_begin_ = 0, plog_log_pressure_ = 0, plog_level_rates_ = 0;
 };
