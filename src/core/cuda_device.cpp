@@ -129,4 +129,15 @@ void check_launch(const char* kernel) {
   if (err != cudaSuccess) fail_cuda(err, std::string("launch of ") + kernel);
 }
 
+LocalMemoryRelease::LocalMemoryRelease() {
+  known_ = cudaDeviceGetLimit(&limit_, cudaLimitStackSize) == cudaSuccess;
+  if (!known_) cudaGetLastError();
+}
+
+LocalMemoryRelease::~LocalMemoryRelease() {
+  // A failure here only leaves the reservation in place: not worth an error, and not
+  // left behind as the runtime's last error for the next launch's check either.
+  if (known_ && cudaDeviceSetLimit(cudaLimitStackSize, limit_) != cudaSuccess) cudaGetLastError();
+}
+
 }  // namespace opsplit::cuda

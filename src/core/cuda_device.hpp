@@ -40,4 +40,22 @@ class Device {
 // After a kernel launch: throws DEVICE naming the kernel if the launch failed.
 void check_launch(const char* kernel);
 
+// A kernel with a large per-thread frame (a GRI-Mech reactor thread keeps ~77 KB in
+// local memory) makes the driver reserve that frame for every thread the device can
+// hold, 2048 per SM whatever the launch (20.9 GB on an H100), and keep it after the
+// kernel ends, for the life of the CUDA context. A LocalMemoryRelease puts the stack
+// limit back to its value at construction when it goes out of scope, which frees that
+// reservation for the host's own GPU work (the next launch reserves it again).
+class LocalMemoryRelease {
+ public:
+  LocalMemoryRelease();
+  ~LocalMemoryRelease();  // never throws
+  LocalMemoryRelease(const LocalMemoryRelease&) = delete;
+  LocalMemoryRelease& operator=(const LocalMemoryRelease&) = delete;
+
+ private:
+  size_t limit_ = 0;
+  bool known_ = false;
+};
+
 }  // namespace opsplit::cuda

@@ -374,6 +374,7 @@ void opsplit_ode_s::integrate(double t0, double t1) {
       batch.round_storage = method_ == OPSPLIT_ODE_ROSENBROCK && batch.rounds != ode::kRoundsOff ? round_storage() : nullptr;
       const ode::ResultArrays arrays{results.result.data(), results.accepted.data(), results.rejected.data(),
                                      results.rhs.data(), results.jacobian.data()};
+      const cuda::LocalMemoryRelease release;  // the kernels' local memory goes back when the call ends
       ode::integrate_cuda(context(), batch, t0, t1, arrays);
     } else {
       integrate_cpu(t0, t1, results);
