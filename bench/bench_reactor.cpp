@@ -9,6 +9,9 @@
 // by 1 +- 0.01 (mt19937_64, seed 2026), so that no two cells take the same steps.
 //   H2/O2: H2:2, O2:1, N2:4 (molar) from 1001 K at 1 atm (the Cantera validation case)
 //   GRI:   stoichiometric CH4/air from 1300 K at 1 atm
+//   gri30_inert47: the GRI case with 47 inert species added (0.02 mol each per mol of
+//          CH4, 8 % of the mass; tests/unit/inert_species.hpp): 100 species, 101
+//          equations, the CUDA kernel whose systems live in device memory
 //
 // Cases per mechanism, in this order, all in one run:
 //   reactor_<mech>/opsplit_cuda         opsplit ROSENBROCK, analytic Jacobian, CUDA:
@@ -27,8 +30,8 @@
 //                                       H2/O2, >= 5x for GRI-Mech 3.0; issue 5)
 //
 // Cells: OPSPLIT_BENCH_REACTOR_CELLS (default 10^6) for CUDA, _CPU_CELLS (default 2 x
-// 10^4) for the CPU backend, _CVODE_CELLS (default 1000) per thread for CVODE; GRI
-// uses a tenth of each. Mechanisms from $OPSPLIT_VALIDATION_DATA/mechanisms.
+// 10^4) for the CPU backend, _CVODE_CELLS (default 1000) per thread for CVODE; the
+// GRI cases use a tenth of each. Mechanisms from $OPSPLIT_VALIDATION_DATA/mechanisms.
 //
 // Counters: cells_per_s, us_per_cell, steps/rhs/jac_per_cell; max_diff_in_tol of the
 // first cells against CVODE (analytic), in units of rtol |y| + atol;
@@ -47,6 +50,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <random>
@@ -61,6 +65,7 @@
 #include "chem/gas.hpp"
 #include "chem/loaders.hpp"
 #include "chem/reactor.cuh"
+#include "inert_species.hpp"
 #include "opsplit/core.h"
 #include "opsplit/mechanism.h"
 #include "opsplit/ode.h"
@@ -84,7 +89,9 @@ int64_t env_count(const char* name, int64_t fallback) {
   return fallback;
 }
 
+// file: in the validation data's mechanisms folder, or an absolute path.
 std::string mechanism_path(const std::string& file) {
+  if (!file.empty() && file[0] == '/') return file;
   const char* data = std::getenv("OPSPLIT_VALIDATION_DATA");
   return std::string(data != nullptr ? data : OPSPLIT_SHARED_DATA) + "/mechanisms/" + file;
 }
@@ -466,7 +473,17 @@ int main(int argc, char** argv) {
   static Problem problems[] = {
       {"h2o2", "h2o2.yaml", {{"H2", 2.0}, {"O2", 1.0}, {"N2", 4.0}}, 1001.0, 1, {}, 0, {}, {}, {}},
       {"gri30", "gri30.yaml", {{"CH4", 1.0}, {"O2", 2.0}, {"N2", 7.52}}, 1300.0, 10, {}, 0, {}, {}, {}},
+      {"gri30_inert47", "", {{"CH4", 1.0}, {"O2", 2.0}, {"N2", 7.52}}, 1300.0, 10, {}, 0, {}, {}, {}},
   };
+  // 100 species: GRI-Mech 3.0 with 47 inert ones (tests/unit/inert_species.hpp), above
+  // the 64 equations of the CUDA kernels that keep a system in local memory.
+  Problem& inert = problems[2];
+  inert.file = (std::filesystem::temp_directory_path() / "opsplit_bench_gri30_inert47.yaml").string();
+  if (!opsplit_test::write_gri30_with_inert_species(mechanism_path("gri30.yaml"), 47, inert.file)) {
+    std::fprintf(stderr, "cannot write %s from %s\n", inert.file.c_str(), mechanism_path("gri30.yaml").c_str());
+    return 1;
+  }
+  for (int i = 1; i <= 47; ++i) inert.moles.emplace_back("X" + std::to_string(i), 0.02);
   const int nthreads = omp_get_max_threads();
   const bool cuda = opsplit_cuda_available() != 0;
   benchmark::AddCustomContext("problem", "adiabatic constant-pressure reactors near ignition, one step of 1e-5 s, "

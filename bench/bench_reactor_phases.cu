@@ -19,14 +19,16 @@
 //   reactor_<mech>/lu_warp_global   the warp LU on G in global memory: what a warp of
 //                                   thread-per-system lanes could do for its 32 systems
 // and fp64_fma_peak: the device's double-precision FMA rate, the flop bound.
-// Mechanisms: h2o2.yaml (11 equations) and gri30.yaml (54), constant pressure, states
+// Mechanisms: h2o2.yaml (11 equations), gri30.yaml (54) and gri30_inert47 (101: gri30
+// with 47 inert species, tests/unit/inert_species.hpp), constant pressure, states
 // at 1000-1600 K with every species present (majors of a stoichiometric mixture, the
 // rest 1e-6 to 1e-4, mt19937_64 seed 5). Counters: ns_per_system, gflops (the LU's
 // 2n^3/3 and the solves' 6 * 2n^2; the Jacobian's and rhs's are not counted),
 // frac_of_fp64_peak, for the warp kernels x_thread (the thread kernel's time / the warp's),
 // warps_per_sm (resident), values_not_same_bits and max_relative_difference.
 //
-// Systems: OPSPLIT_BENCH_PHASES_SYSTEMS (default 2 x 10^5; GRI a quarter).
+// Systems: OPSPLIT_BENCH_PHASES_SYSTEMS (default 2 x 10^5; GRI a quarter, gri30_inert47
+// an eighth).
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
@@ -35,9 +37,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,6 +49,7 @@
 #include "chem/loaders.hpp"
 #include "chem/reactor.cuh"
 #include "chem/reactor_warp.cuh"
+#include "inert_species.hpp"
 #include "ode/integrators.cuh"
 #include "ode/warp_lu.cuh"
 
@@ -251,7 +256,9 @@ double g_fp64_peak_flops = 0;
 
 // ---- problems ----------------------------------------------------------------------------
 
+// file: in the validation data's mechanisms folder, or an absolute path.
 std::string mechanism_path(const std::string& file) {
+  if (!file.empty() && file[0] == '/') return file;
   const char* data = std::getenv("OPSPLIT_VALIDATION_DATA");
   return std::string(data != nullptr ? data : OPSPLIT_SHARED_DATA) + "/mechanisms/" + file;
 }
@@ -509,12 +516,20 @@ int main(int argc, char** argv) {
   CUDA_OK(cudaGetDeviceProperties(&prop, 0));
   benchmark::AddCustomContext("cuda_device", prop.name);
   const int64_t nsys = env_count("OPSPLIT_BENCH_PHASES_SYSTEMS", 200000);
-  static Problem h2o2, gri;
+  static Problem h2o2, gri, inert;
   try {
     h2o2.name = "h2o2";
     make_problem(h2o2, "h2o2.yaml", {{"H2", 2.0}, {"O2", 1.0}, {"N2", 4.0}}, nsys);
     gri.name = "gri30";
     make_problem(gri, "gri30.yaml", {{"CH4", 1.0}, {"O2", 2.0}, {"N2", 7.52}}, std::max<int64_t>(1, nsys / 4));
+    inert.name = "gri30_inert47";
+    const std::string inert_file =
+        (std::filesystem::temp_directory_path() / "opsplit_bench_phases_gri30_inert47.yaml").string();
+    if (!opsplit_test::write_gri30_with_inert_species(mechanism_path("gri30.yaml"), 47, inert_file))
+      throw std::runtime_error("cannot write " + inert_file + " from " + mechanism_path("gri30.yaml"));
+    std::vector<std::pair<std::string, double>> moles{{"CH4", 1.0}, {"O2", 2.0}, {"N2", 7.52}};
+    for (int i = 1; i <= 47; ++i) moles.emplace_back("X" + std::to_string(i), 0.02);
+    make_problem(inert, inert_file, moles, std::max<int64_t>(1, nsys / 8));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_reactor_phases: %s\n", e.what());
     return 1;
@@ -527,6 +542,8 @@ int main(int argc, char** argv) {
                           "jacobian_warp", "jacobian_warp_l2", "lu_thread",   "lu_warp", "lu_warp_global"};
   for (const char* phase : phases) add(std::string("reactor_h2o2/") + phase, BM_phase<16>, &h2o2, std::string(phase));
   for (const char* phase : phases) add(std::string("reactor_gri30/") + phase, BM_phase<64>, &gri, std::string(phase));
+  for (const char* phase : phases)
+    add(std::string("reactor_gri30_inert47/") + phase, BM_phase<104>, &inert, std::string(phase));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -113,8 +113,9 @@ OPSPLIT_API opsplit_status opsplit_ode_set_rhs_callback(opsplit_ode ode, opsplit
 /* The right-hand side of a gas reactor (see opsplit_reactor_kind) of a loaded mechanism
  * (copied: later changes to mech do not reach the batch): neq must be the reactor's
  * equations and nparam at least its parameters. Replaces a mechanism or callback; NULL
- * removes it. The Jacobian is analytic (see opsplit_ode_jacobian); on CUDA the reactor
- * needs neq <= 64. */
+ * removes it. The Jacobian is analytic (see opsplit_ode_jacobian). Both backends take
+ * neq <= 512; on CUDA a reactor of more than 64 equations keeps its systems in device
+ * memory allocated by each integrate call (docs/API.md). */
 OPSPLIT_API opsplit_status opsplit_ode_set_reactor(opsplit_ode ode, opsplit_mechanism mech, opsplit_reactor_kind kind);
 /* ANALYTIC (the default) or FINITE_DIFFERENCE; FINITE_DIFFERENCE is refused while a
  * mass-action mechanism is attached, and a mechanism is refused while it is set. */

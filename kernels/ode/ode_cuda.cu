@@ -1,7 +1,8 @@
 // The CUDA side of ODE batches: one thread per system, the shared integrators
 // (integrators.cuh) on a copy of the system in local memory, the mechanism's arrays
 // read by every thread alike. neq is bounded at compile time per kernel (mass action
-// 8, 16, 32; reactors 16, 32, 64). Rosenbrock batches run in rounds of one accepted step
+// 8, 16, 32; reactors 16, 32, 64); larger reactors, up to 512 equations, keep their
+// copies in device memory allocated per call. Rosenbrock batches run in rounds of one accepted step
 // per launch, each launch taking only the systems still running (run_systems).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -112,8 +113,13 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) integrate_kernel(Ke
 }
 
 // A gas reactor per thread: its analytic (or forward-difference) Jacobian, dense pivoted
-// LU. GRI-Mech 3.0's 54 equations keep about 76 KB per thread in local memory.
-constexpr int kMaxReactorEquationsCuda = 64;
+// LU. GRI-Mech 3.0's 54 equations keep about 76 KB per thread in local memory. Up to
+// kMaxLocalReactorEquations the copy is in local memory; above, up to
+// kMaxReactorEquationsCuda, in device memory of the call's own (large_reactor_memory):
+// a 100-species reactor needs 181 KB a thread, and local memory is reserved for every
+// thread the device can hold (2048 per SM: 49 GB of an H100).
+constexpr int kMaxLocalReactorEquations = 64;
+constexpr int kMaxReactorEquationsCuda = 512;
 
 // The systems of one launch, a thread each.
 template <int N>
@@ -148,6 +154,47 @@ __global__ void __launch_bounds__(kThreads, 10) integrate_small_reactor_kernel(K
   integrate_reactors<16>(a, g, kind, analytic);
 }
 
+// A thread's copy of a large reactor in device memory: y, parameters, scratch and the
+// integrator's workspace (doubles, each thread's padded to 128 bytes), and the pivots.
+struct LargeReactorMemory {
+  double* doubles;
+  int* pivots;
+  int64_t doubles_per_thread;
+  unsigned blocks;  // the most blocks of kThreads it holds
+};
+
+OPSPLIT_HD constexpr int64_t large_reactor_doubles(int neq) {
+  return (neq + 2 + chem::reactor_scratch_size(neq) + workspace_size(neq) + 15) / 16 * 16;
+}
+
+// A type of its own so that integrate_and_store (a function the compiler keeps out of
+// line) has a separate instance for copies in device memory: with one instance for
+// both, the local-memory kernels' loads and stores became generic ones (PTX
+// ld/st instead of ld.local/st.local).
+struct DeviceMemoryReactorRhs : GasReactorRhs {};
+
+// The launch's grid is no larger than the memory: thread t works on its own copy.
+// (The memory is a parameter of its own rather than a member of KernelArgs, which every
+// kernel copies.)
+__global__ void __launch_bounds__(kThreads) integrate_large_reactor_kernel(KernelArgs a, chem::GasKinetics g,
+                                                                           int kind, bool analytic,
+                                                                           LargeReactorMemory m) {
+  const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  double* y = m.doubles + thread * m.doubles_per_thread;
+  double* p = y + a.neq;
+  double* scratch = p + 2;
+  double* work = scratch + chem::reactor_scratch_size(a.neq);
+  int* piv = m.pivots + thread * a.neq;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = thread; i < systems_in(a); i += stride) {
+    const int64_t s = system_of(a, i);
+    load_state(a, s, y);
+    for (int q = 0; q < chem::reactor_parameters(kind); ++q) p[q] = a.params[q * a.nsys + s];
+    DeviceMemoryReactorRhs rhs{{&g, kind, p, scratch, a.neq, analytic}};
+    integrate_and_store(a, s, rhs, y, work, piv);
+  }
+}
+
 // One system per thread; beyond the grid's 2^31 - 1 blocks the threads loop.
 unsigned blocks_for(const KernelArgs& a) {
   const int64_t systems = a.active != nullptr ? a.nactive : a.end - a.begin;
@@ -159,21 +206,25 @@ const void* kernel_for(const CudaBatch& b) {
   if (b.gas) {
     if (b.neq <= 16) return reinterpret_cast<const void*>(integrate_small_reactor_kernel);
     if (b.neq <= 32) return reinterpret_cast<const void*>(integrate_reactor_kernel<32>);
-    return reinterpret_cast<const void*>(integrate_reactor_kernel<64>);
+    if (b.neq <= kMaxLocalReactorEquations) return reinterpret_cast<const void*>(integrate_reactor_kernel<64>);
+    return reinterpret_cast<const void*>(integrate_large_reactor_kernel);
   }
   if (b.neq <= 8) return reinterpret_cast<const void*>(integrate_kernel<8>);
   if (b.neq <= 16) return reinterpret_cast<const void*>(integrate_kernel<16>);
   return reinterpret_cast<const void*>(integrate_kernel<32>);
 }
 
-void launch_kernel(Context& ctx, KernelArgs a, const CudaBatch& b) {
+// large: the threads' copies of a large reactor, null for the other kernels.
+void launch_kernel(Context& ctx, KernelArgs a, const CudaBatch& b, const LargeReactorMemory* large) {
   chem::GasKinetics gas = b.gas_kinetics;
   chem::MassAction mechanism = b.mechanism;
   int kind = b.reactor_kind;
   bool analytic = b.analytic_jacobian;
-  void* reactor_args[] = {&a, &gas, &kind, &analytic};
+  LargeReactorMemory memory = large != nullptr ? *large : LargeReactorMemory{};
+  void* reactor_args[] = {&a, &gas, &kind, &analytic, &memory};
   void* mass_action_args[] = {&a, &mechanism};
-  cudaLaunchKernel(kernel_for(b), blocks_for(a), kThreads, b.gas ? reactor_args : mass_action_args, 0,
+  const unsigned blocks = large != nullptr ? std::min(blocks_for(a), large->blocks) : blocks_for(a);
+  cudaLaunchKernel(kernel_for(b), blocks, kThreads, b.gas ? reactor_args : mass_action_args, 0,
                    static_cast<cudaStream_t>(ctx.device().stream()));
   cuda::check_launch(b.gas ? "integrate_reactor_kernel" : "integrate_kernel");
 }
@@ -210,10 +261,10 @@ bool use_rounds(const Context& ctx, const CudaBatch& b, int64_t systems) {
   return systems >= kRoundWarpsPerSm * 32 * static_cast<int64_t>(sms);
 }
 
-void run_systems(Context& ctx, KernelArgs a, const CudaBatch& b) {
+void run_systems(Context& ctx, KernelArgs a, const CudaBatch& b, const LargeReactorMemory* large) {
   a.pause_after = 0, a.active = nullptr, a.resume = false;
   if (!use_rounds(ctx, b, a.end - a.begin)) {
-    launch_kernel(ctx, a, b);
+    launch_kernel(ctx, a, b, large);
     return;
   }
   const cuda::Device& dev = ctx.device();
@@ -224,12 +275,46 @@ void run_systems(Context& ctx, KernelArgs a, const CudaBatch& b) {
     a.pause_after = round < kOneStepRounds ? 1 : int64_t(1) << std::min(round - kOneStepRounds + 1, 40);
     a.paused = storage.lists[round % 2];
     dev.zero(a.npaused, sizeof(unsigned long long));
-    launch_kernel(ctx, a, b);
+    launch_kernel(ctx, a, b, large);
     unsigned long long npaused = 0;
     dev.copy_to_host(&npaused, a.npaused, sizeof npaused);
     if (npaused == 0) return;
     a.active = a.paused, a.nactive = static_cast<int64_t>(npaused), a.resume = true;
   }
+}
+
+// The threads' copies of a large reactor: for as many blocks as the device runs at once
+// (more would only wait) and the batch fills, within half the device memory now free
+// (the rest is the host's). Throws OUT_OF_MEMORY when not one block fits.
+LargeReactorMemory large_reactor_memory(Context& ctx, const CudaBatch& b, Buffer& storage) {
+  const cuda::Device& dev = ctx.device();
+  int sms = 0, blocks_per_sm = 0;
+  size_t free_bytes = 0, total_bytes = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev.id()) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, integrate_large_reactor_kernel, kThreads, 0) !=
+          cudaSuccess ||
+      cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    const cudaError_t error = cudaGetLastError();
+    fail(OPSPLIT_ERROR_DEVICE, std::string("sizing integrate_large_reactor_kernel's memory: ") +
+                                   cudaGetErrorString(error));
+  }
+  LargeReactorMemory m{};
+  m.doubles_per_thread = large_reactor_doubles(b.neq);
+  const size_t block_bytes =
+      kThreads * (static_cast<size_t>(m.doubles_per_thread) * sizeof(double) + static_cast<size_t>(b.neq) * sizeof(int));
+  const int64_t needed = (b.nsys + kThreads - 1) / kThreads;
+  const int64_t blocks = std::min<int64_t>({static_cast<int64_t>(sms) * std::max(blocks_per_sm, 1), needed,
+                                            static_cast<int64_t>(free_bytes / 2 / block_bytes)});
+  if (blocks < 1)
+    fail(OPSPLIT_ERROR_OUT_OF_MEMORY, "integrate_large_reactor_kernel needs " + std::to_string(block_bytes) +
+                                          " bytes of device memory for a block of " + std::to_string(kThreads) +
+                                          " systems of " + std::to_string(b.neq) + " equations, twice that free; " +
+                                          std::to_string(free_bytes) + " are free");
+  storage = Buffer(ctx, static_cast<size_t>(blocks) * block_bytes);
+  m.doubles = storage.as<double>();
+  m.pivots = reinterpret_cast<int*>(m.doubles + blocks * kThreads * m.doubles_per_thread);
+  m.blocks = static_cast<unsigned>(blocks);
+  return m;
 }
 
 }  // namespace
@@ -261,7 +346,7 @@ void check_cuda_reactor_support(int neq) {
   if (neq > kMaxReactorEquationsCuda)
     fail(OPSPLIT_ERROR_UNSUPPORTED, "the reactor has " + std::to_string(neq) + " equations, more than the CUDA "
                                         "reactor kernel's " + std::to_string(kMaxReactorEquationsCuda) +
-                                        " in this version; use a CPU context");
+                                        "; use a CPU context");
 }
 
 void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, const ResultArrays& results) {
@@ -290,11 +375,15 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, cons
   a.settings.clip_negative = b.clip_negative;
   a.state = b.state, a.params = b.params, a.h_next = b.h_next;
   a.result = b.result, a.counts = b.counts;
+  Buffer large_storage;
+  LargeReactorMemory large{};
+  const bool is_large = b.gas && b.neq > kMaxLocalReactorEquations;
+  if (is_large) large = large_reactor_memory(ctx, b, large_storage);
   const int64_t nchunks = chunked ? std::min<int64_t>(b.nsys, 20) : 1;
   const int64_t chunk = (b.nsys + nchunks - 1) / nchunks;
   for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {
     a.end = std::min(b.nsys, a.begin + chunk);
-    run_systems(ctx, a, b);
+    run_systems(ctx, a, b, is_large ? &large : nullptr);
     if (chunked) {
       dev.synchronize();
       if (ctx.report_progress(static_cast<double>(a.end) / static_cast<double>(b.nsys), "opsplit_ode_integrate")) {

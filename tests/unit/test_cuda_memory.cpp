@@ -3,7 +3,9 @@
 // local memory) for every thread the device can hold and keeps it for the life of the
 // CUDA context: 20.9 GB on an H100 after any GRI-Mech batch, however small, until
 // opsplit put the stack limit back after each call (cuda::LocalMemoryRelease). A host
-// model that shares the GPU needs that memory back between calls.
+// model that shares the GPU needs that memory back between calls. Reactors of more than
+// 64 equations keep their systems in device memory that each call allocates: it must go
+// back too, and a device without room for it must fail the call cleanly.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "inert_species.hpp"
 
 namespace {
 
@@ -57,6 +60,87 @@ TEST(CudaMemory, AReactorIntegrationGivesTheKernelsLocalMemoryBack) {
   // bookkeeping.
   const double kept = before > after ? static_cast<double>(before - after) : 0.0;
   EXPECT_LT(kept, 256e6) << "bytes the call left reserved on the device";
+  opsplit_ode_destroy(&ode);
+  opsplit_mechanism_destroy(&gas);
+}
+
+// All but `keep` bytes of the device's free memory (to within 1 MB), freed on destruction.
+class DeviceFiller {
+ public:
+  explicit DeviceFiller(size_t keep) {
+    for (size_t chunk = size_t(1) << 30; chunk >= (size_t(1) << 20); chunk /= 2)
+      while (free_bytes() > keep + chunk) {
+        void* p = nullptr;
+        if (cudaMalloc(&p, chunk) != cudaSuccess) {
+          cudaGetLastError();
+          break;
+        }
+        blocks_.push_back(p);
+      }
+  }
+  ~DeviceFiller() {
+    for (void* p : blocks_) cudaFree(p);
+  }
+  DeviceFiller(const DeviceFiller&) = delete;
+  DeviceFiller& operator=(const DeviceFiller&) = delete;
+
+ private:
+  std::vector<void*> blocks_;
+};
+
+// 100 species (101 equations): the kernel whose systems are in device memory of the
+// call's own (181 KB a thread, 64 threads a block).
+TEST(CudaMemory, ALargeReactorCallFreesItsMemoryAndFailsCleanlyWithoutIt) {
+  int devices = 0;
+  ASSERT_TRUE(cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) << "this test needs a CUDA device";
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  const std::string gri30 = test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/gri30.yaml";
+  const std::string path = testing::TempDir() + "opsplit_memory_gri30_inert47.yaml";
+  ASSERT_TRUE(opsplit_test::write_gri30_with_inert_species(gri30, 47, path));
+  opsplit_mechanism gas = nullptr;
+  OPSPLIT_OK(opsplit_mechanism_load_yaml(ctx, path.c_str(), nullptr, &gas));
+  int ns = 0, o2 = 0, ch4 = 0, n2 = 0, x1 = 0;
+  OPSPLIT_OK(opsplit_mechanism_get_counts(gas, &ns, nullptr, nullptr));
+  ASSERT_EQ(ns, 100);
+  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "O2", &o2));
+  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "CH4", &ch4));
+  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "N2", &n2));
+  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "X1", &x1));
+  const int nsys = 5000, neq = ns + 1;
+  opsplit_ode ode = nullptr;
+  OPSPLIT_OK(opsplit_ode_create(ctx, neq, nsys, 1, &ode));
+  OPSPLIT_OK(opsplit_ode_set_reactor(ode, gas, OPSPLIT_REACTOR_CONSTANT_PRESSURE));
+  std::vector<double> y0(static_cast<size_t>(neq) * nsys, 0.0), p(nsys, 101325.0);
+  for (int s = 0; s < nsys; ++s) {
+    double* ys = &y0[static_cast<size_t>(s) * neq];
+    ys[0] = 1300.0 + 0.1 * s, ys[1 + ch4] = 0.05, ys[1 + o2] = 0.2, ys[1 + n2] = 0.67, ys[1 + x1] = 0.08;
+  }
+  OPSPLIT_OK(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS));
+  OPSPLIT_OK(opsplit_ode_set_parameters(ode, p.data(), OPSPLIT_ODE_AOS));
+  // 5000 systems take 79 blocks: 0.9 GB of copies during the call, none after it.
+  const size_t before = free_bytes();
+  OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 1e-6));
+  const double kept = before > free_bytes() ? static_cast<double>(before - free_bytes()) : 0.0;
+  EXPECT_LT(kept, 256e6) << "bytes the call left on the device";
+  std::vector<double> once(y0.size());
+  OPSPLIT_OK(opsplit_ode_get_state(ode, once.data(), OPSPLIT_ODE_AOS));
+  // 16 MB free: less than twice one block's copies (11.6 MB). The call fails, naming
+  // the kernel, and changes no state.
+  OPSPLIT_OK(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS));
+  {
+    const DeviceFiller filler(16u << 20);
+    EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, 1e-6), OPSPLIT_ERROR_OUT_OF_MEMORY);
+    EXPECT_NE(std::string(opsplit_last_error_message()).find("integrate_large_reactor_kernel"), std::string::npos)
+        << opsplit_last_error_message();
+  }
+  std::vector<double> y(y0.size());
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(y, y0);
+  // With the memory back, the same call gives the same bits as the first time.
+  OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 1e-6));
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(y, once);
+  EXPECT_NE(y, y0);
   opsplit_ode_destroy(&ode);
   opsplit_mechanism_destroy(&gas);
 }
