@@ -23,6 +23,30 @@ size_t free_bytes() {
   return free;
 }
 
+// nsys constant-pressure reactors of gas at 1 atm: system s at T0 + dT s, with the mass
+// fractions Y names; their initial states in y0.
+opsplit_ode reactor_batch(opsplit_context ctx, opsplit_mechanism gas, int nsys, double T0, double dT,
+                          const std::vector<std::pair<std::string, double>>& Y, std::vector<double>& y0) {
+  int ns = 0;
+  EXPECT_EQ(opsplit_mechanism_get_counts(gas, &ns, nullptr, nullptr), OPSPLIT_SUCCESS);
+  const int neq = ns + 1;
+  y0.assign(static_cast<size_t>(neq) * nsys, 0.0);
+  for (int s = 0; s < nsys; ++s) y0[static_cast<size_t>(s) * neq] = T0 + dT * s;
+  for (const auto& [name, fraction] : Y) {
+    int k = -1;
+    EXPECT_EQ(opsplit_mechanism_find_species(gas, name.c_str(), &k), OPSPLIT_SUCCESS) << name;
+    for (int s = 0; s < nsys && k >= 0; ++s) y0[static_cast<size_t>(s) * neq + 1 + k] = fraction;
+  }
+  const std::vector<double> p(nsys, 101325.0);
+  opsplit_ode ode = nullptr;
+  EXPECT_EQ(opsplit_ode_create(ctx, neq, nsys, 1, &ode), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_set_reactor(ode, gas, OPSPLIT_REACTOR_CONSTANT_PRESSURE), OPSPLIT_SUCCESS)
+      << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_parameters(ode, p.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  return ode;
+}
+
 TEST(CudaMemory, AReactorIntegrationGivesTheKernelsLocalMemoryBack) {
   int devices = 0;
   ASSERT_TRUE(cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) << "this test needs a CUDA device";
@@ -30,22 +54,10 @@ TEST(CudaMemory, AReactorIntegrationGivesTheKernelsLocalMemoryBack) {
   const std::string path = test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/gri30.yaml";
   opsplit_mechanism gas = nullptr;
   OPSPLIT_OK(opsplit_mechanism_load_yaml(ctx, path.c_str(), "gri30", &gas));
-  int ns = 0, o2 = 0, ch4 = 0, n2 = 0;
-  OPSPLIT_OK(opsplit_mechanism_get_counts(gas, &ns, nullptr, nullptr));
-  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "O2", &o2));
-  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "CH4", &ch4));
-  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "N2", &n2));
-  const int nsys = 64, neq = ns + 1;
-  opsplit_ode ode = nullptr;
-  OPSPLIT_OK(opsplit_ode_create(ctx, neq, nsys, 1, &ode));
-  OPSPLIT_OK(opsplit_ode_set_reactor(ode, gas, OPSPLIT_REACTOR_CONSTANT_PRESSURE));
-  std::vector<double> y(static_cast<size_t>(neq) * nsys, 0.0), p(nsys, 101325.0);
-  for (int s = 0; s < nsys; ++s) {
-    double* ys = &y[static_cast<size_t>(s) * neq];
-    ys[0] = 1300.0 + s, ys[1 + ch4] = 0.055, ys[1 + o2] = 0.22, ys[1 + n2] = 0.725;
-  }
-  OPSPLIT_OK(opsplit_ode_set_state(ode, y.data(), OPSPLIT_ODE_AOS));
-  OPSPLIT_OK(opsplit_ode_set_parameters(ode, p.data(), OPSPLIT_ODE_AOS));
+  const int nsys = 64;
+  std::vector<double> y0;
+  opsplit_ode ode = reactor_batch(ctx, gas, nsys, 1300.0, 1.0, {{"CH4", 0.055}, {"O2", 0.22}, {"N2", 0.725}}, y0);
+  ASSERT_NE(ode, nullptr);
   // The first call: the reservation stays from the first launch on (a later call adds
   // nothing), so it is the one to measure. It also loads the kernels (lazily, a few MB)
   // and makes the batch's round storage (64 systems: kilobytes).
@@ -99,24 +111,14 @@ TEST(CudaMemory, ALargeReactorCallFreesItsMemoryAndFailsCleanlyWithoutIt) {
   ASSERT_TRUE(opsplit_test::write_gri30_with_inert_species(gri30, 47, path));
   opsplit_mechanism gas = nullptr;
   OPSPLIT_OK(opsplit_mechanism_load_yaml(ctx, path.c_str(), nullptr, &gas));
-  int ns = 0, o2 = 0, ch4 = 0, n2 = 0, x1 = 0;
+  int ns = 0;
   OPSPLIT_OK(opsplit_mechanism_get_counts(gas, &ns, nullptr, nullptr));
   ASSERT_EQ(ns, 100);
-  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "O2", &o2));
-  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "CH4", &ch4));
-  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "N2", &n2));
-  OPSPLIT_OK(opsplit_mechanism_find_species(gas, "X1", &x1));
-  const int nsys = 5000, neq = ns + 1;
-  opsplit_ode ode = nullptr;
-  OPSPLIT_OK(opsplit_ode_create(ctx, neq, nsys, 1, &ode));
-  OPSPLIT_OK(opsplit_ode_set_reactor(ode, gas, OPSPLIT_REACTOR_CONSTANT_PRESSURE));
-  std::vector<double> y0(static_cast<size_t>(neq) * nsys, 0.0), p(nsys, 101325.0);
-  for (int s = 0; s < nsys; ++s) {
-    double* ys = &y0[static_cast<size_t>(s) * neq];
-    ys[0] = 1300.0 + 0.1 * s, ys[1 + ch4] = 0.05, ys[1 + o2] = 0.2, ys[1 + n2] = 0.67, ys[1 + x1] = 0.08;
-  }
-  OPSPLIT_OK(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS));
-  OPSPLIT_OK(opsplit_ode_set_parameters(ode, p.data(), OPSPLIT_ODE_AOS));
+  const int nsys = 5000;
+  std::vector<double> y0;
+  opsplit_ode ode =
+      reactor_batch(ctx, gas, nsys, 1300.0, 0.1, {{"CH4", 0.05}, {"O2", 0.2}, {"N2", 0.67}, {"X1", 0.08}}, y0);
+  ASSERT_NE(ode, nullptr);
   // 5000 systems take 79 blocks: 0.9 GB of copies during the call, none after it.
   const size_t before = free_bytes();
   OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 1e-6));
