@@ -106,6 +106,16 @@ module opsplit
   integer(c_int), parameter :: OPSPLIT_ODE_NONFINITE = 3
   integer(c_int), parameter :: OPSPLIT_ODE_RHS_FAILED = 4
 
+  ! ---- enums of ca.h -------------------------------------------------------
+  ! opsplit_ca_model
+  integer(c_int), parameter :: OPSPLIT_CA_LIFE = 0
+  ! opsplit_ca_order
+  integer(c_int), parameter :: OPSPLIT_CA_ROW_MAJOR = 0     ! cells[r * cols + c]
+  integer(c_int), parameter :: OPSPLIT_CA_COLUMN_MAJOR = 1  ! Fortran cells(rows, cols)
+  ! opsplit_ca_boundary
+  integer(c_int), parameter :: OPSPLIT_CA_CLOSED = 0
+  integer(c_int), parameter :: OPSPLIT_CA_PERIODIC = 1
+
   ! ---- the C functions -----------------------------------------------------
   interface
     ! core.h
@@ -789,6 +799,89 @@ module opsplit
       type(c_ptr), value :: result, accepted, rejected, rhs_evaluations, jacobian_evaluations
       integer(c_int) :: status
     end function opsplit_ode_get_results
+
+    ! ---- ca.h ----
+    function opsplit_ca_create(ctx, model, rows, cols, ca) bind(C, name="opsplit_ca_create") result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), value :: model
+      integer(c_int64_t), value :: rows, cols
+      type(c_ptr), intent(out) :: ca
+      integer(c_int) :: status
+    end function opsplit_ca_create
+
+    function opsplit_ca_destroy(ca) bind(C, name="opsplit_ca_destroy") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: ca
+      integer(c_int) :: status
+    end function opsplit_ca_destroy
+
+    function opsplit_ca_get_shape(ca, rows, cols) bind(C, name="opsplit_ca_get_shape") result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ca
+      integer(c_int64_t), intent(out) :: rows, cols
+      integer(c_int) :: status
+    end function opsplit_ca_get_shape
+
+    function opsplit_ca_set_boundary(ca, boundary) bind(C, name="opsplit_ca_set_boundary") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ca
+      integer(c_int), value :: boundary
+      integer(c_int) :: status
+    end function opsplit_ca_set_boundary
+
+    ! rule: a NUL-terminated string (trim(rule) // c_null_char).
+    function opsplit_ca_set_rule(ca, rule) bind(C, name="opsplit_ca_set_rule") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: rule(*)
+      integer(c_int) :: status
+    end function opsplit_ca_set_rule
+
+    ! cells: rows * cols values, c_loc of an integer(c_int8_t) array.
+    function opsplit_ca_set_cells(ca, cells, order) bind(C, name="opsplit_ca_set_cells") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ca, cells
+      integer(c_int), value :: order
+      integer(c_int) :: status
+    end function opsplit_ca_set_cells
+
+    function opsplit_ca_get_cells(ca, cells, order) bind(C, name="opsplit_ca_get_cells") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ca, cells
+      integer(c_int), value :: order
+      integer(c_int) :: status
+    end function opsplit_ca_get_cells
+
+    ! rle: a NUL-terminated string; row and col 0-based.
+    function opsplit_ca_place_rle(ca, rle, row, col) bind(C, name="opsplit_ca_place_rle") result(status)
+      import :: c_int, c_int64_t, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: rle(*)
+      integer(c_int64_t), value :: row, col
+      integer(c_int) :: status
+    end function opsplit_ca_place_rle
+
+    function opsplit_ca_step(ca, nsteps) bind(C, name="opsplit_ca_step") result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ca
+      integer(c_int64_t), value :: nsteps
+      integer(c_int) :: status
+    end function opsplit_ca_step
+
+    function opsplit_ca_get_steps(ca, steps) bind(C, name="opsplit_ca_get_steps") result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ca
+      integer(c_int64_t), intent(out) :: steps
+      integer(c_int) :: status
+    end function opsplit_ca_get_steps
+
+    function opsplit_ca_get_population(ca, population) bind(C, name="opsplit_ca_get_population") result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ca
+      integer(c_int64_t), intent(out) :: population
+      integer(c_int) :: status
+    end function opsplit_ca_get_population
   end interface
 
   ! The C library's strlen, to read its NUL-terminated strings.
@@ -983,6 +1076,31 @@ module opsplit
     procedure :: c_handle => ode_c_handle
   end type opsplit_ode_t
 
+  !> A CA grid (ca.h): cells as integer(c_int8_t) arrays cells(rows, cols), indices 1-based.
+  type :: opsplit_ca_t
+    private
+    type(c_ptr) :: handle = c_null_ptr
+    integer(c_int64_t) :: rows = 0, cols = 0
+  contains
+    procedure, private :: ca_create_i4
+    procedure, private :: ca_create_i8
+    generic :: create => ca_create_i4, ca_create_i8
+    procedure :: destroy => ca_destroy
+    procedure :: get_shape => ca_get_shape
+    procedure :: set_boundary => ca_set_boundary
+    procedure :: set_rule => ca_set_rule
+    procedure :: set_cells => ca_set_cells
+    procedure :: get_cells => ca_get_cells
+    procedure :: place_rle => ca_place_rle
+    procedure, private :: ca_step_i4
+    procedure, private :: ca_step_i8
+    generic :: step => ca_step_i4, ca_step_i8
+    procedure :: steps => ca_steps
+    procedure :: population => ca_population
+    procedure :: created => ca_created
+    procedure :: c_handle => ca_c_handle
+  end type opsplit_ca_t
+
   ! The implementations are reached through the types only.
   private :: context_create, context_create_on_device, context_destroy, context_backend, &
              context_set_num_threads, context_set_cuda_stream, context_synchronize, &
@@ -1009,6 +1127,9 @@ module opsplit
              ode_set_absolute_tolerances, ode_set_initial_step, ode_set_max_steps_i4, ode_set_max_steps_i8, &
              ode_set_keep_step, ode_set_clip_negative, ode_set_state, ode_get_state, ode_set_parameters, &
              ode_get_parameters, ode_transfer, ode_integrate, ode_results, ode_bad_size, ode_created, ode_c_handle
+  private :: ca_create_i4, ca_create_i8, ca_destroy, ca_get_shape, ca_set_boundary, ca_set_rule, ca_set_cells, &
+             ca_get_cells, ca_transfer, ca_place_rle, ca_step_i4, ca_step_i8, ca_steps, ca_population, ca_created, &
+             ca_c_handle
   private :: finish, fortran_failure, already_created, precision_name, itoa, quiet_nan, values_at, int_flag
 
   ! Where a zero-size array's address goes: C refuses NULL even where it reads or
@@ -2689,5 +2810,160 @@ contains
     class(opsplit_ode_t), intent(in) :: this
     ode_c_handle = this%handle
   end function ode_c_handle
+
+  ! ---- opsplit_ca_t ----------------------------------------------------------
+
+  !> A grid of rows x cols cells (default integers or integer(c_int64_t)) of model
+  !> OPSPLIT_CA_LIFE: every cell dead, rule B3/S23, OPSPLIT_CA_PERIODIC, generation 0.
+  subroutine ca_create_i4(this, ctx, model, rows, cols, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    integer(c_int), intent(in) :: model
+    integer, intent(in) :: rows, cols
+    integer, intent(out), optional :: stat
+    call ca_create_i8(this, ctx, model, int(rows, c_int64_t), int(cols, c_int64_t), stat)
+  end subroutine ca_create_i4
+
+  subroutine ca_create_i8(this, ctx, model, rows, cols, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    integer(c_int), intent(in) :: model
+    integer(c_int64_t), intent(in) :: rows, cols
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    if (already_created(this%handle, 'opsplit_ca_t%create', stat)) return
+    status = opsplit_ca_create(ctx%handle, model, rows, cols, this%handle)
+    if (status == OPSPLIT_SUCCESS) then
+      this%rows = rows
+      this%cols = cols
+    end if
+    call finish(status, stat)
+  end subroutine ca_create_i8
+
+  !> Idempotent: a second call (or one on a grid never created) does nothing.
+  subroutine ca_destroy(this, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = opsplit_ca_destroy(this%handle)
+    if (.not. c_associated(this%handle)) then
+      this%rows = 0
+      this%cols = 0
+    end if
+    call finish(status, stat)
+  end subroutine ca_destroy
+
+  subroutine ca_get_shape(this, rows, cols, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    integer(c_int64_t), intent(out) :: rows, cols
+    integer, intent(out), optional :: stat
+    rows = 0
+    cols = 0
+    call finish(opsplit_ca_get_shape(this%handle, rows, cols), stat)
+  end subroutine ca_get_shape
+
+  !> OPSPLIT_CA_PERIODIC (a torus) or OPSPLIT_CA_CLOSED.
+  subroutine ca_set_boundary(this, boundary, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    integer(c_int), intent(in) :: boundary
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_set_boundary(this%handle, boundary), stat)
+  end subroutine ca_set_boundary
+
+  !> A Life-like rule: 'B3/S23', 'B36/S23', '23/3', ...
+  subroutine ca_set_rule(this, rule, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    character(len=*), intent(in) :: rule
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_set_rule(this%handle, trim(rule) // c_null_char), stat)
+  end subroutine ca_set_rule
+
+  !> All cells: cells(rows, cols), 0 dead, nonzero alive.
+  subroutine ca_set_cells(this, cells, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    integer(c_int8_t), intent(in), target, contiguous :: cells(:, :)
+    integer, intent(out), optional :: stat
+    call ca_transfer(this, 'set_cells', c_loc(cells), shape(cells, kind=c_int64_t), .true., stat)
+  end subroutine ca_set_cells
+
+  !> All cells into cells(rows, cols): 0 dead, 1 alive.
+  subroutine ca_get_cells(this, cells, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    integer(c_int8_t), intent(inout), target, contiguous :: cells(:, :)
+    integer, intent(out), optional :: stat
+    call ca_transfer(this, 'get_cells', c_loc(cells), shape(cells, kind=c_int64_t), .false., stat)
+  end subroutine ca_get_cells
+
+  subroutine ca_transfer(this, who, cells, cells_shape, set, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    character(len=*), intent(in) :: who
+    type(c_ptr), intent(in) :: cells
+    integer(c_int64_t), intent(in) :: cells_shape(2)
+    logical, intent(in) :: set
+    integer, intent(out), optional :: stat
+    if (c_associated(this%handle) .and. (cells_shape(1) /= this%rows .or. cells_shape(2) /= this%cols)) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_ca_t%' // who // ': cells is (' // &
+                  itoa(cells_shape(1)) // ', ' // itoa(cells_shape(2)) // '), the grid (' // itoa(this%rows) // &
+                  ', ' // itoa(this%cols) // ')')
+      return
+    end if
+    if (set) then
+      call finish(opsplit_ca_set_cells(this%handle, cells, OPSPLIT_CA_COLUMN_MAJOR), stat)
+    else
+      call finish(opsplit_ca_get_cells(this%handle, cells, OPSPLIT_CA_COLUMN_MAJOR), stat)
+    end if
+  end subroutine ca_transfer
+
+  !> An RLE pattern (lines joined with new_line('a')) with its top-left cell at (row, col),
+  !> 1-based.
+  subroutine ca_place_rle(this, rle, row, col, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    character(len=*), intent(in) :: rle
+    integer, intent(in) :: row, col
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_place_rle(this%handle, trim(rle) // c_null_char, int(row, c_int64_t) - 1, &
+                                     int(col, c_int64_t) - 1), stat)
+  end subroutine ca_place_rle
+
+  subroutine ca_step_i4(this, nsteps, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    integer, intent(in) :: nsteps
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_step(this%handle, int(nsteps, c_int64_t)), stat)
+  end subroutine ca_step_i4
+
+  subroutine ca_step_i8(this, nsteps, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    integer(c_int64_t), intent(in) :: nsteps
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_step(this%handle, nsteps), stat)
+  end subroutine ca_step_i8
+
+  !> Generations advanced since creation.
+  integer(c_int64_t) function ca_steps(this, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    ca_steps = 0
+    call finish(opsplit_ca_get_steps(this%handle, ca_steps), stat)
+  end function ca_steps
+
+  !> Live cells.
+  integer(c_int64_t) function ca_population(this, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    ca_population = 0
+    call finish(opsplit_ca_get_population(this%handle, ca_population), stat)
+  end function ca_population
+
+  logical function ca_created(this)
+    class(opsplit_ca_t), intent(in) :: this
+    ca_created = c_associated(this%handle)
+  end function ca_created
+
+  !> The C handle, for the bind(C) interfaces (the object still owns it).
+  type(c_ptr) function ca_c_handle(this)
+    class(opsplit_ca_t), intent(in) :: this
+    ca_c_handle = this%handle
+  end function ca_c_handle
 
 end module opsplit

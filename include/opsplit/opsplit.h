@@ -2,6 +2,7 @@
 #ifndef OPSPLIT_H
 #define OPSPLIT_H
 
+#include "opsplit/ca.h"
 #include "opsplit/core.h"
 #include "opsplit/field.h"
 #include "opsplit/mechanism.h"

@@ -17,6 +17,7 @@ enum class HandleKind : uint64_t {
   rd = 0x6f7073706c5f7264ULL,       // "opspl_rd"
   mechanism = 0x6f7073706c6d6563ULL,  // "opsplmec"
   ode = 0x6f7073706c6f6465ULL,        // "opsplode"
+  ca = 0x6f7073706c5f6361ULL,         // "opspl_ca"
 };
 
 namespace registry {

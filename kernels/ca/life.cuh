@@ -1,0 +1,108 @@
+// Life-like cellular automata on bit-packed rows: 64 cells per 64-bit word, bit j of
+// word w is column 64 w + j. One generation of a word is computed from the words of the
+// rows above, at and below it, shifted so that bit j of each of the eight inputs is
+// cell j's neighbour in one direction, through a bit-sliced adder (the count of live
+// neighbours of all 64 cells at once as four bit planes) and the rule's birth and
+// survival sets. Written once for the CPU loops and the CUDA kernels.
+#pragma once
+
+#include <stdint.h>
+
+#include "common/hd.cuh"
+
+namespace opsplit::ca {
+
+// An outer-totalistic rule on the Moore neighbourhood: bit k of birth (survive) set
+// when a dead (live) cell with k live neighbours is alive in the next generation,
+// k = 0..8. Conway's B3/S23 is {1 << 3, 1 << 2 | 1 << 3}.
+struct LifeRule {
+  uint32_t birth = 0, survive = 0;
+};
+
+constexpr int kBitsPerWord = 64;
+
+OPSPLIT_HD int64_t words_per_row(int64_t cols) { return (cols + kBitsPerWord - 1) / kBitsPerWord; }
+
+// The word's bits that are cells (the last word of a row is padded with zeros).
+OPSPLIT_HD uint64_t valid_bits(int64_t word, int64_t cols) {
+  const int64_t rest = cols - word * kBitsPerWord;
+  return rest >= kBitsPerWord ? ~uint64_t(0) : (uint64_t(1) << rest) - 1;
+}
+
+OPSPLIT_HD uint64_t cell_bit(const uint64_t* row, int64_t col) {
+  return (row[col / kBitsPerWord] >> (col % kBitsPerWord)) & 1u;
+}
+
+// Word w of the row's west neighbours (bit j: the cell at column 64 w + j - 1) and east
+// neighbours (column 64 w + j + 1). Past the row's ends: the other end on a torus
+// (periodic), dead cells otherwise.
+OPSPLIT_HD uint64_t west_neighbours(const uint64_t* row, int64_t w, int64_t cols, bool periodic) {
+  const uint64_t carry = w > 0 ? row[w - 1] >> (kBitsPerWord - 1) : (periodic ? cell_bit(row, cols - 1) : 0);
+  return (row[w] << 1) | carry;
+}
+
+OPSPLIT_HD uint64_t east_neighbours(const uint64_t* row, int64_t w, int64_t nwords, int64_t cols, bool periodic) {
+  uint64_t east = row[w] >> 1;
+  if (w + 1 < nwords) east |= row[w + 1] << (kBitsPerWord - 1);
+  if (w == nwords - 1 && periodic) east |= cell_bit(row, 0) << ((cols - 1) % kBitsPerWord);
+  return east;
+}
+
+// Adds one-bit inputs a + b + c per bit position: sum and carry planes.
+OPSPLIT_HD void full_add(uint64_t a, uint64_t b, uint64_t c, uint64_t& sum, uint64_t& carry) {
+  const uint64_t ab = a ^ b;
+  sum = ab ^ c;
+  carry = (a & b) | (ab & c);
+}
+
+// The next state of 64 cells (centre) from their eight neighbour words.
+OPSPLIT_HD uint64_t life_word(uint64_t nw, uint64_t n, uint64_t ne, uint64_t w, uint64_t centre, uint64_t e,
+                              uint64_t sw, uint64_t s, uint64_t se, LifeRule rule) {
+  // Three full adders make three two-bit counts (s_i + 2 c_i), of 3, 3 and 2 inputs.
+  uint64_t s0, c0, s1, c1, s2, c2;
+  full_add(nw, n, ne, s0, c0);
+  full_add(w, e, sw, s1, c1);
+  s2 = s ^ se, c2 = s & se;
+  // The ones column: s0 + s1 + s2 = bit0 + 2 t.
+  uint64_t bit0, t;
+  full_add(s0, s1, s2, bit0, t);
+  // The twos column: t + c0 + c1 + c2 = bit1 + 2 (carry + y).
+  uint64_t x, y;
+  full_add(c0, c1, c2, x, y);  // c0 + c1 + c2 = x + 2 y
+  const uint64_t bit1 = x ^ t;
+  const uint64_t carry = x & t;  // x + t = bit1 + 2 carry
+  // The fours column: carry + y = bit2 + 2 bit3 (both set only for a count of 8).
+  const uint64_t bit2 = y ^ carry;
+  const uint64_t bit3 = y & carry;
+  uint64_t next = 0;
+  for (int k = 0; k <= 8; ++k) {
+    const bool born = (rule.birth >> k) & 1u, stays = (rule.survive >> k) & 1u;
+    if (!born && !stays) continue;
+    const uint64_t is_k = ((k & 1) ? bit0 : ~bit0) & ((k & 2) ? bit1 : ~bit1) & ((k & 4) ? bit2 : ~bit2) &
+                          ((k & 8) ? bit3 : ~bit3);
+    next |= is_k & ((born ? ~centre : 0) | (stays ? centre : 0));
+  }
+  return next;
+}
+
+// Word w of the next generation of row r, from the current rows above (null: dead),
+// at and below (null: dead).
+OPSPLIT_HD uint64_t life_next_word(const uint64_t* above, const uint64_t* row, const uint64_t* below, int64_t w,
+                                   int64_t nwords, int64_t cols, bool periodic, LifeRule rule) {
+  uint64_t nw = 0, n = 0, ne = 0, sw = 0, s = 0, se = 0;
+  if (above != nullptr) {
+    nw = west_neighbours(above, w, cols, periodic);
+    n = above[w];
+    ne = east_neighbours(above, w, nwords, cols, periodic);
+  }
+  if (below != nullptr) {
+    sw = west_neighbours(below, w, cols, periodic);
+    s = below[w];
+    se = east_neighbours(below, w, nwords, cols, periodic);
+  }
+  const uint64_t we = west_neighbours(row, w, cols, periodic);
+  const uint64_t ea = east_neighbours(row, w, nwords, cols, periodic);
+  return life_word(nw, n, ne, we, row[w], ea, sw, s, se, rule) & valid_bits(w, cols);
+}
+
+}  // namespace opsplit::ca

@@ -1,0 +1,39 @@
+// A CA grid: rows x cols cells on the context's backend. LIFE keeps bit-packed rows
+// (kernels/ca/life.cuh) in two buffers, a generation reading one and writing the other.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ca/life.cuh"
+#include "core/buffer.hpp"
+#include "core/context.hpp"
+#include "core/handle.hpp"
+#include "opsplit/ca.h"
+
+struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::ContextMember {
+  opsplit_ca_s(opsplit::Context& ctx, int model, int64_t rows, int64_t cols);
+
+  int64_t rows() const { return rows_; }
+  int64_t cols() const { return cols_; }
+  int64_t steps() const { return steps_; }
+
+  void set_boundary(int boundary);
+  void set_rule(const char* rule);
+  void set_cells(const uint8_t* cells, int order);
+  void get_cells(uint8_t* cells, int order) const;
+  void place_rle(const char* rle, int64_t row, int64_t col);
+  void step(int64_t nsteps);
+  int64_t population() const;
+
+ private:
+  void upload(const uint64_t* words);
+  void download(uint64_t* words) const;
+  size_t word_count() const { return static_cast<size_t>(rows_ * nwords_); }
+
+  int64_t rows_, cols_, nwords_;
+  bool periodic_ = true;
+  opsplit::ca::LifeRule rule_{1u << 3, 1u << 2 | 1u << 3};  // B3/S23
+  int64_t steps_ = 0;
+  opsplit::Buffer cells_, next_;  // bit-packed rows; cells_ holds the current generation
+};
