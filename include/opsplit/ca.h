@@ -11,8 +11,13 @@
  *   COLUMN_MAJOR  Fortran cells(rows, cols)
  * A LIFE cell is 0 (dead) or 1 (alive); on input any nonzero value is alive.
  *
- * Every generation is computed from the whole previous one, with no atomics: the same
- * start gives the same cells, bit for bit, on every run and on both backends. */
+ * LIFE computes every generation from the whole previous one, with no atomics: the same
+ * start gives the same cells, bit for bit, on every run and on both backends.
+ *
+ * The calls on cells (set_cells, get_cells, place_rle, set_rule, get_population) are
+ * LIFE's; the lava-flow models will read and write named double substates through calls
+ * of their own, and have their own boundary meaning (lava leaving a CLOSED grid counted
+ * as lost). */
 #ifndef OPSPLIT_CA_H
 #define OPSPLIT_CA_H
 
@@ -33,23 +38,23 @@ typedef enum opsplit_ca_order {
   OPSPLIT_CA_COLUMN_MAJOR = 1 /* cells[c * rows + r] */
 } opsplit_ca_order;
 
-/* PERIODIC: a torus, the default for LIFE. CLOSED: no cell outside the grid (LIFE: the
- * cells outside are dead). */
+/* PERIODIC: a torus (LIFE's default). CLOSED: no cell outside the grid (LIFE: the cells
+ * outside are dead). */
 typedef enum opsplit_ca_boundary {
   OPSPLIT_CA_CLOSED = 0,
   OPSPLIT_CA_PERIODIC = 1
 } opsplit_ca_boundary;
 
-/* A grid of rows x cols cells (each >= 1, rows x cols <= 2^40), every cell dead, the
- * rule B3/S23 (Conway's Life), PERIODIC, generation 0. */
+/* A grid of rows x cols cells (each >= 1, rows x cols <= 2^40) at generation 0. LIFE:
+ * every cell dead, the rule B3/S23 (Conway's Life), PERIODIC. */
 OPSPLIT_API opsplit_status opsplit_ca_create(opsplit_context ctx, opsplit_ca_model model, int64_t rows, int64_t cols,
                                              opsplit_ca* ca);
 OPSPLIT_API opsplit_status opsplit_ca_destroy(opsplit_ca* ca);
 OPSPLIT_API opsplit_status opsplit_ca_get_shape(opsplit_ca ca, int64_t* rows, int64_t* cols);
 
 OPSPLIT_API opsplit_status opsplit_ca_set_boundary(opsplit_ca ca, opsplit_ca_boundary boundary);
-/* LIFE: the rule string; digits 0-8 once each per part; B0 and Hensel's
- * non-totalistic letters are refused. */
+/* LIFE: the rule string; digits 0-8 once each per part; B0 (not in this version) and
+ * Hensel's non-totalistic letters are refused. */
 OPSPLIT_API opsplit_status opsplit_ca_set_rule(opsplit_ca ca, const char* rule);
 
 /* All rows x cols cells. */
@@ -58,13 +63,16 @@ OPSPLIT_API opsplit_status opsplit_ca_get_cells(opsplit_ca ca, uint8_t* cells, o
 /* A pattern in run-length encoding (LifeWiki's RLE: "x = 3, y = 3, rule = B3/S23" then
  * runs of b, o, $ ending in !; # lines are comments) written over the cells of its
  * x by y box with the box's top-left cell at (row, col), 0-based; the other cells are
- * kept. On a torus the box wraps; on a CLOSED grid it must fit. A rule in the header
- * must be the grid's rule. */
+ * kept. On a torus the box wraps; on a CLOSED grid it must fit; it may not be larger
+ * than the grid. A rule in the header must be the grid's rule. Malformed text:
+ * OPSPLIT_ERROR_PARSE with the line. */
 OPSPLIT_API opsplit_status opsplit_ca_place_rle(opsplit_ca ca, const char* rle, int64_t row, int64_t col);
 
 /* Advances nsteps >= 0 generations. With a progress callback the call reports after
- * each twentieth of them; a cancelled call returns OPSPLIT_ERROR_CANCELLED with the
- * grid at the last generation it completed (opsplit_ca_get_steps says which). */
+ * each twentieth of them (rounded up); a cancelled call returns OPSPLIT_ERROR_CANCELLED
+ * with the grid at the last generation it completed (opsplit_ca_get_steps says which).
+ * A device failure names the generation the grid holds, or says that its cells are
+ * undefined (a failure found when the launched generations are waited for). */
 OPSPLIT_API opsplit_status opsplit_ca_step(opsplit_ca ca, int64_t nsteps);
 /* Generations advanced since creation (set_cells and place_rle do not reset it). */
 OPSPLIT_API opsplit_status opsplit_ca_get_steps(opsplit_ca ca, int64_t* steps);

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "ca/life_cuda.hpp"
-#include "core/buffer.hpp"
 
 namespace opsplit::ca {
 namespace {
@@ -55,13 +54,13 @@ void life_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int64
   cuda::check_launch("life_generation_kernel");
 }
 
-int64_t live_cells_cuda(Context& ctx, const uint64_t* words, int64_t nwords) {
-  Buffer total(ctx, sizeof(unsigned long long));
+int64_t live_cells_cuda(Context& ctx, const uint64_t* words, int64_t nwords, unsigned long long* count) {
+  ctx.device().zero(count, sizeof *count);
   live_cells_kernel<<<blocks_for(nwords), kThreads, 0, static_cast<cudaStream_t>(ctx.device().stream())>>>(
-      words, nwords, total.as<unsigned long long>());
+      words, nwords, count);
   cuda::check_launch("live_cells_kernel");
   unsigned long long n = 0;
-  ctx.device().copy_to_host(&n, total.data(), sizeof n);
+  ctx.device().copy_to_host(&n, count, sizeof n);
   return static_cast<int64_t>(n);
 }
 

@@ -60,13 +60,17 @@ OPSPLIT_API opsplit_status opsplit_ca_step(opsplit_ca ca, int64_t nsteps) {
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_get_steps(opsplit_ca ca, int64_t* steps) {
-  return api_guard(__func__, [&] { output(steps, "steps") = ca_arg(ca).steps(); });
+  return api_guard(__func__, [&] {
+    int64_t& out = output(steps, "steps");
+    out = ca_arg(ca).steps();
+  });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_get_population(opsplit_ca ca, int64_t* population) {
   return api_guard(__func__, [&] {
     const opsplit_ca_s& g = ca_arg(ca);
-    output(population, "population") = g.population();
+    int64_t& out = output(population, "population");
+    out = g.population();
   });
 }
 

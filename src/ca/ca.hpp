@@ -27,6 +27,7 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   int64_t population() const;
 
  private:
+  void synchronize_generations(int64_t start);
   void upload(const uint64_t* words);
   void download(uint64_t* words) const;
   size_t word_count() const { return static_cast<size_t>(rows_ * nwords_); }
@@ -36,4 +37,5 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   opsplit::ca::LifeRule rule_{1u << 3, 1u << 2 | 1u << 3};  // B3/S23
   int64_t steps_ = 0;
   opsplit::Buffer cells_, next_;  // bit-packed rows; cells_ holds the current generation
+  opsplit::Buffer count_;         // CUDA: the population's device counter
 };

@@ -51,7 +51,8 @@ LifeRule parse_life_rule(const std::string& text) {
     rule.birth = neighbour_counts(text, second);
   }
   if (rule.birth & 1u)
-    fail_argument("the rule \"" + text + "\" has B0 (dead cells with no live neighbours are born): not supported");
+    fail_argument("the rule \"" + text + "\" has B0 (dead cells with no live neighbours are born): not supported "
+                  "in this version");
   return rule;
 }
 
@@ -65,12 +66,13 @@ std::string life_rule_string(LifeRule rule) {
   return s;
 }
 
-RlePattern parse_rle(const std::string& text) {
+RlePattern parse_rle(const std::string& text, int64_t max_width, int64_t max_height) {
   RlePattern p;
   int line = 0;
   size_t at = 0;
   bool header = false, done = false;
   int64_t row = 0, col = 0, count = 0;
+  bool had_count = false;
   auto where = [&] { return "RLE line " + std::to_string(line) + ": "; };
   while (at < text.size() && !done) {
     size_t end = text.find('\n', at);
@@ -109,6 +111,10 @@ RlePattern parse_rle(const std::string& text) {
           fail(OPSPLIT_ERROR_PARSE, where() + "unknown header item \"" + key + "\"");
         }
       }
+      if (p.width > max_width || p.height > max_height)
+        fail_argument("the pattern's " + std::to_string(p.width) + " x " + std::to_string(p.height) +
+                      " box is larger than the " + std::to_string(max_height) + " x " + std::to_string(max_width) +
+                      " grid");
       header = true;
       continue;
     }
@@ -118,10 +124,13 @@ RlePattern parse_rle(const std::string& text) {
         if (count > std::numeric_limits<int32_t>::max() / 10)
           fail(OPSPLIT_ERROR_PARSE, where() + "a run count is too large");
         count = count * 10 + (ch - '0');
+        had_count = true;
         continue;
       }
+      if (count == 0 && had_count)
+        fail(OPSPLIT_ERROR_PARSE, where() + "a run count of 0 before '" + std::string(1, ch) + "'");
       const int64_t n = count == 0 ? 1 : count;
-      count = 0;
+      count = 0, had_count = false;
       if (ch == 'b') {
         col += n;
       } else if (ch == 'o') {

@@ -28,8 +28,11 @@ struct RlePattern {
   std::vector<std::pair<int64_t, int64_t>> live;
 };
 // Throws PARSE with the line and what is wrong: no header, a cell outside the header's
-// box, a state other than b/o (multi-state patterns), a missing '!'.
-RlePattern parse_rle(const std::string& text);
+// box, a run count of 0, a state other than b/o (multi-state patterns), a missing '!';
+// INVALID_ARGUMENT when the header's box is wider than max_width or taller than
+// max_height (checked before any cell is read, so a short text cannot ask for a huge
+// pattern).
+RlePattern parse_rle(const std::string& text, int64_t max_width = INT64_MAX, int64_t max_height = INT64_MAX);
 
 // Host cells (0 dead, anything else alive; row-major cells[r * cols + c], or column-major
 // cells[c * rows + r] as Fortran's cells(rows, cols)) to and from bit-packed rows: row

@@ -25,12 +25,17 @@ int main(void) {
                "cols=-3");
   EXPECT_ERROR(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, INT64_MAX, 2, &ca), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
                "2^40 cells");
+  EXPECT_ERROR(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, 1, INT64_MAX, &ca), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
+               "2^40 cells");
+  EXPECT_ERROR(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, INT64_C(1) << 20, (INT64_C(1) << 20) + 1, &ca),
+               OPSPLIT_ERROR_INVALID_ARGUMENT, create, "2^40 cells");
   CHECK(ca == NULL);
   CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, ROWS, COLS, &ca));
   CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, 2, 2, &dead));
   opsplit_ca dangling = dead;
   CHECK_OK(opsplit_ca_destroy(&dead));
   CHECK(dead == NULL);
+  EXPECT_ERROR(opsplit_ca_destroy(&dangling), OPSPLIT_ERROR_INVALID_HANDLE, "opsplit_ca_destroy", "not a live");
   CHECK_OK(opsplit_ca_destroy(&dead));
   CHECK_OK(opsplit_ca_destroy(NULL));
 
@@ -60,6 +65,8 @@ int main(void) {
   EXPECT_ERROR(opsplit_ca_set_rule(ca, "B9/S23"), OPSPLIT_ERROR_INVALID_ARGUMENT, rule, "0-8");
   EXPECT_ERROR(opsplit_ca_set_rule(ca, "B0/S23"), OPSPLIT_ERROR_INVALID_ARGUMENT, rule, "B0");
   EXPECT_ERROR(opsplit_ca_set_rule(ca, "life"), OPSPLIT_ERROR_INVALID_ARGUMENT, rule, "B3/S23");
+  EXPECT_ERROR(opsplit_ca_set_rule(dangling, "B3/S23"), OPSPLIT_ERROR_INVALID_HANDLE, rule, "ca");
+  EXPECT_ERROR(opsplit_ca_set_rule(NULL, "B3/S23"), OPSPLIT_ERROR_INVALID_HANDLE, rule, "ca is NULL");
 
   const char* set = "opsplit_ca_set_cells";
   const char* get = "opsplit_ca_get_cells";
@@ -70,9 +77,15 @@ int main(void) {
                "cells is NULL");
   EXPECT_ERROR(opsplit_ca_get_cells(ca, out, (opsplit_ca_order)2), OPSPLIT_ERROR_INVALID_ARGUMENT, get, "order=2");
   EXPECT_ERROR(opsplit_ca_get_cells(dangling, out, OPSPLIT_CA_ROW_MAJOR), OPSPLIT_ERROR_INVALID_HANDLE, get, "ca");
+  EXPECT_ERROR(opsplit_ca_set_cells(dangling, cells, OPSPLIT_CA_ROW_MAJOR), OPSPLIT_ERROR_INVALID_HANDLE, set, "ca");
 
   const char* rle = "opsplit_ca_place_rle";
   EXPECT_ERROR(opsplit_ca_place_rle(ca, NULL, 0, 0), OPSPLIT_ERROR_INVALID_ARGUMENT, rle, "rle is NULL");
+  EXPECT_ERROR(opsplit_ca_place_rle(dangling, "x = 1, y = 1\no!", 0, 0), OPSPLIT_ERROR_INVALID_HANDLE, rle, "ca");
+  /* A short text asking for a huge pattern is refused before any cell is read. */
+  EXPECT_ERROR(opsplit_ca_place_rle(ca, "x = 2000000000, y = 1\n2000000000o!", 0, 0), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               rle, "larger than the 6 x 7 grid");
+  EXPECT_ERROR(opsplit_ca_place_rle(ca, "x = 3, y = 1\n0o!", 0, 0), OPSPLIT_ERROR_PARSE, rle, "run count of 0");
   EXPECT_ERROR(opsplit_ca_place_rle(ca, "x = 1, y = 1\no!", ROWS, 0), OPSPLIT_ERROR_INVALID_ARGUMENT, rle,
                "outside the 6 x 7 grid");
   EXPECT_ERROR(opsplit_ca_place_rle(ca, "x = 1, y = 1\no!", 0, -1), OPSPLIT_ERROR_INVALID_ARGUMENT, rle, "outside");
@@ -80,7 +93,7 @@ int main(void) {
   EXPECT_ERROR(opsplit_ca_place_rle(ca, "x = 1, y = 1, rule = B36/S23\no!", 0, 0), OPSPLIT_ERROR_INVALID_ARGUMENT, rle,
                "B36/S23 is not the grid's B3/S23");
   EXPECT_ERROR(opsplit_ca_place_rle(ca, "x = 8, y = 1\n8o!", 0, 0), OPSPLIT_ERROR_INVALID_ARGUMENT, rle,
-               "does not fit the 6 x 7 torus");
+               "8 x 1 box is larger than the 6 x 7 grid");
   CHECK_OK(opsplit_ca_set_boundary(ca, OPSPLIT_CA_CLOSED));
   EXPECT_ERROR(opsplit_ca_place_rle(ca, "x = 3, y = 1\n3o!", 0, 5), OPSPLIT_ERROR_INVALID_ARGUMENT, rle,
                "closed grid");
@@ -89,6 +102,9 @@ int main(void) {
   EXPECT_ERROR(opsplit_ca_step(ca, -1), OPSPLIT_ERROR_INVALID_ARGUMENT, step, "nsteps=-1");
   EXPECT_ERROR(opsplit_ca_step(dangling, 1), OPSPLIT_ERROR_INVALID_HANDLE, step, "ca");
   EXPECT_ERROR(opsplit_ca_get_steps(ca, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_ca_get_steps", "steps is NULL");
+  EXPECT_ERROR(opsplit_ca_get_steps(dangling, &steps), OPSPLIT_ERROR_INVALID_HANDLE, "opsplit_ca_get_steps", "ca");
+  EXPECT_ERROR(opsplit_ca_get_population(dangling, &population), OPSPLIT_ERROR_INVALID_HANDLE,
+               "opsplit_ca_get_population", "ca");
   EXPECT_ERROR(opsplit_ca_get_population(ca, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_ca_get_population",
                "population is NULL");
 
@@ -106,6 +122,10 @@ int main(void) {
   CHECK_OK(opsplit_ca_step(ca, 1));
   CHECK_OK(opsplit_ca_get_cells(ca, out, OPSPLIT_CA_ROW_MAJOR));
   CHECK(memcmp(out, cells, sizeof cells) == 0);
+  CHECK_OK(opsplit_ca_get_steps(ca, &steps));
+  CHECK(steps == 2);
+  /* The generation count cannot pass 2^63 - 1: refused, nothing stepped. */
+  EXPECT_ERROR(opsplit_ca_step(ca, INT64_MAX), OPSPLIT_ERROR_INVALID_ARGUMENT, step, "past 2^63 - 1");
   CHECK_OK(opsplit_ca_get_steps(ca, &steps));
   CHECK(steps == 2);
 

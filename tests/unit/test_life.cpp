@@ -126,6 +126,10 @@ TEST(LifeRle, ReadsHeaderCommentsAndRuns) {
   EXPECT_EQ(p.live, glider);
   // Blank rows by a run count before '$' ("3$": the row ends and two blank ones follow),
   // no rule, CR LF line ends.
+  // A run count split across lines, a comment line inside the runs, text after '!'.
+  const auto split = parse_rle("x = 12, y = 2\n1\n#C inside\n2o$o!trailing text");
+  EXPECT_EQ(split.live.size(), 13u);
+  EXPECT_EQ(split.live.back(), (std::pair<int64_t, int64_t>{1, 0}));
   const auto q = parse_rle("x = 2, y = 4\r\no3$bo!\r\n");
   const std::vector<std::pair<int64_t, int64_t>> two = {{0, 0}, {3, 1}};
   EXPECT_EQ(q.live, two);
@@ -142,7 +146,8 @@ TEST(LifeRle, NamesTheFault) {
       {"x = 3, y = 3\n4o!", "past the header's 3 x 3 box"},
       {"x = 3, y = 1\nbo$o!", "past the header's"},
       {"x = 3, y = 3\nbo$2bo$3o", "does not end with '!'"}};
-  for (const auto& [text, why] : bad) expect_refused(parse_rle, text, OPSPLIT_ERROR_PARSE, why);
+  for (const auto& [text, why] : bad)
+    expect_refused([](const std::string& t) { return parse_rle(t); }, text, OPSPLIT_ERROR_PARSE, why);
 }
 
 // Every generation of random soups equals the cell-by-cell reference, bit for bit: sizes
@@ -153,7 +158,9 @@ TEST(LifeGrid, EqualsTheCellByCellReference) {
                                  parse_life_rule("B3678/S34678"), parse_life_rule("B1/S012345678")};
   std::mt19937_64 rng(2026);
   for (int i = 0; i < 12; ++i) rules.push_back({static_cast<uint32_t>(rng() & 0x1fe), static_cast<uint32_t>(rng() & 0x1ff)});
-  const std::pair<int64_t, int64_t> sizes[] = {{1, 1}, {1, 5}, {2, 3}, {3, 64}, {5, 65}, {7, 130}, {17, 200}, {64, 63}, {9, 1}};
+  const std::pair<int64_t, int64_t> sizes[] = {{1, 1},   {1, 5},   {2, 3},   {3, 64},  {5, 65},  {7, 130},
+                                                {17, 200}, {64, 63}, {9, 1},   {4, 128}, {2, 129}, {3, 2},
+                                                {2, 2},   {1, 64},  {1, 65}};
   for (const LifeRule& rule : rules)
     for (const auto& [rows, cols] : sizes)
       for (bool periodic : {true, false}) {
@@ -243,6 +250,25 @@ TEST(LifeGrid, HighLifeReplicatorCopiesItself) {
       EXPECT_EQ(grid.cells(), two);
     }
   }
+}
+
+// place_rle writes the pattern's whole box (its dead cells too) and wraps on a torus;
+// the cells outside the box keep their state. Any nonzero input value is alive.
+TEST(LifeGrid, PlaceRleWritesItsBoxAndWraps) {
+  const int64_t n = 10;
+  Grid grid(n, n);
+  std::vector<uint8_t> all(static_cast<size_t>(n * n), 0);
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint8_t>(i % 2 ? 255 : 2);
+  grid.set(all);
+  EXPECT_EQ(grid.population(), n * n);
+  OPSPLIT_OK(opsplit_ca_place_rle(grid.ca, "x = 3, y = 3\nbob$2bo$3o!", 8, 9));
+  std::vector<uint8_t> expected(all.size(), 1);
+  const int64_t box_rows[] = {8, 9, 0}, box_cols[] = {9, 0, 1};
+  for (int64_t r : box_rows)
+    for (int64_t c : box_cols) expected[static_cast<size_t>(r * n + c)] = 0;
+  for (const auto& [r, c] : std::vector<std::pair<int64_t, int64_t>>{{0, 1}, {1, 2}, {2, 0}, {2, 1}, {2, 2}})
+    expected[static_cast<size_t>(box_rows[r] * n + box_cols[c])] = 1;
+  EXPECT_EQ(grid.cells(), expected);
 }
 
 // Column-major cells (Fortran's cells(rows, cols)) are the transpose of row-major ones.
