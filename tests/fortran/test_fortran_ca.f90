@@ -9,7 +9,7 @@ program test_fortran_ca
   implicit none
   type(opsplit_context_t) :: ctx
   type(opsplit_ca_t) :: ca
-  integer(c_int8_t), allocatable :: cells(:, :), expected(:, :), wrong(:, :)
+  integer(c_int8_t) :: cells(9, 11), expected(9, 11), wrong(11, 9)
   integer(c_int64_t) :: rows, cols
   integer :: stat, k
   character(len=*), parameter :: glider = 'x = 3, y = 3, rule = B3/S23' // achar(10) // 'bob$2bo$3o!'
@@ -19,7 +19,6 @@ program test_fortran_ca
   call check(ca%created(), 'create')
   call ca%get_shape(rows, cols)
   call check(rows == 9 .and. cols == 11, 'get_shape')
-  allocate(cells(9, 11), expected(9, 11), wrong(11, 9))
 
   ! A glider with its box's top-left at row 2, column 8 (1-based): after 4 k generations
   ! the same shape at (2 + k, 8 + k), wrapped.
