@@ -105,4 +105,14 @@ OPSPLIT_HD uint64_t life_next_word(const uint64_t* above, const uint64_t* row, c
   return life_word(nw, n, ne, we, row[w], ea, sw, s, se, rule) & valid_bits(w, cols);
 }
 
+// Word w of row r's next generation in a grid of bit-packed rows `in` (rows x cols):
+// the rows above and below wrap on a torus and are dead past a closed grid's edge.
+OPSPLIT_HD uint64_t life_grid_word(const uint64_t* in, int64_t r, int64_t w, int64_t rows, int64_t cols,
+                                   int64_t nwords, bool periodic, LifeRule rule) {
+  const uint64_t* row = in + r * nwords;
+  const uint64_t* above = r > 0 ? row - nwords : (periodic ? in + (rows - 1) * nwords : nullptr);
+  const uint64_t* below = r + 1 < rows ? row + nwords : (periodic ? in : nullptr);
+  return life_next_word(above, row, below, w, nwords, cols, periodic, rule);
+}
+
 }  // namespace opsplit::ca

@@ -16,11 +16,8 @@ __global__ void life_generation_kernel(const uint64_t* __restrict__ in, uint64_t
   const int64_t total = rows * nwords;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
-    const int64_t r = i / nwords, w = i - r * nwords;
-    const uint64_t* row = in + r * nwords;
-    const uint64_t* above = r > 0 ? row - nwords : (periodic ? in + (rows - 1) * nwords : nullptr);
-    const uint64_t* below = r + 1 < rows ? row + nwords : (periodic ? in : nullptr);
-    out[i] = life_next_word(above, row, below, w, nwords, cols, periodic, rule);
+    const int64_t r = i / nwords;
+    out[i] = life_grid_word(in, r, i - r * nwords, rows, cols, nwords, periodic, rule);
   }
 }
 

@@ -175,13 +175,8 @@ void life_generation_cpu(const uint64_t* in, uint64_t* out, int64_t rows, int64_
                          bool periodic, int threads) {
   const int64_t nwords = words_per_row(cols);
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
-    const uint64_t* row = in + r * nwords;
-    const uint64_t* above = r > 0 ? row - nwords : (periodic ? in + (rows - 1) * nwords : nullptr);
-    const uint64_t* below = r + 1 < rows ? row + nwords : (periodic ? in : nullptr);
-    for (int64_t w = 0; w < nwords; ++w)
-      out[r * nwords + w] = life_next_word(above, row, below, w, nwords, cols, periodic, rule);
-  }
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t w = 0; w < nwords; ++w) out[r * nwords + w] = life_grid_word(in, r, w, rows, cols, nwords, periodic, rule);
 }
 
 int64_t live_cells(const uint64_t* words, int64_t nwords) {
