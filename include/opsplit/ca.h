@@ -1,10 +1,17 @@
 /* opsplit CA grids: two-dimensional cellular automata on rows x cols cells, stepped on
  * the context's backend.
  *
- * Models: LIFE, any Life-like (outer-totalistic, Moore neighbourhood) rule given as a
- * rule string ("B3/S23", "B36/S23", "B2/S", the older "23/3" form), its cells stored 64
- * to a 64-bit word. The lava-flow models of the CA issue (SCIARA) are not in this
- * version.
+ * Models:
+ *   LIFE         any Life-like (outer-totalistic, Moore neighbourhood) rule given as a
+ *                rule string ("B3/S23", "B36/S23", "B2/S", the older "23/3" form), its
+ *                cells stored 64 to a 64-bit word.
+ *   SCIARA_FV2   lava flows on a terrain (Spataro et al. 2010; the Etna 2006 dataset):
+ *                vents emit lava at their schedule's rates, the minimisation algorithm
+ *                of the differences moves it to the Moore neighbours (diagonal drops
+ *                counted over the orthogonal distance), temperatures mix by thickness,
+ *                lava cools by radiation and solidifies at PTsol, raising the terrain.
+ *                A fixed clock: each step is Pclock seconds. docs/API.md lists the
+ *                parameters and the file formats.
  *
  * Host cell arrays name their order:
  *   ROW_MAJOR     C cells[rows][cols]
@@ -30,7 +37,8 @@ extern "C" {
 typedef struct opsplit_ca_s* opsplit_ca;
 
 typedef enum opsplit_ca_model {
-  OPSPLIT_CA_LIFE = 0
+  OPSPLIT_CA_LIFE = 0,
+  OPSPLIT_CA_SCIARA_FV2 = 1
 } opsplit_ca_model;
 
 typedef enum opsplit_ca_order {
@@ -46,12 +54,15 @@ typedef enum opsplit_ca_boundary {
 } opsplit_ca_boundary;
 
 /* A grid of rows x cols cells (each >= 1, rows x cols <= 2^40) at generation 0. LIFE:
- * every cell dead, the rule B3/S23 (Conway's Life), PERIODIC. */
+ * every cell dead, the rule B3/S23 (Conway's Life), PERIODIC. SCIARA_FV2: 3 to 500000
+ * rows and columns, at most 2^31 cells; every substate 0, no vents, the parameters of
+ * the Etna 2006 calibration, time 0, CLOSED. */
 OPSPLIT_API opsplit_status opsplit_ca_create(opsplit_context ctx, opsplit_ca_model model, int64_t rows, int64_t cols,
                                              opsplit_ca* ca);
 OPSPLIT_API opsplit_status opsplit_ca_destroy(opsplit_ca* ca);
 OPSPLIT_API opsplit_status opsplit_ca_get_shape(opsplit_ca ca, int64_t* rows, int64_t* cols);
 
+/* A lava grid takes only CLOSED (PERIODIC: OPSPLIT_ERROR_UNSUPPORTED). */
 OPSPLIT_API opsplit_status opsplit_ca_set_boundary(opsplit_ca ca, opsplit_ca_boundary boundary);
 /* LIFE: the rule string; digits 0-8 once each per part; B0 (not in this version) and
  * Hensel's non-totalistic letters are refused. */
@@ -68,7 +79,7 @@ OPSPLIT_API opsplit_status opsplit_ca_get_cells(opsplit_ca ca, uint8_t* cells, o
  * OPSPLIT_ERROR_PARSE with the line. */
 OPSPLIT_API opsplit_status opsplit_ca_place_rle(opsplit_ca ca, const char* rle, int64_t row, int64_t col);
 
-/* Advances nsteps >= 0 generations. With a progress callback the call reports after
+/* Advances nsteps >= 0 generations (LIFE) or steps (lava). With a progress callback the call reports after
  * each twentieth of them (rounded up); a cancelled call returns OPSPLIT_ERROR_CANCELLED
  * with the grid at the last generation it completed (opsplit_ca_get_steps says which).
  * A device failure names the generation the grid holds, or says that its cells are
@@ -78,6 +89,63 @@ OPSPLIT_API opsplit_status opsplit_ca_step(opsplit_ca ca, int64_t nsteps);
 OPSPLIT_API opsplit_status opsplit_ca_get_steps(opsplit_ca ca, int64_t* steps);
 /* LIFE: the number of live cells. */
 OPSPLIT_API opsplit_status opsplit_ca_get_population(opsplit_ca ca, int64_t* population);
+
+/* ---- lava grids (SCIARA_FV2); on a LIFE grid these return INVALID_ARGUMENT ---------- */
+
+/* A substate by name (above), rows x cols values in `order`. Values must be finite;
+ * all but altitude >= 0; thickness 0 on the outermost ring. Setting thickness or
+ * temperature starts the active region again from the cells holding lava. */
+OPSPLIT_API opsplit_status opsplit_ca_set_substate(opsplit_ca ca, const char* name, const double* values,
+                                                   opsplit_ca_order order);
+OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* name, double* values,
+                                                   opsplit_ca_order order);
+/* A substate from a file: an ESRI ASCII grid (its ncols and nrows the grid's, its
+ * cellsize the parameter Pc, no NODATA cell) or a headerless table of rows x cols
+ * numbers, first line the first (northern) row. OPSPLIT_ERROR_IO / _PARSE with the file
+ * and line; nothing changes on an error. */
+OPSPLIT_API opsplit_status opsplit_ca_load_substate(opsplit_ca ca, const char* name, const char* path);
+
+/* Parameters by the names of the dataset's PARAMETERS.cfg (defaults: Etna 2006):
+ * Pclock 60 s, Pc 10 m (cell side), PTsol 1143 K, PTvent 1360 K, Pr_Tsol 0.075, Pr_Tvent 0.9
+ * (relaxation rates), Phc_Tsol 60 m, Phc_Tvent 0.4 m (critical heights), Pcool 9,
+ * Prho 2600, Pepsilon 0.9, Psigma 5.68e-8, Pcv 1150. Each finite and > 0, relaxation
+ * rates <= 1, PTvent > PTsol (checked at the next step); Pclock fixed once stepped. */
+OPSPLIT_API opsplit_status opsplit_ca_set_parameter(opsplit_ca ca, const char* name, double value);
+OPSPLIT_API opsplit_status opsplit_ca_get_parameter(opsplit_ca ca, const char* name, double* value);
+/* A PARAMETERS.cfg file ("name value" pairs; ncols and nrows must be the grid's; its
+ * nsteps, a run length for the original program, is ignored). All or nothing. */
+OPSPLIT_API opsplit_status opsplit_ca_load_parameters(opsplit_ca ca, const char* path);
+
+/* A vent at (row, col), 0-based, inside the outermost ring, emitting rates[s] m^3/s
+ * (>= 0) during slot s = [s, s + 1) x slot_seconds of the grid's time, nothing after
+ * the last slot. Each step adds rate x Pclock / Pc^2 of lava at PTvent to the cell (the
+ * rate of the slot holding the step's start time). At most 64 vents. *vent (may be
+ * NULL) receives its index, 0 for the first. */
+OPSPLIT_API opsplit_status opsplit_ca_add_vent(opsplit_ca ca, int64_t row, int64_t col, const double* rates,
+                                               int64_t nslots, double slot_seconds, int64_t* vent);
+/* The dataset's vents: a map file (vent id > 0 at its cell, 0 elsewhere; formats as
+ * load_substate) and an emission-rate file ("[TIME] slot_seconds", then per vent
+ * "[VENT_ID] id [EMISSION_RATE] r0 r1 ...", then "[END]"). Added in id order. */
+OPSPLIT_API opsplit_status opsplit_ca_load_vents(opsplit_ca ca, const char* vents_path, const char* rates_path);
+
+/* Steps until the grid's time (steps x Pclock seconds) reaches t_sim; none when it
+ * already has. Progress and cancellation as opsplit_ca_step. */
+OPSPLIT_API opsplit_status opsplit_ca_run_until(opsplit_ca ca, double t_sim);
+OPSPLIT_API opsplit_status opsplit_ca_get_time(opsplit_ca ca, double* t_sim);
+
+/* Volumes in m^3: emitted by the vents so far, fluid lava on the grid, solidified lava,
+ * lava that left the grid. emitted = lava + solidified + lost to rounding (the mass
+ * balance; each is a compensated sum). */
+OPSPLIT_API opsplit_status opsplit_ca_get_volumes(opsplit_ca ca, double* emitted, double* lava, double* solidified,
+                                                  double* lost);
+
+/* Which cells a lava step computes: ACTIVE_REGION (the default) or ALL_CELLS; the
+ * results are the same bits. */
+typedef enum opsplit_ca_cells {
+  OPSPLIT_CA_ACTIVE_REGION = 0,
+  OPSPLIT_CA_ALL_CELLS = 1
+} opsplit_ca_cells;
+OPSPLIT_API opsplit_status opsplit_ca_set_cells_computed(opsplit_ca ca, opsplit_ca_cells cells);
 
 #ifdef __cplusplus
 }

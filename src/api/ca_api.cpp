@@ -8,6 +8,21 @@ namespace {
 const char* kCa = "opsplit_ca";
 
 opsplit_ca_s& ca_arg(opsplit_ca ca) { return on_its_device(ca, "ca", kCa); }
+
+// A lava grid behind the handle (INVALID_ARGUMENT for a LIFE grid, naming the call).
+ca::LavaGrid& lava_arg(opsplit_ca ca, const char* function) { return ca_arg(ca).lava(function); }
+
+std::string text_arg(const char* s, const char* argument) {
+  if (s == nullptr) fail_argument(std::string(argument) + " is NULL");
+  return s;
+}
+
+bool column_major(opsplit_ca_order order) {
+  const int o = enum_value(order);
+  if (o != OPSPLIT_CA_ROW_MAJOR && o != OPSPLIT_CA_COLUMN_MAJOR)
+    fail_argument("order=" + num(o) + " is not OPSPLIT_CA_ROW_MAJOR (0) or OPSPLIT_CA_COLUMN_MAJOR (1)");
+  return o == OPSPLIT_CA_COLUMN_MAJOR;
+}
 }  // namespace
 
 extern "C" {
@@ -71,6 +86,91 @@ OPSPLIT_API opsplit_status opsplit_ca_get_population(opsplit_ca ca, int64_t* pop
     const opsplit_ca_s& g = ca_arg(ca);
     int64_t& out = output(population, "population");
     out = g.population();
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_set_substate(opsplit_ca ca, const char* name, const double* values,
+                                                   opsplit_ca_order order) {
+  return api_guard(__func__, [&] {
+    ca::LavaGrid& g = lava_arg(ca, __func__);
+    g.set_substate(text_arg(name, "name"), values, column_major(order));
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* name, double* values,
+                                                   opsplit_ca_order order) {
+  return api_guard(__func__, [&] {
+    const ca::LavaGrid& g = lava_arg(ca, __func__);
+    g.get_substate(text_arg(name, "name"), values, column_major(order));
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_load_substate(opsplit_ca ca, const char* name, const char* path) {
+  return api_guard(__func__, [&] { lava_arg(ca, __func__).load_substate(text_arg(name, "name"), text_arg(path, "path")); });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_set_parameter(opsplit_ca ca, const char* name, double value) {
+  return api_guard(__func__, [&] { lava_arg(ca, __func__).set_parameter(text_arg(name, "name"), value); });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_get_parameter(opsplit_ca ca, const char* name, double* value) {
+  return api_guard(__func__, [&] {
+    const ca::LavaGrid& g = lava_arg(ca, __func__);
+    const std::string n = text_arg(name, "name");
+    double& out = output(value, "value");
+    out = g.get_parameter(n);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_load_parameters(opsplit_ca ca, const char* path) {
+  return api_guard(__func__, [&] { lava_arg(ca, __func__).load_parameters(text_arg(path, "path")); });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_add_vent(opsplit_ca ca, int64_t row, int64_t col, const double* rates,
+                                               int64_t nslots, double slot_seconds, int64_t* vent) {
+  return api_guard(__func__, [&] {
+    const int64_t v = lava_arg(ca, __func__).add_vent(row, col, rates, nslots, slot_seconds);
+    if (vent != nullptr) *vent = v;
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_load_vents(opsplit_ca ca, const char* vents_path, const char* rates_path) {
+  return api_guard(__func__, [&] {
+    lava_arg(ca, __func__).load_vents(text_arg(vents_path, "vents_path"), text_arg(rates_path, "rates_path"));
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_run_until(opsplit_ca ca, double t_sim) {
+  return api_guard(__func__, [&] { ca_arg(ca).run_until(t_sim); });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_get_time(opsplit_ca ca, double* t_sim) {
+  return api_guard(__func__, [&] {
+    const ca::LavaGrid& g = lava_arg(ca, __func__);
+    double& out = output(t_sim, "t_sim");
+    out = g.time();
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_get_volumes(opsplit_ca ca, double* emitted, double* lava, double* solidified,
+                                                  double* lost) {
+  return api_guard(__func__, [&] {
+    const ca::LavaGrid& g = lava_arg(ca, __func__);
+    double& e = output(emitted, "emitted");
+    double& l = output(lava, "lava");
+    double& s = output(solidified, "solidified");
+    double& o = output(lost, "lost");
+    g.volumes(e, l, s, o);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_set_cells_computed(opsplit_ca ca, opsplit_ca_cells cells) {
+  return api_guard(__func__, [&] {
+    ca::LavaGrid& g = lava_arg(ca, __func__);
+    const int c = enum_value(cells);
+    if (c != OPSPLIT_CA_ACTIVE_REGION && c != OPSPLIT_CA_ALL_CELLS)
+      fail_argument("cells=" + num(c) + " is not OPSPLIT_CA_ACTIVE_REGION (0) or OPSPLIT_CA_ALL_CELLS (1)");
+    g.set_all_cells(c == OPSPLIT_CA_ALL_CELLS);
   });
 }
 

@@ -1,6 +1,7 @@
 #include "ca/ca.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -13,6 +14,8 @@ using namespace opsplit;
 namespace {
 
 constexpr int64_t kMaxCells = int64_t(1) << 40;
+// A lava kernel's grid has up to 65535 blocks of 8 rows; 2^31 cells take 240 GB.
+constexpr int64_t kMaxLavaSide = 500000, kMaxLavaCells = int64_t(1) << 31;
 
 void check_order(int order) {
   if (order != OPSPLIT_CA_ROW_MAJOR && order != OPSPLIT_CA_COLUMN_MAJOR)
@@ -22,24 +25,50 @@ void check_order(int order) {
 }  // namespace
 
 opsplit_ca_s::opsplit_ca_s(Context& ctx, int model, int64_t rows, int64_t cols)
-    : ContextMember(ctx), rows_(rows), cols_(cols), nwords_(0) {
-  if (model != OPSPLIT_CA_LIFE) fail_argument("model=" + num(model) + " is not OPSPLIT_CA_LIFE (0)");
+    : ContextMember(ctx), model_(model), rows_(rows), cols_(cols), nwords_(0) {
+  if (model != OPSPLIT_CA_LIFE && model != OPSPLIT_CA_SCIARA_FV2)
+    fail_argument("model=" + num(model) + " is not OPSPLIT_CA_LIFE (0) or OPSPLIT_CA_SCIARA_FV2 (1)");
   if (rows < 1 || cols < 1) fail_argument("rows=" + num(rows) + ", cols=" + num(cols) + ": each must be >= 1");
   if (rows > kMaxCells / cols)
     fail_argument("rows x cols = " + num(rows) + " x " + num(cols) + " is more than 2^40 cells");
+  if (model == OPSPLIT_CA_SCIARA_FV2) {
+    if (rows < 3 || cols < 3 || rows > kMaxLavaSide || cols > kMaxLavaSide || rows * cols > kMaxLavaCells)
+      fail_argument("rows=" + num(rows) + ", cols=" + num(cols) +
+                    ": a lava grid has 3 to 500000 rows and columns (its outer ring is the sink) and at most 2^31 cells");
+    lava_ = std::make_unique<ca::LavaGrid>(ctx, rows, cols);
+    return;
+  }
   nwords_ = ca::words_per_row(cols);  // cols <= 2^40 here: no overflow
   cells_ = Buffer(ctx, word_count() * sizeof(uint64_t));
   next_ = Buffer(ctx, word_count() * sizeof(uint64_t));
   if (ctx.is_cuda()) count_ = Buffer(ctx, sizeof(unsigned long long));
 }
 
+void opsplit_ca_s::require_life(const char* call) const {
+  if (model_ != OPSPLIT_CA_LIFE)
+    fail_argument(std::string(call) + " is for LIFE grids; a lava grid's state is in named substates "
+                  "(opsplit_ca_set_substate, opsplit_ca_get_substate)");
+}
+
+ca::LavaGrid& opsplit_ca_s::lava(const char* call) {
+  if (!lava_) fail_argument(std::string(call) + " is for the lava-flow models (SCIARA_FV2); this grid is LIFE");
+  return *lava_;
+}
+
+const ca::LavaGrid& opsplit_ca_s::lava(const char* call) const {
+  return const_cast<opsplit_ca_s*>(this)->lava(call);
+}
+
 void opsplit_ca_s::set_boundary(int boundary) {
   if (boundary != OPSPLIT_CA_CLOSED && boundary != OPSPLIT_CA_PERIODIC)
     fail_argument("boundary=" + num(boundary) + " is not OPSPLIT_CA_CLOSED (0) or OPSPLIT_CA_PERIODIC (1)");
+  if (lava_ && boundary != OPSPLIT_CA_CLOSED)
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "a lava grid is CLOSED (its outer ring the sink where lava leaves, counted as lost)");
   periodic_ = boundary == OPSPLIT_CA_PERIODIC;
 }
 
 void opsplit_ca_s::set_rule(const char* rule) {
+  require_life("opsplit_ca_set_rule");
   if (rule == nullptr) fail_argument("rule is NULL");
   rule_ = ca::parse_life_rule(rule);
 }
@@ -59,6 +88,7 @@ void opsplit_ca_s::download(uint64_t* words) const {
 }
 
 void opsplit_ca_s::set_cells(const uint8_t* cells, int order) {
+  require_life("opsplit_ca_set_cells");
   check_order(order);
   if (cells == nullptr) fail_argument("cells is NULL");
   std::vector<uint64_t> words(word_count());
@@ -67,6 +97,7 @@ void opsplit_ca_s::set_cells(const uint8_t* cells, int order) {
 }
 
 void opsplit_ca_s::get_cells(uint8_t* cells, int order) const {
+  require_life("opsplit_ca_get_cells");
   check_order(order);
   if (cells == nullptr) fail_argument("cells is NULL");
   std::vector<uint64_t> words(word_count());
@@ -75,6 +106,7 @@ void opsplit_ca_s::get_cells(uint8_t* cells, int order) const {
 }
 
 void opsplit_ca_s::place_rle(const char* rle, int64_t row, int64_t col) {
+  require_life("opsplit_ca_place_rle");
   if (rle == nullptr) fail_argument("rle is NULL");
   if (row < 0 || row >= rows_ || col < 0 || col >= cols_)
     fail_argument("(row, col) = (" + num(row) + ", " + num(col) + ") is outside the " + num(rows_) + " x " +
@@ -103,11 +135,12 @@ void opsplit_ca_s::place_rle(const char* rle, int64_t row, int64_t col) {
   upload(words.data());
 }
 
-void opsplit_ca_s::step(int64_t nsteps) {
+void opsplit_ca_s::step(int64_t nsteps, const char* call) {
   if (nsteps < 0) fail_argument("nsteps=" + num(nsteps) + " is negative");
   if (nsteps > INT64_MAX - steps_)
     fail_argument("nsteps=" + num(nsteps) + " would take the generation count past 2^63 - 1 (it is " + num(steps_) +
                   ")");
+  const std::string unit = lava_ ? "step" : "generation";
   Context& ctx = context();
   const int64_t start = steps_;
   // With a progress callback: a report after each twentieth of the generations.
@@ -115,26 +148,30 @@ void opsplit_ca_s::step(int64_t nsteps) {
   for (int64_t done = 0; done < nsteps;) {
     const int64_t chunk = std::min(report_every, nsteps - done);
     for (int64_t g = 0; g < chunk; ++g) {
-      const auto* in = cells_.as<const uint64_t>();
-      auto* out = next_.as<uint64_t>();
       try {
-        if (ctx.is_cuda())
-          ca::life_generation_cuda(ctx, in, out, rows_, cols_, rule_, periodic_);
-        else
-          ca::life_generation_cpu(in, out, rows_, cols_, rule_, periodic_, ctx.threads());
-      } catch (const Error& e) {  // a launch refused: the grid holds the last generation
-        fail(e.status(), std::string(e.what()) + "; the grid is at generation " + num(steps_));
+        if (lava_) {
+          lava_->step();
+        } else {
+          const auto* in = cells_.as<const uint64_t>();
+          auto* out = next_.as<uint64_t>();
+          if (ctx.is_cuda())
+            ca::life_generation_cuda(ctx, in, out, rows_, cols_, rule_, periodic_);
+          else
+            ca::life_generation_cpu(in, out, rows_, cols_, rule_, periodic_, ctx.threads());
+          cells_.swap(next_);
+        }
+      } catch (const Error& e) {  // refused before any work: the grid holds the last step
+        fail(e.status(), std::string(e.what()) + "; the grid is at " + unit + " " + num(steps_));
       }
-      cells_.swap(next_);
       ++steps_;
     }
     done += chunk;
     if (ctx.has_progress()) {
       synchronize_generations(start);
-      const bool cancel = ctx.report_progress(static_cast<double>(done) / static_cast<double>(nsteps), "opsplit_ca_step");
+      const bool cancel = ctx.report_progress(static_cast<double>(done) / static_cast<double>(nsteps), call);
       if (cancel && done < nsteps)
         fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " + num(done) + " of " + num(nsteps) +
-                                          " generations; the grid is at generation " + num(steps_));
+                                          " " + unit + "s; the grid is at " + unit + " " + num(steps_));
     }
   }
   synchronize_generations(start);
@@ -146,16 +183,37 @@ void opsplit_ca_s::step(int64_t nsteps) {
 void opsplit_ca_s::synchronize_generations(int64_t start) {
   if (!context().is_cuda()) return;
   try {
-    context().device().synchronize();
+    if (lava_)
+      lava_->synchronize();
+    else
+      context().device().synchronize();
   } catch (const Error& e) {
     const int64_t reached = steps_;
     steps_ = start;
-    fail(e.status(), std::string(e.what()) + "; a generation between " + num(start) + " and " + num(reached) +
-                         " failed on the device: the grid's cells are undefined until set_cells");
+    if (lava_) lava_->set_steps(start);
+    fail(e.status(), std::string(e.what()) + "; a step between " + num(start) + " and " + num(reached) +
+                         " failed on the device: the grid's " + (lava_ ? "substates" : "cells") +
+                         " are undefined until set again");
   }
 }
 
+void opsplit_ca_s::run_until(double t_sim) {
+  ca::LavaGrid& g = lava("opsplit_ca_run_until");
+  if (!std::isfinite(t_sim)) fail_argument("t_sim=" + num(t_sim) + " is not finite");
+  int64_t n = 0;
+  if (t_sim > g.time()) {
+    const double clock = g.get_parameter("Pclock");
+    const double whole = std::ceil((t_sim - g.time()) / clock);
+    if (!(whole < 9.0e18 - static_cast<double>(steps_))) fail_argument("t_sim=" + num(t_sim) + " is too many steps away");
+    n = static_cast<int64_t>(whole);
+    while (n > 0 && g.time_at(steps_ + n - 1) >= t_sim) --n;  // the first step count whose time reaches t_sim
+    while (g.time_at(steps_ + n) < t_sim) ++n;
+  }
+  step(n, "opsplit_ca_run_until");
+}
+
 int64_t opsplit_ca_s::population() const {
+  require_life("opsplit_ca_get_population");
   if (context().is_cuda())
     return ca::live_cells_cuda(context(), cells_.as<const uint64_t>(), static_cast<int64_t>(word_count()),
                                count_.as<unsigned long long>());

@@ -1,11 +1,14 @@
 // A CA grid: rows x cols cells on the context's backend. LIFE keeps bit-packed rows
-// (kernels/ca/life.cuh) in two buffers, a generation reading one and writing the other.
+// (kernels/ca/life.cuh) in two buffers, a generation reading one and writing the other;
+// SCIARA_FV2 keeps its substates in a LavaGrid (src/ca/sciara.hpp).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "ca/life.cuh"
+#include "ca/sciara.hpp"
 #include "core/buffer.hpp"
 #include "core/context.hpp"
 #include "core/handle.hpp"
@@ -17,25 +20,35 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   int64_t rows() const { return rows_; }
   int64_t cols() const { return cols_; }
   int64_t steps() const { return steps_; }
+  int model() const { return model_; }
 
   void set_boundary(int boundary);
   void set_rule(const char* rule);
   void set_cells(const uint8_t* cells, int order);
   void get_cells(uint8_t* cells, int order) const;
   void place_rle(const char* rle, int64_t row, int64_t col);
-  void step(int64_t nsteps);
+  void step(int64_t nsteps, const char* call = "opsplit_ca_step");
   int64_t population() const;
 
+  // SCIARA models: their grid (INVALID_ARGUMENT on a LIFE grid, naming `call`).
+  opsplit::ca::LavaGrid& lava(const char* call);
+  const opsplit::ca::LavaGrid& lava(const char* call) const;
+  // Steps until the time reaches t_sim (already there: none).
+  void run_until(double t_sim);
+
  private:
+  void require_life(const char* call) const;
   void synchronize_generations(int64_t start);
   void upload(const uint64_t* words);
   void download(uint64_t* words) const;
   size_t word_count() const { return static_cast<size_t>(rows_ * nwords_); }
 
+  int model_;
   int64_t rows_, cols_, nwords_;
   bool periodic_ = true;
   opsplit::ca::LifeRule rule_{1u << 3, 1u << 2 | 1u << 3};  // B3/S23
   int64_t steps_ = 0;
   opsplit::Buffer cells_, next_;  // bit-packed rows; cells_ holds the current generation
   opsplit::Buffer count_;         // CUDA: the population's device counter
+  std::unique_ptr<opsplit::ca::LavaGrid> lava_;
 };

@@ -1,0 +1,206 @@
+// SCIARA-fv2 lava flows: the per-cell numerics the CPU loops (src/ca/sciara.cpp) and the
+// CUDA kernels (kernels/ca/sciara_cuda.cu) share. Model: docs/research/sciara_fv2_spec.md
+// (Spataro et al. 2010; the dataset's code, knotman90/SCIARA_FV2_CUDA).
+//
+// Both backends give the same bits: only + - * / and sqrt (IEEE-rounded on both), no FMA
+// contraction (-ffp-contract=off on the host, -fmad=false for the kernels' file), and
+// the two transcendental functions the model needs (2^x and the cube root) written here
+// with those operations alone, in one order. Flows are gathered, never scattered.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "common/hd.cuh"
+
+namespace opsplit::ca {
+
+// Moore neighbours in the dataset's order: N, W, E, S, NW, SW, SE, NE (1-4 orthogonal).
+constexpr int kLavaNeighbours = 8;
+OPSPLIT_HD int lava_drow(int k) { return k == 0 || k == 4 || k == 7 ? -1 : (k == 3 || k == 5 || k == 6 ? 1 : 0); }
+OPSPLIT_HD int lava_dcol(int k) { return k == 1 || k == 4 || k == 5 ? -1 : (k == 2 || k == 6 || k == 7 ? 1 : 0); }
+// The slot of neighbour k's flows that points back at the centre (N's S slot, ...).
+OPSPLIT_HD int lava_opposite(int k) { return k < 4 ? 3 - k : (k + 2) % 4 + 4; }
+
+// What one step needs, derived from the named parameters (src/ca/sciara.cpp).
+struct LavaConstants {
+  double pr_log2_0, pr_log2_slope;  // relaxation rate Pr(T) = 2^(pr_log2_0 + pr_log2_slope T)
+  double hc_log2_0, hc_log2_slope;  // critical height hc(T) = 2^(hc_log2_0 + hc_log2_slope T), m
+  double cell;                      // cell side Pc, m
+  double cooling;                   // 3 eps sigma Pclock Pcool / (rho cv Pc^2), m K^-3
+  double t_sol;                     // solidification temperature, K
+};
+
+// 2^x for |x| < 1000 from + - * / alone: x = k + f (k an integer, |f| <= 1/2, exact),
+// e^(f ln 2) by its Taylor series to the 14th power (error < 1e-17), scaled by 2^k.
+OPSPLIT_HD double lava_exp2(double x) {
+  const double k = std::floor(x + 0.5);
+  const double y = (x - k) * 0.6931471805599453;
+  double p = 1.0 / 87178291200.0;  // 1/14!
+  const double inv_factorial[14] = {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
+                                    1.0 / 362880.0,     1.0 / 40320.0,     1.0 / 5040.0,      1.0 / 720.0,
+                                    1.0 / 120.0,        1.0 / 24.0,        1.0 / 6.0,         0.5,
+                                    1.0,                1.0};
+  OPSPLIT_UNROLL
+  for (int i = 0; i < 14; ++i) p = p * y + inv_factorial[i];
+  return std::ldexp(p, static_cast<int>(k));
+}
+
+// The cube root of a finite x >= 1: x = m 2^(3e) with m in [1/2, 4), Newton's iteration
+// from a linear start (within 40 %; six steps converge to rounding), scaled by 2^e.
+OPSPLIT_HD double lava_cbrt(double x) {
+  int e = 0;
+  double m = std::frexp(x, &e);  // x = m 2^e, m in [1/2, 1), e >= 1
+  const int r = e % 3;
+  m = std::ldexp(m, r);
+  e -= r;
+  double y = 0.6 + 0.4 * m;
+  OPSPLIT_UNROLL
+  for (int i = 0; i < 6; ++i) y = y - (y * y * y - m) / (3.0 * y * y);
+  return std::ldexp(y, e / 3);
+}
+
+// The outflows of a cell holding lava (h[0] > 0): the minimisation algorithm of the
+// differences. z[k], h[k] are the altitudes and lava thicknesses of the centre (k = 0)
+// and its neighbours 1..8 in kLava order; t is the centre's temperature. flows[k - 1]
+// receives the thickness that leaves to neighbour k (0 where none).
+OPSPLIT_HD void lava_outflows(const double z[9], const double h[9], double t, const LavaConstants& c,
+                              double flows[kLavaNeighbours]) {
+  constexpr double kInvSqrt2 = 0.7071067811865476;
+  const double top = z[0] + h[0];
+  double height[9];  // the level each candidate offers: the centre's bare altitude, the neighbours' surface
+  bool candidate[9];
+  height[0] = z[0];
+  candidate[0] = true;
+  OPSPLIT_UNROLL
+  for (int k = 1; k <= kLavaNeighbours; ++k) {
+    // A diagonal drop counts over the orthogonal distance: shrunk by sqrt(2).
+    const double zk = k <= 4 ? z[k] : z[0] - (z[0] - z[k]) * kInvSqrt2;
+    height[k] = zk + h[k];
+    candidate[k] = top > height[k];
+  }
+  double average = 0.0;
+  for (bool eliminated = true; eliminated;) {
+    double sum = h[0];
+    int n = 0;
+    OPSPLIT_UNROLL
+    for (int k = 0; k <= kLavaNeighbours; ++k)
+      if (candidate[k]) sum += height[k], ++n;
+    if (n == 0) break;
+    average = sum / n;
+    eliminated = false;
+    OPSPLIT_UNROLL
+    for (int k = 0; k <= kLavaNeighbours; ++k)
+      if (candidate[k] && average <= height[k]) candidate[k] = false, eliminated = true;
+  }
+  const double relaxation = lava_exp2(c.pr_log2_0 + c.pr_log2_slope * t);
+  const double critical = lava_exp2(c.hc_log2_0 + c.hc_log2_slope * t);
+  OPSPLIT_UNROLL
+  for (int k = 1; k <= kLavaNeighbours; ++k) {
+    // The yield test h > hc cos(theta), cos(theta) = Pc / sqrt(Pc^2 + drop^2).
+    const double drop = top - height[k];
+    const bool yields = h[0] > critical * c.cell / std::sqrt(c.cell * c.cell + drop * drop);
+    flows[k - 1] = candidate[k] && yields ? relaxation * (average - height[k]) : 0.0;
+  }
+}
+
+// A cell's new state from its own outflows and its neighbours' flows towards it:
+// thickness-weighted temperature mixing, then radiative cooling over one step and
+// solidification at or below t_sol (the lava joins the altitude and the solidified
+// thickness). out: the sum of the cell's own outflows; in[n], t_in[n]: the thickness
+// neighbour n sends and that neighbour's temperature.
+OPSPLIT_HD void lava_balance(double out, const double in[kLavaNeighbours], const double t_in[kLavaNeighbours],
+                             const LavaConstants& c, double& z, double& h, double& t, double& solid) {
+  const double kept = h - out;
+  double h_new = kept, heat = kept * t;
+  OPSPLIT_UNROLL
+  for (int n = 0; n < kLavaNeighbours; ++n) h_new += in[n], heat += in[n] * t_in[n];
+  if (!(h_new > 0.0)) return;  // nothing here and nothing came
+  const double t_mixed = heat / h_new;
+  const double x = 1.0 + c.cooling * (t_mixed * t_mixed * t_mixed) / h_new;
+  const double t_cooled = x < 1.0e300 ? t_mixed / lava_cbrt(x) : 0.0;  // a film of 1e-300 m freezes at once
+  if (t_cooled <= c.t_sol) {
+    z += h_new, solid += h_new;
+    h = 0.0, t = c.t_sol;
+  } else {
+    h = h_new, t = t_cooled;
+  }
+}
+
+// The grid's substates, row-major, on one backend; flows holds 8 planes of rows x cols
+// (plane k: the thickness each cell sends to its neighbour k this step).
+struct LavaGridView {
+  double *altitude, *thickness, *temperature, *solidified, *lost;
+  double *flows, *previous_temperature;  // one step's scratch
+  int64_t rows, cols;
+};
+
+// One step's emission: the vents' cells and the thickness each adds (several vents on a
+// cell add in turn); emitted lava has the vents' temperature (it replaces the cell's).
+constexpr int kLavaMaxVents = 64;
+struct LavaEmission {
+  int64_t cell[kLavaMaxVents];
+  double dh[kLavaMaxVents];
+  double temperature;
+  int count;
+  void add(int64_t i, double thickness) { cell[count] = i, dh[count] = thickness, ++count; }
+};
+
+OPSPLIT_HD void lava_emit(const LavaGridView& g, const LavaEmission& e) {
+  for (int v = 0; v < e.count; ++v) {
+    g.thickness[e.cell[v]] += e.dh[v];
+    g.temperature[e.cell[v]] = e.temperature;
+  }
+}
+
+// A CLOSED grid's outermost ring is its sink: lava that flows into it leaves the grid.
+OPSPLIT_HD bool lava_is_sink(const LavaGridView& g, int64_t r, int64_t c) {
+  return r == 0 || c == 0 || r == g.rows - 1 || c == g.cols - 1;
+}
+
+// Phase 1 of a step at cell (r, c): its outflows (zero unless it holds lava), and its
+// temperature kept for phase 2 (which changes it while the neighbours still read it).
+OPSPLIT_HD void lava_cell_flows(const LavaGridView& g, int64_t r, int64_t c, const LavaConstants& k) {
+  const int64_t n = g.rows * g.cols, i = r * g.cols + c;
+  double f[kLavaNeighbours] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  g.previous_temperature[i] = g.temperature[i];
+  if (g.thickness[i] > 0.0 && !lava_is_sink(g, r, c)) {
+    double z[9], h[9];
+    z[0] = g.altitude[i], h[0] = g.thickness[i];
+    OPSPLIT_UNROLL
+    for (int m = 0; m < kLavaNeighbours; ++m) {
+      const int64_t j = i + lava_drow(m) * g.cols + lava_dcol(m);
+      z[m + 1] = g.altitude[j], h[m + 1] = g.thickness[j];
+    }
+    lava_outflows(z, h, g.temperature[i], k, f);
+  }
+  OPSPLIT_UNROLL
+  for (int m = 0; m < kLavaNeighbours; ++m) g.flows[m * n + i] = f[m];
+}
+
+// Phase 2 at cell (r, c): what it keeps plus what its neighbours send it (lava_balance),
+// or, on the sink ring, what arrives counted as lost. True when the cell holds lava after.
+OPSPLIT_HD bool lava_cell_balance(const LavaGridView& g, int64_t r, int64_t c, const LavaConstants& k) {
+  const int64_t n = g.rows * g.cols, i = r * g.cols + c;
+  double in[kLavaNeighbours], t_in[kLavaNeighbours], out = 0.0;
+  OPSPLIT_UNROLL
+  for (int m = 0; m < kLavaNeighbours; ++m) {
+    const int64_t rr = r + lava_drow(m), cc = c + lava_dcol(m);
+    const bool inside = rr >= 0 && rr < g.rows && cc >= 0 && cc < g.cols;
+    const int64_t j = rr * g.cols + cc;
+    in[m] = inside ? g.flows[lava_opposite(m) * n + j] : 0.0;
+    t_in[m] = inside ? g.previous_temperature[j] : 0.0;
+    out += g.flows[m * n + i];
+  }
+  if (lava_is_sink(g, r, c)) {
+    double arrived = 0.0;
+    OPSPLIT_UNROLL
+    for (int m = 0; m < kLavaNeighbours; ++m) arrived += in[m];
+    g.lost[i] += arrived;
+    return false;
+  }
+  lava_balance(out, in, t_in, k, g.altitude[i], g.thickness[i], g.temperature[i], g.solidified[i]);
+  return g.thickness[i] > 0.0;
+}
+
+}  // namespace opsplit::ca

@@ -1,0 +1,516 @@
+#include "ca/sciara.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "ca/sciara_cuda.hpp"
+#include "chem/loaders.hpp"
+#include "core/error.hpp"
+
+namespace opsplit::ca {
+namespace {
+
+struct NamedParameter {
+  const char* name;
+  double LavaParameters::*member;
+};
+constexpr NamedParameter kParameters[] = {
+    {"Pclock", &LavaParameters::Pclock},     {"Pc", &LavaParameters::Pc},
+    {"PTsol", &LavaParameters::PTsol},       {"PTvent", &LavaParameters::PTvent},
+    {"Pr_Tsol", &LavaParameters::Pr_Tsol},   {"Pr_Tvent", &LavaParameters::Pr_Tvent},
+    {"Phc_Tsol", &LavaParameters::Phc_Tsol}, {"Phc_Tvent", &LavaParameters::Phc_Tvent},
+    {"Pcool", &LavaParameters::Pcool},       {"Prho", &LavaParameters::Prho},
+    {"Pepsilon", &LavaParameters::Pepsilon}, {"Psigma", &LavaParameters::Psigma},
+    {"Pcv", &LavaParameters::Pcv}};
+
+constexpr const char* kSubstates[] = {"altitude", "thickness", "temperature", "solidified", "lost"};
+
+// Whitespace-separated tokens with the line each starts on.
+struct Token {
+  std::string text;
+  int line;
+};
+std::vector<Token> tokens_of(const std::string& text) {
+  std::vector<Token> out;
+  int line = 1;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == '\n') ++line;
+    if (std::isspace(static_cast<unsigned char>(text[i]))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    out.push_back({text.substr(i, j - i), line});
+    i = j;
+  }
+  return out;
+}
+
+bool parse_number(const std::string& s, double& value) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  value = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && errno != ERANGE && std::isfinite(value);
+}
+
+double number_at(const Token& t, const std::string& path, const char* what) {
+  double v = 0.0;
+  if (!parse_number(t.text, v))
+    fail(OPSPLIT_ERROR_PARSE, path + ":" + std::to_string(t.line) + ": \"" + t.text + "\" is not a number (" + what + ")");
+  return v;
+}
+
+int64_t integer_at(const Token& t, const std::string& path, const char* what) {
+  const double v = number_at(t, path, what);
+  if (v != std::floor(v) || std::fabs(v) > 9.0e15)
+    fail(OPSPLIT_ERROR_PARSE, path + ":" + std::to_string(t.line) + ": \"" + t.text + "\" is not an integer (" + what + ")");
+  return static_cast<int64_t>(v);
+}
+
+bool key_is(const std::string& a, const char* b) {
+  if (a.size() != std::strlen(b)) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+std::string shape(int64_t rows, int64_t cols) { return num(rows) + " x " + num(cols); }
+
+}  // namespace
+
+double& lava_parameter(LavaParameters& p, const std::string& name) {
+  for (const auto& q : kParameters)
+    if (name == q.name) return p.*q.member;
+  std::string known;
+  for (const auto& q : kParameters) known += std::string(known.empty() ? "" : ", ") + q.name;
+  fail_argument("\"" + name + "\" is not a SCIARA-fv2 parameter (" + known + ")");
+}
+
+void check_lava_parameter(const std::string& name, double value) {
+  if (!std::isfinite(value) || value <= 0.0)
+    fail_argument(name + "=" + num(value) + ": it must be finite and > 0");
+  if ((name == "Pr_Tsol" || name == "Pr_Tvent") && value > 1.0)
+    fail_argument(name + "=" + num(value) + ": a relaxation rate is at most 1 (the share of a cell's excess moved in a step)");
+}
+
+LavaConstants lava_constants(const LavaParameters& p) {
+  if (!(p.PTvent > p.PTsol))
+    fail_argument("PTvent=" + num(p.PTvent) + " must exceed PTsol=" + num(p.PTsol));
+  // Pr and hc are log-linear in T through their values at PTsol and PTvent (base 2 here,
+  // the same law as the dataset's base 10).
+  const double span = p.PTvent - p.PTsol;
+  LavaConstants c{};
+  c.pr_log2_slope = (std::log2(p.Pr_Tvent) - std::log2(p.Pr_Tsol)) / span;
+  c.pr_log2_0 = std::log2(p.Pr_Tsol) - c.pr_log2_slope * p.PTsol;
+  c.hc_log2_slope = (std::log2(p.Phc_Tvent) - std::log2(p.Phc_Tsol)) / span;
+  c.hc_log2_0 = std::log2(p.Phc_Tsol) - c.hc_log2_slope * p.PTsol;
+  c.cell = p.Pc;
+  c.cooling = 3.0 * p.Pepsilon * p.Psigma * p.Pclock * p.Pcool / (p.Prho * p.Pcv * p.Pc * p.Pc);
+  c.t_sol = p.PTsol;
+  return c;
+}
+
+LavaParameters read_lava_parameters(const std::string& path, int64_t rows, int64_t cols, LavaParameters p,
+                                    int64_t* nsteps) {
+  const std::vector<Token> t = tokens_of(chem::read_text_file(path));
+  if (t.size() % 2 != 0)
+    fail(OPSPLIT_ERROR_PARSE, path + ":" + std::to_string(t.back().line) + ": \"" + t.back().text + "\" has no value");
+  *nsteps = -1;
+  for (size_t i = 0; i < t.size(); i += 2) {
+    const std::string& key = t[i].text;
+    const std::string where = path + ":" + std::to_string(t[i].line) + ": ";
+    if (key == "ncols" || key == "nrows") {
+      const int64_t v = integer_at(t[i + 1], path, key.c_str());
+      if (v != (key == "ncols" ? cols : rows))
+        fail_argument(where + key + " " + num(v) + " is not the grid's (" + shape(rows, cols) + ")");
+    } else if (key == "nsteps") {
+      *nsteps = integer_at(t[i + 1], path, "nsteps");
+    } else {
+      double* target = nullptr;
+      for (const auto& q : kParameters)
+        if (key == q.name) target = &(p.*q.member);
+      if (target == nullptr) fail(OPSPLIT_ERROR_PARSE, where + "\"" + key + "\" is not a SCIARA-fv2 parameter");
+      const double v = number_at(t[i + 1], path, key.c_str());
+      try {
+        check_lava_parameter(key, v);
+      } catch (const Error& e) {
+        fail(OPSPLIT_ERROR_PARSE, where + e.what());
+      }
+      *target = v;
+    }
+  }
+  return p;
+}
+
+GridFile read_grid_file(const std::string& path, int64_t rows, int64_t cols) {
+  const std::vector<Token> t = tokens_of(chem::read_text_file(path));
+  GridFile g;
+  size_t first = 0;
+  bool has_nodata = false;
+  double nodata = 0.0;
+  if (!t.empty() && std::isalpha(static_cast<unsigned char>(t[0].text[0]))) {  // an ESRI ASCII header
+    int64_t ncols = -1, nrows = -1;
+    while (first + 1 < t.size() && std::isalpha(static_cast<unsigned char>(t[first].text[0]))) {
+      const std::string& key = t[first].text;
+      const Token& value = t[first + 1];
+      if (key_is(key, "ncols")) ncols = integer_at(value, path, "ncols");
+      else if (key_is(key, "nrows")) nrows = integer_at(value, path, "nrows");
+      else if (key_is(key, "cellsize")) g.cell_size = number_at(value, path, "cellsize");
+      else if (key_is(key, "nodata_value")) nodata = number_at(value, path, "NODATA_value"), has_nodata = true;
+      else if (key_is(key, "xllcorner") || key_is(key, "yllcorner") || key_is(key, "xllcenter") || key_is(key, "yllcenter"))
+        number_at(value, path, key.c_str());
+      else
+        fail(OPSPLIT_ERROR_PARSE, path + ":" + std::to_string(t[first].line) + ": \"" + key +
+                                      "\" is not a key of an ESRI ASCII grid header");
+      first += 2;
+    }
+    if (ncols < 0 || nrows < 0) fail(OPSPLIT_ERROR_PARSE, path + ": the header names no ncols or nrows");
+    if (ncols != cols || nrows != rows)
+      fail_argument(path + ": a " + shape(nrows, ncols) + " grid, not the " + shape(rows, cols) + " one it is loaded into");
+  }
+  const size_t n = static_cast<size_t>(rows * cols);
+  if (t.size() - first != n)
+    fail(OPSPLIT_ERROR_PARSE, path + ": " + num(static_cast<long long>(t.size() - first)) + " values, not rows x cols = " +
+                                  shape(rows, cols) + " = " + num(static_cast<long long>(n)));
+  g.values.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    g.values[i] = number_at(t[first + i], path, "a cell value");
+    if (has_nodata && g.values[i] == nodata)
+      fail_argument(path + ":" + std::to_string(t[first + i].line) + ": cell (" + num(static_cast<long long>(i / cols)) +
+                    ", " + num(static_cast<long long>(i % cols)) + ") is NODATA; opsplit needs every cell's value");
+  }
+  return g;
+}
+
+std::vector<LavaVent> read_lava_vents(const std::string& vents_path, const std::string& rates_path, int64_t rows,
+                                      int64_t cols) {
+  const GridFile map = read_grid_file(vents_path, rows, cols);
+  std::map<int64_t, LavaVent> vents;  // by id
+  for (size_t i = 0; i < map.values.size(); ++i) {
+    const double v = map.values[i];
+    if (v == 0.0) continue;
+    if (v < 0.0 || v != std::floor(v))
+      fail(OPSPLIT_ERROR_PARSE, vents_path + ": cell " + num(static_cast<long long>(i)) + " holds " + num(v) +
+                                    ", not a vent id (0 or a positive integer)");
+    const int64_t id = static_cast<int64_t>(v);
+    if (vents.count(id)) fail(OPSPLIT_ERROR_PARSE, vents_path + ": vent " + num(id) + " is on more than one cell");
+    vents[id] = LavaVent{static_cast<int64_t>(i) / cols, static_cast<int64_t>(i) % cols, {}, 0.0};
+  }
+  const std::vector<Token> t = tokens_of(chem::read_text_file(rates_path));
+  double slot = 0.0;
+  std::map<int64_t, bool> seen;
+  bool ended = false;
+  for (size_t i = 0; i < t.size() && !ended;) {
+    const std::string where = rates_path + ":" + std::to_string(t[i].line) + ": ";
+    if (t[i].text == "[TIME]" && i + 1 < t.size()) {
+      slot = number_at(t[i + 1], rates_path, "[TIME]");
+      if (!(slot > 0.0)) fail(OPSPLIT_ERROR_PARSE, where + "[TIME] must be > 0 s");
+      i += 2;
+    } else if (t[i].text == "[VENT_ID]" && i + 2 < t.size() && t[i + 2].text == "[EMISSION_RATE]") {
+      const int64_t id = integer_at(t[i + 1], rates_path, "[VENT_ID]");
+      if (!vents.count(id)) fail(OPSPLIT_ERROR_PARSE, where + "vent " + num(id) + " is not in " + vents_path);
+      if (seen[id]) fail(OPSPLIT_ERROR_PARSE, where + "vent " + num(id) + " has two emission schedules");
+      seen[id] = true;
+      i += 3;
+      for (; i < t.size() && t[i].text[0] != '['; ++i) {
+        const double q = number_at(t[i], rates_path, "an emission rate");
+        if (q < 0.0) fail(OPSPLIT_ERROR_PARSE, rates_path + ":" + std::to_string(t[i].line) + ": a negative emission rate");
+        vents[id].rates.push_back(q);
+      }
+    } else if (t[i].text == "[END]") {
+      ended = true;
+    } else {
+      fail(OPSPLIT_ERROR_PARSE, where + "\"" + t[i].text + "\" where [TIME], [VENT_ID] <id> [EMISSION_RATE] or [END] belongs");
+    }
+  }
+  if (!ended) fail(OPSPLIT_ERROR_PARSE, rates_path + ": no [END]");
+  if (slot == 0.0) fail(OPSPLIT_ERROR_PARSE, rates_path + ": no [TIME] <slot length in s>");
+  std::vector<LavaVent> out;
+  for (auto& [id, v] : vents) {
+    if (!seen[id]) fail(OPSPLIT_ERROR_PARSE, rates_path + ": no emission schedule for vent " + num(id));
+    v.slot_seconds = slot;
+    out.push_back(v);
+  }
+  return out;
+}
+
+LavaBox LavaBox::grown(int64_t by, int64_t rows, int64_t cols) const {
+  if (empty()) return *this;
+  return {std::max<int64_t>(0, r0 - by), std::min(rows - 1, r1 + by), std::max<int64_t>(0, c0 - by),
+          std::min(cols - 1, c1 + by)};
+}
+
+void LavaBox::include(int64_t r, int64_t c) {
+  if (empty()) {
+    *this = {r, r, c, c};
+    return;
+  }
+  r0 = std::min(r0, r), r1 = std::max(r1, r), c0 = std::min(c0, c), c1 = std::max(c1, c);
+}
+
+void LavaBox::include(const LavaBox& b) {
+  if (b.empty()) return;
+  include(b.r0, b.c0);
+  include(b.r1, b.c1);
+}
+
+LavaSubstate lava_substate(const std::string& name) {
+  for (size_t i = 0; i < std::size(kSubstates); ++i)
+    if (name == kSubstates[i]) return static_cast<LavaSubstate>(i);
+  fail_argument("\"" + name + "\" is not a SCIARA-fv2 substate (altitude, thickness, temperature, solidified, lost)");
+}
+
+// ---- LavaGrid -------------------------------------------------------------------------
+
+namespace {
+size_t plane_bytes(int64_t rows, int64_t cols) { return static_cast<size_t>(rows * cols) * sizeof(double); }
+}  // namespace
+
+LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols)
+    : ctx_(ctx),
+      rows_(rows),
+      cols_(cols),
+      altitude_(ctx, plane_bytes(rows, cols)),
+      thickness_(ctx, plane_bytes(rows, cols)),
+      temperature_(ctx, plane_bytes(rows, cols)),
+      solidified_(ctx, plane_bytes(rows, cols)),
+      lost_(ctx, plane_bytes(rows, cols)),
+      flows_(ctx, kLavaNeighbours * plane_bytes(rows, cols)),
+      previous_temperature_(ctx, plane_bytes(rows, cols)) {
+  if (ctx.is_cuda()) device_box_ = Buffer(ctx, 4 * sizeof(long long));
+}
+
+double* LavaGrid::plane(LavaSubstate s) const {
+  switch (s) {
+    case LavaSubstate::altitude: return altitude_.as<double>();
+    case LavaSubstate::thickness: return thickness_.as<double>();
+    case LavaSubstate::temperature: return temperature_.as<double>();
+    case LavaSubstate::solidified: return solidified_.as<double>();
+    case LavaSubstate::lost: return lost_.as<double>();
+  }
+  return nullptr;
+}
+
+LavaGridView LavaGrid::view() const {
+  return {altitude_.as<double>(), thickness_.as<double>(),   temperature_.as<double>(),
+          solidified_.as<double>(), lost_.as<double>(),       flows_.as<double>(),
+          previous_temperature_.as<double>(), rows_, cols_};
+}
+
+void LavaGrid::download(LavaSubstate s, double* host) const {
+  if (ctx_.is_cuda())
+    ctx_.device().copy_to_host(host, plane(s), plane_bytes(rows_, cols_));
+  else
+    std::memcpy(host, plane(s), plane_bytes(rows_, cols_));
+}
+
+void LavaGrid::set_substate(const std::string& name, const double* values, bool column_major) {
+  const LavaSubstate s = lava_substate(name);
+  if (values == nullptr) fail_argument("values is NULL");
+  if (s == LavaSubstate::lost) fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
+  std::vector<double> row_major(static_cast<size_t>(rows_ * cols_));
+  for (int64_t r = 0; r < rows_; ++r)
+    for (int64_t c = 0; c < cols_; ++c) {
+      const double v = values[column_major ? c * rows_ + r : r * cols_ + c];
+      const std::string at = name + " at (" + num(r) + ", " + num(c) + ") is " + num(v);
+      if (!std::isfinite(v)) fail_argument(at + ": every value must be finite");
+      if (s != LavaSubstate::altitude && v < 0.0) fail_argument(at + ": it cannot be negative");
+      if (s == LavaSubstate::thickness && v > 0.0 && (r == 0 || c == 0 || r == rows_ - 1 || c == cols_ - 1))
+        fail_argument(at + ": the outermost ring is the sink where lava leaves the grid, and holds none");
+      row_major[static_cast<size_t>(r * cols_ + c)] = v;
+    }
+  synchronize();
+  if (ctx_.is_cuda())
+    ctx_.device().copy_to_device(plane(s), row_major.data(), plane_bytes(rows_, cols_));
+  else
+    std::memcpy(plane(s), row_major.data(), plane_bytes(rows_, cols_));
+  if (s == LavaSubstate::thickness || s == LavaSubstate::temperature) reset_region();
+}
+
+void LavaGrid::get_substate(const std::string& name, double* values, bool column_major) const {
+  const LavaSubstate s = lava_substate(name);
+  if (values == nullptr) fail_argument("values is NULL");
+  std::vector<double> row_major(static_cast<size_t>(rows_ * cols_));
+  download(s, row_major.data());
+  for (int64_t r = 0; r < rows_; ++r)
+    for (int64_t c = 0; c < cols_; ++c)
+      values[column_major ? c * rows_ + r : r * cols_ + c] = row_major[static_cast<size_t>(r * cols_ + c)];
+}
+
+void LavaGrid::load_substate(const std::string& name, const std::string& path) {
+  lava_substate(name);
+  const GridFile g = read_grid_file(path, rows_, cols_);
+  if (g.cell_size != 0.0 && g.cell_size != params_.Pc)
+    fail_argument(path + ": cellsize " + num(g.cell_size) + " is not the grid's cell side Pc=" + num(params_.Pc) +
+                  " (set the parameter \"Pc\" first)");
+  set_substate(name, g.values.data(), false);
+}
+
+// The region starts again from the cells that hold lava now and the vents; the flows,
+// scratch of a step, are cleared so that no cell outside the region holds any.
+void LavaGrid::reset_region() {
+  std::vector<double> h(static_cast<size_t>(rows_ * cols_)), t(h.size());
+  download(LavaSubstate::thickness, h.data());
+  download(LavaSubstate::temperature, t.data());
+  box_ = LavaBox{};
+  for (int64_t i = 0; i < rows_ * cols_; ++i)
+    if (h[static_cast<size_t>(i)] > 0.0) box_.include(i / cols_, i % cols_);
+  for (const LavaVent& v : vents_) box_.include(v.row, v.col);
+  steps_since_box_ = 0;
+  if (ctx_.is_cuda()) {
+    ctx_.device().zero(flows_.data(), flows_.bytes());
+    ctx_.device().copy_to_device(previous_temperature_.data(), t.data(), plane_bytes(rows_, cols_));
+  } else {
+    std::memset(flows_.data(), 0, flows_.bytes());
+    std::memcpy(previous_temperature_.data(), t.data(), plane_bytes(rows_, cols_));
+  }
+}
+
+void LavaGrid::set_parameter(const std::string& name, double value) {
+  LavaParameters p = params_;
+  check_lava_parameter(name, value);
+  lava_parameter(p, name) = value;
+  if (name == "Pclock" && steps_ > 0)
+    fail_argument("Pclock cannot change after the first step (the clock counts steps of Pclock seconds)");
+  params_ = p;
+}
+
+double LavaGrid::get_parameter(const std::string& name) const {
+  LavaParameters p = params_;
+  return lava_parameter(p, name);
+}
+
+void LavaGrid::load_parameters(const std::string& path) {
+  int64_t nsteps = 0;
+  const LavaParameters p = read_lava_parameters(path, rows_, cols_, params_, &nsteps);
+  if (steps_ > 0 && p.Pclock != params_.Pclock)
+    fail_argument(path + ": Pclock cannot change after the first step (the clock counts steps of Pclock seconds)");
+  params_ = p;
+}
+
+void LavaGrid::check_vent_cell(int64_t row, int64_t col) const {
+  if (row < 1 || row >= rows_ - 1 || col < 1 || col >= cols_ - 1)
+    fail_argument("a vent at (" + num(row) + ", " + num(col) + ") is not inside the " + shape(rows_, cols_) +
+                  " grid's outermost ring (that ring is the sink where lava leaves the grid)");
+}
+
+int64_t LavaGrid::add_vent(int64_t row, int64_t col, const double* rates, int64_t nslots, double slot_seconds) {
+  check_vent_cell(row, col);
+  if (nslots < 1) fail_argument("nslots=" + num(nslots) + ": a vent needs at least one slot");
+  if (vents() == kLavaMaxVents) fail_argument("a grid takes at most " + num(kLavaMaxVents) + " vents");
+  if (rates == nullptr) fail_argument("rates is NULL");
+  if (!std::isfinite(slot_seconds) || slot_seconds <= 0.0)
+    fail_argument("slot_seconds=" + num(slot_seconds) + " must be finite and > 0");
+  for (int64_t s = 0; s < nslots; ++s)
+    if (!std::isfinite(rates[s]) || rates[s] < 0.0)
+      fail_argument("rates[" + num(s) + "]=" + num(rates[s]) + " must be finite and >= 0 (m^3/s)");
+  vents_.push_back({row, col, std::vector<double>(rates, rates + nslots), slot_seconds});
+  synchronize();
+  box_.include(row, col);
+  return static_cast<int64_t>(vents_.size()) - 1;
+}
+
+void LavaGrid::load_vents(const std::string& vents_path, const std::string& rates_path) {
+  const std::vector<LavaVent> vents = read_lava_vents(vents_path, rates_path, rows_, cols_);
+  for (const LavaVent& v : vents) check_vent_cell(v.row, v.col);
+  if (vents.size() + vents_.size() > static_cast<size_t>(kLavaMaxVents))
+    fail_argument(vents_path + ": " + num(static_cast<long long>(vents.size())) + " vents; a grid takes at most " +
+                  num(kLavaMaxVents));
+  for (const LavaVent& v : vents)
+    add_vent(v.row, v.col, v.rates.data(), static_cast<int64_t>(v.rates.size()), v.slot_seconds);
+}
+
+void LavaGrid::synchronize() {
+  if (!ctx_.is_cuda() || steps_since_box_ == 0) return;
+  long long b[4];
+  ctx_.device().copy_to_host(b, device_box_.data(), sizeof b);
+  box_ = LavaBox{b[0], b[1], b[2], b[3]};
+  steps_since_box_ = 0;
+}
+
+void LavaGrid::step() {
+  const LavaConstants k = lava_constants(params_);
+  const LavaGridView g = view();
+  // Emission at the step's start time: each vent's rate in the slot holding it.
+  const double t = time();
+  LavaEmission emission{};
+  for (const LavaVent& v : vents_) {
+    const auto slot = static_cast<int64_t>(std::floor(t / v.slot_seconds));
+    if (slot >= static_cast<int64_t>(v.rates.size()) || v.rates[static_cast<size_t>(slot)] == 0.0) continue;
+    const double dh = v.rates[static_cast<size_t>(slot)] * params_.Pclock / (params_.Pc * params_.Pc);
+    emission.add(v.row * cols_ + v.col, dh);
+    // Compensated sum of the emitted thickness (Neumaier).
+    const double sum = emitted_ + dh;
+    emitted_error_ += std::fabs(emitted_) >= dh ? (emitted_ - sum) + dh : (dh - sum) + emitted_;
+    emitted_ = sum;
+  }
+  emission.temperature = params_.PTvent;
+  // The region: every cell that has held lava, grown by one (lava moves a cell a step);
+  // on CUDA the box last read back, grown by one more for each step since.
+  const LavaBox region = all_cells_ ? LavaBox{0, rows_ - 1, 0, cols_ - 1}
+                                    : box_.grown(1 + steps_since_box_, rows_, cols_);
+  if (ctx_.is_cuda()) {
+    if (steps_since_box_ == 0) {  // the device's box starts from the one read back
+      const long long b[4] = {box_.r0, box_.r1, box_.c0, box_.c1};
+      ctx_.device().copy_to_device(device_box_.data(), b, sizeof b);
+    }
+    lava_step_cuda(ctx_, g, emission, region, box_, k, device_box_.as<long long>());
+    ++steps_since_box_;
+    if (steps_since_box_ == kLavaBoxReadEvery) synchronize();
+  } else {
+    lava_step_cpu(g, emission, region, k, ctx_.threads(), box_);
+  }
+  ++steps_;
+}
+
+void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double& lost) const {
+  const double area = params_.Pc * params_.Pc;
+  std::vector<double> v(static_cast<size_t>(rows_ * cols_));
+  auto total = [&](LavaSubstate s) {  // compensated, in row-major order: the same on both backends
+    download(s, v.data());
+    double sum = 0.0, error = 0.0;
+    for (double x : v) {
+      const double next = sum + x;
+      error += std::fabs(sum) >= std::fabs(x) ? (sum - next) + x : (x - next) + sum;
+      sum = next;
+    }
+    return (sum + error) * area;
+  };
+  emitted = (emitted_ + emitted_error_) * area;
+  lava = total(LavaSubstate::thickness);
+  solidified = total(LavaSubstate::solidified);
+  lost = total(LavaSubstate::lost);
+}
+
+// ---- the CPU step ----------------------------------------------------------------------
+
+void lava_step_cpu(const LavaGridView& g, const LavaEmission& emission, const LavaBox& region,
+                   const LavaConstants& k, int threads, LavaBox& box) {
+  lava_emit(g, emission);
+  if (region.empty()) return;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int64_t r = region.r0; r <= region.r1; ++r)
+    for (int64_t c = region.c0; c <= region.c1; ++c) lava_cell_flows(g, r, c, k);
+  LavaBox grown = box;
+#pragma omp parallel num_threads(threads)
+  {
+    LavaBox mine;
+#pragma omp for schedule(static)
+    for (int64_t r = region.r0; r <= region.r1; ++r)
+      for (int64_t c = region.c0; c <= region.c1; ++c)
+        if (lava_cell_balance(g, r, c, k)) mine.include(r, c);
+#pragma omp critical
+    grown.include(mine);
+  }
+  box = grown;
+}
+
+}  // namespace opsplit::ca
