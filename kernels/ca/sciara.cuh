@@ -32,32 +32,52 @@ struct LavaConstants {
 };
 
 // 2^x for |x| < 1000 from + - * / alone: x = k + f (k an integer, |f| <= 1/2, exact),
-// e^(f ln 2) by its Taylor series to the 14th power (error < 1e-17), scaled by 2^k.
+// e^(f ln 2) by its Taylor series to the 14th power (error < 1e-17) in Estrin's scheme
+// (a short chain of dependent operations: the GPU's latency), scaled by 2^k.
 OPSPLIT_HD double lava_exp2(double x) {
   const double k = std::floor(x + 0.5);
   const double y = (x - k) * 0.6931471805599453;
-  double p = 1.0 / 87178291200.0;  // 1/14!
-  const double inv_factorial[14] = {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
-                                    1.0 / 362880.0,     1.0 / 40320.0,     1.0 / 5040.0,      1.0 / 720.0,
-                                    1.0 / 120.0,        1.0 / 24.0,        1.0 / 6.0,         0.5,
-                                    1.0,                1.0};
+  constexpr double c[15] = {1.0,
+                            1.0,
+                            1.0 / 2,
+                            1.0 / 6,
+                            1.0 / 24,
+                            1.0 / 120,
+                            1.0 / 720,
+                            1.0 / 5040,
+                            1.0 / 40320,
+                            1.0 / 362880,
+                            1.0 / 3628800,
+                            1.0 / 39916800,
+                            1.0 / 479001600,
+                            1.0 / 6227020800.0,
+                            1.0 / 87178291200.0};
+  const double y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
+  double q[8];
   OPSPLIT_UNROLL
-  for (int i = 0; i < 14; ++i) p = p * y + inv_factorial[i];
+  for (int i = 0; i < 7; ++i) q[i] = c[2 * i] + c[2 * i + 1] * y;
+  q[7] = c[14];
+  const double r0 = q[0] + q[1] * y2, r1 = q[2] + q[3] * y2, r2 = q[4] + q[5] * y2, r3 = q[6] + q[7] * y2;
+  const double p = (r0 + r1 * y4) + (r2 + r3 * y4) * y8;
   return std::ldexp(p, static_cast<int>(k));
 }
 
-// The cube root of a finite x >= 1: x = m 2^(3e) with m in [1/2, 4), Newton's iteration
-// from a linear start (within 40 %; six steps converge to rounding), scaled by 2^e.
+// The cube root of a finite x >= 1: x = m 2^(3e + r) with m in [1/2, 1), r in 0..2; a
+// quadratic start for m^(1/3) (within 8e-4) times 2^(r/3), then two steps of Halley's
+// iteration for the root of y^3 = m 2^r (cubic convergence: to rounding), scaled by
+// 2^e. Within 4e-16 of the exact root.
 OPSPLIT_HD double lava_cbrt(double x) {
   int e = 0;
-  double m = std::frexp(x, &e);  // x = m 2^e, m in [1/2, 1), e >= 1
+  const double m = std::frexp(x, &e);  // x = m 2^e, m in [1/2, 1), e >= 1
   const int r = e % 3;
-  m = std::ldexp(m, r);
-  e -= r;
-  double y = 0.6 + 0.4 * m;
+  const double target = std::ldexp(m, r);
+  double y = (0.495471 + (0.69138 - 0.187347 * m) * m) * (r == 0 ? 1.0 : r == 1 ? 1.2599210498948732 : 1.5874010519681994);
   OPSPLIT_UNROLL
-  for (int i = 0; i < 6; ++i) y = y - (y * y * y - m) / (3.0 * y * y);
-  return std::ldexp(y, e / 3);
+  for (int i = 0; i < 2; ++i) {
+    const double y3 = y * y * y;
+    y = y * (y3 + 2.0 * target) / (2.0 * y3 + target);
+  }
+  return std::ldexp(y, (e - r) / 3);
 }
 
 // The outflows of a cell holding lava (h[0] > 0): the minimisation algorithm of the
@@ -79,27 +99,28 @@ OPSPLIT_HD void lava_outflows(const double z[9], const double h[9], double t, co
     height[k] = zk + h[k];
     candidate[k] = top > height[k];
   }
-  double average = 0.0;
+  // Candidates at or above the average of the movable lava and the candidates' levels
+  // drop out until none does; the test sum <= n height[k] keeps divisions out of the loop.
+  double sum = 0.0;
+  int n = 0;
   for (bool eliminated = true; eliminated;) {
-    double sum = h[0];
-    int n = 0;
+    sum = h[0], n = 0;
     OPSPLIT_UNROLL
     for (int k = 0; k <= kLavaNeighbours; ++k)
       if (candidate[k]) sum += height[k], ++n;
-    if (n == 0) break;
-    average = sum / n;
     eliminated = false;
     OPSPLIT_UNROLL
     for (int k = 0; k <= kLavaNeighbours; ++k)
-      if (candidate[k] && average <= height[k]) candidate[k] = false, eliminated = true;
+      if (candidate[k] && sum <= n * height[k]) candidate[k] = false, eliminated = true;
   }
+  const double average = n > 0 ? sum / n : 0.0;
   const double relaxation = lava_exp2(c.pr_log2_0 + c.pr_log2_slope * t);
   const double critical = lava_exp2(c.hc_log2_0 + c.hc_log2_slope * t);
   OPSPLIT_UNROLL
   for (int k = 1; k <= kLavaNeighbours; ++k) {
     // The yield test h > hc cos(theta), cos(theta) = Pc / sqrt(Pc^2 + drop^2).
     const double drop = top - height[k];
-    const bool yields = h[0] > critical * c.cell / std::sqrt(c.cell * c.cell + drop * drop);
+    const bool yields = h[0] * std::sqrt(c.cell * c.cell + drop * drop) > critical * c.cell;
     flows[k - 1] = candidate[k] && yields ? relaxation * (average - height[k]) : 0.0;
   }
 }
@@ -135,21 +156,35 @@ struct LavaGridView {
   int64_t rows, cols;
 };
 
-// One step's emission: the vents' cells and the thickness each adds (several vents on a
-// cell add in turn); emitted lava has the vents' temperature (it replaces the cell's).
-constexpr int kLavaMaxVents = 64;
-struct LavaEmission {
-  int64_t cell[kLavaMaxVents];
-  double dh[kLavaMaxVents];
-  double temperature;
+// A vent: its cell and its emission schedule (rates[s] m^3/s during slot s).
+struct LavaVentSchedule {
+  int64_t cell;
+  int64_t nslots;
+  double slot_seconds;
+  const double* rates;  // on the backend that steps
+};
+struct LavaVents {
+  const LavaVentSchedule* vents;
   int count;
-  void add(int64_t i, double thickness) { cell[count] = i, dh[count] = thickness, ++count; }
+  double pclock, area, t_vent;  // s per step, m^2 per cell, K
 };
 
-OPSPLIT_HD void lava_emit(const LavaGridView& g, const LavaEmission& e) {
+// The thickness vent v adds at step `step` (0-based): its rate in the slot holding the
+// step's start time step x Pclock, over the cell's area, for Pclock seconds.
+OPSPLIT_HD double lava_vent_thickness(const LavaVents& e, int v, int64_t step) {
+  const LavaVentSchedule& s = e.vents[v];
+  const double slot = std::floor(static_cast<double>(step) * e.pclock / s.slot_seconds);
+  if (slot >= static_cast<double>(s.nslots)) return 0.0;
+  return s.rates[static_cast<int64_t>(slot)] * e.pclock / e.area;
+}
+
+// Step `step`'s emission into cell i (a cell of several vents takes them in turn);
+// emitted lava has the vents' temperature (it replaces the cell's).
+OPSPLIT_HD void lava_emit_cell(const LavaGridView& g, const LavaVents& e, int64_t step, int64_t i) {
   for (int v = 0; v < e.count; ++v) {
-    g.thickness[e.cell[v]] += e.dh[v];
-    g.temperature[e.cell[v]] = e.temperature;
+    if (e.vents[v].cell != i) continue;
+    const double dh = lava_vent_thickness(e, v, step);
+    if (dh > 0.0) g.thickness[i] += dh, g.temperature[i] = e.t_vent;
   }
 }
 

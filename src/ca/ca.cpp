@@ -147,23 +147,25 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
   const int64_t report_every = ctx.has_progress() ? std::max<int64_t>(1, nsteps / 20 + (nsteps % 20 != 0)) : nsteps;
   for (int64_t done = 0; done < nsteps;) {
     const int64_t chunk = std::min(report_every, nsteps - done);
-    for (int64_t g = 0; g < chunk; ++g) {
-      try {
-        if (lava_) {
-          lava_->step();
-        } else {
-          const auto* in = cells_.as<const uint64_t>();
-          auto* out = next_.as<uint64_t>();
+    try {
+      if (lava_) {  // the lava grid launches several steps at once
+        lava_->advance(chunk);
+        steps_ = lava_->steps();
+      } else {
+        for (int64_t g = 0; g < chunk; ++g) {
           if (ctx.is_cuda())
-            ca::life_generation_cuda(ctx, in, out, rows_, cols_, rule_, periodic_);
+            ca::life_generation_cuda(ctx, cells_.as<const uint64_t>(), next_.as<uint64_t>(), rows_, cols_, rule_,
+                                     periodic_);
           else
-            ca::life_generation_cpu(in, out, rows_, cols_, rule_, periodic_, ctx.threads());
+            ca::life_generation_cpu(cells_.as<const uint64_t>(), next_.as<uint64_t>(), rows_, cols_, rule_, periodic_,
+                                    ctx.threads());
           cells_.swap(next_);
+          ++steps_;
         }
-      } catch (const Error& e) {  // refused before any work: the grid holds the last step
-        fail(e.status(), std::string(e.what()) + "; the grid is at " + unit + " " + num(steps_));
       }
-      ++steps_;
+    } catch (const Error& e) {  // refused before any work: the grid holds the last step
+      if (lava_) steps_ = lava_->steps();
+      fail(e.status(), std::string(e.what()) + "; the grid is at " + unit + " " + num(steps_));
     }
     done += chunk;
     if (ctx.has_progress()) {

@@ -285,8 +285,10 @@ LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols)
       lost_(ctx, plane_bytes(rows, cols)),
       flows_(ctx, kLavaNeighbours * plane_bytes(rows, cols)),
       previous_temperature_(ctx, plane_bytes(rows, cols)) {
-  if (ctx.is_cuda()) device_box_ = Buffer(ctx, 4 * sizeof(long long));
+  if (ctx.is_cuda()) launcher_ = std::make_unique<LavaLauncher>(ctx);
 }
+
+LavaGrid::~LavaGrid() = default;
 
 double* LavaGrid::plane(LavaSubstate s) const {
   switch (s) {
@@ -364,8 +366,8 @@ void LavaGrid::reset_region() {
   for (int64_t i = 0; i < rows_ * cols_; ++i)
     if (h[static_cast<size_t>(i)] > 0.0) box_.include(i / cols_, i % cols_);
   for (const LavaVent& v : vents_) box_.include(v.row, v.col);
-  steps_since_box_ = 0;
   if (ctx_.is_cuda()) {
+    launcher_->set_box(box_);
     ctx_.device().zero(flows_.data(), flows_.bytes());
     ctx_.device().copy_to_device(previous_temperature_.data(), t.data(), plane_bytes(rows_, cols_));
   } else {
@@ -412,9 +414,25 @@ int64_t LavaGrid::add_vent(int64_t row, int64_t col, const double* rates, int64_
   for (int64_t s = 0; s < nslots; ++s)
     if (!std::isfinite(rates[s]) || rates[s] < 0.0)
       fail_argument("rates[" + num(s) + "]=" + num(rates[s]) + " must be finite and >= 0 (m^3/s)");
-  vents_.push_back({row, col, std::vector<double>(rates, rates + nslots), slot_seconds});
   synchronize();
+  vents_.push_back({row, col, std::vector<double>(rates, rates + nslots), slot_seconds});
   box_.include(row, col);
+  vent_box_.include(row, col);
+  if (ctx_.is_cuda()) {  // every schedule again, its rates in one device array
+    launcher_->set_box(box_);
+    std::vector<double> all_rates;
+    for (const LavaVent& v : vents_) all_rates.insert(all_rates.end(), v.rates.begin(), v.rates.end());
+    Buffer rates_on_device(ctx_, all_rates.size() * sizeof(double));
+    Buffer schedules(ctx_, vents_.size() * sizeof(LavaVentSchedule));
+    std::vector<LavaVentSchedule> host = host_schedules();
+    size_t offset = 0;
+    for (LavaVentSchedule& v : host) v.rates = rates_on_device.as<const double>() + offset, offset += v.nslots;
+    ctx_.device().copy_to_device(rates_on_device.data(), all_rates.data(), all_rates.size() * sizeof(double));
+    ctx_.device().copy_to_device(schedules.data(), host.data(), host.size() * sizeof(LavaVentSchedule));
+    ctx_.device().synchronize();
+    device_rates_ = std::move(rates_on_device);
+    device_vents_ = std::move(schedules);
+  }
   return static_cast<int64_t>(vents_.size()) - 1;
 }
 
@@ -429,46 +447,56 @@ void LavaGrid::load_vents(const std::string& vents_path, const std::string& rate
 }
 
 void LavaGrid::synchronize() {
-  if (!ctx_.is_cuda() || steps_since_box_ == 0) return;
-  long long b[4];
-  ctx_.device().copy_to_host(b, device_box_.data(), sizeof b);
-  box_ = LavaBox{b[0], b[1], b[2], b[3]};
-  steps_since_box_ = 0;
+  if (ctx_.is_cuda()) box_ = launcher_->box();
 }
 
-void LavaGrid::step() {
-  const LavaConstants k = lava_constants(params_);
-  const LavaGridView g = view();
-  // Emission at the step's start time: each vent's rate in the slot holding it.
-  const double t = time();
-  LavaEmission emission{};
-  for (const LavaVent& v : vents_) {
-    const auto slot = static_cast<int64_t>(std::floor(t / v.slot_seconds));
-    if (slot >= static_cast<int64_t>(v.rates.size()) || v.rates[static_cast<size_t>(slot)] == 0.0) continue;
-    const double dh = v.rates[static_cast<size_t>(slot)] * params_.Pclock / (params_.Pc * params_.Pc);
-    emission.add(v.row * cols_ + v.col, dh);
-    // Compensated sum of the emitted thickness (Neumaier).
+LavaVents LavaGrid::vents_on_backend() const {
+  LavaVents e{nullptr, static_cast<int>(vents_.size()), params_.Pclock, params_.Pc * params_.Pc, params_.PTvent};
+  e.vents = ctx_.is_cuda() ? device_vents_.as<const LavaVentSchedule>() : nullptr;
+  return e;
+}
+
+std::vector<LavaVentSchedule> LavaGrid::host_schedules() const {
+  std::vector<LavaVentSchedule> host(vents_.size());
+  for (size_t v = 0; v < vents_.size(); ++v)
+    host[v] = {vents_[v].row * cols_ + vents_[v].col, static_cast<int64_t>(vents_[v].rates.size()),
+               vents_[v].slot_seconds, vents_[v].rates.data()};
+  return host;
+}
+
+// The thickness the vents emit at `step`, summed on the host (compensated, Neumaier) by
+// the function the backends emit with; e: the vents with host schedules.
+void LavaGrid::count_emission(const LavaVents& e, int64_t step) {
+  for (int v = 0; v < e.count; ++v) {
+    const double dh = lava_vent_thickness(e, v, step);
     const double sum = emitted_ + dh;
     emitted_error_ += std::fabs(emitted_) >= dh ? (emitted_ - sum) + dh : (dh - sum) + emitted_;
     emitted_ = sum;
   }
-  emission.temperature = params_.PTvent;
-  // The region: every cell that has held lava, grown by one (lava moves a cell a step);
-  // on CUDA the box last read back, grown by one more for each step since.
-  const LavaBox region = all_cells_ ? LavaBox{0, rows_ - 1, 0, cols_ - 1}
-                                    : box_.grown(1 + steps_since_box_, rows_, cols_);
-  if (ctx_.is_cuda()) {
-    if (steps_since_box_ == 0) {  // the device's box starts from the one read back
-      const long long b[4] = {box_.r0, box_.r1, box_.c0, box_.c1};
-      ctx_.device().copy_to_device(device_box_.data(), b, sizeof b);
+}
+
+void LavaGrid::advance(int64_t n) {
+  const LavaConstants k = lava_constants(params_);
+  const LavaGridView g = view();
+  const LavaBox all{0, rows_ - 1, 0, cols_ - 1};
+  const std::vector<LavaVentSchedule> host = host_schedules();
+  LavaVents on_host = vents_on_backend();
+  on_host.vents = host.data();
+  if (!ctx_.is_cuda()) {
+    for (int64_t s = 0; s < n; ++s) {
+      count_emission(on_host, steps_);
+      // The region: every cell that has held lava, grown by one (lava moves a cell a step).
+      lava_step_cpu(g, on_host, steps_, all_cells_ ? all : box_.grown(1, rows_, cols_), k, ctx_.threads(), box_);
+      ++steps_;
     }
-    lava_step_cuda(ctx_, g, emission, region, box_, k, device_box_.as<long long>());
-    ++steps_since_box_;
-    if (steps_since_box_ == kLavaBoxReadEvery) synchronize();
-  } else {
-    lava_step_cpu(g, emission, region, k, ctx_.threads(), box_);
+    return;
   }
-  ++steps_;
+  for (int64_t done = 0; done < n;) {
+    const int m = static_cast<int>(std::min<int64_t>(n - done, kLavaStepsPerLaunch));
+    launcher_->launch(g, vents_on_backend(), vent_box_, steps_, m, all_cells_, k);
+    for (int s = 0; s < m; ++s) count_emission(on_host, steps_ + s);
+    steps_ += m, done += m;
+  }
 }
 
 void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double& lost) const {
@@ -492,9 +520,13 @@ void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double
 
 // ---- the CPU step ----------------------------------------------------------------------
 
-void lava_step_cpu(const LavaGridView& g, const LavaEmission& emission, const LavaBox& region,
+void lava_step_cpu(const LavaGridView& g, const LavaVents& vents, int64_t step, const LavaBox& region,
                    const LavaConstants& k, int threads, LavaBox& box) {
-  lava_emit(g, emission);
+  for (int v = 0; v < vents.count; ++v) {
+    bool seen = false;  // each vent cell once: lava_emit_cell takes all its vents
+    for (int u = 0; u < v; ++u) seen = seen || vents.vents[u].cell == vents.vents[v].cell;
+    if (!seen) lava_emit_cell(g, vents, step, vents.vents[v].cell);
+  }
   if (region.empty()) return;
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (int64_t r = region.r0; r <= region.r1; ++r)

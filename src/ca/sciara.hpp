@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,9 @@ struct GridFile {
 };
 GridFile read_grid_file(const std::string& path, int64_t rows, int64_t cols);
 
+// Vents per grid: a cell in the vents' bounding box looks through all of them each step.
+constexpr int kLavaMaxVents = 64;
+
 struct LavaVent {
   int64_t row, col;
   std::vector<double> rates;  // m^3/s in each slot
@@ -95,21 +99,25 @@ class LavaGrid {
   void set_all_cells(bool all) { all_cells_ = all; }
   bool all_cells() const { return all_cells_; }
 
-  // One CA step: emission, outflows, balance with cooling and solidification.
-  void step();
+  // n CA steps, each: emission, outflows, balance with cooling and solidification.
+  void advance(int64_t n);
   int64_t steps() const { return steps_; }
   // After a device failure (the substates undefined until set again): the count put back.
-  void set_steps(int64_t steps) { steps_ = steps, steps_since_box_ = 0; }
+  void set_steps(int64_t steps) { steps_ = steps; }
   double time() const { return static_cast<double>(steps_) * params_.Pclock; }
   double time_at(int64_t steps) const { return static_cast<double>(steps) * params_.Pclock; }
-  // Waits for the launched steps (CUDA) and takes the region box the device grew.
+  // Waits for the launched steps (CUDA) and takes the box the device grew.
   void synchronize();
+  ~LavaGrid();
 
   // m^3: emitted by the vents, fluid lava, solidified lava, lava that left the grid.
   void volumes(double& emitted, double& lava, double& solidified, double& lost) const;
 
  private:
   double* plane(LavaSubstate s) const;
+  LavaVents vents_on_backend() const;
+  std::vector<LavaVentSchedule> host_schedules() const;
+  void count_emission(const LavaVents& e, int64_t step);
   LavaGridView view() const;
   void download(LavaSubstate s, double* host) const;
   void reset_region();
@@ -120,17 +128,18 @@ class LavaGrid {
   LavaParameters params_;
   std::vector<LavaVent> vents_;
   Buffer altitude_, thickness_, temperature_, solidified_, lost_, flows_, previous_temperature_;
-  Buffer device_box_;  // CUDA: the box the balance kernels grow (4 x int64)
+  Buffer device_vents_, device_rates_;  // CUDA: the vents' schedules
+  std::unique_ptr<class LavaLauncher> launcher_;  // CUDA
+  LavaBox vent_box_;
   bool all_cells_ = false;
-  LavaBox box_;                    // every cell that has held lava since the substates were set, and the vents
-  int64_t steps_since_box_ = 0;    // CUDA: steps since box_ was read back (the region grows by one a step)
+  LavaBox box_;  // every cell that has held lava since thickness was set, and the vents (CUDA: as last read)
   int64_t steps_ = 0;
   double emitted_ = 0.0, emitted_error_ = 0.0;  // thickness summed over the vents' steps (compensated)
 };
 
-// One step on the host's threads: emission, then outflows and balance over `region`;
-// `box` takes in every cell of the region that holds lava after.
-void lava_step_cpu(const LavaGridView& g, const LavaEmission& emission, const LavaBox& region,
+// Step `step` on the host's threads: emission, then outflows and balance over
+// `region`; `box` takes in every cell of the region that holds lava after.
+void lava_step_cpu(const LavaGridView& g, const LavaVents& vents, int64_t step, const LavaBox& region,
                    const LavaConstants& k, int threads, LavaBox& box);
 
 }  // namespace opsplit::ca

@@ -93,9 +93,11 @@ TEST(LavaNumerics, Exp2AndCubeRootAgreeWithTheCLibraryToAFewUlps) {
     const double x = 1 + std::pow(10.0, -12 + i * 0.0015);  // 1 + 1e-12 .. 1 + 1e18
     worst_cbrt = std::max(worst_cbrt, std::fabs(opsplit::ca::lava_cbrt(x) / std::cbrt(x) - 1));
   }
-  // A few units of 2^-53 = 1.1e-16 (the C library's own results are within one).
+  // A few units of 2^-53 = 1.1e-16: the cube root is within 3.9e-16 of the exact root
+  // (50-digit decimal arithmetic on 10^5 random x, when it was written), the C
+  // library's within one unit of 2^-52.
   EXPECT_LT(worst_exp, 6e-16);
-  EXPECT_LT(worst_cbrt, 6e-16);
+  EXPECT_LT(worst_cbrt, 8e-16);
 }
 
 // A cell of thickness h on a flat plane with empty neighbours: every neighbour is a
