@@ -148,11 +148,13 @@ OPSPLIT_HD void lava_balance(double out, const double in[kLavaNeighbours], const
   }
 }
 
-// The grid's substates, row-major, on one backend; flows holds 8 planes of rows x cols
-// (plane k: the thickness each cell sends to its neighbour k this step).
-struct LavaGridView {
-  double *altitude, *thickness, *temperature, *solidified, *lost;
-  double *flows, *previous_temperature;  // one step's scratch
+// The substates on one backend, row-major. Altitude, thickness and temperature come in
+// pairs of buffers: a CUDA step reads one and writes the other; the CPU uses the first.
+struct LavaPlanes {
+  double* altitude[2];
+  double* thickness[2];
+  double* temperature[2];
+  double *solidified, *lost;
   int64_t rows, cols;
 };
 
@@ -178,64 +180,58 @@ OPSPLIT_HD double lava_vent_thickness(const LavaVents& e, int v, int64_t step) {
   return s.rates[static_cast<int64_t>(slot)] * e.pclock / e.area;
 }
 
-// Step `step`'s emission into cell i (a cell of several vents takes them in turn);
-// emitted lava has the vents' temperature (it replaces the cell's).
-OPSPLIT_HD void lava_emit_cell(const LavaGridView& g, const LavaVents& e, int64_t step, int64_t i) {
+// Step `step`'s emission into cell i of thickness h and temperature t (a cell of
+// several vents takes them in turn); emitted lava has the vents' temperature (it
+// replaces the cell's).
+OPSPLIT_HD void lava_emit(const LavaVents& e, int64_t step, int64_t i, double& h, double& t) {
   for (int v = 0; v < e.count; ++v) {
     if (e.vents[v].cell != i) continue;
     const double dh = lava_vent_thickness(e, v, step);
-    if (dh > 0.0) g.thickness[i] += dh, g.temperature[i] = e.t_vent;
+    if (dh > 0.0) h += dh, t = e.t_vent;
   }
 }
 
 // A CLOSED grid's outermost ring is its sink: lava that flows into it leaves the grid.
-OPSPLIT_HD bool lava_is_sink(const LavaGridView& g, int64_t r, int64_t c) {
-  return r == 0 || c == 0 || r == g.rows - 1 || c == g.cols - 1;
+OPSPLIT_HD bool lava_is_sink(int64_t rows, int64_t cols, int64_t r, int64_t c) {
+  return r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
 }
 
-// Phase 1 of a step at cell (r, c): its outflows (zero unless it holds lava), and its
-// temperature kept for phase 2 (which changes it while the neighbours still read it).
-OPSPLIT_HD void lava_cell_flows(const LavaGridView& g, int64_t r, int64_t c, const LavaConstants& k) {
-  const int64_t n = g.rows * g.cols, i = r * g.cols + c;
-  double f[kLavaNeighbours] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  g.previous_temperature[i] = g.temperature[i];
-  if (g.thickness[i] > 0.0 && !lava_is_sink(g, r, c)) {
-    double z[9], h[9];
-    z[0] = g.altitude[i], h[0] = g.thickness[i];
-    OPSPLIT_UNROLL
-    for (int m = 0; m < kLavaNeighbours; ++m) {
-      const int64_t j = i + lava_drow(m) * g.cols + lava_dcol(m);
-      z[m + 1] = g.altitude[j], h[m + 1] = g.thickness[j];
-    }
-    lava_outflows(z, h, g.temperature[i], k, f);
-  }
+// Phase 1 of a step at cell (r, c) of row-major altitude, thickness and temperature
+// planes: its outflows f (zero unless it holds lava off the sink ring).
+OPSPLIT_HD void lava_cell_outflows(const double* z, const double* h, const double* t, int64_t rows, int64_t cols,
+                                   int64_t r, int64_t c, const LavaConstants& k, double f[kLavaNeighbours]) {
+  const int64_t i = r * cols + c;
   OPSPLIT_UNROLL
-  for (int m = 0; m < kLavaNeighbours; ++m) g.flows[m * n + i] = f[m];
-}
-
-// Phase 2 at cell (r, c): what it keeps plus what its neighbours send it (lava_balance),
-// or, on the sink ring, what arrives counted as lost. True when the cell holds lava after.
-OPSPLIT_HD bool lava_cell_balance(const LavaGridView& g, int64_t r, int64_t c, const LavaConstants& k) {
-  const int64_t n = g.rows * g.cols, i = r * g.cols + c;
-  double in[kLavaNeighbours], t_in[kLavaNeighbours], out = 0.0;
+  for (int m = 0; m < kLavaNeighbours; ++m) f[m] = 0.0;
+  if (!(h[i] > 0.0) || lava_is_sink(rows, cols, r, c)) return;
+  double zs[9], hs[9];
+  zs[0] = z[i], hs[0] = h[i];
   OPSPLIT_UNROLL
   for (int m = 0; m < kLavaNeighbours; ++m) {
-    const int64_t rr = r + lava_drow(m), cc = c + lava_dcol(m);
-    const bool inside = rr >= 0 && rr < g.rows && cc >= 0 && cc < g.cols;
-    const int64_t j = rr * g.cols + cc;
-    in[m] = inside ? g.flows[lava_opposite(m) * n + j] : 0.0;
-    t_in[m] = inside ? g.previous_temperature[j] : 0.0;
-    out += g.flows[m * n + i];
+    const int64_t j = i + lava_drow(m) * cols + lava_dcol(m);
+    zs[m + 1] = z[j], hs[m + 1] = h[j];
   }
-  if (lava_is_sink(g, r, c)) {
+  lava_outflows(zs, hs, t[i], k, f);
+}
+
+// Phase 2 at a cell from its own outflows, the flows its neighbours send it (in[m],
+// 0 from outside the grid) and their temperatures before the step: lava_balance, or on
+// the sink ring what arrives added to lost. True when the cell holds lava after.
+OPSPLIT_HD bool lava_cell_update(bool sink, const double own[kLavaNeighbours], const double in[kLavaNeighbours],
+                                 const double t_in[kLavaNeighbours], const LavaConstants& k, double& z, double& h,
+                                 double& t, double& solid, double& lost) {
+  if (sink) {
     double arrived = 0.0;
     OPSPLIT_UNROLL
     for (int m = 0; m < kLavaNeighbours; ++m) arrived += in[m];
-    g.lost[i] += arrived;
+    lost += arrived;
     return false;
   }
-  lava_balance(out, in, t_in, k, g.altitude[i], g.thickness[i], g.temperature[i], g.solidified[i]);
-  return g.thickness[i] > 0.0;
+  double out = 0.0;
+  OPSPLIT_UNROLL
+  for (int m = 0; m < kLavaNeighbours; ++m) out += own[m];
+  lava_balance(out, in, t_in, k, z, h, t, solid);
+  return h > 0.0;
 }
 
 }  // namespace opsplit::ca

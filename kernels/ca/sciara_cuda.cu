@@ -1,7 +1,7 @@
 // The CUDA side of SCIARA-fv2 grids: one cooperative launch runs several steps, its
-// threads striding over the cells of each step's region, with a grid-wide barrier
-// between the phases (a step of the Etna flow is a few microseconds of work: separate
-// launches per phase cost more than the work). The per-cell numerics are the CPU's
+// blocks striding over the tiles of each step's region, a grid-wide barrier between
+// steps (a step of the Etna flow is a few microseconds of work: launches per step, or
+// a barrier per phase, cost more than the work). The per-cell numerics are the CPU's
 // (sciara.cuh); compiled with -fmad=false (src/CMakeLists.txt) for the CPU's bits.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -26,46 +26,87 @@ void check(cudaError_t err, const char* what) {
 
 __device__ bool inside(const LavaBox& b, int64_t r, int64_t c) { return r >= b.r0 && r <= b.r1 && c >= b.c0 && c <= b.c1; }
 
-// Steps first_step .. first_step + nsteps - 1. Each step reads the box (every cell that
-// has held lava, and the vents), computes the cells of the box grown by one (or every
-// cell), and grows the box by the cells outside it that hold lava after, by integer
-// minima and maxima (the same in any order). The first step's emission comes before
-// its barrier; each later step's is added by the vent cell's own thread right after
-// that cell's balance (the operations and the order of the CPU, which emits at the
-// step's start).
+// A block's tile: kTileRows x kTileCols cells, one a thread, and the ring around it whose
+// outflows the block computes too, into shared memory (the tile's inflows).
+constexpr int kTileRows = 8, kTileCols = 32, kHaloCols = kTileCols + 2, kHalo = (kTileRows + 2) * kHaloCols;
+static_assert(kTileRows * kTileCols == kThreads, "a thread per tile cell");
+
+// Steps first_step .. first_step + nsteps - 1, one grid-wide barrier each. A step reads
+// the substates from buffer `current` and writes the next ones into the other buffer
+// (every cell of the region, changed or not: outside it both buffers are the same), so
+// that a block computes the outflows of its tile's ring itself, while its neighbours
+// update their cells, instead of waiting for them. The region is the box (every cell
+// that has held lava, and the vents) grown by one, or every cell; cells outside the box
+// that hold lava after a step grow it, by integer minima and maxima (the same in any
+// order). The first step's emission comes before the first barrier; each later step's
+// is added by the vent cell's own thread right after its update (the CPU's operations
+// and order: it emits at the step's start).
 __global__ void __launch_bounds__(kThreads)
-    lava_steps_kernel(LavaGridView g, LavaVents vents, LavaBox vent_box, int64_t first_step, int nsteps,
+    lava_steps_kernel(LavaPlanes p, int current, LavaVents vents, LavaBox vent_box, int64_t first_step, int nsteps,
                       bool all_cells, LavaConstants k, long long* box) {
+  __shared__ double flows[kLavaNeighbours][kHalo];
+  __shared__ double temperature[kHalo];
   cg::grid_group grid = cg::this_grid();
-  const unsigned first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
-  if (first == 0)
+  const int64_t rows = p.rows, cols = p.cols;
+  if (blockIdx.x == 0 && threadIdx.x == 0)
     for (int v = 0; v < vents.count; ++v) {
-      bool seen = false;  // each vent cell once: lava_emit_cell takes all its vents
+      bool seen = false;  // each vent cell once: lava_emit takes all its vents
       for (int u = 0; u < v; ++u) seen = seen || vents.vents[u].cell == vents.vents[v].cell;
-      if (!seen) lava_emit_cell(g, vents, first_step, vents.vents[v].cell);
+      const int64_t i = vents.vents[v].cell;
+      if (!seen) lava_emit(vents, first_step, i, p.thickness[current][i], p.temperature[current][i]);
     }
   grid.sync();
-  for (int s = 0; s < nsteps; ++s) {
-    const LavaBox lava{box[0], box[1], box[2], box[3]};  // stable: only the balance phase grows it
-    if (lava.r1 < lava.r0) {
-      grid.sync();  // nothing to compute, but no thread may read the box while another grows it
-      continue;
-    }
-    const LavaBox region = all_cells ? LavaBox{0, g.rows - 1, 0, g.cols - 1}
-                                     : LavaBox{max(lava.r0 - 1, int64_t(0)), min(lava.r1 + 1, g.rows - 1),
-                                               max(lava.c0 - 1, int64_t(0)), min(lava.c1 + 1, g.cols - 1)};
-    // 32-bit cell numbers (a lava grid has at most 2^31 cells): 64-bit division is slow.
-    const unsigned width = unsigned(region.c1 - region.c0 + 1), cells = unsigned(region.r1 - region.r0 + 1) * width;
-    for (unsigned i = first; i < cells; i += stride) lava_cell_flows(g, region.r0 + i / width, region.c0 + i % width, k);
-    grid.sync();
+  const int ty = threadIdx.x / kTileCols, tx = threadIdx.x % kTileCols;
+  for (int s = 0; s < nsteps; ++s, current ^= 1) {
+    const double *z = p.altitude[current], *h = p.thickness[current], *t = p.temperature[current];
+    double *z_next = p.altitude[current ^ 1], *h_next = p.thickness[current ^ 1], *t_next = p.temperature[current ^ 1];
+    const LavaBox lava{box[0], box[1], box[2], box[3]};  // stable: only the updates grow it
     unsigned rmin = 0xffffffffu, rmax = 0, cmin = 0xffffffffu, cmax = 0;
-    for (unsigned i = first; i < cells; i += stride) {
-      const int64_t r = region.r0 + i / width, c = region.c0 + i % width;
-      if (lava_cell_balance(g, r, c, k) && !inside(lava, r, c)) {
-        rmin = min(rmin, unsigned(r)), rmax = max(rmax, unsigned(r));
-        cmin = min(cmin, unsigned(c)), cmax = max(cmax, unsigned(c));
+    if (lava.r1 >= lava.r0) {
+      const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1}
+                                       : LavaBox{max(lava.r0 - 1, int64_t(0)), min(lava.r1 + 1, rows - 1),
+                                                 max(lava.c0 - 1, int64_t(0)), min(lava.c1 + 1, cols - 1)};
+      const unsigned tiles_across = unsigned(region.c1 - region.c0 + kTileCols) / kTileCols;
+      const unsigned tiles = tiles_across * (unsigned(region.r1 - region.r0 + kTileRows) / kTileRows);
+      for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const int64_t r0 = region.r0 + int64_t(tile / tiles_across) * kTileRows;
+        const int64_t c0 = region.c0 + int64_t(tile % tiles_across) * kTileCols;
+        for (int q = threadIdx.x; q < kHalo; q += kThreads) {  // the tile and its ring
+          const int64_t r = r0 - 1 + q / kHaloCols, c = c0 - 1 + q % kHaloCols;
+          double f[kLavaNeighbours] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+          double tq = 0.0;
+          if (r >= 0 && r < rows && c >= 0 && c < cols) {
+            lava_cell_outflows(z, h, t, rows, cols, r, c, k, f);
+            tq = t[r * cols + c];
+          }
+          OPSPLIT_UNROLL
+          for (int m = 0; m < kLavaNeighbours; ++m) flows[m][q] = f[m];
+          temperature[q] = tq;
+        }
+        __syncthreads();
+        const int64_t r = r0 + ty, c = c0 + tx;
+        if (r <= region.r1 && c <= region.c1) {
+          const int q = (ty + 1) * kHaloCols + tx + 1;
+          double own[kLavaNeighbours], in[kLavaNeighbours], t_in[kLavaNeighbours];
+          OPSPLIT_UNROLL
+          for (int m = 0; m < kLavaNeighbours; ++m) {  // outside the grid: zero flows and temperature
+            const int qn = q + lava_drow(m) * kHaloCols + lava_dcol(m);
+            own[m] = flows[m][q], in[m] = flows[lava_opposite(m)][qn], t_in[m] = temperature[qn];
+          }
+          const int64_t i = r * cols + c;
+          double zi = z[i], hi = h[i], ti = t[i], solid = p.solidified[i], lost = p.lost[i];
+          const bool sink = lava_is_sink(rows, cols, r, c);
+          if (lava_cell_update(sink, own, in, t_in, k, zi, hi, ti, solid, lost) && !inside(lava, r, c)) {
+            rmin = min(rmin, unsigned(r)), rmax = max(rmax, unsigned(r));
+            cmin = min(cmin, unsigned(c)), cmax = max(cmax, unsigned(c));
+          }
+          if (s + 1 < nsteps && inside(vent_box, r, c)) lava_emit(vents, first_step + s + 1, i, hi, ti);
+          z_next[i] = zi, h_next[i] = hi, t_next[i] = ti;
+          if (solid != p.solidified[i]) p.solidified[i] = solid;
+          if (sink) p.lost[i] = lost;
+        }
+        __syncthreads();  // the shared arrays are the next tile's
       }
-      if (s + 1 < nsteps && inside(vent_box, r, c)) lava_emit_cell(g, vents, first_step + s + 1, r * g.cols + c);
     }
     // A warp reduces first: one atomic per warp that found new lava.
     rmin = __reduce_min_sync(0xffffffffu, rmin), rmax = __reduce_max_sync(0xffffffffu, rmax);
@@ -125,8 +166,8 @@ void LavaLauncher::set_box(const LavaBox& box) {
   known_ = box, known_at_ = launched_steps_;
 }
 
-void LavaLauncher::launch(const LavaGridView& g, const LavaVents& vents, const LavaBox& vent_box, int64_t first_step,
-                          int nsteps, bool all_cells, const LavaConstants& k) {
+void LavaLauncher::launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
+                          int64_t first_step, int nsteps, bool all_cells, const LavaConstants& k) {
   const auto stream = static_cast<cudaStream_t>(ctx_.device().stream());
   if (max_blocks_ == 0) {  // all blocks of a cooperative launch must be resident at once
     int per_sm = 0, sms = 0;
@@ -143,11 +184,15 @@ void LavaLauncher::launch(const LavaGridView& g, const LavaVents& vents, const L
     known_at_ = slot.steps;
     slot.pending = false;
   }
-  // As many blocks as this launch's last region can need, up to what is resident.
-  const int64_t cells = all_cells ? g.rows * g.cols
-                                  : known_.grown(launched_steps_ - known_at_ + nsteps + 1, g.rows, g.cols).cells();
-  const int blocks = static_cast<int>(std::clamp<int64_t>((cells + kThreads - 1) / kThreads, 1, max_blocks_));
-  LavaGridView gv = g;
+  // As many blocks as this launch's last region has tiles, up to what is resident.
+  const LavaBox last = all_cells ? LavaBox{0, g.rows - 1, 0, g.cols - 1}
+                                 : known_.grown(launched_steps_ - known_at_ + nsteps + 1, g.rows, g.cols);
+  const int64_t tiles = last.empty() ? 1
+                                     : ((last.r1 - last.r0 + kTileRows) / kTileRows) *
+                                           ((last.c1 - last.c0 + kTileCols) / kTileCols);
+  const int blocks = static_cast<int>(std::clamp<int64_t>(tiles, 1, max_blocks_));
+  LavaPlanes gv = g;
+  int cur = current;
   LavaVents ve = vents;
   LavaBox vb = vent_box;
   int64_t first = first_step;
@@ -155,7 +200,7 @@ void LavaLauncher::launch(const LavaGridView& g, const LavaVents& vents, const L
   bool all = all_cells;
   LavaConstants kc = k;
   long long* b = device_box_;
-  void* args[] = {&gv, &ve, &vb, &first, &n, &all, &kc, &b};
+  void* args[] = {&gv, &cur, &ve, &vb, &first, &n, &all, &kc, &b};
   check(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(lava_steps_kernel), dim3(blocks), dim3(kThreads), args, 0,
                                     stream),
         "cudaLaunchCooperativeKernel(lava_steps_kernel)");

@@ -275,36 +275,42 @@ size_t plane_bytes(int64_t rows, int64_t cols) { return static_cast<size_t>(rows
 }  // namespace
 
 LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols)
-    : ctx_(ctx),
-      rows_(rows),
-      cols_(cols),
-      altitude_(ctx, plane_bytes(rows, cols)),
-      thickness_(ctx, plane_bytes(rows, cols)),
-      temperature_(ctx, plane_bytes(rows, cols)),
-      solidified_(ctx, plane_bytes(rows, cols)),
-      lost_(ctx, plane_bytes(rows, cols)),
-      flows_(ctx, kLavaNeighbours * plane_bytes(rows, cols)),
-      previous_temperature_(ctx, plane_bytes(rows, cols)) {
-  if (ctx.is_cuda()) launcher_ = std::make_unique<LavaLauncher>(ctx);
+    : ctx_(ctx), rows_(rows), cols_(cols), solidified_(ctx, plane_bytes(rows, cols)), lost_(ctx, plane_bytes(rows, cols)) {
+  for (int b = 0; b < (ctx.is_cuda() ? 2 : 1); ++b) {
+    altitude_[b] = Buffer(ctx, plane_bytes(rows, cols));
+    thickness_[b] = Buffer(ctx, plane_bytes(rows, cols));
+    temperature_[b] = Buffer(ctx, plane_bytes(rows, cols));
+  }
+  if (ctx.is_cuda()) {
+    launcher_ = std::make_unique<LavaLauncher>(ctx);
+  } else {
+    flows_ = Buffer(ctx, kLavaNeighbours * plane_bytes(rows, cols));
+    previous_temperature_ = Buffer(ctx, plane_bytes(rows, cols));
+  }
 }
 
 LavaGrid::~LavaGrid() = default;
 
-double* LavaGrid::plane(LavaSubstate s) const {
+double* LavaGrid::plane(LavaSubstate s, int buffer) const {
+  const int b = buffer < 0 ? current_ : buffer;
   switch (s) {
-    case LavaSubstate::altitude: return altitude_.as<double>();
-    case LavaSubstate::thickness: return thickness_.as<double>();
-    case LavaSubstate::temperature: return temperature_.as<double>();
+    case LavaSubstate::altitude: return altitude_[b].as<double>();
+    case LavaSubstate::thickness: return thickness_[b].as<double>();
+    case LavaSubstate::temperature: return temperature_[b].as<double>();
     case LavaSubstate::solidified: return solidified_.as<double>();
     case LavaSubstate::lost: return lost_.as<double>();
   }
   return nullptr;
 }
 
-LavaGridView LavaGrid::view() const {
-  return {altitude_.as<double>(), thickness_.as<double>(),   temperature_.as<double>(),
-          solidified_.as<double>(), lost_.as<double>(),       flows_.as<double>(),
-          previous_temperature_.as<double>(), rows_, cols_};
+LavaPlanes LavaGrid::planes() const {
+  LavaPlanes p{};
+  for (int b = 0; b < 2; ++b)
+    p.altitude[b] = altitude_[b].as<double>(), p.thickness[b] = thickness_[b].as<double>(),
+    p.temperature[b] = temperature_[b].as<double>();
+  p.solidified = solidified_.as<double>(), p.lost = lost_.as<double>();
+  p.rows = rows_, p.cols = cols_;
+  return p;
 }
 
 void LavaGrid::download(LavaSubstate s, double* host) const {
@@ -330,10 +336,13 @@ void LavaGrid::set_substate(const std::string& name, const double* values, bool 
       row_major[static_cast<size_t>(r * cols_ + c)] = v;
     }
   synchronize();
-  if (ctx_.is_cuda())
-    ctx_.device().copy_to_device(plane(s), row_major.data(), plane_bytes(rows_, cols_));
-  else
+  if (ctx_.is_cuda()) {  // both buffers of a pair: outside a step's region they are the same
+    const bool paired = s != LavaSubstate::solidified;
+    for (int b = 0; b < (paired ? 2 : 1); ++b)
+      ctx_.device().copy_to_device(plane(s, paired ? b : -1), row_major.data(), plane_bytes(rows_, cols_));
+  } else {
     std::memcpy(plane(s), row_major.data(), plane_bytes(rows_, cols_));
+  }
   if (s == LavaSubstate::thickness || s == LavaSubstate::temperature) reset_region();
 }
 
@@ -356,23 +365,20 @@ void LavaGrid::load_substate(const std::string& name, const std::string& path) {
   set_substate(name, g.values.data(), false);
 }
 
-// The region starts again from the cells that hold lava now and the vents; the flows,
-// scratch of a step, are cleared so that no cell outside the region holds any.
+// The region starts again from the cells that hold lava now and the vents. CPU: the
+// flows, scratch of a step, are cleared so that no cell outside the region holds any.
 void LavaGrid::reset_region() {
-  std::vector<double> h(static_cast<size_t>(rows_ * cols_)), t(h.size());
+  std::vector<double> h(static_cast<size_t>(rows_ * cols_));
   download(LavaSubstate::thickness, h.data());
-  download(LavaSubstate::temperature, t.data());
   box_ = LavaBox{};
   for (int64_t i = 0; i < rows_ * cols_; ++i)
     if (h[static_cast<size_t>(i)] > 0.0) box_.include(i / cols_, i % cols_);
   for (const LavaVent& v : vents_) box_.include(v.row, v.col);
   if (ctx_.is_cuda()) {
     launcher_->set_box(box_);
-    ctx_.device().zero(flows_.data(), flows_.bytes());
-    ctx_.device().copy_to_device(previous_temperature_.data(), t.data(), plane_bytes(rows_, cols_));
   } else {
     std::memset(flows_.data(), 0, flows_.bytes());
-    std::memcpy(previous_temperature_.data(), t.data(), plane_bytes(rows_, cols_));
+    std::memcpy(previous_temperature_.data(), plane(LavaSubstate::temperature), plane_bytes(rows_, cols_));
   }
 }
 
@@ -477,7 +483,7 @@ void LavaGrid::count_emission(const LavaVents& e, int64_t step) {
 
 void LavaGrid::advance(int64_t n) {
   const LavaConstants k = lava_constants(params_);
-  const LavaGridView g = view();
+  const LavaPlanes g = planes();
   const LavaBox all{0, rows_ - 1, 0, cols_ - 1};
   const std::vector<LavaVentSchedule> host = host_schedules();
   LavaVents on_host = vents_on_backend();
@@ -486,16 +492,16 @@ void LavaGrid::advance(int64_t n) {
     for (int64_t s = 0; s < n; ++s) {
       count_emission(on_host, steps_);
       // The region: every cell that has held lava, grown by one (lava moves a cell a step).
-      lava_step_cpu(g, on_host, steps_, all_cells_ ? all : box_.grown(1, rows_, cols_), k, ctx_.threads(), box_);
+      lava_step_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), on_host, steps_, all_cells_ ? all : box_.grown(1, rows_, cols_), k, ctx_.threads(), box_);
       ++steps_;
     }
     return;
   }
   for (int64_t done = 0; done < n;) {
     const int m = static_cast<int>(std::min<int64_t>(n - done, kLavaStepsPerLaunch));
-    launcher_->launch(g, vents_on_backend(), vent_box_, steps_, m, all_cells_, k);
+    launcher_->launch(g, current_, vents_on_backend(), vent_box_, steps_, m, all_cells_, k);
     for (int s = 0; s < m; ++s) count_emission(on_host, steps_ + s);
-    steps_ += m, done += m;
+    steps_ += m, done += m, current_ ^= m & 1;
   }
 }
 
@@ -520,25 +526,48 @@ void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double
 
 // ---- the CPU step ----------------------------------------------------------------------
 
-void lava_step_cpu(const LavaGridView& g, const LavaVents& vents, int64_t step, const LavaBox& region,
-                   const LavaConstants& k, int threads, LavaBox& box) {
+void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
+                   const LavaBox& region, const LavaConstants& k, int threads, LavaBox& box) {
+  double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
   for (int v = 0; v < vents.count; ++v) {
-    bool seen = false;  // each vent cell once: lava_emit_cell takes all its vents
+    bool seen = false;  // each vent cell once: lava_emit takes all its vents
     for (int u = 0; u < v; ++u) seen = seen || vents.vents[u].cell == vents.vents[v].cell;
-    if (!seen) lava_emit_cell(g, vents, step, vents.vents[v].cell);
+    const int64_t i = vents.vents[v].cell;
+    if (!seen) lava_emit(vents, step, i, h[i], t[i]);
   }
   if (region.empty()) return;
+  const int64_t rows = g.rows, cols = g.cols, n = rows * cols;
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (int64_t r = region.r0; r <= region.r1; ++r)
-    for (int64_t c = region.c0; c <= region.c1; ++c) lava_cell_flows(g, r, c, k);
+    for (int64_t c = region.c0; c <= region.c1; ++c) {
+      const int64_t i = r * cols + c;
+      double f[kLavaNeighbours];
+      lava_cell_outflows(z, h, t, rows, cols, r, c, k, f);
+      OPSPLIT_UNROLL
+      for (int m = 0; m < kLavaNeighbours; ++m) flows[m * n + i] = f[m];
+      previous[i] = t[i];
+    }
   LavaBox grown = box;
 #pragma omp parallel num_threads(threads)
   {
     LavaBox mine;
 #pragma omp for schedule(static)
     for (int64_t r = region.r0; r <= region.r1; ++r)
-      for (int64_t c = region.c0; c <= region.c1; ++c)
-        if (lava_cell_balance(g, r, c, k)) mine.include(r, c);
+      for (int64_t c = region.c0; c <= region.c1; ++c) {
+        const int64_t i = r * cols + c;
+        double own[kLavaNeighbours], in[kLavaNeighbours], t_in[kLavaNeighbours];
+        OPSPLIT_UNROLL
+        for (int m = 0; m < kLavaNeighbours; ++m) {  // outside the grid: zero flows and temperature
+          const int64_t rr = r + lava_drow(m), cc = c + lava_dcol(m), j = rr * cols + cc;
+          const bool inside = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
+          own[m] = flows[m * n + i];
+          in[m] = inside ? flows[lava_opposite(m) * n + j] : 0.0;
+          t_in[m] = inside ? previous[j] : 0.0;
+        }
+        if (lava_cell_update(lava_is_sink(rows, cols, r, c), own, in, t_in, k, z[i], h[i], t[i], g.solidified[i],
+                             g.lost[i]))
+          mine.include(r, c);
+      }
 #pragma omp critical
     grown.include(mine);
   }

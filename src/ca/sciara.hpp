@@ -114,11 +114,11 @@ class LavaGrid {
   void volumes(double& emitted, double& lava, double& solidified, double& lost) const;
 
  private:
-  double* plane(LavaSubstate s) const;
+  double* plane(LavaSubstate s, int buffer = -1) const;  // -1: the current one
+  LavaPlanes planes() const;
   LavaVents vents_on_backend() const;
   std::vector<LavaVentSchedule> host_schedules() const;
   void count_emission(const LavaVents& e, int64_t step);
-  LavaGridView view() const;
   void download(LavaSubstate s, double* host) const;
   void reset_region();
   void check_vent_cell(int64_t row, int64_t col) const;
@@ -127,7 +127,9 @@ class LavaGrid {
   int64_t rows_, cols_;
   LavaParameters params_;
   std::vector<LavaVent> vents_;
-  Buffer altitude_, thickness_, temperature_, solidified_, lost_, flows_, previous_temperature_;
+  Buffer altitude_[2], thickness_[2], temperature_[2], solidified_, lost_;  // CUDA uses both of each pair
+  int current_ = 0;                            // CUDA: the pair's buffer holding the substates
+  Buffer flows_, previous_temperature_;        // CPU: one step's scratch (8 planes of outflows)
   Buffer device_vents_, device_rates_;  // CUDA: the vents' schedules
   std::unique_ptr<class LavaLauncher> launcher_;  // CUDA
   LavaBox vent_box_;
@@ -137,9 +139,10 @@ class LavaGrid {
   double emitted_ = 0.0, emitted_error_ = 0.0;  // thickness summed over the vents' steps (compensated)
 };
 
-// Step `step` on the host's threads: emission, then outflows and balance over
-// `region`; `box` takes in every cell of the region that holds lava after.
-void lava_step_cpu(const LavaGridView& g, const LavaVents& vents, int64_t step, const LavaBox& region,
-                   const LavaConstants& k, int threads, LavaBox& box);
+// Step `step` on the host's threads over the first buffers of g: emission, then the
+// outflows of `region` into flows (8 planes) with each cell's temperature kept in
+// previous, then the updates; `box` takes in every cell of the region holding lava after.
+void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
+                   const LavaBox& region, const LavaConstants& k, int threads, LavaBox& box);
 
 }  // namespace opsplit::ca

@@ -27,8 +27,10 @@ class LavaLauncher {
   // The device's box from now on (ordered on the stream).
   void set_box(const LavaBox& box);
   // Steps first_step .. first_step + nsteps - 1 (nsteps <= kLavaStepsPerLaunch).
-  void launch(const LavaGridView& g, const LavaVents& vents, const LavaBox& vent_box, int64_t first_step, int nsteps,
-              bool all_cells, const LavaConstants& k);
+  // Reads the substates from buffer `current` of g's pairs; after an odd number of
+  // steps the other buffer holds them.
+  void launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box, int64_t first_step,
+              int nsteps, bool all_cells, const LavaConstants& k);
   // Waits for the launches; the device's box.
   LavaBox box();
 
@@ -49,7 +51,7 @@ class LavaLauncher {
  public:
   explicit LavaLauncher(Context&) { fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA"); }
   void set_box(const LavaBox&) {}
-  void launch(const LavaGridView&, const LavaVents&, const LavaBox&, int64_t, int, bool, const LavaConstants&) {}
+  void launch(const LavaPlanes&, int, const LavaVents&, const LavaBox&, int64_t, int, bool, const LavaConstants&) {}
   LavaBox box() { return {}; }
 };
 constexpr int kLavaStepsPerLaunch = 32;
