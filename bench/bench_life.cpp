@@ -26,7 +26,7 @@
 #include <vector>
 
 #ifdef OPSPLIT_BENCH_CUDA
-#include <cuda_runtime_api.h>
+#include "device_copy.hpp"
 #endif
 
 #include "opsplit/opsplit.h"
@@ -82,31 +82,6 @@ void BM_life(benchmark::State& state, opsplit_backend backend, int64_t n, int64_
   opsplit_context_destroy(&ctx);
 }
 
-#ifdef OPSPLIT_BENCH_CUDA
-void BM_copy(benchmark::State& state, size_t bytes) {
-  void *a = nullptr, *b = nullptr;
-  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
-    state.SkipWithError("cudaMalloc");
-    return;
-  }
-  double best = 0;
-  for (auto _ : state) {
-    for (int rep = 0; rep < 6; ++rep) {
-      cudaDeviceSynchronize();
-      const auto start = Clock::now();
-      cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-      cudaDeviceSynchronize();
-      const double s = std::chrono::duration<double>(Clock::now() - start).count();
-      if (rep > 0 && (best == 0 || s < best)) best = s;
-    }
-    state.SetIterationTime(best);
-  }
-  g_rates.copy_bytes_per_s = 2.0 * static_cast<double>(bytes) / best;
-  state.counters["GB_per_s"] = g_rates.copy_bytes_per_s / 1e9;
-  cudaFree(a);
-  cudaFree(b);
-}
-#endif
 
 void BM_summary(benchmark::State& state, int64_t cuda_n) {
   for (auto _ : state) state.SetIterationTime(1e-9);
@@ -141,7 +116,7 @@ int main(int argc, char** argv) {
   };
 #ifdef OPSPLIT_BENCH_CUDA
   if (cuda) {
-    add("life/copy_d2d", BM_copy, static_cast<size_t>(cuda_n) * cuda_n / 8);
+    add("life/copy_d2d", BM_device_copy, static_cast<size_t>(cuda_n) * cuda_n / 8, &g_rates.copy_bytes_per_s);
     add("life/cuda/" + std::to_string(cuda_n), BM_life, OPSPLIT_BACKEND_CUDA, cuda_n, int64_t(2000));
   }
 #endif

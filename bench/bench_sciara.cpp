@@ -27,7 +27,7 @@
 #include <vector>
 
 #ifdef OPSPLIT_BENCH_CUDA
-#include <cuda_runtime_api.h>
+#include "device_copy.hpp"
 #endif
 
 #include "opsplit/opsplit.h"
@@ -132,30 +132,6 @@ void BM_covered(benchmark::State& state, int64_t n, int64_t steps) {
   g_rates.covered = static_cast<double>(n) * n * steps / seconds;
   state.counters["cell_updates_per_s"] = g_rates.covered;
 }
-
-void BM_copy(benchmark::State& state, size_t bytes) {
-  void *a = nullptr, *b = nullptr;
-  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
-    state.SkipWithError("cudaMalloc");
-    return;
-  }
-  double best = 0;
-  for (auto _ : state) {
-    for (int rep = 0; rep < 6; ++rep) {
-      cudaDeviceSynchronize();
-      const auto start = Clock::now();
-      cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-      cudaDeviceSynchronize();
-      const double s = std::chrono::duration<double>(Clock::now() - start).count();
-      if (rep > 0 && (best == 0 || s < best)) best = s;
-    }
-    state.SetIterationTime(best);
-  }
-  g_rates.copy_bytes_per_s = 2.0 * static_cast<double>(bytes) / best;
-  state.counters["GB_per_s"] = g_rates.copy_bytes_per_s / 1e9;
-  cudaFree(a);
-  cudaFree(b);
-}
 #endif
 
 void BM_summary(benchmark::State& state) {
@@ -181,7 +157,7 @@ int main(int argc, char** argv) {
   };
 #ifdef OPSPLIT_BENCH_CUDA
   if (opsplit_cuda_available() != 0) {
-    add("lava/copy_d2d", BM_copy, size_t(1) << 30);
+    add("lava/copy_d2d", BM_device_copy, size_t(1) << 30, &g_rates.copy_bytes_per_s);
     add("lava/etna2006/cuda", BM_etna, OPSPLIT_BACKEND_CUDA, 0, false);
     add("lava/etna2006/cuda/all_cells", BM_etna, OPSPLIT_BACKEND_CUDA, 0, true);
     add("lava/covered4096/cuda", BM_covered, int64_t(4096), int64_t(200));
