@@ -1,5 +1,5 @@
 ! opsplit: the Fortran module on top of the C ABI (include/opsplit/core.h, field.h,
-! mechanism.h, ode.h).
+! mechanism.h, ode.h, ca.h).
 !
 ! Two layers:
 !  * every C function under its own name through a bind(C) interface: handles are
@@ -8,8 +8,9 @@
 !    values, int64_t is integer(c_int64_t), host arrays are type(c_ptr), function
 !    pointers type(c_funptr), strings NUL-terminated character(kind=c_char) arrays;
 !  * one derived type per handle kind (opsplit_context_t, opsplit_field_t, opsplit_rd_t,
-!    opsplit_mechanism_t, opsplit_ode_t) with type-bound procedures taking Fortran arrays
-!    and 1-based component, species, reaction and parameter indices.
+!    opsplit_mechanism_t, opsplit_ode_t, opsplit_ca_t) with type-bound procedures taking
+!    Fortran arrays and 1-based component, species, reaction, parameter, row, column and
+!    vent indices.
 !    Every one of them ends in an optional `stat`: when present it receives the status;
 !    when absent and the call failed, "opsplit: <message>" goes to error_unit and the
 !    program stops with `error stop`. `destroy` is idempotent. There is no final
@@ -109,12 +110,16 @@ module opsplit
   ! ---- enums of ca.h -------------------------------------------------------
   ! opsplit_ca_model
   integer(c_int), parameter :: OPSPLIT_CA_LIFE = 0
+  integer(c_int), parameter :: OPSPLIT_CA_SCIARA_FV2 = 1
   ! opsplit_ca_order
   integer(c_int), parameter :: OPSPLIT_CA_ROW_MAJOR = 0     ! cells[r * cols + c]
   integer(c_int), parameter :: OPSPLIT_CA_COLUMN_MAJOR = 1  ! Fortran cells(rows, cols)
   ! opsplit_ca_boundary
   integer(c_int), parameter :: OPSPLIT_CA_CLOSED = 0
   integer(c_int), parameter :: OPSPLIT_CA_PERIODIC = 1
+  ! opsplit_ca_cells (opsplit_ca_set_cells_computed)
+  integer(c_int), parameter :: OPSPLIT_CA_ACTIVE_REGION = 0
+  integer(c_int), parameter :: OPSPLIT_CA_ALL_CELLS = 1
 
   ! ---- the C functions -----------------------------------------------------
   interface
@@ -882,6 +887,110 @@ module opsplit
       integer(c_int64_t), intent(out) :: population
       integer(c_int) :: status
     end function opsplit_ca_get_population
+
+    ! Lava grids (SCIARA_FV2). name, path: NUL-terminated strings; values: rows * cols
+    ! values, c_loc of a real(c_double) array.
+    function opsplit_ca_set_substate(ca, name, values, order) bind(C, name="opsplit_ca_set_substate") &
+        result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: values
+      integer(c_int), value :: order
+      integer(c_int) :: status
+    end function opsplit_ca_set_substate
+
+    function opsplit_ca_get_substate(ca, name, values, order) bind(C, name="opsplit_ca_get_substate") &
+        result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: values
+      integer(c_int), value :: order
+      integer(c_int) :: status
+    end function opsplit_ca_get_substate
+
+    function opsplit_ca_load_substate(ca, name, path) bind(C, name="opsplit_ca_load_substate") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: name(*), path(*)
+      integer(c_int) :: status
+    end function opsplit_ca_load_substate
+
+    function opsplit_ca_set_parameter(ca, name, value) bind(C, name="opsplit_ca_set_parameter") result(status)
+      import :: c_int, c_ptr, c_char, c_double
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: name(*)
+      real(c_double), value :: value
+      integer(c_int) :: status
+    end function opsplit_ca_set_parameter
+
+    function opsplit_ca_get_parameter(ca, name, value) bind(C, name="opsplit_ca_get_parameter") result(status)
+      import :: c_int, c_ptr, c_char, c_double
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: name(*)
+      real(c_double), intent(out) :: value
+      integer(c_int) :: status
+    end function opsplit_ca_get_parameter
+
+    function opsplit_ca_load_parameters(ca, path) bind(C, name="opsplit_ca_load_parameters") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int) :: status
+    end function opsplit_ca_load_parameters
+
+    ! row and col 0-based; rates: nslots values (c_loc of a real(c_double) array); vent:
+    ! c_loc of an integer(c_int64_t) receiving the 0-based index, or c_null_ptr.
+    function opsplit_ca_add_vent(ca, row, col, rates, nslots, slot_seconds, vent) &
+        bind(C, name="opsplit_ca_add_vent") result(status)
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: ca
+      integer(c_int64_t), value :: row, col
+      type(c_ptr), value :: rates
+      integer(c_int64_t), value :: nslots
+      real(c_double), value :: slot_seconds
+      type(c_ptr), value :: vent
+      integer(c_int) :: status
+    end function opsplit_ca_add_vent
+
+    function opsplit_ca_load_vents(ca, vents_path, rates_path) bind(C, name="opsplit_ca_load_vents") &
+        result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: vents_path(*), rates_path(*)
+      integer(c_int) :: status
+    end function opsplit_ca_load_vents
+
+    function opsplit_ca_run_until(ca, t_sim) bind(C, name="opsplit_ca_run_until") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: ca
+      real(c_double), value :: t_sim
+      integer(c_int) :: status
+    end function opsplit_ca_run_until
+
+    function opsplit_ca_get_time(ca, t_sim) bind(C, name="opsplit_ca_get_time") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: ca
+      real(c_double), intent(out) :: t_sim
+      integer(c_int) :: status
+    end function opsplit_ca_get_time
+
+    function opsplit_ca_get_volumes(ca, emitted, lava, solidified, lost) bind(C, name="opsplit_ca_get_volumes") &
+        result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: ca
+      real(c_double), intent(out) :: emitted, lava, solidified, lost
+      integer(c_int) :: status
+    end function opsplit_ca_get_volumes
+
+    function opsplit_ca_set_cells_computed(ca, cells) bind(C, name="opsplit_ca_set_cells_computed") &
+        result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ca
+      integer(c_int), value :: cells
+      integer(c_int) :: status
+    end function opsplit_ca_set_cells_computed
   end interface
 
   ! The C library's strlen, to read its NUL-terminated strings.
@@ -1076,7 +1185,8 @@ module opsplit
     procedure :: c_handle => ode_c_handle
   end type opsplit_ode_t
 
-  !> A CA grid (ca.h): cells as integer(c_int8_t) arrays cells(rows, cols), indices 1-based.
+  !> A CA grid (ca.h): LIFE cells as integer(c_int8_t) arrays cells(rows, cols), lava
+  !> substates as real(c_double) arrays values(rows, cols), indices 1-based.
   type :: opsplit_ca_t
     private
     type(c_ptr) :: handle = c_null_ptr
@@ -1097,6 +1207,18 @@ module opsplit
     generic :: step => ca_step_i4, ca_step_i8
     procedure :: steps => ca_steps
     procedure :: population => ca_population
+    procedure :: set_substate => ca_set_substate
+    procedure :: get_substate => ca_get_substate
+    procedure :: load_substate => ca_load_substate
+    procedure :: set_parameter => ca_set_parameter
+    procedure :: get_parameter => ca_get_parameter
+    procedure :: load_parameters => ca_load_parameters
+    procedure :: add_vent => ca_add_vent
+    procedure :: load_vents => ca_load_vents
+    procedure :: run_until => ca_run_until
+    procedure :: get_time => ca_get_time
+    procedure :: get_volumes => ca_get_volumes
+    procedure :: set_cells_computed => ca_set_cells_computed
     procedure :: created => ca_created
     procedure :: c_handle => ca_c_handle
   end type opsplit_ca_t
@@ -1129,7 +1251,9 @@ module opsplit
              ode_get_parameters, ode_transfer, ode_integrate, ode_results, ode_bad_size, ode_created, ode_c_handle
   private :: ca_create_i4, ca_create_i8, ca_destroy, ca_get_shape, ca_set_boundary, ca_set_rule, ca_set_cells, &
              ca_get_cells, ca_transfer, ca_place_rle, ca_step_i4, ca_step_i8, ca_steps, ca_population, ca_created, &
-             ca_c_handle
+             ca_c_handle, ca_set_substate, ca_get_substate, ca_substate_transfer, ca_load_substate, ca_set_parameter, &
+             ca_get_parameter, ca_load_parameters, ca_add_vent, ca_load_vents, ca_run_until, ca_get_time, &
+             ca_get_volumes, ca_set_cells_computed
   private :: finish, fortran_failure, already_created, precision_name, itoa, quiet_nan, values_at, int_flag
 
   ! Where a zero-size array's address goes: C refuses NULL even where it reads or
@@ -2954,6 +3078,165 @@ contains
     ca_population = 0
     call finish(opsplit_ca_get_population(this%handle, ca_population), stat)
   end function ca_population
+
+  ! ---- lava grids (SCIARA_FV2); on a LIFE grid these fail with INVALID_ARGUMENT ----
+
+  !> A substate by name ('altitude', 'thickness', 'temperature', 'solidified'; 'lost' is
+  !> read-only): values(rows, cols), row 1 the first (northern) row.
+  subroutine ca_set_substate(this, name, values, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    character(len=*), intent(in) :: name
+    real(c_double), intent(in), target, contiguous :: values(:, :)
+    integer, intent(out), optional :: stat
+    call ca_substate_transfer(this, 'set_substate', name, c_loc(values), shape(values, kind=c_int64_t), .true., stat)
+  end subroutine ca_set_substate
+
+  !> A substate by name (those of set_substate and 'lost') into values(rows, cols).
+  subroutine ca_get_substate(this, name, values, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    character(len=*), intent(in) :: name
+    real(c_double), intent(inout), target, contiguous :: values(:, :)
+    integer, intent(out), optional :: stat
+    call ca_substate_transfer(this, 'get_substate', name, c_loc(values), shape(values, kind=c_int64_t), .false., &
+                              stat)
+  end subroutine ca_get_substate
+
+  subroutine ca_substate_transfer(this, who, name, values, values_shape, set, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    character(len=*), intent(in) :: who, name
+    type(c_ptr), intent(in) :: values
+    integer(c_int64_t), intent(in) :: values_shape(2)
+    logical, intent(in) :: set
+    integer, intent(out), optional :: stat
+    if (c_associated(this%handle) .and. (values_shape(1) /= this%rows .or. values_shape(2) /= this%cols)) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_ca_t%' // who // ': values is (' // &
+                  itoa(values_shape(1)) // ', ' // itoa(values_shape(2)) // '), the grid (' // itoa(this%rows) // &
+                  ', ' // itoa(this%cols) // ')')
+      return
+    end if
+    if (set) then
+      call finish(opsplit_ca_set_substate(this%handle, trim(name) // c_null_char, values, OPSPLIT_CA_COLUMN_MAJOR), &
+                  stat)
+    else
+      call finish(opsplit_ca_get_substate(this%handle, trim(name) // c_null_char, values, OPSPLIT_CA_COLUMN_MAJOR), &
+                  stat)
+    end if
+  end subroutine ca_substate_transfer
+
+  !> A substate from a file: an ESRI ASCII grid or a headerless table of rows x cols numbers.
+  subroutine ca_load_substate(this, name, path, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    character(len=*), intent(in) :: name, path
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_load_substate(this%handle, trim(name) // c_null_char, trim(path) // c_null_char), stat)
+  end subroutine ca_load_substate
+
+  !> A parameter by its PARAMETERS.cfg name ('Pclock', 'Pc', 'PTsol', ...).
+  subroutine ca_set_parameter(this, name, value, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    character(len=*), intent(in) :: name
+    real(c_double), intent(in) :: value
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_set_parameter(this%handle, trim(name) // c_null_char, value), stat)
+  end subroutine ca_set_parameter
+
+  !> The value of a parameter; NaN on failure.
+  subroutine ca_get_parameter(this, name, value, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    character(len=*), intent(in) :: name
+    real(c_double), intent(out) :: value
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = opsplit_ca_get_parameter(this%handle, trim(name) // c_null_char, value)
+    if (status /= OPSPLIT_SUCCESS) value = quiet_nan()
+    call finish(status, stat)
+  end subroutine ca_get_parameter
+
+  !> A PARAMETERS.cfg file (all or nothing).
+  subroutine ca_load_parameters(this, path, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_load_parameters(this%handle, trim(path) // c_null_char), stat)
+  end subroutine ca_load_parameters
+
+  !> A vent at (row, col), 1-based, inside the outermost ring, emitting rates(s) m^3/s
+  !> during slot s = [s - 1, s) x slot_seconds of the grid's time. vent (optional)
+  !> receives the vent's index, 1-based: 1 for the grid's first vent (C's 0 plus 1).
+  subroutine ca_add_vent(this, row, col, rates, slot_seconds, vent, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    integer, intent(in) :: row, col
+    real(c_double), intent(in), target, contiguous :: rates(:)
+    real(c_double), intent(in) :: slot_seconds
+    integer, intent(out), optional :: vent
+    integer, intent(out), optional :: stat
+    integer(c_int64_t), target :: vent_index
+    integer(c_int) :: status
+    type(c_ptr) :: at
+    vent_index = -1
+    at = c_loc(no_values)
+    if (size(rates) > 0) at = c_loc(rates)
+    status = opsplit_ca_add_vent(this%handle, int(row, c_int64_t) - 1, int(col, c_int64_t) - 1, at, &
+                                 size(rates, kind=c_int64_t), slot_seconds, c_loc(vent_index))
+    if (present(vent)) then
+      vent = 0
+      if (status == OPSPLIT_SUCCESS) vent = int(vent_index) + 1
+    end if
+    call finish(status, stat)
+  end subroutine ca_add_vent
+
+  !> The dataset's vents: a vent map file and an emission-rate file.
+  subroutine ca_load_vents(this, vents_path, rates_path, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    character(len=*), intent(in) :: vents_path, rates_path
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_load_vents(this%handle, trim(vents_path) // c_null_char, trim(rates_path) // c_null_char), &
+                stat)
+  end subroutine ca_load_vents
+
+  !> Steps until the grid's time (steps x Pclock seconds) reaches t_sim.
+  subroutine ca_run_until(this, t_sim, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    real(c_double), intent(in) :: t_sim
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_run_until(this%handle, t_sim), stat)
+  end subroutine ca_run_until
+
+  !> The grid's time in seconds; NaN on failure.
+  subroutine ca_get_time(this, t_sim, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    real(c_double), intent(out) :: t_sim
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = opsplit_ca_get_time(this%handle, t_sim)
+    if (status /= OPSPLIT_SUCCESS) t_sim = quiet_nan()
+    call finish(status, stat)
+  end subroutine ca_get_time
+
+  !> Volumes in m^3: emitted by the vents, fluid lava, solidified, lost (left the grid);
+  !> emitted = lava + solidified + lost to rounding. NaN on failure.
+  subroutine ca_get_volumes(this, emitted, lava, solidified, lost, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    real(c_double), intent(out) :: emitted, lava, solidified, lost
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = opsplit_ca_get_volumes(this%handle, emitted, lava, solidified, lost)
+    if (status /= OPSPLIT_SUCCESS) then
+      emitted = quiet_nan()
+      lava = quiet_nan()
+      solidified = quiet_nan()
+      lost = quiet_nan()
+    end if
+    call finish(status, stat)
+  end subroutine ca_get_volumes
+
+  !> OPSPLIT_CA_ACTIVE_REGION (the default) or OPSPLIT_CA_ALL_CELLS; the same results.
+  subroutine ca_set_cells_computed(this, cells, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    integer(c_int), intent(in) :: cells
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_set_cells_computed(this%handle, cells), stat)
+  end subroutine ca_set_cells_computed
 
   logical function ca_created(this)
     class(opsplit_ca_t), intent(in) :: this

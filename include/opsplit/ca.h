@@ -101,8 +101,9 @@ OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* na
                                                    opsplit_ca_order order);
 /* A substate from a file: an ESRI ASCII grid (its ncols and nrows the grid's, its
  * cellsize the parameter Pc, no NODATA cell) or a headerless table of rows x cols
- * numbers, first line the first (northern) row. OPSPLIT_ERROR_IO / _PARSE with the file
- * and line; nothing changes on an error. */
+ * numbers, first line the first (northern) row. OPSPLIT_ERROR_IO (unreadable) or _PARSE
+ * (malformed, with the line); a well-formed file for another shape or cell size, or
+ * with NODATA: INVALID_ARGUMENT; nothing changes on an error. */
 OPSPLIT_API opsplit_status opsplit_ca_load_substate(opsplit_ca ca, const char* name, const char* path);
 
 /* Parameters by the names of the dataset's PARAMETERS.cfg (defaults: Etna 2006):
@@ -112,8 +113,9 @@ OPSPLIT_API opsplit_status opsplit_ca_load_substate(opsplit_ca ca, const char* n
  * rates <= 1, PTvent > PTsol (checked at the next step); Pclock fixed once stepped. */
 OPSPLIT_API opsplit_status opsplit_ca_set_parameter(opsplit_ca ca, const char* name, double value);
 OPSPLIT_API opsplit_status opsplit_ca_get_parameter(opsplit_ca ca, const char* name, double* value);
-/* A PARAMETERS.cfg file ("name value" pairs; ncols and nrows must be the grid's; its
- * nsteps, a run length for the original program, is ignored). All or nothing. */
+/* A PARAMETERS.cfg file ("name value" pairs, any subset; ncols and nrows, where given,
+ * must be the grid's (INVALID_ARGUMENT); its nsteps, a run length for the original
+ * program, is ignored). All or nothing. */
 OPSPLIT_API opsplit_status opsplit_ca_load_parameters(opsplit_ca ca, const char* path);
 
 /* A vent at (row, col), 0-based, inside the outermost ring, emitting rates[s] m^3/s

@@ -17,7 +17,8 @@ std::string text_arg(const char* s, const char* argument) {
   return s;
 }
 
-bool column_major(opsplit_ca_order order) {
+// The order as the caller passed it (read as bytes: any int may arrive; guard.hpp).
+bool column_major(const opsplit_ca_order& order) {
   const int o = enum_value(order);
   if (o != OPSPLIT_CA_ROW_MAJOR && o != OPSPLIT_CA_COLUMN_MAJOR)
     fail_argument("order=" + num(o) + " is not OPSPLIT_CA_ROW_MAJOR (0) or OPSPLIT_CA_COLUMN_MAJOR (1)");
@@ -92,7 +93,7 @@ OPSPLIT_API opsplit_status opsplit_ca_get_population(opsplit_ca ca, int64_t* pop
 OPSPLIT_API opsplit_status opsplit_ca_set_substate(opsplit_ca ca, const char* name, const double* values,
                                                    opsplit_ca_order order) {
   return api_guard(__func__, [&] {
-    ca::LavaGrid& g = lava_arg(ca, __func__);
+    ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_set_substate");
     g.set_substate(text_arg(name, "name"), values, column_major(order));
   });
 }
@@ -100,22 +101,24 @@ OPSPLIT_API opsplit_status opsplit_ca_set_substate(opsplit_ca ca, const char* na
 OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* name, double* values,
                                                    opsplit_ca_order order) {
   return api_guard(__func__, [&] {
-    const ca::LavaGrid& g = lava_arg(ca, __func__);
+    const ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_get_substate");
     g.get_substate(text_arg(name, "name"), values, column_major(order));
   });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_load_substate(opsplit_ca ca, const char* name, const char* path) {
-  return api_guard(__func__, [&] { lava_arg(ca, __func__).load_substate(text_arg(name, "name"), text_arg(path, "path")); });
+  return api_guard(__func__, [&] {
+    lava_arg(ca, "opsplit_ca_load_substate").load_substate(text_arg(name, "name"), text_arg(path, "path"));
+  });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_set_parameter(opsplit_ca ca, const char* name, double value) {
-  return api_guard(__func__, [&] { lava_arg(ca, __func__).set_parameter(text_arg(name, "name"), value); });
+  return api_guard(__func__, [&] { lava_arg(ca, "opsplit_ca_set_parameter").set_parameter(text_arg(name, "name"), value); });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_get_parameter(opsplit_ca ca, const char* name, double* value) {
   return api_guard(__func__, [&] {
-    const ca::LavaGrid& g = lava_arg(ca, __func__);
+    const ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_get_parameter");
     const std::string n = text_arg(name, "name");
     double& out = output(value, "value");
     out = g.get_parameter(n);
@@ -123,20 +126,20 @@ OPSPLIT_API opsplit_status opsplit_ca_get_parameter(opsplit_ca ca, const char* n
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_load_parameters(opsplit_ca ca, const char* path) {
-  return api_guard(__func__, [&] { lava_arg(ca, __func__).load_parameters(text_arg(path, "path")); });
+  return api_guard(__func__, [&] { lava_arg(ca, "opsplit_ca_load_parameters").load_parameters(text_arg(path, "path")); });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_add_vent(opsplit_ca ca, int64_t row, int64_t col, const double* rates,
                                                int64_t nslots, double slot_seconds, int64_t* vent) {
   return api_guard(__func__, [&] {
-    const int64_t v = lava_arg(ca, __func__).add_vent(row, col, rates, nslots, slot_seconds);
+    const int64_t v = lava_arg(ca, "opsplit_ca_add_vent").add_vent(row, col, rates, nslots, slot_seconds);
     if (vent != nullptr) *vent = v;
   });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_load_vents(opsplit_ca ca, const char* vents_path, const char* rates_path) {
   return api_guard(__func__, [&] {
-    lava_arg(ca, __func__).load_vents(text_arg(vents_path, "vents_path"), text_arg(rates_path, "rates_path"));
+    lava_arg(ca, "opsplit_ca_load_vents").load_vents(text_arg(vents_path, "vents_path"), text_arg(rates_path, "rates_path"));
   });
 }
 
@@ -146,7 +149,7 @@ OPSPLIT_API opsplit_status opsplit_ca_run_until(opsplit_ca ca, double t_sim) {
 
 OPSPLIT_API opsplit_status opsplit_ca_get_time(opsplit_ca ca, double* t_sim) {
   return api_guard(__func__, [&] {
-    const ca::LavaGrid& g = lava_arg(ca, __func__);
+    const ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_get_time");
     double& out = output(t_sim, "t_sim");
     out = g.time();
   });
@@ -155,7 +158,7 @@ OPSPLIT_API opsplit_status opsplit_ca_get_time(opsplit_ca ca, double* t_sim) {
 OPSPLIT_API opsplit_status opsplit_ca_get_volumes(opsplit_ca ca, double* emitted, double* lava, double* solidified,
                                                   double* lost) {
   return api_guard(__func__, [&] {
-    const ca::LavaGrid& g = lava_arg(ca, __func__);
+    const ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_get_volumes");
     double& e = output(emitted, "emitted");
     double& l = output(lava, "lava");
     double& s = output(solidified, "solidified");
@@ -166,7 +169,7 @@ OPSPLIT_API opsplit_status opsplit_ca_get_volumes(opsplit_ca ca, double* emitted
 
 OPSPLIT_API opsplit_status opsplit_ca_set_cells_computed(opsplit_ca ca, opsplit_ca_cells cells) {
   return api_guard(__func__, [&] {
-    ca::LavaGrid& g = lava_arg(ca, __func__);
+    ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_set_cells_computed");
     const int c = enum_value(cells);
     if (c != OPSPLIT_CA_ACTIVE_REGION && c != OPSPLIT_CA_ALL_CELLS)
       fail_argument("cells=" + num(c) + " is not OPSPLIT_CA_ACTIVE_REGION (0) or OPSPLIT_CA_ALL_CELLS (1)");

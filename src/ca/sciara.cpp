@@ -197,9 +197,9 @@ std::vector<LavaVent> read_lava_vents(const std::string& vents_path, const std::
   for (size_t i = 0; i < map.values.size(); ++i) {
     const double v = map.values[i];
     if (v == 0.0) continue;
-    if (v < 0.0 || v != std::floor(v))
+    if (v < 0.0 || v != std::floor(v) || v > 1.0e9)
       fail(OPSPLIT_ERROR_PARSE, vents_path + ": cell " + num(static_cast<long long>(i)) + " holds " + num(v) +
-                                    ", not a vent id (0 or a positive integer)");
+                                    ", not a vent id (0 or a positive integer up to 10^9)");
     const int64_t id = static_cast<int64_t>(v);
     if (vents.count(id)) fail(OPSPLIT_ERROR_PARSE, vents_path + ": vent " + num(id) + " is on more than one cell");
     vents[id] = LavaVent{static_cast<int64_t>(i) / cols, static_cast<int64_t>(i) % cols, {}, 0.0};
@@ -357,7 +357,8 @@ void LavaGrid::get_substate(const std::string& name, double* values, bool column
 }
 
 void LavaGrid::load_substate(const std::string& name, const std::string& path) {
-  lava_substate(name);
+  if (lava_substate(name) == LavaSubstate::lost)
+    fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
   const GridFile g = read_grid_file(path, rows_, cols_);
   if (g.cell_size != 0.0 && g.cell_size != params_.Pc)
     fail_argument(path + ": cellsize " + num(g.cell_size) + " is not the grid's cell side Pc=" + num(params_.Pc) +
@@ -384,10 +385,11 @@ void LavaGrid::reset_region() {
 
 void LavaGrid::set_parameter(const std::string& name, double value) {
   LavaParameters p = params_;
+  double& slot = lava_parameter(p, name);  // an unknown name first
   check_lava_parameter(name, value);
-  lava_parameter(p, name) = value;
-  if (name == "Pclock" && steps_ > 0)
+  if (name == "Pclock" && steps_ > 0 && value != params_.Pclock)
     fail_argument("Pclock cannot change after the first step (the clock counts steps of Pclock seconds)");
+  slot = value;
   params_ = p;
 }
 
