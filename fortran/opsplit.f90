@@ -867,6 +867,15 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_ca_place_rle
 
+    ! path: a NUL-terminated string; row and col 0-based.
+    function opsplit_ca_load_rle(ca, path, row, col) bind(C, name="opsplit_ca_load_rle") result(status)
+      import :: c_int, c_int64_t, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int64_t), value :: row, col
+      integer(c_int) :: status
+    end function opsplit_ca_load_rle
+
     function opsplit_ca_step(ca, nsteps) bind(C, name="opsplit_ca_step") result(status)
       import :: c_int, c_int64_t, c_ptr
       type(c_ptr), value :: ca
@@ -1202,6 +1211,7 @@ module opsplit
     procedure :: set_cells => ca_set_cells
     procedure :: get_cells => ca_get_cells
     procedure :: place_rle => ca_place_rle
+    procedure :: load_rle => ca_load_rle
     procedure, private :: ca_step_i4
     procedure, private :: ca_step_i8
     generic :: step => ca_step_i4, ca_step_i8
@@ -1250,7 +1260,7 @@ module opsplit
              ode_set_keep_step, ode_set_clip_negative, ode_set_state, ode_get_state, ode_set_parameters, &
              ode_get_parameters, ode_transfer, ode_integrate, ode_results, ode_bad_size, ode_created, ode_c_handle
   private :: ca_create_i4, ca_create_i8, ca_destroy, ca_get_shape, ca_set_boundary, ca_set_rule, ca_set_cells, &
-             ca_get_cells, ca_transfer, ca_place_rle, ca_step_i4, ca_step_i8, ca_steps, ca_population, ca_created, &
+             ca_get_cells, ca_transfer, ca_place_rle, ca_load_rle, ca_step_i4, ca_step_i8, ca_steps, ca_population, ca_created, &
              ca_c_handle, ca_set_substate, ca_get_substate, ca_substate_transfer, ca_load_substate, ca_set_parameter, &
              ca_get_parameter, ca_load_parameters, ca_add_vent, ca_load_vents, ca_run_until, ca_get_time, &
              ca_get_volumes, ca_set_cells_computed
@@ -3048,6 +3058,16 @@ contains
     call finish(opsplit_ca_place_rle(this%handle, trim(rle) // c_null_char, int(row, c_int64_t) - 1, &
                                      int(col, c_int64_t) - 1), stat)
   end subroutine ca_place_rle
+
+  !> An RLE file's pattern with its box's top-left cell at (row, col), 1-based.
+  subroutine ca_load_rle(this, path, row, col, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    character(len=*), intent(in) :: path
+    integer, intent(in) :: row, col
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_load_rle(this%handle, trim(path) // c_null_char, int(row, c_int64_t) - 1, &
+                                    int(col, c_int64_t) - 1), stat)
+  end subroutine ca_load_rle
 
   subroutine ca_step_i4(this, nsteps, stat)
     class(opsplit_ca_t), intent(inout) :: this

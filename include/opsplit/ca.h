@@ -78,6 +78,9 @@ OPSPLIT_API opsplit_status opsplit_ca_get_cells(opsplit_ca ca, uint8_t* cells, o
  * than the grid. A rule in the header must be the grid's rule. Malformed text:
  * OPSPLIT_ERROR_PARSE with the line. */
 OPSPLIT_API opsplit_status opsplit_ca_place_rle(opsplit_ca ca, const char* rle, int64_t row, int64_t col);
+/* The same from an RLE file (LifeWiki's .rle): OPSPLIT_ERROR_IO when it cannot be read,
+ * a malformed pattern OPSPLIT_ERROR_PARSE naming the file and the line. */
+OPSPLIT_API opsplit_status opsplit_ca_load_rle(opsplit_ca ca, const char* path, int64_t row, int64_t col);
 
 /* Advances nsteps >= 0 generations (LIFE) or steps (lava). With a progress callback the call reports after
  * each twentieth of them (rounded up); a cancelled call returns OPSPLIT_ERROR_CANCELLED

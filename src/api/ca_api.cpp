@@ -71,6 +71,10 @@ OPSPLIT_API opsplit_status opsplit_ca_place_rle(opsplit_ca ca, const char* rle, 
   return api_guard(__func__, [&] { ca_arg(ca).place_rle(rle, row, col); });
 }
 
+OPSPLIT_API opsplit_status opsplit_ca_load_rle(opsplit_ca ca, const char* path, int64_t row, int64_t col) {
+  return api_guard(__func__, [&] { ca_arg(ca).load_rle(path, row, col); });
+}
+
 OPSPLIT_API opsplit_status opsplit_ca_step(opsplit_ca ca, int64_t nsteps) {
   return api_guard(__func__, [&] { ca_arg(ca).step(nsteps); });
 }

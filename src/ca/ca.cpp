@@ -8,6 +8,7 @@
 
 #include "ca/life.hpp"
 #include "ca/life_cuda.hpp"
+#include "chem/loaders.hpp"
 
 using namespace opsplit;
 
@@ -133,6 +134,18 @@ void opsplit_ca_s::place_rle(const char* rle, int64_t row, int64_t col) {
     words[static_cast<size_t>(rr * nwords_ + cc / ca::kBitsPerWord)] |= uint64_t(1) << (cc % ca::kBitsPerWord);
   }
   upload(words.data());
+}
+
+void opsplit_ca_s::load_rle(const char* path, int64_t row, int64_t col) {
+  require_life("opsplit_ca_load_rle");
+  if (path == nullptr) fail_argument("path is NULL");
+  const std::string text = chem::read_text_file(path);
+  try {
+    place_rle(text.c_str(), row, col);
+  } catch (const Error& e) {
+    if (e.status() != OPSPLIT_ERROR_PARSE) throw;
+    fail(OPSPLIT_ERROR_PARSE, std::string(path) + ": " + e.what());
+  }
 }
 
 void opsplit_ca_s::step(int64_t nsteps, const char* call) {

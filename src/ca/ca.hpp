@@ -27,6 +27,7 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   void set_cells(const uint8_t* cells, int order);
   void get_cells(uint8_t* cells, int order) const;
   void place_rle(const char* rle, int64_t row, int64_t col);
+  void load_rle(const char* path, int64_t row, int64_t col);
   void step(int64_t nsteps, const char* call = "opsplit_ca_step");
   int64_t population() const;
 

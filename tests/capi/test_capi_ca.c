@@ -216,6 +216,16 @@ int main(void) {
   EXPECT_ERROR(opsplit_ca_place_rle(ca, "x = 3, y = 1\n3o!", 0, 5), OPSPLIT_ERROR_INVALID_ARGUMENT, rle,
                "closed grid");
 
+  const char* load = "opsplit_ca_load_rle";
+  EXPECT_ERROR(opsplit_ca_load_rle(ca, NULL, 0, 0), OPSPLIT_ERROR_INVALID_ARGUMENT, load, "path is NULL");
+  EXPECT_ERROR(opsplit_ca_load_rle(dangling, "glider.rle", 0, 0), OPSPLIT_ERROR_INVALID_HANDLE, load, "ca");
+  EXPECT_ERROR(opsplit_ca_load_rle(ca, "/nonexistent/opsplit/glider.rle", 0, 0), OPSPLIT_ERROR_IO, load,
+               "/nonexistent/opsplit/glider.rle");
+  const char* malformed = temp_file("#N a comment\nx = 1, y = 1\n2o!\n");
+  if (malformed) EXPECT_ERROR(opsplit_ca_load_rle(ca, malformed, 0, 0), OPSPLIT_ERROR_PARSE, load, "RLE line 3");
+  const char* too_wide = temp_file("x = 3, y = 1\n3o!\n");
+  if (too_wide) EXPECT_ERROR(opsplit_ca_load_rle(ca, too_wide, 0, 5), OPSPLIT_ERROR_INVALID_ARGUMENT, load, "closed grid");
+
   const char* step = "opsplit_ca_step";
   EXPECT_ERROR(opsplit_ca_step(ca, -1), OPSPLIT_ERROR_INVALID_ARGUMENT, step, "nsteps=-1");
   EXPECT_ERROR(opsplit_ca_step(dangling, 1), OPSPLIT_ERROR_INVALID_HANDLE, step, "ca");
@@ -246,6 +256,27 @@ int main(void) {
   EXPECT_ERROR(opsplit_ca_step(ca, INT64_MAX), OPSPLIT_ERROR_INVALID_ARGUMENT, step, "past 2^63 - 1");
   CHECK_OK(opsplit_ca_get_steps(ca, &steps));
   CHECK(steps == 2);
+
+  /* An RLE file gives the cells its text gives place_rle (a glider at (1, 2)). */
+  {
+    const char* glider = "#N Glider\n#C LifeWiki\nx = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n";
+    const char* file = temp_file(glider);
+    opsplit_ca from_text = NULL, from_file = NULL;
+    uint8_t a[ROWS * COLS], b[ROWS * COLS];
+    CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, ROWS, COLS, &from_text));
+    CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, ROWS, COLS, &from_file));
+    CHECK_OK(opsplit_ca_place_rle(from_text, strchr(strchr(glider, '\n') + 1, '\n') + 1, 1, 2));
+    if (file) CHECK_OK(opsplit_ca_load_rle(from_file, file, 1, 2));
+    CHECK_OK(opsplit_ca_get_cells(from_text, a, OPSPLIT_CA_ROW_MAJOR));
+    CHECK_OK(opsplit_ca_get_cells(from_file, b, OPSPLIT_CA_ROW_MAJOR));
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(b[1 * COLS + 3] == 1 && b[2 * COLS + 4] == 1 && b[3 * COLS + 2] == 1 && b[3 * COLS + 4] == 1);
+    int64_t live = 0;
+    CHECK_OK(opsplit_ca_get_population(from_file, &live));
+    CHECK(live == 5);
+    CHECK_OK(opsplit_ca_destroy(&from_text));
+    CHECK_OK(opsplit_ca_destroy(&from_file));
+  }
 
   lava_tests(ctx, ca);
 
@@ -322,6 +353,7 @@ static void lava_tests(opsplit_context ctx, opsplit_ca life) {
   EXPECT_ERROR(opsplit_ca_set_cells(lv, cells, OPSPLIT_CA_ROW_MAJOR), BAD, "opsplit_ca_set_cells", life_only);
   EXPECT_ERROR(opsplit_ca_get_cells(lv, cells, OPSPLIT_CA_ROW_MAJOR), BAD, "opsplit_ca_get_cells", life_only);
   EXPECT_ERROR(opsplit_ca_place_rle(lv, "x = 1, y = 1\no!", 1, 1), BAD, "opsplit_ca_place_rle", life_only);
+  EXPECT_ERROR(opsplit_ca_load_rle(lv, "glider.rle", 1, 1), BAD, "opsplit_ca_load_rle", life_only);
   EXPECT_ERROR(opsplit_ca_get_population(lv, &population), BAD, "opsplit_ca_get_population", life_only);
   CHECK(population == -1);
   EXPECT_ERROR(opsplit_ca_step(lv, -1), BAD, "opsplit_ca_step", "nsteps=-1");

@@ -64,6 +64,9 @@ program test_fortran_ca
   call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'a glider past the closed grid''s corner')
   call ca%place_rle(glider, 0, 1, stat=stat)
   call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'row 0')
+  call ca%load_rle('/nonexistent/opsplit/glider.rle', 1, 1, stat=stat)
+  call check(stat == OPSPLIT_ERROR_IO, 'load_rle of a missing file')
+  call check(index(opsplit_last_error(), '/nonexistent/opsplit/glider.rle') > 0, 'its message names the file')
   call ca%get_cells(expected)
   call check(all(expected == cells), 'the grid after the refused calls')
 
