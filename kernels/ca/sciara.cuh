@@ -191,6 +191,17 @@ OPSPLIT_HD void lava_emit(const LavaVents& e, int64_t step, int64_t i, double& h
   }
 }
 
+// Step `step`'s emission into every vent cell of the thickness and temperature planes,
+// each cell once (lava_emit takes all its vents).
+OPSPLIT_HD void lava_emit_all(const LavaVents& e, int64_t step, double* h, double* t) {
+  for (int v = 0; v < e.count; ++v) {
+    bool seen = false;
+    for (int u = 0; u < v; ++u) seen = seen || e.vents[u].cell == e.vents[v].cell;
+    const int64_t i = e.vents[v].cell;
+    if (!seen) lava_emit(e, step, i, h[i], t[i]);
+  }
+}
+
 // A CLOSED grid's outermost ring is its sink: lava that flows into it leaves the grid.
 OPSPLIT_HD bool lava_is_sink(int64_t rows, int64_t cols, int64_t r, int64_t c) {
   return r == 0 || c == 0 || r == rows - 1 || c == cols - 1;

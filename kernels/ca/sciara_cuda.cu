@@ -48,13 +48,7 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ double temperature[kHalo];
   cg::grid_group grid = cg::this_grid();
   const int64_t rows = p.rows, cols = p.cols;
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    for (int v = 0; v < vents.count; ++v) {
-      bool seen = false;  // each vent cell once: lava_emit takes all its vents
-      for (int u = 0; u < v; ++u) seen = seen || vents.vents[u].cell == vents.vents[v].cell;
-      const int64_t i = vents.vents[v].cell;
-      if (!seen) lava_emit(vents, first_step, i, p.thickness[current][i], p.temperature[current][i]);
-    }
+  if (blockIdx.x == 0 && threadIdx.x == 0) lava_emit_all(vents, first_step, p.thickness[current], p.temperature[current]);
   grid.sync();
   const int ty = threadIdx.x / kTileCols, tx = threadIdx.x % kTileCols;
   for (int s = 0; s < nsteps; ++s, current ^= 1) {

@@ -12,11 +12,6 @@ opsplit_ca_s& ca_arg(opsplit_ca ca) { return on_its_device(ca, "ca", kCa); }
 // A lava grid behind the handle (INVALID_ARGUMENT for a LIFE grid, naming the call).
 ca::LavaGrid& lava_arg(opsplit_ca ca, const char* function) { return ca_arg(ca).lava(function); }
 
-std::string text_arg(const char* s, const char* argument) {
-  if (s == nullptr) fail_argument(std::string(argument) + " is NULL");
-  return s;
-}
-
 // The order as the caller passed it (read as bytes: any int may arrive; guard.hpp).
 bool column_major(const opsplit_ca_order& order) {
   const int o = enum_value(order);
@@ -98,7 +93,7 @@ OPSPLIT_API opsplit_status opsplit_ca_set_substate(opsplit_ca ca, const char* na
                                                    opsplit_ca_order order) {
   return api_guard(__func__, [&] {
     ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_set_substate");
-    g.set_substate(text_arg(name, "name"), values, column_major(order));
+    g.set_substate(text_input(name, "name"), values, column_major(order));
   });
 }
 
@@ -106,31 +101,35 @@ OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* na
                                                    opsplit_ca_order order) {
   return api_guard(__func__, [&] {
     const ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_get_substate");
-    g.get_substate(text_arg(name, "name"), values, column_major(order));
+    g.get_substate(text_input(name, "name"), values, column_major(order));
   });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_load_substate(opsplit_ca ca, const char* name, const char* path) {
   return api_guard(__func__, [&] {
-    lava_arg(ca, "opsplit_ca_load_substate").load_substate(text_arg(name, "name"), text_arg(path, "path"));
+    lava_arg(ca, "opsplit_ca_load_substate").load_substate(text_input(name, "name"), text_input(path, "path"));
   });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_set_parameter(opsplit_ca ca, const char* name, double value) {
-  return api_guard(__func__, [&] { lava_arg(ca, "opsplit_ca_set_parameter").set_parameter(text_arg(name, "name"), value); });
+  return api_guard(__func__, [&] {
+    lava_arg(ca, "opsplit_ca_set_parameter").set_parameter(text_input(name, "name"), value);
+  });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_get_parameter(opsplit_ca ca, const char* name, double* value) {
   return api_guard(__func__, [&] {
     const ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_get_parameter");
-    const std::string n = text_arg(name, "name");
+    const std::string n = text_input(name, "name");
     double& out = output(value, "value");
     out = g.get_parameter(n);
   });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_load_parameters(opsplit_ca ca, const char* path) {
-  return api_guard(__func__, [&] { lava_arg(ca, "opsplit_ca_load_parameters").load_parameters(text_arg(path, "path")); });
+  return api_guard(__func__, [&] {
+    lava_arg(ca, "opsplit_ca_load_parameters").load_parameters(text_input(path, "path"));
+  });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_add_vent(opsplit_ca ca, int64_t row, int64_t col, const double* rates,
@@ -143,7 +142,8 @@ OPSPLIT_API opsplit_status opsplit_ca_add_vent(opsplit_ca ca, int64_t row, int64
 
 OPSPLIT_API opsplit_status opsplit_ca_load_vents(opsplit_ca ca, const char* vents_path, const char* rates_path) {
   return api_guard(__func__, [&] {
-    lava_arg(ca, "opsplit_ca_load_vents").load_vents(text_arg(vents_path, "vents_path"), text_arg(rates_path, "rates_path"));
+    lava_arg(ca, "opsplit_ca_load_vents")
+        .load_vents(text_input(vents_path, "vents_path"), text_input(rates_path, "rates_path"));
   });
 }
 

@@ -58,6 +58,12 @@ T& output(T* pointer, const char* argument) {
   return *pointer;
 }
 
+// A string argument that must not be NULL.
+inline const char* text_input(const char* s, const char* argument) {
+  if (s == nullptr) fail_argument(std::string(argument) + " is NULL");
+  return s;
+}
+
 // Destroys a handle through its C pointer: NULL and *NULL are no-ops; *handle = NULL after.
 template <class T>
 void destroy_through(T** handle, const char* type) {

@@ -12,10 +12,6 @@ namespace {
 const char* kMechanism = "opsplit_mechanism";
 chem::Mechanism& mech_arg(opsplit_mechanism mech) { return checked(mech, "mech", kMechanism); }
 
-const char* string_arg(const char* s, const char* argument) {
-  if (s == nullptr) fail_argument(std::string(argument) + " is NULL");
-  return s;
-}
 double temperature_arg(double T) {
   if (!(T > 0.0) || !std::isfinite(T)) fail_argument("T=" + num(T) + " K is not positive and finite");
   return T;
@@ -128,7 +124,7 @@ OPSPLIT_API opsplit_status opsplit_mechanism_load_yaml(opsplit_context ctx, cons
   return api_guard(__func__, [&] {
     Context& c = checked(ctx, "ctx", "opsplit_context");
     opsplit_mechanism& out = output(mech, "mech");
-    chem::GasMechanism gas = chem::load_yaml(string_arg(path, "path"), phase != nullptr ? phase : "");
+    chem::GasMechanism gas = chem::load_yaml(text_input(path, "path"), phase != nullptr ? phase : "");
     out = make_handle<chem::Mechanism>(c, std::move(gas));
   });
 }
@@ -139,7 +135,7 @@ OPSPLIT_API opsplit_status opsplit_mechanism_load_chemkin(opsplit_context ctx, c
     Context& c = checked(ctx, "ctx", "opsplit_context");
     opsplit_mechanism& out = output(mech, "mech");
     chem::GasMechanism gas =
-        chem::load_chemkin(string_arg(mech_path, "mech_path"), thermo_path != nullptr ? thermo_path : "");
+        chem::load_chemkin(text_input(mech_path, "mech_path"), thermo_path != nullptr ? thermo_path : "");
     out = make_handle<chem::Mechanism>(c, std::move(gas));
   });
 }

@@ -84,11 +84,17 @@ bool key_is(const std::string& a, const char* b) {
 
 std::string shape(int64_t rows, int64_t cols) { return num(rows) + " x " + num(cols); }
 
+// The parameter called `name`, or nullptr.
+double* find_lava_parameter(LavaParameters& p, const std::string& name) {
+  for (const auto& q : kParameters)
+    if (name == q.name) return &(p.*q.member);
+  return nullptr;
+}
+
 }  // namespace
 
 double& lava_parameter(LavaParameters& p, const std::string& name) {
-  for (const auto& q : kParameters)
-    if (name == q.name) return p.*q.member;
+  if (double* value = find_lava_parameter(p, name)) return *value;
   std::string known;
   for (const auto& q : kParameters) known += std::string(known.empty() ? "" : ", ") + q.name;
   fail_argument("\"" + name + "\" is not a SCIARA-fv2 parameter (" + known + ")");
@@ -134,9 +140,7 @@ LavaParameters read_lava_parameters(const std::string& path, int64_t rows, int64
     } else if (key == "nsteps") {
       *nsteps = integer_at(t[i + 1], path, "nsteps");
     } else {
-      double* target = nullptr;
-      for (const auto& q : kParameters)
-        if (key == q.name) target = &(p.*q.member);
+      double* target = find_lava_parameter(p, key);
       if (target == nullptr) fail(OPSPLIT_ERROR_PARSE, where + "\"" + key + "\" is not a SCIARA-fv2 parameter");
       const double v = number_at(t[i + 1], path, key.c_str());
       try {
@@ -336,14 +340,14 @@ void LavaGrid::set_substate(const std::string& name, const double* values, bool 
       row_major[static_cast<size_t>(r * cols_ + c)] = v;
     }
   synchronize();
-  if (ctx_.is_cuda()) {  // both buffers of a pair: outside a step's region they are the same
-    const bool paired = s != LavaSubstate::solidified;
-    for (int b = 0; b < (paired ? 2 : 1); ++b)
-      ctx_.device().copy_to_device(plane(s, paired ? b : -1), row_major.data(), plane_bytes(rows_, cols_));
+  if (ctx_.is_cuda()) {
+    ctx_.device().copy_to_device(plane(s), row_major.data(), plane_bytes(rows_, cols_));
+    if (s != LavaSubstate::solidified)  // both buffers of a pair: outside a step's region they are the same
+      ctx_.device().copy_on_device(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
   } else {
     std::memcpy(plane(s), row_major.data(), plane_bytes(rows_, cols_));
   }
-  if (s == LavaSubstate::thickness || s == LavaSubstate::temperature) reset_region();
+  if (s == LavaSubstate::thickness) reset_region(row_major.data());
 }
 
 void LavaGrid::get_substate(const std::string& name, double* values, bool column_major) const {
@@ -366,21 +370,19 @@ void LavaGrid::load_substate(const std::string& name, const std::string& path) {
   set_substate(name, g.values.data(), false);
 }
 
-// The region starts again from the cells that hold lava now and the vents. CPU: the
-// flows, scratch of a step, are cleared so that no cell outside the region holds any.
-void LavaGrid::reset_region() {
-  std::vector<double> h(static_cast<size_t>(rows_ * cols_));
-  download(LavaSubstate::thickness, h.data());
+// After thickness was set (row-major, on the host): the region starts again from the
+// cells that hold lava and the vents. CPU: the flows, scratch of a step, are cleared so
+// that no cell outside the region holds any (where none flows, a cell's kept
+// temperature is never read but multiplied by a zero flow).
+void LavaGrid::reset_region(const double* thickness) {
   box_ = LavaBox{};
   for (int64_t i = 0; i < rows_ * cols_; ++i)
-    if (h[static_cast<size_t>(i)] > 0.0) box_.include(i / cols_, i % cols_);
+    if (thickness[i] > 0.0) box_.include(i / cols_, i % cols_);
   for (const LavaVent& v : vents_) box_.include(v.row, v.col);
-  if (ctx_.is_cuda()) {
+  if (ctx_.is_cuda())
     launcher_->set_box(box_);
-  } else {
+  else
     std::memset(flows_.data(), 0, flows_.bytes());
-    std::memcpy(previous_temperature_.data(), plane(LavaSubstate::temperature), plane_bytes(rows_, cols_));
-  }
 }
 
 void LavaGrid::set_parameter(const std::string& name, double value) {
@@ -472,15 +474,16 @@ std::vector<LavaVentSchedule> LavaGrid::host_schedules() const {
   return host;
 }
 
-// The thickness the vents emit at `step`, summed on the host (compensated, Neumaier) by
-// the function the backends emit with; e: the vents with host schedules.
+void CompensatedSum::add(double x) {  // Neumaier's: the rounding error of each addition kept apart
+  const double next = sum + x;
+  error += std::fabs(sum) >= std::fabs(x) ? (sum - next) + x : (x - next) + sum;
+  sum = next;
+}
+
+// The thickness the vents emit at `step`, summed on the host by the function the
+// backends emit with; e: the vents with host schedules.
 void LavaGrid::count_emission(const LavaVents& e, int64_t step) {
-  for (int v = 0; v < e.count; ++v) {
-    const double dh = lava_vent_thickness(e, v, step);
-    const double sum = emitted_ + dh;
-    emitted_error_ += std::fabs(emitted_) >= dh ? (emitted_ - sum) + dh : (dh - sum) + emitted_;
-    emitted_ = sum;
-  }
+  for (int v = 0; v < e.count; ++v) emitted_.add(lava_vent_thickness(e, v, step));
 }
 
 void LavaGrid::advance(int64_t n) {
@@ -494,7 +497,9 @@ void LavaGrid::advance(int64_t n) {
     for (int64_t s = 0; s < n; ++s) {
       count_emission(on_host, steps_);
       // The region: every cell that has held lava, grown by one (lava moves a cell a step).
-      lava_step_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), on_host, steps_, all_cells_ ? all : box_.grown(1, rows_, cols_), k, ctx_.threads(), box_);
+      const LavaBox region = all_cells_ ? all : box_.grown(1, rows_, cols_);
+      lava_step_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), on_host, steps_, region, k,
+                    ctx_.threads(), box_);
       ++steps_;
     }
     return;
@@ -512,15 +517,11 @@ void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double
   std::vector<double> v(static_cast<size_t>(rows_ * cols_));
   auto total = [&](LavaSubstate s) {  // compensated, in row-major order: the same on both backends
     download(s, v.data());
-    double sum = 0.0, error = 0.0;
-    for (double x : v) {
-      const double next = sum + x;
-      error += std::fabs(sum) >= std::fabs(x) ? (sum - next) + x : (x - next) + sum;
-      sum = next;
-    }
-    return (sum + error) * area;
+    CompensatedSum sum;
+    for (double x : v) sum.add(x);
+    return sum.value() * area;
   };
-  emitted = (emitted_ + emitted_error_) * area;
+  emitted = emitted_.value() * area;
   lava = total(LavaSubstate::thickness);
   solidified = total(LavaSubstate::solidified);
   lost = total(LavaSubstate::lost);
@@ -531,12 +532,7 @@ void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double
 void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
                    const LavaBox& region, const LavaConstants& k, int threads, LavaBox& box) {
   double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
-  for (int v = 0; v < vents.count; ++v) {
-    bool seen = false;  // each vent cell once: lava_emit takes all its vents
-    for (int u = 0; u < v; ++u) seen = seen || vents.vents[u].cell == vents.vents[v].cell;
-    const int64_t i = vents.vents[v].cell;
-    if (!seen) lava_emit(vents, step, i, h[i], t[i]);
-  }
+  lava_emit_all(vents, step, h, t);
   if (region.empty()) return;
   const int64_t rows = g.rows, cols = g.cols, n = rows * cols;
 #pragma omp parallel for num_threads(threads) schedule(static)

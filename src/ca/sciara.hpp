@@ -65,6 +65,13 @@ struct LavaVent {
 std::vector<LavaVent> read_lava_vents(const std::string& vents_path, const std::string& rates_path, int64_t rows,
                                       int64_t cols);
 
+// A sum that keeps the rounding error of its additions apart (the volumes' totals).
+struct CompensatedSum {
+  double sum = 0.0, error = 0.0;
+  void add(double x);
+  double value() const { return sum + error; }
+};
+
 // Rows r0..r1 and columns c0..c1 (inclusive); empty when r1 < r0.
 struct LavaBox {
   int64_t r0 = 0, r1 = -1, c0 = 0, c1 = -1;
@@ -120,7 +127,7 @@ class LavaGrid {
   std::vector<LavaVentSchedule> host_schedules() const;
   void count_emission(const LavaVents& e, int64_t step);
   void download(LavaSubstate s, double* host) const;
-  void reset_region();
+  void reset_region(const double* thickness);
   void check_vent_cell(int64_t row, int64_t col) const;
 
   Context& ctx_;
@@ -136,7 +143,7 @@ class LavaGrid {
   bool all_cells_ = false;
   LavaBox box_;  // every cell that has held lava since thickness was set, and the vents (CUDA: as last read)
   int64_t steps_ = 0;
-  double emitted_ = 0.0, emitted_error_ = 0.0;  // thickness summed over the vents' steps (compensated)
+  CompensatedSum emitted_;  // thickness the vents emitted
 };
 
 // Step `step` on the host's threads over the first buffers of g: emission, then the
