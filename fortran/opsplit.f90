@@ -111,6 +111,7 @@ module opsplit
   ! opsplit_ca_model
   integer(c_int), parameter :: OPSPLIT_CA_LIFE = 0
   integer(c_int), parameter :: OPSPLIT_CA_SCIARA_FV2 = 1
+  integer(c_int), parameter :: OPSPLIT_CA_SCIARA_FV3 = 2
   ! opsplit_ca_order
   integer(c_int), parameter :: OPSPLIT_CA_ROW_MAJOR = 0     ! cells[r * cols + c]
   integer(c_int), parameter :: OPSPLIT_CA_COLUMN_MAJOR = 1  ! Fortran cells(rows, cols)

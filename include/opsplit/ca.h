@@ -12,6 +12,13 @@
  *                lava cools by radiation and solidifies at PTsol, raising the terrain.
  *                A fixed clock: each step is Pclock seconds. docs/API.md lists the
  *                parameters and the file formats.
+ *   SCIARA_FV3   the seed thesis' model (Spataro 2013, SCIARA-fv3): fv2's terrain, vents
+ *                and cooling, plus momentum (substates momentum_x, momentum_y: thickness
+ *                x velocity, m^2/s, x east, y north), the kinetic head, effective and
+ *                apparent heights, velocity dissipation dP(T), and an adaptive clock:
+ *                each step lasts r x the time after which the grid's fastest flow has
+ *                moved one cell (at most r x Ptmax). docs/API.md lists its parameters
+ *                and the choices where the thesis is silent.
  *
  * Host cell arrays name their order:
  *   ROW_MAJOR     C cells[rows][cols]
@@ -38,7 +45,8 @@ typedef struct opsplit_ca_s* opsplit_ca;
 
 typedef enum opsplit_ca_model {
   OPSPLIT_CA_LIFE = 0,
-  OPSPLIT_CA_SCIARA_FV2 = 1
+  OPSPLIT_CA_SCIARA_FV2 = 1,
+  OPSPLIT_CA_SCIARA_FV3 = 2
 } opsplit_ca_model;
 
 typedef enum opsplit_ca_order {

@@ -80,6 +80,27 @@ OPSPLIT_HD double lava_cbrt(double x) {
   return std::ldexp(y, (e - r) / 3);
 }
 
+// The minimisation algorithm of the differences (Di Gregorio and Serra 1999): movable
+// lava `m` over the levels height[0..8] of the candidates (the centre first). Candidates
+// at or above the average of m and the candidates' levels drop out until none does; the
+// test sum <= n height[k] keeps divisions out of the loop. Returns that average (0 when
+// no candidate is left); candidate[k] stays true for those that receive average - height[k].
+OPSPLIT_HD double lava_minimise(const double height[9], bool candidate[9], double m) {
+  double sum = 0.0;
+  int n = 0;
+  for (bool eliminated = true; eliminated;) {
+    sum = m, n = 0;
+    OPSPLIT_UNROLL
+    for (int k = 0; k <= kLavaNeighbours; ++k)
+      if (candidate[k]) sum += height[k], ++n;
+    eliminated = false;
+    OPSPLIT_UNROLL
+    for (int k = 0; k <= kLavaNeighbours; ++k)
+      if (candidate[k] && sum <= n * height[k]) candidate[k] = false, eliminated = true;
+  }
+  return n > 0 ? sum / n : 0.0;
+}
+
 // The outflows of a cell holding lava (h[0] > 0): the minimisation algorithm of the
 // differences. z[k], h[k] are the altitudes and lava thicknesses of the centre (k = 0)
 // and its neighbours 1..8 in kLava order; t is the centre's temperature. flows[k - 1]
@@ -99,21 +120,7 @@ OPSPLIT_HD void lava_outflows(const double z[9], const double h[9], double t, co
     height[k] = zk + h[k];
     candidate[k] = top > height[k];
   }
-  // Candidates at or above the average of the movable lava and the candidates' levels
-  // drop out until none does; the test sum <= n height[k] keeps divisions out of the loop.
-  double sum = 0.0;
-  int n = 0;
-  for (bool eliminated = true; eliminated;) {
-    sum = h[0], n = 0;
-    OPSPLIT_UNROLL
-    for (int k = 0; k <= kLavaNeighbours; ++k)
-      if (candidate[k]) sum += height[k], ++n;
-    eliminated = false;
-    OPSPLIT_UNROLL
-    for (int k = 0; k <= kLavaNeighbours; ++k)
-      if (candidate[k] && sum <= n * height[k]) candidate[k] = false, eliminated = true;
-  }
-  const double average = n > 0 ? sum / n : 0.0;
+  const double average = lava_minimise(height, candidate, h[0]);
   const double relaxation = lava_exp2(c.pr_log2_0 + c.pr_log2_slope * t);
   const double critical = lava_exp2(c.hc_log2_0 + c.hc_log2_slope * t);
   OPSPLIT_UNROLL
@@ -129,31 +136,38 @@ OPSPLIT_HD void lava_outflows(const double z[9], const double h[9], double t, co
 // thickness-weighted temperature mixing, then radiative cooling over one step and
 // solidification at or below t_sol (the lava joins the altitude and the solidified
 // thickness). out: the sum of the cell's own outflows; in[n], t_in[n]: the thickness
-// neighbour n sends and that neighbour's temperature.
+// neighbour n sends and that neighbour's temperature; cooling: the step's coefficient
+// (3 eps sigma dt Pcool / (rho cv Pc^2), m K^-3).
 OPSPLIT_HD void lava_balance(double out, const double in[kLavaNeighbours], const double t_in[kLavaNeighbours],
-                             const LavaConstants& c, double& z, double& h, double& t, double& solid) {
+                             double cooling, double t_sol, double& z, double& h, double& t, double& solid) {
   const double kept = h - out;
   double h_new = kept, heat = kept * t;
   OPSPLIT_UNROLL
   for (int n = 0; n < kLavaNeighbours; ++n) h_new += in[n], heat += in[n] * t_in[n];
-  if (!(h_new > 0.0)) return;  // nothing here and nothing came
+  if (!(h_new > 0.0)) {  // nothing here and nothing came, or all of it left (to rounding)
+    h = 0.0;
+    return;
+  }
   const double t_mixed = heat / h_new;
-  const double x = 1.0 + c.cooling * (t_mixed * t_mixed * t_mixed) / h_new;
+  const double x = 1.0 + cooling * (t_mixed * t_mixed * t_mixed) / h_new;
   const double t_cooled = x < 1.0e300 ? t_mixed / lava_cbrt(x) : 0.0;  // a film of 1e-300 m freezes at once
-  if (t_cooled <= c.t_sol) {
+  if (t_cooled <= t_sol) {
     z += h_new, solid += h_new;
-    h = 0.0, t = c.t_sol;
+    h = 0.0, t = t_sol;
   } else {
     h = h_new, t = t_cooled;
   }
 }
 
-// The substates on one backend, row-major. Altitude, thickness and temperature come in
-// pairs of buffers: a CUDA step reads one and writes the other; the CPU uses the first.
+// The substates on one backend, row-major. Altitude, thickness, temperature and fv3's
+// momentum come in pairs of buffers: a CUDA step reads one and writes the other; the CPU uses the first.
 struct LavaPlanes {
   double* altitude[2];
   double* thickness[2];
   double* temperature[2];
+  double* momentum_x[2];  // fv3 (null for fv2)
+  double* momentum_y[2];
+  double* motion;  // fv3 on CUDA: each lava cell's motion in a step, Lava3Motion's 25 values as planes
   double *solidified, *lost;
   int64_t rows, cols;
 };
@@ -171,36 +185,52 @@ struct LavaVents {
   double pclock, area, t_vent;  // s per step, m^2 per cell, K
 };
 
-// The thickness vent v adds at step `step` (0-based): its rate in the slot holding the
-// step's start time step x Pclock, over the cell's area, for Pclock seconds.
-OPSPLIT_HD double lava_vent_thickness(const LavaVents& e, int v, int64_t step) {
+// The thickness vent v adds over `duration` seconds from time `start`: its rate in the
+// slot holding `start`, over the cell's area. (fv2: start = step x Pclock, duration
+// Pclock; fv3: the step's start and its clock.)
+OPSPLIT_HD double lava_vent_thickness(const LavaVents& e, int v, double start, double duration) {
   const LavaVentSchedule& s = e.vents[v];
-  const double slot = std::floor(static_cast<double>(step) * e.pclock / s.slot_seconds);
+  const double slot = std::floor(start / s.slot_seconds);
   if (slot >= static_cast<double>(s.nslots)) return 0.0;
-  return s.rates[static_cast<int64_t>(slot)] * e.pclock / e.area;
+  return s.rates[static_cast<int64_t>(slot)] * duration / e.area;
 }
 
-// Step `step`'s emission into cell i of thickness h and temperature t (a cell of
-// several vents takes them in turn); emitted lava has the vents' temperature (it
-// replaces the cell's).
-OPSPLIT_HD void lava_emit(const LavaVents& e, int64_t step, int64_t i, double& h, double& t) {
+// The emission over [start, start + duration) into cell i of thickness h and
+// temperature t (a cell of several vents takes them in turn); emitted lava has the
+// vents' temperature (it replaces the cell's).
+OPSPLIT_HD void lava_emit(const LavaVents& e, double start, double duration, int64_t i, double& h, double& t) {
   for (int v = 0; v < e.count; ++v) {
     if (e.vents[v].cell != i) continue;
-    const double dh = lava_vent_thickness(e, v, step);
+    const double dh = lava_vent_thickness(e, v, start, duration);
     if (dh > 0.0) h += dh, t = e.t_vent;
   }
 }
 
-// Step `step`'s emission into every vent cell of the thickness and temperature planes,
-// each cell once (lava_emit takes all its vents).
-OPSPLIT_HD void lava_emit_all(const LavaVents& e, int64_t step, double* h, double* t) {
+// fv2's step `step`: Pclock seconds from step x Pclock.
+OPSPLIT_HD double lava_step_start(const LavaVents& e, int64_t step) { return static_cast<double>(step) * e.pclock; }
+
+// The emission over [start, start + duration) into every vent cell of the thickness and
+// temperature planes, each cell once (lava_emit takes all its vents).
+OPSPLIT_HD void lava_emit_all(const LavaVents& e, double start, double duration, double* h, double* t) {
   for (int v = 0; v < e.count; ++v) {
     bool seen = false;
     for (int u = 0; u < v; ++u) seen = seen || e.vents[u].cell == e.vents[v].cell;
     const int64_t i = e.vents[v].cell;
-    if (!seen) lava_emit(e, step, i, h[i], t[i]);
+    if (!seen) lava_emit(e, start, duration, i, h[i], t[i]);
   }
 }
+
+// A sum that keeps the rounding error of its additions apart (Neumaier's): the volumes'
+// totals, and fv3's emitted thickness on either backend in the same order.
+struct CompensatedSum {
+  double sum = 0.0, error = 0.0;
+  OPSPLIT_HD void add(double x) {
+    const double next = sum + x;
+    error += std::fabs(sum) >= std::fabs(x) ? (sum - next) + x : (x - next) + sum;
+    sum = next;
+  }
+  OPSPLIT_HD double value() const { return sum + error; }
+};
 
 // A CLOSED grid's outermost ring is its sink: lava that flows into it leaves the grid.
 OPSPLIT_HD bool lava_is_sink(int64_t rows, int64_t cols, int64_t r, int64_t c) {
@@ -241,7 +271,7 @@ OPSPLIT_HD bool lava_cell_update(bool sink, const double own[kLavaNeighbours], c
   double out = 0.0;
   OPSPLIT_UNROLL
   for (int m = 0; m < kLavaNeighbours; ++m) out += own[m];
-  lava_balance(out, in, t_in, k, z, h, t, solid);
+  lava_balance(out, in, t_in, k.cooling, k.t_sol, z, h, t, solid);
   return h > 0.0;
 }
 

@@ -1,4 +1,4 @@
-// The CUDA side of SCIARA-fv2 grids: one cooperative launch runs several steps, its
+// The CUDA side of SCIARA-fv2 and -fv3 grids: one cooperative launch runs several steps, its
 // blocks striding over the tiles of each step's region, a grid-wide barrier between
 // steps (a step of the Etna flow is a few microseconds of work: launches per step, or
 // a barrier per phase, cost more than the work). The per-cell numerics are the CPU's
@@ -48,7 +48,8 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ double temperature[kHalo];
   cg::grid_group grid = cg::this_grid();
   const int64_t rows = p.rows, cols = p.cols;
-  if (blockIdx.x == 0 && threadIdx.x == 0) lava_emit_all(vents, first_step, p.thickness[current], p.temperature[current]);
+  if (blockIdx.x == 0 && threadIdx.x == 0) lava_emit_all(vents, lava_step_start(vents, first_step), vents.pclock, p.thickness[current],
+                                                           p.temperature[current]);
   grid.sync();
   const int ty = threadIdx.x / kTileCols, tx = threadIdx.x % kTileCols;
   for (int s = 0; s < nsteps; ++s, current ^= 1) {
@@ -94,7 +95,7 @@ __global__ void __launch_bounds__(kThreads)
             rmin = min(rmin, unsigned(r)), rmax = max(rmax, unsigned(r));
             cmin = min(cmin, unsigned(c)), cmax = max(cmax, unsigned(c));
           }
-          if (s + 1 < nsteps && inside(vent_box, r, c)) lava_emit(vents, first_step + s + 1, i, hi, ti);
+          if (s + 1 < nsteps && inside(vent_box, r, c)) lava_emit(vents, lava_step_start(vents, first_step + s + 1), vents.pclock, i, hi, ti);
           z_next[i] = zi, h_next[i] = hi, t_next[i] = ti;
           if (solid != p.solidified[i]) p.solidified[i] = solid;
           if (sink) p.lost[i] = lost;
@@ -115,23 +116,149 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+
+// Reduces v over a warp (the minimum), for lane 0.
+__device__ double warp_min(double v) {
+  for (int offset = 16; offset > 0; offset /= 2) v = fmin(v, __shfl_down_sync(0xffffffffu, v, offset));
+  return v;
+}
+
+// fv3's motion planes: value v (0..24: phi[8], v0[8], slope[8], keep) of cell i.
+constexpr int kMotionValues = 3 * kLavaNeighbours + 1;
+__device__ double* motion_value(const LavaPlanes& p, int v, int64_t i) { return p.motion + v * p.rows * p.cols + i; }
+
+// fv3: up to nsteps steps, none once the time reaches `until`; two grid-wide barriers a
+// step, every phase a cell a thread. Time evaluation over the box: each cell holding
+// lava its motion, kept in the motion planes, and its shortest time; the grid's minimum
+// by integer atomics on the bits of doubles >= 0 (ordered as the integers: any order
+// gives the same). Flow mode over the box grown by one: each cell its own outflows and
+// the flows its neighbours send it, from their motions, then its update and the
+// emission at vent cells. Every block keeps the time and the step count itself (block
+// 0 also the emitted thickness), from the same minima: the same values in each.
+__global__ void __launch_bounds__(kThreads)
+    lava3_steps_kernel(LavaPlanes p, int current, long long steps0, LavaVents vents, LavaBox vent_box, int nsteps,
+                       double until, bool all_cells, Lava3Constants k, LavaDeviceState* state) {
+  cg::grid_group grid = cg::this_grid();
+  const int64_t rows = p.rows, cols = p.cols;
+  const int64_t stride = int64_t(gridDim.x) * kThreads, first = int64_t(blockIdx.x) * kThreads + threadIdx.x;
+  const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+  double now = __ldcg(&state->time);
+  long long steps = __ldcg(&state->steps);
+  CompensatedSum emitted{__ldcg(&state->emitted_sum), __ldcg(&state->emitted_error)};
+  for (int s = 0; s < nsteps && now < until; ++s) {
+    const int cur = static_cast<int>((current + (steps - steps0)) & 1);
+    const double *z = p.altitude[cur], *h = p.thickness[cur], *t = p.temperature[cur];
+    const double *px = p.momentum_x[cur], *py = p.momentum_y[cur];
+    const LavaBox lava{__ldcg(&state->box[0]), __ldcg(&state->box[1]), __ldcg(&state->box[2]), __ldcg(&state->box[3])};
+    unsigned long long* shortest = &state->shortest[steps & 1];
+    // Time evaluation over the box.
+    double mine = HUGE_VAL;
+    if (lava.r1 >= lava.r0) {
+      const int64_t width = lava.c1 - lava.c0 + 1, cells = (lava.r1 - lava.r0 + 1) * width;
+      for (int64_t q = first; q < cells; q += stride) {
+        const int64_t r = lava.r0 + q / width, c = lava.c0 + q % width;
+        Lava3Motion m;
+        if (!lava3_cell_motion(z, h, t, px, py, rows, cols, r, c, k, m)) continue;
+        mine = fmin(mine, lava3_cell_time(m, k));
+        const int64_t i = r * cols + c;
+        OPSPLIT_UNROLL
+        for (int d = 0; d < kLavaNeighbours; ++d) {
+          *motion_value(p, d, i) = m.phi[d];
+          *motion_value(p, kLavaNeighbours + d, i) = m.v0[d];
+          *motion_value(p, 2 * kLavaNeighbours + d, i) = m.slope[d];
+        }
+        *motion_value(p, kMotionValues - 1, i) = m.keep;
+      }
+    }
+    mine = warp_min(mine);
+    if (threadIdx.x % 32 == 0 && mine < HUGE_VAL)
+      atomicMin(shortest, static_cast<unsigned long long>(__double_as_longlong(mine)));
+    grid.sync();
+    bool last = false;
+    const double clock = lava3_clock(__longlong_as_double(static_cast<long long>(__ldcg(shortest))), now, until, k, &last);
+    // The other slot was last read a step ago, before two barriers: ready for the next step.
+    if (leader) state->shortest[(steps + 1) & 1] = static_cast<unsigned long long>(__double_as_longlong(HUGE_VAL));
+    // Flow mode over the region: the box grown by one, or every cell.
+    unsigned rmin = 0xffffffffu, rmax = 0, cmin = 0xffffffffu, cmax = 0;
+    if (lava.r1 >= lava.r0) {
+      double *z_next = p.altitude[cur ^ 1], *h_next = p.thickness[cur ^ 1], *t_next = p.temperature[cur ^ 1];
+      double *px_next = p.momentum_x[cur ^ 1], *py_next = p.momentum_y[cur ^ 1];
+      const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1}
+                                       : LavaBox{max(lava.r0 - 1, int64_t(0)), min(lava.r1 + 1, rows - 1),
+                                                 max(lava.c0 - 1, int64_t(0)), min(lava.c1 + 1, cols - 1)};
+      const int64_t width = region.c1 - region.c0 + 1, cells = (region.r1 - region.r0 + 1) * width;
+      for (int64_t q = first; q < cells; q += stride) {
+        const int64_t r = region.r0 + q / width, c = region.c0 + q % width, i = r * cols + c;
+        const bool sink = lava_is_sink(rows, cols, r, c);
+        // A cell's flows along direction d, from its motion (none without lava or on the sink ring).
+        auto flow_of = [&](int64_t j, bool moves, int d, double& f, double& mf) {
+          f = 0.0, mf = 0.0;
+          if (moves)
+            lava3_flow(__ldcg(motion_value(p, d, j)), __ldcg(motion_value(p, kLavaNeighbours + d, j)),
+                       __ldcg(motion_value(p, 2 * kLavaNeighbours + d, j)), __ldcg(motion_value(p, kMotionValues - 1, j)),
+                       k, clock, f, mf);
+        };
+        double own[kLavaNeighbours], in[kLavaNeighbours], in_momentum[kLavaNeighbours], t_in[kLavaNeighbours];
+        const bool own_moves = h[i] > 0.0 && !sink;
+        OPSPLIT_UNROLL
+        for (int d = 0; d < kLavaNeighbours; ++d) {
+          double unused;
+          flow_of(i, own_moves, d, own[d], unused);
+          const int64_t rr = r + lava_drow(d), cc = c + lava_dcol(d), j = rr * cols + cc;
+          const bool inside_grid = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
+          const bool moves = inside_grid && h[j] > 0.0 && !lava_is_sink(rows, cols, rr, cc);
+          flow_of(j, moves, lava_opposite(d), in[d], in_momentum[d]);
+          t_in[d] = inside_grid ? t[j] : 0.0;  // outside the grid: zero flows and temperature
+        }
+        double zi = z[i], hi = h[i], ti = t[i], pxi = px[i], pyi = py[i], solid = p.solidified[i], lost = p.lost[i];
+        if (lava3_cell_update(sink, own, in, in_momentum, t_in, k, clock, zi, hi, ti, pxi, pyi, solid, lost) &&
+            !inside(lava, r, c)) {
+          rmin = min(rmin, unsigned(r)), rmax = max(rmax, unsigned(r));
+          cmin = min(cmin, unsigned(c)), cmax = max(cmax, unsigned(c));
+        }
+        if (inside(vent_box, r, c)) lava_emit(vents, now, clock, i, hi, ti);
+        z_next[i] = zi, h_next[i] = hi, t_next[i] = ti, px_next[i] = pxi, py_next[i] = pyi;
+        if (solid != p.solidified[i]) p.solidified[i] = solid;
+        if (sink) p.lost[i] = lost;
+      }
+    }
+    rmin = __reduce_min_sync(0xffffffffu, rmin), rmax = __reduce_max_sync(0xffffffffu, rmax);
+    cmin = __reduce_min_sync(0xffffffffu, cmin), cmax = __reduce_max_sync(0xffffffffu, cmax);
+    if (threadIdx.x % 32 == 0 && rmin != 0xffffffffu) {
+      atomicMin(&state->box[0], static_cast<long long>(rmin));
+      atomicMax(&state->box[1], static_cast<long long>(rmax));
+      atomicMin(&state->box[2], static_cast<long long>(cmin));
+      atomicMax(&state->box[3], static_cast<long long>(cmax));
+    }
+    if (leader) lava3_count_emission(vents, now, clock, emitted);
+    now = last ? until : now + clock;
+    ++steps;
+    grid.sync();
+  }
+  if (leader) {
+    state->time = now, state->steps = steps;
+    state->emitted_sum = emitted.sum, state->emitted_error = emitted.error;
+  }
+}
+
 }  // namespace
 
 struct LavaLauncher::Slot {
   cudaEvent_t done = nullptr;
-  long long* box = nullptr;  // pinned host memory: the box after the launch
-  int64_t steps = 0;         // launched_steps_ after the launch
+  LavaDeviceState* state = nullptr;  // pinned host memory: the state after the launch
+  int64_t steps = 0;                 // launched_steps_ after the launch
   bool pending = false;
 };
 
 LavaLauncher::LavaLauncher(Context& ctx) : ctx_(ctx) {
   slots_ = new Slot[2];
   try {
-    check(cudaMalloc(&device_box_, 4 * sizeof(long long)), "cudaMalloc");
+    check(cudaMalloc(&device_state_, sizeof(LavaDeviceState)), "cudaMalloc");
     for (int i = 0; i < 2; ++i) {
       check(cudaEventCreateWithFlags(&slots_[i].done, cudaEventDisableTiming), "cudaEventCreate");
-      check(cudaHostAlloc(&slots_[i].box, 4 * sizeof(long long), cudaHostAllocDefault), "cudaHostAlloc");
+      check(cudaHostAlloc(&slots_[i].state, sizeof(LavaDeviceState), cudaHostAllocDefault), "cudaHostAlloc");
     }
+    set_state(LavaBox{}, 0.0, 0, CompensatedSum{});  // a new grid's: read back before any launch
   } catch (...) {
     release();
     throw;
@@ -144,38 +271,42 @@ void LavaLauncher::release() noexcept {
   if (slots_ != nullptr) {
     for (int i = 0; i < 2; ++i) {
       if (slots_[i].done != nullptr) cudaEventDestroy(slots_[i].done);
-      if (slots_[i].box != nullptr) cudaFreeHost(slots_[i].box);
+      if (slots_[i].state != nullptr) cudaFreeHost(slots_[i].state);
     }
     delete[] slots_;
     slots_ = nullptr;
   }
-  if (device_box_ != nullptr) cudaFree(device_box_);
-  device_box_ = nullptr;
+  if (device_state_ != nullptr) cudaFree(device_state_);
+  device_state_ = nullptr;
 }
 
-void LavaLauncher::set_box(const LavaBox& box) {
-  const long long b[4] = {box.r0, box.r1, box.c0, box.c1};
-  ctx_.device().copy_to_device(device_box_, b, sizeof b);
-  ctx_.device().synchronize();  // b is on this stack frame
-  known_ = box, known_at_ = launched_steps_;
+void LavaLauncher::set_state(const LavaBox& box, double time, int64_t steps, const CompensatedSum& emitted) {
+  LavaDeviceState d{};
+  d.box[0] = box.r0, d.box[1] = box.r1, d.box[2] = box.c0, d.box[3] = box.c1;
+  d.time = time, d.steps = steps, d.emitted_sum = emitted.sum, d.emitted_error = emitted.error;
+  d.shortest[0] = d.shortest[1] = 0x7ff0000000000000ull;  // +infinity
+  ctx_.device().copy_to_device(device_state_, &d, sizeof d);
+  ctx_.device().synchronize();  // d is on this stack frame
+  for (int i = 0; i < 2; ++i) slots_[i].pending = false;
+  known_ = box, known_at_ = launched_steps_, known_time_ = time;
 }
 
-void LavaLauncher::launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
-                          int64_t first_step, int nsteps, bool all_cells, const LavaConstants& k) {
-  const auto stream = static_cast<cudaStream_t>(ctx_.device().stream());
-  if (max_blocks_ == 0) {  // all blocks of a cooperative launch must be resident at once
+int LavaLauncher::prepare(const LavaPlanes& g, int nsteps, bool all_cells, const void* kernel) {
+  int& max_blocks = kernel == reinterpret_cast<const void*>(lava_steps_kernel) ? max_blocks_ : max_blocks3_;
+  if (max_blocks == 0) {  // all blocks of a cooperative launch must be resident at once
     int per_sm = 0, sms = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lava_steps_kernel, kThreads, 0),
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx_.device().id()), "cudaDeviceGetAttribute");
-    max_blocks_ = std::max(1, per_sm * sms);
+    max_blocks = std::max(1, per_sm * sms);
   }
-  // The launch before last is waited for (at most two in flight), and its box read.
+  // The launch before last is waited for (at most two in flight), and its state read.
   Slot& slot = slots_[launches_ % 2];
   if (slot.pending) {
     check(cudaEventSynchronize(slot.done), "the device work of this context");
-    known_ = LavaBox{slot.box[0], slot.box[1], slot.box[2], slot.box[3]};
-    known_at_ = slot.steps;
+    const LavaDeviceState& d = *slot.state;
+    known_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]};
+    known_at_ = slot.steps, known_time_ = d.time;
     slot.pending = false;
   }
   // As many blocks as this launch's last region has tiles, up to what is resident.
@@ -184,7 +315,22 @@ void LavaLauncher::launch(const LavaPlanes& g, int current, const LavaVents& ven
   const int64_t tiles = last.empty() ? 1
                                      : ((last.r1 - last.r0 + kTileRows) / kTileRows) *
                                            ((last.c1 - last.c0 + kTileCols) / kTileCols);
-  const int blocks = static_cast<int>(std::clamp<int64_t>(tiles, 1, max_blocks_));
+  return static_cast<int>(std::clamp<int64_t>(tiles, 1, max_blocks));
+}
+
+void LavaLauncher::finish(int nsteps) {
+  const auto stream = static_cast<cudaStream_t>(ctx_.device().stream());
+  Slot& slot = slots_[launches_ % 2];
+  launched_steps_ += nsteps, ++launches_;
+  check(cudaMemcpyAsync(slot.state, device_state_, sizeof(LavaDeviceState), cudaMemcpyDeviceToHost, stream),
+        "cudaMemcpyAsync");
+  check(cudaEventRecord(slot.done, stream), "cudaEventRecord");
+  slot.steps = launched_steps_, slot.pending = true;
+}
+
+void LavaLauncher::launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
+                          int64_t first_step, int nsteps, bool all_cells, const LavaConstants& k) {
+  const int blocks = prepare(g, nsteps, all_cells, reinterpret_cast<const void*>(lava_steps_kernel));
   LavaPlanes gv = g;
   int cur = current;
   LavaVents ve = vents;
@@ -193,23 +339,40 @@ void LavaLauncher::launch(const LavaPlanes& g, int current, const LavaVents& ven
   int n = nsteps;
   bool all = all_cells;
   LavaConstants kc = k;
-  long long* b = device_box_;
+  long long* b = device_state_->box;
   void* args[] = {&gv, &cur, &ve, &vb, &first, &n, &all, &kc, &b};
   check(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(lava_steps_kernel), dim3(blocks), dim3(kThreads), args, 0,
-                                    stream),
+                                    static_cast<cudaStream_t>(ctx_.device().stream())),
         "cudaLaunchCooperativeKernel(lava_steps_kernel)");
-  launched_steps_ += nsteps, ++launches_;
-  check(cudaMemcpyAsync(slot.box, device_box_, 4 * sizeof(long long), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  check(cudaEventRecord(slot.done, stream), "cudaEventRecord");
-  slot.steps = launched_steps_, slot.pending = true;
+  finish(nsteps);
 }
 
-LavaBox LavaLauncher::box() {
-  long long b[4];
-  ctx_.device().copy_to_host(b, device_box_, sizeof b);  // waits for the stream
+void LavaLauncher::launch3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents,
+                           const LavaBox& vent_box, int nsteps, double until, bool all_cells, const Lava3Constants& k) {
+  const int blocks = prepare(g, nsteps, all_cells, reinterpret_cast<const void*>(lava3_steps_kernel));
+  LavaPlanes gv = g;
+  int cur = current;
+  long long s0 = steps;
+  LavaVents ve = vents;
+  LavaBox vb = vent_box;
+  int n = nsteps;
+  double u = until;
+  bool all = all_cells;
+  Lava3Constants kc = k;
+  LavaDeviceState* d = device_state_;
+  void* args[] = {&gv, &cur, &s0, &ve, &vb, &n, &u, &all, &kc, &d};
+  check(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(lava3_steps_kernel), dim3(blocks), dim3(kThreads), args, 0,
+                                    static_cast<cudaStream_t>(ctx_.device().stream())),
+        "cudaLaunchCooperativeKernel(lava3_steps_kernel)");
+  finish(nsteps);
+}
+
+LavaDeviceState LavaLauncher::state() {
+  LavaDeviceState d{};
+  ctx_.device().copy_to_host(&d, device_state_, sizeof d);  // waits for the stream
   for (int i = 0; i < 2; ++i) slots_[i].pending = false;
-  known_ = LavaBox{b[0], b[1], b[2], b[3]}, known_at_ = launched_steps_;
-  return known_;
+  known_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]}, known_at_ = launched_steps_, known_time_ = d.time;
+  return d;
 }
 
 }  // namespace opsplit::ca

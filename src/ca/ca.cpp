@@ -27,16 +27,17 @@ void check_order(int order) {
 
 opsplit_ca_s::opsplit_ca_s(Context& ctx, int model, int64_t rows, int64_t cols)
     : ContextMember(ctx), model_(model), rows_(rows), cols_(cols), nwords_(0) {
-  if (model != OPSPLIT_CA_LIFE && model != OPSPLIT_CA_SCIARA_FV2)
-    fail_argument("model=" + num(model) + " is not OPSPLIT_CA_LIFE (0) or OPSPLIT_CA_SCIARA_FV2 (1)");
+  if (model != OPSPLIT_CA_LIFE && model != OPSPLIT_CA_SCIARA_FV2 && model != OPSPLIT_CA_SCIARA_FV3)
+    fail_argument("model=" + num(model) +
+                  " is not OPSPLIT_CA_LIFE (0), OPSPLIT_CA_SCIARA_FV2 (1) or OPSPLIT_CA_SCIARA_FV3 (2)");
   if (rows < 1 || cols < 1) fail_argument("rows=" + num(rows) + ", cols=" + num(cols) + ": each must be >= 1");
   if (rows > kMaxCells / cols)
     fail_argument("rows x cols = " + num(rows) + " x " + num(cols) + " is more than 2^40 cells");
-  if (model == OPSPLIT_CA_SCIARA_FV2) {
+  if (model != OPSPLIT_CA_LIFE) {
     if (rows < 3 || cols < 3 || rows > kMaxLavaSide || cols > kMaxLavaSide || rows * cols > kMaxLavaCells)
       fail_argument("rows=" + num(rows) + ", cols=" + num(cols) +
                     ": a lava grid has 3 to 500000 rows and columns (its outer ring is the sink) and at most 2^31 cells");
-    lava_ = std::make_unique<ca::LavaGrid>(ctx, rows, cols);
+    lava_ = std::make_unique<ca::LavaGrid>(ctx, rows, cols, model == OPSPLIT_CA_SCIARA_FV3);
     return;
   }
   nwords_ = ca::words_per_row(cols);  // cols <= 2^40 here: no overflow
@@ -52,7 +53,7 @@ void opsplit_ca_s::require_life(const char* call) const {
 }
 
 ca::LavaGrid& opsplit_ca_s::lava(const char* call) {
-  if (!lava_) fail_argument(std::string(call) + " is for the lava-flow models (SCIARA_FV2); this grid is LIFE");
+  if (!lava_) fail_argument(std::string(call) + " is for the lava-flow models (SCIARA_FV2, SCIARA_FV3); this grid is LIFE");
   return *lava_;
 }
 
@@ -156,6 +157,7 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
   const std::string unit = lava_ ? "step" : "generation";
   Context& ctx = context();
   const int64_t start = steps_;
+  const double start_time = lava_ ? lava_->time() : 0.0;
   // With a progress callback: a report after each twentieth of the generations.
   const int64_t report_every = ctx.has_progress() ? std::max<int64_t>(1, nsteps / 20 + (nsteps % 20 != 0)) : nsteps;
   for (int64_t done = 0; done < nsteps;) {
@@ -182,20 +184,20 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
     }
     done += chunk;
     if (ctx.has_progress()) {
-      synchronize_generations(start);
+      synchronize_generations(start, start_time);
       const bool cancel = ctx.report_progress(static_cast<double>(done) / static_cast<double>(nsteps), call);
       if (cancel && done < nsteps)
         fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " + num(done) + " of " + num(nsteps) +
                                           " " + unit + "s; the grid is at " + unit + " " + num(steps_));
     }
   }
-  synchronize_generations(start);
+  synchronize_generations(start, start_time);
 }
 
 // Waits for the generations launched since generation `start`. A device failure found
 // here may have struck any of them: the cells are then undefined, and the message says
 // so (the generation count is put back to `start`).
-void opsplit_ca_s::synchronize_generations(int64_t start) {
+void opsplit_ca_s::synchronize_generations(int64_t start, double start_time) {
   if (!context().is_cuda()) return;
   try {
     if (lava_)
@@ -205,7 +207,7 @@ void opsplit_ca_s::synchronize_generations(int64_t start) {
   } catch (const Error& e) {
     const int64_t reached = steps_;
     steps_ = start;
-    if (lava_) lava_->set_steps(start);
+    if (lava_) lava_->set_steps(start, start_time);
     fail(e.status(), std::string(e.what()) + "; a step between " + num(start) + " and " + num(reached) +
                          " failed on the device: the grid's " + (lava_ ? "substates" : "cells") +
                          " are undefined until set again");
@@ -215,6 +217,7 @@ void opsplit_ca_s::synchronize_generations(int64_t start) {
 void opsplit_ca_s::run_until(double t_sim) {
   ca::LavaGrid& g = lava("opsplit_ca_run_until");
   if (!std::isfinite(t_sim)) fail_argument("t_sim=" + num(t_sim) + " is not finite");
+  if (g.fv3()) return run_until_fv3(t_sim);
   int64_t n = 0;
   if (t_sim > g.time()) {
     const double clock = g.get_parameter("Pclock");
@@ -225,6 +228,40 @@ void opsplit_ca_s::run_until(double t_sim) {
     while (g.time_at(steps_ + n) < t_sim) ++n;
   }
   step(n, "opsplit_ca_run_until");
+}
+
+// fv3's clock varies: steps until the time is t_sim, the last one cut to end there. With
+// a progress callback, a report after each kFv3ProgressSteps steps (the steps are the
+// same with or without one: only t_sim cuts a step).
+void opsplit_ca_s::run_until_fv3(double t_sim) {
+  constexpr int64_t kFv3ProgressSteps = 4096;
+  ca::LavaGrid& g = *lava_;
+  Context& ctx = context();
+  const int64_t start = steps_;
+  const double start_time = g.time();
+  const int64_t chunk = ctx.has_progress() ? kFv3ProgressSteps : INT64_MAX - steps_;
+  while (g.time() < t_sim) {
+    try {
+      g.advance(chunk, t_sim);
+      steps_ = g.steps();
+    } catch (const Error& e) {
+      const int64_t reached = g.steps();
+      if (ctx.is_cuda()) {  // found when the launched steps were waited for: any of them
+        steps_ = start;
+        g.set_steps(start, start_time);
+        fail(e.status(), std::string(e.what()) + "; a step between " + num(start) + " and " + num(reached) +
+                             " failed on the device: the grid's substates are undefined until set again");
+      }
+      steps_ = reached;
+      fail(e.status(), std::string(e.what()) + "; the grid is at step " + num(steps_));
+    }
+    if (ctx.has_progress()) {
+      const double done = (g.time() - start_time) / (t_sim - start_time);
+      if (ctx.report_progress(std::min(done, 1.0), "opsplit_ca_run_until") && g.time() < t_sim)
+        fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback at time " + num(g.time()) + " s of " +
+                                          num(t_sim) + "; the grid is at step " + num(steps_));
+    }
+  }
 }
 
 int64_t opsplit_ca_s::population() const {

@@ -1,6 +1,6 @@
 // A CA grid: rows x cols cells on the context's backend. LIFE keeps bit-packed rows
 // (kernels/ca/life.cuh) in two buffers, a generation reading one and writing the other;
-// SCIARA_FV2 keeps its substates in a LavaGrid (src/ca/sciara.hpp).
+// SCIARA_FV2 and SCIARA_FV3 keep their substates in a LavaGrid (src/ca/sciara.hpp).
 #pragma once
 
 #include <cstdint>
@@ -39,7 +39,8 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
 
  private:
   void require_life(const char* call) const;
-  void synchronize_generations(int64_t start);
+  void synchronize_generations(int64_t start, double start_time);
+  void run_until_fv3(double t_sim);
   void upload(const uint64_t* words);
   void download(uint64_t* words) const;
   size_t word_count() const { return static_cast<size_t>(rows_ * nwords_); }

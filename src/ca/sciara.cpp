@@ -16,20 +16,28 @@
 namespace opsplit::ca {
 namespace {
 
+enum Models { kFv2 = 1, kFv3 = 2, kBoth = 3 };
 struct NamedParameter {
   const char* name;
   double LavaParameters::*member;
+  int models;
 };
 constexpr NamedParameter kParameters[] = {
-    {"Pclock", &LavaParameters::Pclock},     {"Pc", &LavaParameters::Pc},
-    {"PTsol", &LavaParameters::PTsol},       {"PTvent", &LavaParameters::PTvent},
-    {"Pr_Tsol", &LavaParameters::Pr_Tsol},   {"Pr_Tvent", &LavaParameters::Pr_Tvent},
-    {"Phc_Tsol", &LavaParameters::Phc_Tsol}, {"Phc_Tvent", &LavaParameters::Phc_Tvent},
-    {"Pcool", &LavaParameters::Pcool},       {"Prho", &LavaParameters::Prho},
-    {"Pepsilon", &LavaParameters::Pepsilon}, {"Psigma", &LavaParameters::Psigma},
-    {"Pcv", &LavaParameters::Pcv}};
+    {"Pclock", &LavaParameters::Pclock, kFv2},       {"Pc", &LavaParameters::Pc, kBoth},
+    {"PTsol", &LavaParameters::PTsol, kBoth},        {"PTvent", &LavaParameters::PTvent, kBoth},
+    {"Pr_Tsol", &LavaParameters::Pr_Tsol, kFv2},     {"Pr_Tvent", &LavaParameters::Pr_Tvent, kFv2},
+    {"Pdp_Tsol", &LavaParameters::Pdp_Tsol, kFv3},   {"Pdp_Tvent", &LavaParameters::Pdp_Tvent, kFv3},
+    {"Phc_Tsol", &LavaParameters::Phc_Tsol, kBoth},  {"Phc_Tvent", &LavaParameters::Phc_Tvent, kBoth},
+    {"Pcool", &LavaParameters::Pcool, kBoth},        {"Prho", &LavaParameters::Prho, kBoth},
+    {"Pepsilon", &LavaParameters::Pepsilon, kBoth},  {"Psigma", &LavaParameters::Psigma, kBoth},
+    {"Pcv", &LavaParameters::Pcv, kBoth},            {"Ptmax", &LavaParameters::Ptmax, kFv3},
+    {"Pr", &LavaParameters::Pr, kFv3},               {"Pg", &LavaParameters::Pg, kFv3}};
 
-constexpr const char* kSubstates[] = {"altitude", "thickness", "temperature", "solidified", "lost"};
+int model_bit(bool fv3) { return fv3 ? kFv3 : kFv2; }
+const char* model_name(bool fv3) { return fv3 ? "SCIARA-fv3" : "SCIARA-fv2"; }
+
+constexpr const char* kSubstates[] = {"altitude", "thickness",  "temperature", "solidified",
+                                      "lost",     "momentum_x", "momentum_y"};
 
 // Whitespace-separated tokens with the line each starts on.
 struct Token {
@@ -84,27 +92,36 @@ bool key_is(const std::string& a, const char* b) {
 
 std::string shape(int64_t rows, int64_t cols) { return num(rows) + " x " + num(cols); }
 
-// The parameter called `name`, or nullptr.
-double* find_lava_parameter(LavaParameters& p, const std::string& name) {
+// The model's parameter called `name`, or nullptr.
+double* find_lava_parameter(LavaParameters& p, const std::string& name, bool fv3) {
   for (const auto& q : kParameters)
-    if (name == q.name) return &(p.*q.member);
+    if (name == q.name && (q.models & model_bit(fv3))) return &(p.*q.member);
   return nullptr;
 }
 
 }  // namespace
 
-double& lava_parameter(LavaParameters& p, const std::string& name) {
-  if (double* value = find_lava_parameter(p, name)) return *value;
+LavaParameters lava_default_parameters(bool fv3) {
+  LavaParameters p;
+  if (fv3) p.Phc_Tsol = 23.066, p.Phc_Tvent = 1.014, p.Pcool = 1.507;  // the thesis' table
+  return p;
+}
+
+double& lava_parameter(LavaParameters& p, const std::string& name, bool fv3) {
+  if (double* value = find_lava_parameter(p, name, fv3)) return *value;
   std::string known;
-  for (const auto& q : kParameters) known += std::string(known.empty() ? "" : ", ") + q.name;
-  fail_argument("\"" + name + "\" is not a SCIARA-fv2 parameter (" + known + ")");
+  for (const auto& q : kParameters)
+    if (q.models & model_bit(fv3)) known += std::string(known.empty() ? "" : ", ") + q.name;
+  fail_argument("\"" + name + "\" is not a " + model_name(fv3) + " parameter (" + known + ")");
 }
 
 void check_lava_parameter(const std::string& name, double value) {
   if (!std::isfinite(value) || value <= 0.0)
     fail_argument(name + "=" + num(value) + ": it must be finite and > 0");
-  if ((name == "Pr_Tsol" || name == "Pr_Tvent") && value > 1.0)
+  if ((name == "Pr_Tsol" || name == "Pr_Tvent" || name == "Pr") && value > 1.0)
     fail_argument(name + "=" + num(value) + ": a relaxation rate is at most 1 (the share of a cell's excess moved in a step)");
+  if ((name == "Pdp_Tsol" || name == "Pdp_Tvent") && value >= 1.0)
+    fail_argument(name + "=" + num(value) + ": a dissipation is below 1 (the share of a flow's speed lost in a step)");
 }
 
 LavaConstants lava_constants(const LavaParameters& p) {
@@ -124,7 +141,25 @@ LavaConstants lava_constants(const LavaParameters& p) {
   return c;
 }
 
-LavaParameters read_lava_parameters(const std::string& path, int64_t rows, int64_t cols, LavaParameters p,
+Lava3Constants lava3_constants(const LavaParameters& p) {
+  if (!(p.PTvent > p.PTsol))
+    fail_argument("PTvent=" + num(p.PTvent) + " must exceed PTsol=" + num(p.PTsol));
+  const double span = p.PTvent - p.PTsol;
+  Lava3Constants c{};
+  c.dp_log2_slope = (std::log2(p.Pdp_Tvent) - std::log2(p.Pdp_Tsol)) / span;
+  c.dp_log2_0 = std::log2(p.Pdp_Tsol) - c.dp_log2_slope * p.PTsol;
+  c.hc_log2_slope = (std::log2(p.Phc_Tvent) - std::log2(p.Phc_Tsol)) / span;
+  c.hc_log2_0 = std::log2(p.Phc_Tsol) - c.hc_log2_slope * p.PTsol;
+  c.cell = p.Pc;
+  c.gravity = p.Pg;
+  c.t_max = p.Ptmax;
+  c.relaxation = p.Pr;
+  c.cooling_rate = 3.0 * p.Pepsilon * p.Psigma * p.Pcool / (p.Prho * p.Pcv * p.Pc * p.Pc);
+  c.t_sol = p.PTsol;
+  return c;
+}
+
+LavaParameters read_lava_parameters(const std::string& path, int64_t rows, int64_t cols, LavaParameters p, bool fv3,
                                     int64_t* nsteps) {
   const std::vector<Token> t = tokens_of(chem::read_text_file(path));
   if (t.size() % 2 != 0)
@@ -140,8 +175,8 @@ LavaParameters read_lava_parameters(const std::string& path, int64_t rows, int64
     } else if (key == "nsteps") {
       *nsteps = integer_at(t[i + 1], path, "nsteps");
     } else {
-      double* target = find_lava_parameter(p, key);
-      if (target == nullptr) fail(OPSPLIT_ERROR_PARSE, where + "\"" + key + "\" is not a SCIARA-fv2 parameter");
+      double* target = find_lava_parameter(p, key, fv3);
+      if (target == nullptr) fail(OPSPLIT_ERROR_PARSE, where + "\"" + key + "\" is not a " + model_name(fv3) + " parameter");
       const double v = number_at(t[i + 1], path, key.c_str());
       try {
         check_lava_parameter(key, v);
@@ -266,10 +301,12 @@ void LavaBox::include(const LavaBox& b) {
   include(b.r1, b.c1);
 }
 
-LavaSubstate lava_substate(const std::string& name) {
-  for (size_t i = 0; i < std::size(kSubstates); ++i)
+LavaSubstate lava_substate(const std::string& name, bool fv3) {
+  const size_t known = fv3 ? std::size(kSubstates) : std::size(kSubstates) - 2;  // momentum: fv3's
+  for (size_t i = 0; i < known; ++i)
     if (name == kSubstates[i]) return static_cast<LavaSubstate>(i);
-  fail_argument("\"" + name + "\" is not a SCIARA-fv2 substate (altitude, thickness, temperature, solidified, lost)");
+  fail_argument("\"" + name + "\" is not a " + model_name(fv3) + " substate (altitude, thickness, temperature, solidified, lost" +
+                (fv3 ? ", momentum_x, momentum_y)" : ")"));
 }
 
 // ---- LavaGrid -------------------------------------------------------------------------
@@ -278,17 +315,25 @@ namespace {
 size_t plane_bytes(int64_t rows, int64_t cols) { return static_cast<size_t>(rows * cols) * sizeof(double); }
 }  // namespace
 
-LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols)
-    : ctx_(ctx), rows_(rows), cols_(cols), solidified_(ctx, plane_bytes(rows, cols)), lost_(ctx, plane_bytes(rows, cols)) {
+LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols, bool fv3)
+    : ctx_(ctx),
+      rows_(rows),
+      cols_(cols),
+      fv3_(fv3),
+      params_(lava_default_parameters(fv3)),
+      solidified_(ctx, plane_bytes(rows, cols)),
+      lost_(ctx, plane_bytes(rows, cols)) {
   for (int b = 0; b < (ctx.is_cuda() ? 2 : 1); ++b) {
     altitude_[b] = Buffer(ctx, plane_bytes(rows, cols));
     thickness_[b] = Buffer(ctx, plane_bytes(rows, cols));
     temperature_[b] = Buffer(ctx, plane_bytes(rows, cols));
+    if (fv3) momentum_x_[b] = Buffer(ctx, plane_bytes(rows, cols)), momentum_y_[b] = Buffer(ctx, plane_bytes(rows, cols));
   }
   if (ctx.is_cuda()) {
     launcher_ = std::make_unique<LavaLauncher>(ctx);
+    if (fv3) motion_ = Buffer(ctx, (3 * kLavaNeighbours + 1) * plane_bytes(rows, cols));
   } else {
-    flows_ = Buffer(ctx, kLavaNeighbours * plane_bytes(rows, cols));
+    flows_ = Buffer(ctx, (fv3 ? 2 : 1) * kLavaNeighbours * plane_bytes(rows, cols));
     previous_temperature_ = Buffer(ctx, plane_bytes(rows, cols));
   }
 }
@@ -303,6 +348,8 @@ double* LavaGrid::plane(LavaSubstate s, int buffer) const {
     case LavaSubstate::temperature: return temperature_[b].as<double>();
     case LavaSubstate::solidified: return solidified_.as<double>();
     case LavaSubstate::lost: return lost_.as<double>();
+    case LavaSubstate::momentum_x: return momentum_x_[b].as<double>();
+    case LavaSubstate::momentum_y: return momentum_y_[b].as<double>();
   }
   return nullptr;
 }
@@ -311,7 +358,9 @@ LavaPlanes LavaGrid::planes() const {
   LavaPlanes p{};
   for (int b = 0; b < 2; ++b)
     p.altitude[b] = altitude_[b].as<double>(), p.thickness[b] = thickness_[b].as<double>(),
-    p.temperature[b] = temperature_[b].as<double>();
+    p.temperature[b] = temperature_[b].as<double>(), p.momentum_x[b] = momentum_x_[b].as<double>(),
+    p.momentum_y[b] = momentum_y_[b].as<double>();
+  p.motion = motion_.as<double>();
   p.solidified = solidified_.as<double>(), p.lost = lost_.as<double>();
   p.rows = rows_, p.cols = cols_;
   return p;
@@ -325,7 +374,7 @@ void LavaGrid::download(LavaSubstate s, double* host) const {
 }
 
 void LavaGrid::set_substate(const std::string& name, const double* values, bool column_major) {
-  const LavaSubstate s = lava_substate(name);
+  const LavaSubstate s = lava_substate(name, fv3_);
   if (values == nullptr) fail_argument("values is NULL");
   if (s == LavaSubstate::lost) fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
   std::vector<double> row_major(static_cast<size_t>(rows_ * cols_));
@@ -334,7 +383,8 @@ void LavaGrid::set_substate(const std::string& name, const double* values, bool 
       const double v = values[column_major ? c * rows_ + r : r * cols_ + c];
       const std::string at = name + " at (" + num(r) + ", " + num(c) + ") is " + num(v);
       if (!std::isfinite(v)) fail_argument(at + ": every value must be finite");
-      if (s != LavaSubstate::altitude && v < 0.0) fail_argument(at + ": it cannot be negative");
+      const bool signed_value = s == LavaSubstate::altitude || s == LavaSubstate::momentum_x || s == LavaSubstate::momentum_y;
+      if (!signed_value && v < 0.0) fail_argument(at + ": it cannot be negative");
       if (s == LavaSubstate::thickness && v > 0.0 && (r == 0 || c == 0 || r == rows_ - 1 || c == cols_ - 1))
         fail_argument(at + ": the outermost ring is the sink where lava leaves the grid, and holds none");
       row_major[static_cast<size_t>(r * cols_ + c)] = v;
@@ -351,7 +401,7 @@ void LavaGrid::set_substate(const std::string& name, const double* values, bool 
 }
 
 void LavaGrid::get_substate(const std::string& name, double* values, bool column_major) const {
-  const LavaSubstate s = lava_substate(name);
+  const LavaSubstate s = lava_substate(name, fv3_);
   if (values == nullptr) fail_argument("values is NULL");
   std::vector<double> row_major(static_cast<size_t>(rows_ * cols_));
   download(s, row_major.data());
@@ -361,7 +411,7 @@ void LavaGrid::get_substate(const std::string& name, double* values, bool column
 }
 
 void LavaGrid::load_substate(const std::string& name, const std::string& path) {
-  if (lava_substate(name) == LavaSubstate::lost)
+  if (lava_substate(name, fv3_) == LavaSubstate::lost)
     fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
   const GridFile g = read_grid_file(path, rows_, cols_);
   if (g.cell_size != 0.0 && g.cell_size != params_.Pc)
@@ -380,14 +430,18 @@ void LavaGrid::reset_region(const double* thickness) {
     if (thickness[i] > 0.0) box_.include(i / cols_, i % cols_);
   for (const LavaVent& v : vents_) box_.include(v.row, v.col);
   if (ctx_.is_cuda())
-    launcher_->set_box(box_);
+    set_device_state();
   else
     std::memset(flows_.data(), 0, flows_.bytes());
 }
 
+// The host's box, and fv3's time, steps and emitted thickness, to the device (the host's
+// are current: every call that changes the grid waits for the steps first).
+void LavaGrid::set_device_state() { launcher_->set_state(box_, time_, steps_, emitted_); }
+
 void LavaGrid::set_parameter(const std::string& name, double value) {
   LavaParameters p = params_;
-  double& slot = lava_parameter(p, name);  // an unknown name first
+  double& slot = lava_parameter(p, name, fv3_);  // an unknown name first
   check_lava_parameter(name, value);
   if (name == "Pclock" && steps_ > 0 && value != params_.Pclock)
     fail_argument("Pclock cannot change after the first step (the clock counts steps of Pclock seconds)");
@@ -397,12 +451,12 @@ void LavaGrid::set_parameter(const std::string& name, double value) {
 
 double LavaGrid::get_parameter(const std::string& name) const {
   LavaParameters p = params_;
-  return lava_parameter(p, name);
+  return lava_parameter(p, name, fv3_);
 }
 
 void LavaGrid::load_parameters(const std::string& path) {
   int64_t nsteps = 0;
-  const LavaParameters p = read_lava_parameters(path, rows_, cols_, params_, &nsteps);
+  const LavaParameters p = read_lava_parameters(path, rows_, cols_, params_, fv3_, &nsteps);
   if (steps_ > 0 && p.Pclock != params_.Pclock)
     fail_argument(path + ": Pclock cannot change after the first step (the clock counts steps of Pclock seconds)");
   params_ = p;
@@ -429,7 +483,7 @@ int64_t LavaGrid::add_vent(int64_t row, int64_t col, const double* rates, int64_
   box_.include(row, col);
   vent_box_.include(row, col);
   if (ctx_.is_cuda()) {  // every schedule again, its rates in one device array
-    launcher_->set_box(box_);
+    set_device_state();
     std::vector<double> all_rates;
     for (const LavaVent& v : vents_) all_rates.insert(all_rates.end(), v.rates.begin(), v.rates.end());
     Buffer rates_on_device(ctx_, all_rates.size() * sizeof(double));
@@ -457,7 +511,14 @@ void LavaGrid::load_vents(const std::string& vents_path, const std::string& rate
 }
 
 void LavaGrid::synchronize() {
-  if (ctx_.is_cuda()) box_ = launcher_->box();
+  if (!ctx_.is_cuda()) return;
+  const LavaDeviceState d = launcher_->state();
+  box_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]};
+  if (fv3_) {  // the device's clock, steps and emission; the substates in the buffer the steps reached
+    current_ ^= static_cast<int>((d.steps - steps_) & 1);
+    steps_ = d.steps, time_ = d.time;
+    emitted_.sum = d.emitted_sum, emitted_.error = d.emitted_error;
+  }
 }
 
 LavaVents LavaGrid::vents_on_backend() const {
@@ -474,28 +535,23 @@ std::vector<LavaVentSchedule> LavaGrid::host_schedules() const {
   return host;
 }
 
-void CompensatedSum::add(double x) {  // Neumaier's: the rounding error of each addition kept apart
-  const double next = sum + x;
-  error += std::fabs(sum) >= std::fabs(x) ? (sum - next) + x : (x - next) + sum;
-  sum = next;
-}
-
-// The thickness the vents emit at `step`, summed on the host by the function the
-// backends emit with; e: the vents with host schedules.
-void LavaGrid::count_emission(const LavaVents& e, int64_t step) {
-  for (int v = 0; v < e.count; ++v) emitted_.add(lava_vent_thickness(e, v, step));
-}
-
-void LavaGrid::advance(int64_t n) {
+void LavaGrid::advance(int64_t n, double until) {
+  if (fv3_) return advance_fv3(n, until);
   const LavaConstants k = lava_constants(params_);
   const LavaPlanes g = planes();
   const LavaBox all{0, rows_ - 1, 0, cols_ - 1};
   const std::vector<LavaVentSchedule> host = host_schedules();
   LavaVents on_host = vents_on_backend();
   on_host.vents = host.data();
+  // The thickness the vents emit at a step, summed on the host by the function the
+  // backends emit with.
+  auto count_emission = [&](int64_t step) {
+    for (int v = 0; v < on_host.count; ++v)
+      emitted_.add(lava_vent_thickness(on_host, v, lava_step_start(on_host, step), on_host.pclock));
+  };
   if (!ctx_.is_cuda()) {
     for (int64_t s = 0; s < n; ++s) {
-      count_emission(on_host, steps_);
+      count_emission(steps_);
       // The region: every cell that has held lava, grown by one (lava moves a cell a step).
       const LavaBox region = all_cells_ ? all : box_.grown(1, rows_, cols_);
       lava_step_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), on_host, steps_, region, k,
@@ -507,9 +563,35 @@ void LavaGrid::advance(int64_t n) {
   for (int64_t done = 0; done < n;) {
     const int m = static_cast<int>(std::min<int64_t>(n - done, kLavaStepsPerLaunch));
     launcher_->launch(g, current_, vents_on_backend(), vent_box_, steps_, m, all_cells_, k);
-    for (int s = 0; s < m; ++s) count_emission(on_host, steps_ + s);
+    for (int s = 0; s < m; ++s) count_emission(steps_ + s);
     steps_ += m, done += m, current_ ^= m & 1;
   }
+}
+
+void LavaGrid::advance_fv3(int64_t n, double until) {
+  const Lava3Constants k = lava3_constants(params_);
+  const LavaPlanes g = planes();
+  if (!ctx_.is_cuda()) {
+    const std::vector<LavaVentSchedule> host = host_schedules();
+    LavaVents on_host = vents_on_backend();
+    on_host.vents = host.data();
+    for (int64_t s = 0; s < n && time_ < until; ++s) {
+      bool last = false;
+      const double clock = lava3_step_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), on_host, time_,
+                                          until, all_cells_, k, ctx_.threads(), box_, emitted_, &last);
+      time_ = last ? until : time_ + clock;
+      ++steps_;
+    }
+    return;
+  }
+  // Launches until n steps or the time read back (a launch or two late) reaches until;
+  // a launch that starts at until does nothing.
+  for (int64_t launched = 0; launched < n && launcher_->known_time() < until;) {
+    const int m = static_cast<int>(std::min<int64_t>(n - launched, kLavaStepsPerLaunch));
+    launcher_->launch3(g, current_, steps_, vents_on_backend(), vent_box_, m, until, all_cells_, k);
+    launched += m;
+  }
+  synchronize();
 }
 
 void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double& lost) const {
@@ -532,7 +614,7 @@ void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double
 void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
                    const LavaBox& region, const LavaConstants& k, int threads, LavaBox& box) {
   double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
-  lava_emit_all(vents, step, h, t);
+  lava_emit_all(vents, lava_step_start(vents, step), vents.pclock, h, t);
   if (region.empty()) return;
   const int64_t rows = g.rows, cols = g.cols, n = rows * cols;
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -570,6 +652,73 @@ void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const L
     grown.include(mine);
   }
   box = grown;
+}
+
+double lava3_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, double now,
+                      double until, bool all_cells, const Lava3Constants& k, int threads, LavaBox& box,
+                      CompensatedSum& emitted, bool* last) {
+  double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
+  double *px = g.momentum_x[0], *py = g.momentum_y[0];
+  const int64_t rows = g.rows, cols = g.cols, n = rows * cols;
+  // Time evaluation: the shortest time of the cells holding lava (all inside the box).
+  double shortest = HUGE_VAL;
+  if (!box.empty()) {
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : shortest)
+    for (int64_t r = box.r0; r <= box.r1; ++r)
+      for (int64_t c = box.c0; c <= box.c1; ++c) {
+        Lava3Motion m;
+        if (lava3_cell_motion(z, h, t, px, py, rows, cols, r, c, k, m))
+          shortest = std::min(shortest, lava3_cell_time(m, k));
+      }
+  }
+  const double clock = lava3_clock(shortest, now, until, k, last);
+  // Flow mode over the region: the box grown by one (lava moves at most a cell a step).
+  const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1} : box.grown(1, rows, cols);
+  double* momenta = flows + kLavaNeighbours * n;
+  if (!region.empty()) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t r = region.r0; r <= region.r1; ++r)
+      for (int64_t c = region.c0; c <= region.c1; ++c) {
+        const int64_t i = r * cols + c;
+        double f[kLavaNeighbours] = {}, q[kLavaNeighbours] = {};
+        Lava3Motion m;
+        if (lava3_cell_motion(z, h, t, px, py, rows, cols, r, c, k, m)) lava3_cell_flows(m, k, clock, f, q);
+        OPSPLIT_UNROLL
+        for (int d = 0; d < kLavaNeighbours; ++d) flows[d * n + i] = f[d], momenta[d * n + i] = q[d];
+        previous[i] = t[i];
+      }
+    LavaBox grown = box;
+#pragma omp parallel num_threads(threads)
+    {
+      LavaBox mine;
+#pragma omp for schedule(static)
+      for (int64_t r = region.r0; r <= region.r1; ++r)
+        for (int64_t c = region.c0; c <= region.c1; ++c) {
+          const int64_t i = r * cols + c;
+          double own[kLavaNeighbours], in[kLavaNeighbours], in_momentum[kLavaNeighbours], t_in[kLavaNeighbours];
+          OPSPLIT_UNROLL
+          for (int d = 0; d < kLavaNeighbours; ++d) {  // outside the grid: zero flows and temperature
+            const int64_t rr = r + lava_drow(d), cc = c + lava_dcol(d), j = rr * cols + cc;
+            const bool inside = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
+            const int back = lava_opposite(d);
+            own[d] = flows[d * n + i];
+            in[d] = inside ? flows[back * n + j] : 0.0;
+            in_momentum[d] = inside ? momenta[back * n + j] : 0.0;
+            t_in[d] = inside ? previous[j] : 0.0;
+          }
+          if (lava3_cell_update(lava_is_sink(rows, cols, r, c), own, in, in_momentum, t_in, k, clock, z[i], h[i], t[i],
+                                px[i], py[i], g.solidified[i], g.lost[i]))
+            mine.include(r, c);
+        }
+#pragma omp critical
+      grown.include(mine);
+    }
+    box = grown;
+  }
+  // Emission over the step, into the vent cells (in the box since their vent was added).
+  lava_emit_all(vents, now, clock, h, t);
+  lava3_count_emission(vents, now, clock, emitted);
+  return clock;
 }
 
 }  // namespace opsplit::ca

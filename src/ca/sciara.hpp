@@ -3,44 +3,54 @@
 // either backend (kernels/ca/sciara.cuh holds the per-cell numerics both share).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "ca/sciara.cuh"
+#include "ca/sciara_fv3.cuh"
 #include "core/buffer.hpp"
 #include "core/context.hpp"
 
 namespace opsplit::ca {
 
-// The model's parameters under the names of the dataset's PARAMETERS.cfg, defaulting
-// to its Etna 2006 calibration.
+// The models' parameters under the names of the dataset's PARAMETERS.cfg (fv3's by the
+// thesis' symbols in the same style), defaulting to their Etna 2006 calibrations: fv2's
+// the dataset's, fv3's the thesis' table (its sigma the dataset's).
 struct LavaParameters {
-  double Pclock = 60.0;      // s of physical time per step
+  double Pclock = 60.0;      // fv2: s of physical time per step
   double Pc = 10.0;          // cell side, m
   double PTsol = 1143.0;     // solidification temperature, K
   double PTvent = 1360.0;    // temperature of emitted lava, K
-  double Pr_Tsol = 0.075;    // relaxation rate at PTsol
-  double Pr_Tvent = 0.9;     // relaxation rate at PTvent
-  double Phc_Tsol = 60.0;    // critical height at PTsol, m
-  double Phc_Tvent = 0.4;    // critical height at PTvent, m
-  double Pcool = 9.0;        // radiating area per cell, m^2
+  double Pr_Tsol = 0.075;    // fv2: relaxation rate at PTsol
+  double Pr_Tvent = 0.9;     // fv2: relaxation rate at PTvent
+  double Phc_Tsol = 60.0;    // critical height at PTsol, m (fv3: 23.066)
+  double Phc_Tvent = 0.4;    // critical height at PTvent, m (fv3: 1.014)
+  double Pcool = 9.0;        // cooling parameter (fv2's radiating area; fv3's delta, 1.507)
   double Prho = 2600.0;      // density, kg m^-3
   double Pepsilon = 0.9;     // emissivity
   double Psigma = 5.68e-8;   // Stefan-Boltzmann constant, W m^-2 K^-4
   double Pcv = 1150.0;       // specific heat, J kg^-1 K^-1
+  double Ptmax = 120.0;      // fv3: the clock's upper value, s
+  double Pdp_Tsol = 0.5;     // fv3: velocity dissipation at PTsol
+  double Pdp_Tvent = 0.315;  // fv3: velocity dissipation at PTvent
+  double Pr = 0.5;           // fv3: relaxation rate of the clock
+  double Pg = 9.81;          // fv3: gravity, m s^-2
 };
-// The parameter called `name`; INVALID_ARGUMENT listing the names otherwise.
-double& lava_parameter(LavaParameters& p, const std::string& name);
-// Checks a value for `name` (finite, > 0; relaxation rates <= 1).
+// The defaults of SCIARA_FV2 (fv3 false) or SCIARA_FV3.
+LavaParameters lava_default_parameters(bool fv3);
+// The parameter called `name`; INVALID_ARGUMENT listing the model's names otherwise.
+double& lava_parameter(LavaParameters& p, const std::string& name, bool fv3);
+// Checks a value for `name` (finite, > 0; relaxation rates and dissipations <= 1, < 1).
 void check_lava_parameter(const std::string& name, double value);
 // The step's constants; INVALID_ARGUMENT when PTvent <= PTsol.
 LavaConstants lava_constants(const LavaParameters& p);
+Lava3Constants lava3_constants(const LavaParameters& p);
 // PARAMETERS.cfg ("key value" lines): the parameters it names over `p`; its ncols and
 // nrows must be the grid's; nsteps (a run length for the original program) is read and
 // returned in *nsteps (-1 when absent).
-LavaParameters read_lava_parameters(const std::string& path, int64_t rows, int64_t cols, LavaParameters p,
+LavaParameters read_lava_parameters(const std::string& path, int64_t rows, int64_t cols, LavaParameters p, bool fv3,
                                     int64_t* nsteps);
 
 // A map of rows x cols values, row-major, first line north: an ESRI ASCII grid (its
@@ -65,13 +75,6 @@ struct LavaVent {
 std::vector<LavaVent> read_lava_vents(const std::string& vents_path, const std::string& rates_path, int64_t rows,
                                       int64_t cols);
 
-// A sum that keeps the rounding error of its additions apart (the volumes' totals).
-struct CompensatedSum {
-  double sum = 0.0, error = 0.0;
-  void add(double x);
-  double value() const { return sum + error; }
-};
-
 // Rows r0..r1 and columns c0..c1 (inclusive); empty when r1 < r0.
 struct LavaBox {
   int64_t r0 = 0, r1 = -1, c0 = 0, c1 = -1;
@@ -82,14 +85,16 @@ struct LavaBox {
   int64_t cells() const { return empty() ? 0 : (r1 - r0 + 1) * (c1 - c0 + 1); }
 };
 
-enum class LavaSubstate { altitude, thickness, temperature, solidified, lost };
-// INVALID_ARGUMENT naming the known substates otherwise.
-LavaSubstate lava_substate(const std::string& name);
+enum class LavaSubstate { altitude, thickness, temperature, solidified, lost, momentum_x, momentum_y };
+// INVALID_ARGUMENT naming the model's substates otherwise (momentum is fv3's).
+LavaSubstate lava_substate(const std::string& name, bool fv3);
 
-// A SCIARA-fv2 grid: substates, parameters, vents and the clock, on the context's backend.
+// A SCIARA-fv2 or -fv3 grid: substates, parameters, vents and the clock, on the
+// context's backend.
 class LavaGrid {
  public:
-  LavaGrid(Context& ctx, int64_t rows, int64_t cols);
+  LavaGrid(Context& ctx, int64_t rows, int64_t cols, bool fv3);
+  bool fv3() const { return fv3_; }
 
   void set_substate(const std::string& name, const double* values, bool column_major);
   void get_substate(const std::string& name, double* values, bool column_major) const;
@@ -106,12 +111,14 @@ class LavaGrid {
   void set_all_cells(bool all) { all_cells_ = all; }
   bool all_cells() const { return all_cells_; }
 
-  // n CA steps, each: emission, outflows, balance with cooling and solidification.
-  void advance(int64_t n);
+  // n CA steps (fv2 each: emission, outflows, balance with cooling and solidification;
+  // fv3: its clock, outflows and momenta, balance, emission); fv3 stops at time
+  // `until`, its last step cut to end there. fv3 on CUDA waits for its steps.
+  void advance(int64_t n, double until = HUGE_VAL);
   int64_t steps() const { return steps_; }
-  // After a device failure (the substates undefined until set again): the count put back.
-  void set_steps(int64_t steps) { steps_ = steps; }
-  double time() const { return static_cast<double>(steps_) * params_.Pclock; }
+  // After a device failure (the substates undefined until set again): the counts put back.
+  void set_steps(int64_t steps, double time) { steps_ = steps, time_ = time; }
+  double time() const { return fv3_ ? time_ : static_cast<double>(steps_) * params_.Pclock; }
   double time_at(int64_t steps) const { return static_cast<double>(steps) * params_.Pclock; }
   // Waits for the launched steps (CUDA) and takes the box the device grew.
   void synchronize();
@@ -125,24 +132,29 @@ class LavaGrid {
   LavaPlanes planes() const;
   LavaVents vents_on_backend() const;
   std::vector<LavaVentSchedule> host_schedules() const;
-  void count_emission(const LavaVents& e, int64_t step);
   void download(LavaSubstate s, double* host) const;
   void reset_region(const double* thickness);
+  void set_device_state();
+  void advance_fv3(int64_t n, double until);
   void check_vent_cell(int64_t row, int64_t col) const;
 
   Context& ctx_;
   int64_t rows_, cols_;
+  bool fv3_;
   LavaParameters params_;
   std::vector<LavaVent> vents_;
-  Buffer altitude_[2], thickness_[2], temperature_[2], solidified_, lost_;  // CUDA uses both of each pair
-  int current_ = 0;                            // CUDA: the pair's buffer holding the substates
-  Buffer flows_, previous_temperature_;        // CPU: one step's scratch (8 planes of outflows)
+  Buffer altitude_[2], thickness_[2], temperature_[2], momentum_x_[2], momentum_y_[2];  // CUDA uses both of each pair
+  Buffer solidified_, lost_;
+  int current_ = 0;                      // CUDA: the pair's buffer holding the substates
+  Buffer flows_, previous_temperature_;  // CPU: one step's scratch (8 planes of outflows, fv3 8 more of momenta)
+  Buffer motion_;                        // fv3 on CUDA: one step's motions (25 planes)
   Buffer device_vents_, device_rates_;  // CUDA: the vents' schedules
   std::unique_ptr<class LavaLauncher> launcher_;  // CUDA
   LavaBox vent_box_;
   bool all_cells_ = false;
   LavaBox box_;  // every cell that has held lava since thickness was set, and the vents (CUDA: as last read)
   int64_t steps_ = 0;
+  double time_ = 0.0;       // fv3: the sum of the steps' clocks, s
   CompensatedSum emitted_;  // thickness the vents emitted
 };
 
@@ -151,5 +163,14 @@ class LavaGrid {
 // previous, then the updates; `box` takes in every cell of the region holding lava after.
 void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
                    const LavaBox& region, const LavaConstants& k, int threads, LavaBox& box);
+
+// An fv3 step at time `now` on the host's threads over the first buffers of g: the
+// shortest time over the cells of `box` holding lava, the clock (cut at `until`), the
+// outflows and momenta of `box` grown by one (all cells when all_cells) into flows (16
+// planes), the updates, then the emission of the step, counted into emitted. Returns the
+// clock; *last when the step ends at `until`. `box` takes in every cell holding lava after.
+double lava3_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, double now,
+                      double until, bool all_cells, const Lava3Constants& k, int threads, LavaBox& box,
+                      CompensatedSum& emitted, bool* last);
 
 }  // namespace opsplit::ca

@@ -1,4 +1,4 @@
-// The CUDA side of SCIARA-fv2 grids (kernels/ca/sciara_cuda.cu), declared for host code.
+// The CUDA side of SCIARA-fv2 and -fv3 grids (kernels/ca/sciara_cuda.cu), declared for host code.
 #pragma once
 
 #include "ca/sciara.hpp"
@@ -6,6 +6,15 @@
 #include "core/error.hpp"
 
 namespace opsplit::ca {
+
+// What the device keeps of a lava grid between launches, read back after them.
+struct LavaDeviceState {
+  long long box[4];               // r0, r1, c0, c1
+  double time;                    // fv3: the sum of the clocks, s
+  long long steps;                // fv3: steps done
+  double emitted_sum, emitted_error;  // fv3: the thickness the vents emitted (a CompensatedSum)
+  unsigned long long shortest[2];     // fv3: a step's shortest time, the bits of a double >= 0 (the step's parity)
+};
 
 #if OPSPLIT_HAVE_CUDA
 // Steps per launch: the launch after next is sized from the box the launch before
@@ -24,35 +33,50 @@ class LavaLauncher {
   LavaLauncher(const LavaLauncher&) = delete;
   LavaLauncher& operator=(const LavaLauncher&) = delete;
 
-  // The device's box from now on (ordered on the stream).
-  void set_box(const LavaBox& box);
+  // The device's state from now on (ordered on the stream).
+  void set_state(const LavaBox& box, double time, int64_t steps, const CompensatedSum& emitted);
   // Steps first_step .. first_step + nsteps - 1 (nsteps <= kLavaStepsPerLaunch).
   // Reads the substates from buffer `current` of g's pairs; after an odd number of
   // steps the other buffer holds them.
   void launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box, int64_t first_step,
               int nsteps, bool all_cells, const LavaConstants& k);
-  // Waits for the launches; the device's box.
-  LavaBox box();
+  // fv3: up to nsteps steps, none once the device's time reaches until. The substates
+  // are in buffer `current` when the device has done `steps` steps (the host's count
+  // when it last waited), and move to the other buffer with each step.
+  void launch3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents, const LavaBox& vent_box,
+               int nsteps, double until, bool all_cells, const Lava3Constants& k);
+  // fv3: the device's time as last read back, without waiting (a launch or two behind).
+  double known_time() const { return known_time_; }
+  // Waits for the launches; the device's state.
+  LavaDeviceState state();
 
  private:
   struct Slot;
   void release() noexcept;
+  // Waits for the launch before last (two in flight at most) and takes its read-back;
+  // the number of blocks for a launch of nsteps whose region may grow from the box.
+  int prepare(const LavaPlanes& g, int nsteps, bool all_cells, const void* kernel);
+  void finish(int nsteps);  // after a launch: its read-back queued
   Context& ctx_;
-  long long* device_box_ = nullptr;  // r0, r1, c0, c1
-  Slot* slots_ = nullptr;            // two launches' read-backs, alternating
+  LavaDeviceState* device_state_ = nullptr;
+  Slot* slots_ = nullptr;  // two launches' read-backs, alternating
   int launches_ = 0;
   int64_t launched_steps_ = 0;
   LavaBox known_;                    // the latest box read back
   int64_t known_at_ = 0;             // launched_steps_ when known_ was true
-  int max_blocks_ = 0;
+  double known_time_ = 0.0;          // fv3: the latest time read back
+  int max_blocks_ = 0, max_blocks3_ = 0;
 };
 #else
 class LavaLauncher {
  public:
   explicit LavaLauncher(Context&) { fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA"); }
-  void set_box(const LavaBox&) {}
+  void set_state(const LavaBox&, double, int64_t, const CompensatedSum&) {}
   void launch(const LavaPlanes&, int, const LavaVents&, const LavaBox&, int64_t, int, bool, const LavaConstants&) {}
-  LavaBox box() { return {}; }
+  void launch3(const LavaPlanes&, int, int64_t, const LavaVents&, const LavaBox&, int, double, bool,
+               const Lava3Constants&) {}
+  double known_time() const { return 0.0; }
+  LavaDeviceState state() { return {}; }
 };
 constexpr int kLavaStepsPerLaunch = 32;
 #endif

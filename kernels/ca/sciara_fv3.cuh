@@ -1,0 +1,210 @@
+// SCIARA-fv3 lava flows: the per-cell numerics the CPU loops (src/ca/sciara.cpp) and the
+// CUDA kernel (kernels/ca/sciara_cuda.cu) share. Model: the seed thesis' chapter
+// "SCIARA-fv3 - Model Formalization", read as docs/research/sciara_fv3_spec.md; the
+// choices where it is silent are listed in docs/API.md (SCIARA_FV3).
+//
+// fv3 adds momentum to fv2 and a clock of its own: each step first finds, over the
+// whole grid, the time after which the fastest flow has moved one cell (time
+// evaluation), then moves lava for that time times a relaxation rate r (flow mode).
+// The same rules as fv2 for equal bits on both backends: + - * / and sqrt only (the
+// angles appear through their sines and cosines, drop / sqrt(w^2 + drop^2)), no FMA,
+// flows gathered.
+#pragma once
+
+#include "ca/sciara.cuh"
+
+namespace opsplit::ca {
+
+// What a step needs, derived from the named parameters (src/ca/sciara.cpp).
+struct Lava3Constants {
+  double dp_log2_0, dp_log2_slope;  // velocity dissipation dP(T) = 2^(dp_log2_0 + dp_log2_slope T)
+  double hc_log2_0, hc_log2_slope;  // critical height hc(T), m
+  double cell;                      // cell side w, m
+  double gravity;                   // g, m s^-2
+  double t_max;                     // the clock's upper value, s
+  double relaxation;                // r: the clock is r x the time of the fastest flow
+  double cooling_rate;              // 3 eps sigma delta / (rho cv w^2), m K^-3 s^-1
+  double t_sol;                     // solidification temperature, K
+};
+
+// The direction lava from neighbour k travels in to reach the centre, as a unit vector
+// (x east, y north): the opposite of k's offset.
+OPSPLIT_HD double lava3_inflow_x(int k) {
+  constexpr double kInvSqrt2 = 0.7071067811865476;
+  return -lava_dcol(k) * (k < 4 ? 1.0 : kInvSqrt2);
+}
+OPSPLIT_HD double lava3_inflow_y(int k) {
+  constexpr double kInvSqrt2 = 0.7071067811865476;
+  return lava_drow(k) * (k < 4 ? 1.0 : kInvSqrt2);
+}
+
+// A cell's motion, whatever the clock: per direction k (kLava order) the minimising
+// outflow phi, the initial speed v0 and the sine of the slope angle; keep = 1 - dP.
+struct Lava3Motion {
+  double phi[kLavaNeighbours];
+  double v0[kLavaNeighbours];
+  double slope[kLavaNeighbours];
+  double keep;
+};
+
+// The motion of a cell holding lava (h[0] > 0) of momentum (px, py) (m^2/s: thickness x
+// velocity) and temperature t, its neighbours' altitudes and thicknesses in z[1..8],
+// h[1..8].
+OPSPLIT_HD void lava3_motion(const double z[9], const double h[9], double t, double px, double py,
+                             const Lava3Constants& c, Lava3Motion& m) {
+  constexpr double kSqrt2 = 1.4142135623730951, kInvSqrt2 = 0.7071067811865476;
+  m.keep = 1.0 - lava_exp2(c.dp_log2_0 + c.dp_log2_slope * t);
+  const double critical = lava_exp2(c.hc_log2_0 + c.hc_log2_slope * t);
+  // The velocity p / h split along the two lattice directions around it (45 degrees
+  // apart: an axis and a diagonal), as the sides of a parallelogram.
+  OPSPLIT_UNROLL
+  for (int k = 0; k < kLavaNeighbours; ++k) m.v0[k] = 0.0;
+  const double vx = px / h[0], vy = py / h[0];
+  const double ax = std::fabs(vx), ay = std::fabs(vy);
+  const int diagonal = vx >= 0.0 ? (vy >= 0.0 ? 7 : 6) : (vy >= 0.0 ? 4 : 5);  // NE, SE, NW, SW
+  if (ax >= ay) {
+    m.v0[vx >= 0.0 ? 2 : 1] = ax - ay;  // E or W
+    m.v0[diagonal] = kSqrt2 * ay;
+  } else {
+    m.v0[vy >= 0.0 ? 0 : 3] = ay - ax;  // N or S
+    m.v0[diagonal] = kSqrt2 * ax;
+  }
+  // Per neighbour: the kinetic head v0^2 / 2g lifts the centre's surface; the part of
+  // the lava above the neighbour's surface may leave (effective height he, the rest,
+  // ha, stays); the neighbour is eliminated unless he > hc cos(theta), theta the slope
+  // from the centre of the effective lava's column to the neighbour's surface.
+  double height[9];
+  bool candidate[9];
+  height[0] = z[0];
+  candidate[0] = true;
+  const double w2 = c.cell * c.cell;
+  OPSPLIT_UNROLL
+  for (int k = 1; k <= kLavaNeighbours; ++k) {
+    const double zk = k <= 4 ? z[k] : z[0] - (z[0] - z[k]) * kInvSqrt2;  // a diagonal drop over the orthogonal distance
+    height[k] = zk + h[k];
+    const double kinetic = m.v0[k - 1] * m.v0[k - 1] / (2.0 * c.gravity);
+    const double base = z[0] + kinetic;
+    double effective = 0.0;
+    if (base + h[0] > height[k]) effective = height[k] <= base ? h[0] : (base + h[0]) - height[k];
+    const double drop = (z[0] + (h[0] - effective) + effective * 0.5) - height[k];
+    const double hypotenuse = std::sqrt(w2 + drop * drop);
+    m.slope[k - 1] = drop / hypotenuse;
+    candidate[k] = effective > 0.0 && effective * hypotenuse > critical * c.cell;
+  }
+  const double average = lava_minimise(height, candidate, h[0]);
+  OPSPLIT_UNROLL
+  for (int k = 1; k <= kLavaNeighbours; ++k) m.phi[k - 1] = candidate[k] ? average - height[k] : 0.0;
+}
+
+// The displacement along a direction after t seconds is s(t) = a t + b t^2 (v0 t plus half
+// the mean acceleration, (v_f - v0) / t, times t^2, with v_f = (v0 + g sin(theta) t)(1 - dP)):
+// a = v0 (1 + keep) / 2, b = g sin(theta) keep / 2.
+OPSPLIT_HD double lava3_reach_a(double v0, double keep) { return v0 * (1.0 + keep) * 0.5; }
+OPSPLIT_HD double lava3_reach_b(double slope, double keep, const Lava3Constants& c) {
+  return c.gravity * slope * keep * 0.5;
+}
+
+// Time evaluation: the time after which the cell's first flow has moved one cell side w
+// (the first root of s(t) = w, in the form 2w / (a + sqrt(a^2 + 4bw)) that needs no
+// case for b = 0 and is exact however small b is); infinity when no flow gets there.
+// The thesis solves with the mean acceleration at t_max held fixed; solving s(t) = w
+// itself guarantees that no flow of a step of r x this time moves more than w.
+OPSPLIT_HD double lava3_cell_time(const Lava3Motion& m, const Lava3Constants& c) {
+  double time = HUGE_VAL;
+  OPSPLIT_UNROLL
+  for (int k = 0; k < kLavaNeighbours; ++k) {
+    if (!(m.phi[k] > 0.0)) continue;
+    const double a = lava3_reach_a(m.v0[k], m.keep), b = lava3_reach_b(m.slope[k], m.keep, c);
+    const double discriminant = a * a + 4.0 * b * c.cell;
+    if (!(discriminant > 0.0)) continue;  // decelerates to rest before w
+    const double denominator = a + std::sqrt(discriminant);
+    if (denominator > 0.0) time = std::fmin(time, 2.0 * c.cell / denominator);
+  }
+  return time;
+}
+
+// Flow mode: for a step of `clock` seconds, the thickness leaving along a direction of
+// minimising outflow phi, initial speed v0 and slope sine `slope`, phi s / w (s within
+// [0, w]), and its momentum, that thickness times the final speed v_f (not below 0).
+OPSPLIT_HD void lava3_flow(double phi, double v0, double slope, double keep, const Lava3Constants& c, double clock,
+                           double& flow, double& momentum) {
+  const double s = (lava3_reach_a(v0, keep) + lava3_reach_b(slope, keep, c) * clock) * clock;
+  const double share = std::fmin(std::fmax(s, 0.0), c.cell) / c.cell;
+  const double speed = std::fmax((v0 + c.gravity * slope * clock) * keep, 0.0);
+  flow = phi > 0.0 ? phi * share : 0.0;
+  momentum = flow * speed;
+}
+
+// The same for each of a cell's directions.
+OPSPLIT_HD void lava3_cell_flows(const Lava3Motion& m, const Lava3Constants& c, double clock,
+                                 double flows[kLavaNeighbours], double momentum[kLavaNeighbours]) {
+  OPSPLIT_UNROLL
+  for (int k = 0; k < kLavaNeighbours; ++k) lava3_flow(m.phi[k], m.v0[k], m.slope[k], m.keep, c, clock, flows[k], momentum[k]);
+}
+
+// Phase 1 at cell (r, c) of row-major planes: its motion, false when it holds no lava or
+// is on the sink ring (nothing flows from there).
+OPSPLIT_HD bool lava3_cell_motion(const double* z, const double* h, const double* t, const double* px,
+                                  const double* py, int64_t rows, int64_t cols, int64_t r, int64_t c,
+                                  const Lava3Constants& k, Lava3Motion& m) {
+  const int64_t i = r * cols + c;
+  if (!(h[i] > 0.0) || lava_is_sink(rows, cols, r, c)) return false;
+  double zs[9], hs[9];
+  zs[0] = z[i], hs[0] = h[i];
+  OPSPLIT_UNROLL
+  for (int n = 0; n < kLavaNeighbours; ++n) {
+    const int64_t j = i + lava_drow(n) * cols + lava_dcol(n);
+    zs[n + 1] = z[j], hs[n + 1] = h[j];
+  }
+  lava3_motion(zs, hs, t[i], px[i], py[i], k, m);
+  return true;
+}
+
+// Phase 2 at a cell after a step of `clock` seconds, from its own outflows, the flows
+// and momenta its neighbours send it (in[n], in_momentum[n]: zero from outside the grid)
+// and their temperatures before the step: the residual lava keeps its velocity times
+// 1 - dP, inflows bring theirs along their direction; then fv2's balance (mixing,
+// cooling over the clock, solidification). On the sink ring what arrives is added to
+// lost. True when the cell holds lava after.
+OPSPLIT_HD bool lava3_cell_update(bool sink, const double own[kLavaNeighbours], const double in[kLavaNeighbours],
+                                  const double in_momentum[kLavaNeighbours], const double t_in[kLavaNeighbours],
+                                  const Lava3Constants& k, double clock, double& z, double& h, double& t, double& px,
+                                  double& py, double& solid, double& lost) {
+  if (sink) {
+    double arrived = 0.0;
+    OPSPLIT_UNROLL
+    for (int n = 0; n < kLavaNeighbours; ++n) arrived += in[n];
+    lost += arrived;
+    return false;
+  }
+  double out = 0.0;
+  OPSPLIT_UNROLL
+  for (int n = 0; n < kLavaNeighbours; ++n) out += own[n];
+  double qx = 0.0, qy = 0.0;
+  if (h > 0.0) {
+    const double residual = (h - out) * (1.0 - lava_exp2(k.dp_log2_0 + k.dp_log2_slope * t)) / h;
+    qx = px * residual, qy = py * residual;
+  }
+  OPSPLIT_UNROLL
+  for (int n = 0; n < kLavaNeighbours; ++n) qx += in_momentum[n] * lava3_inflow_x(n), qy += in_momentum[n] * lava3_inflow_y(n);
+  lava_balance(out, in, t_in, k.cooling_rate * clock, k.t_sol, z, h, t, solid);
+  const bool fluid = h > 0.0;
+  px = fluid ? qx : 0.0, py = fluid ? qy : 0.0;  // solidified or gone: at rest
+  return fluid;
+}
+
+// The step's clock from the grid's shortest time (infinity when nothing flows): r times
+// it, at most r t_max, cut at `until` - `now` (then *last is set: the step ends at until).
+OPSPLIT_HD double lava3_clock(double shortest, double now, double until, const Lava3Constants& k, bool* last) {
+  const double clock = k.relaxation * std::fmin(shortest, k.t_max);
+  *last = clock >= until - now;
+  return *last ? until - now : clock;
+}
+
+// The emitted thickness of every vent over the step [now, now + clock), added to `sum`
+// in vent order (the count of emitted volume, the same on both backends).
+OPSPLIT_HD void lava3_count_emission(const LavaVents& e, double now, double clock, CompensatedSum& sum) {
+  for (int v = 0; v < e.count; ++v) sum.add(lava_vent_thickness(e, v, now, clock));
+}
+
+}  // namespace opsplit::ca
