@@ -123,10 +123,6 @@ __device__ double warp_min(double v) {
   return v;
 }
 
-// fv3's motion planes: value v (0..24: phi[8], v0[8], slope[8], keep) of cell i.
-constexpr int kMotionValues = 3 * kLavaNeighbours + 1;
-__device__ double* motion_value(const LavaPlanes& p, int v, int64_t i) { return p.motion + v * p.rows * p.cols + i; }
-
 // fv3: up to nsteps steps, none once the time reaches `until`; two grid-wide barriers a
 // step, every phase a cell a thread. Time evaluation over the box: each cell holding
 // lava its motion, kept in the motion planes, and its shortest time; the grid's minimum
@@ -160,14 +156,7 @@ __global__ void __launch_bounds__(kThreads)
         Lava3Motion m;
         if (!lava3_cell_motion(z, h, t, px, py, rows, cols, r, c, k, m)) continue;
         mine = fmin(mine, lava3_cell_time(m, k));
-        const int64_t i = r * cols + c;
-        OPSPLIT_UNROLL
-        for (int d = 0; d < kLavaNeighbours; ++d) {
-          *motion_value(p, d, i) = m.phi[d];
-          *motion_value(p, kLavaNeighbours + d, i) = m.v0[d];
-          *motion_value(p, 2 * kLavaNeighbours + d, i) = m.slope[d];
-        }
-        *motion_value(p, kMotionValues - 1, i) = m.keep;
+        lava3_store_motion(p.motion, rows * cols, r * cols + c, m);
       }
     }
     mine = warp_min(mine);
@@ -181,45 +170,16 @@ __global__ void __launch_bounds__(kThreads)
     // Flow mode over the region: the box grown by one, or every cell.
     unsigned rmin = 0xffffffffu, rmax = 0, cmin = 0xffffffffu, cmax = 0;
     if (lava.r1 >= lava.r0) {
-      double *z_next = p.altitude[cur ^ 1], *h_next = p.thickness[cur ^ 1], *t_next = p.temperature[cur ^ 1];
-      double *px_next = p.momentum_x[cur ^ 1], *py_next = p.momentum_y[cur ^ 1];
       const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1}
                                        : LavaBox{max(lava.r0 - 1, int64_t(0)), min(lava.r1 + 1, rows - 1),
                                                  max(lava.c0 - 1, int64_t(0)), min(lava.c1 + 1, cols - 1)};
       const int64_t width = region.c1 - region.c0 + 1, cells = (region.r1 - region.r0 + 1) * width;
       for (int64_t q = first; q < cells; q += stride) {
-        const int64_t r = region.r0 + q / width, c = region.c0 + q % width, i = r * cols + c;
-        const bool sink = lava_is_sink(rows, cols, r, c);
-        // A cell's flows along direction d, from its motion (none without lava or on the sink ring).
-        auto flow_of = [&](int64_t j, bool moves, int d, double& f, double& mf) {
-          f = 0.0, mf = 0.0;
-          if (moves)
-            lava3_flow(__ldcg(motion_value(p, d, j)), __ldcg(motion_value(p, kLavaNeighbours + d, j)),
-                       __ldcg(motion_value(p, 2 * kLavaNeighbours + d, j)), __ldcg(motion_value(p, kMotionValues - 1, j)),
-                       k, clock, f, mf);
-        };
-        double own[kLavaNeighbours], in[kLavaNeighbours], in_momentum[kLavaNeighbours], t_in[kLavaNeighbours];
-        const bool own_moves = h[i] > 0.0 && !sink;
-        OPSPLIT_UNROLL
-        for (int d = 0; d < kLavaNeighbours; ++d) {
-          double unused;
-          flow_of(i, own_moves, d, own[d], unused);
-          const int64_t rr = r + lava_drow(d), cc = c + lava_dcol(d), j = rr * cols + cc;
-          const bool inside_grid = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
-          const bool moves = inside_grid && h[j] > 0.0 && !lava_is_sink(rows, cols, rr, cc);
-          flow_of(j, moves, lava_opposite(d), in[d], in_momentum[d]);
-          t_in[d] = inside_grid ? t[j] : 0.0;  // outside the grid: zero flows and temperature
-        }
-        double zi = z[i], hi = h[i], ti = t[i], pxi = px[i], pyi = py[i], solid = p.solidified[i], lost = p.lost[i];
-        if (lava3_cell_update(sink, own, in, in_momentum, t_in, k, clock, zi, hi, ti, pxi, pyi, solid, lost) &&
-            !inside(lava, r, c)) {
+        const int64_t r = region.r0 + q / width, c = region.c0 + q % width;
+        if (lava3_cell_step(p, cur, r, c, k, clock, vents, inside(vent_box, r, c), now) && !inside(lava, r, c)) {
           rmin = min(rmin, unsigned(r)), rmax = max(rmax, unsigned(r));
           cmin = min(cmin, unsigned(c)), cmax = max(cmax, unsigned(c));
         }
-        if (inside(vent_box, r, c)) lava_emit(vents, now, clock, i, hi, ti);
-        z_next[i] = zi, h_next[i] = hi, t_next[i] = ti, px_next[i] = pxi, py_next[i] = pyi;
-        if (solid != p.solidified[i]) p.solidified[i] = solid;
-        if (sink) p.lost[i] = lost;
       }
     }
     rmin = __reduce_min_sync(0xffffffffu, rmin), rmax = __reduce_max_sync(0xffffffffu, rmax);

@@ -135,13 +135,6 @@ OPSPLIT_HD void lava3_flow(double phi, double v0, double slope, double keep, con
   momentum = flow * speed;
 }
 
-// The same for each of a cell's directions.
-OPSPLIT_HD void lava3_cell_flows(const Lava3Motion& m, const Lava3Constants& c, double clock,
-                                 double flows[kLavaNeighbours], double momentum[kLavaNeighbours]) {
-  OPSPLIT_UNROLL
-  for (int k = 0; k < kLavaNeighbours; ++k) lava3_flow(m.phi[k], m.v0[k], m.slope[k], m.keep, c, clock, flows[k], momentum[k]);
-}
-
 // Phase 1 at cell (r, c) of row-major planes: its motion, false when it holds no lava or
 // is on the sink ring (nothing flows from there).
 OPSPLIT_HD bool lava3_cell_motion(const double* z, const double* h, const double* t, const double* px,
@@ -190,6 +183,72 @@ OPSPLIT_HD bool lava3_cell_update(bool sink, const double own[kLavaNeighbours], 
   lava_balance(out, in, t_in, k.cooling_rate * clock, k.t_sol, z, h, t, solid);
   const bool fluid = h > 0.0;
   px = fluid ? qx : 0.0, py = fluid ? qy : 0.0;  // solidified or gone: at rest
+  return fluid;
+}
+
+// fv3 keeps each lava cell's motion between the step's two phases in planes: value v
+// (Lava3Motion's phi[8], v0[8], slope[8], keep) of cell i at motion[v n + i].
+constexpr int kLava3MotionValues = 3 * kLavaNeighbours + 1;
+
+// Motion values are written by other threads (CUDA: other blocks, before a grid-wide
+// barrier): read past the SM's own cache.
+OPSPLIT_HD double lava3_load(const double* x) {
+#ifdef __CUDA_ARCH__
+  return __ldcg(x);
+#else
+  return *x;
+#endif
+}
+
+OPSPLIT_HD void lava3_store_motion(double* motion, int64_t n, int64_t i, const Lava3Motion& m) {
+  OPSPLIT_UNROLL
+  for (int d = 0; d < kLavaNeighbours; ++d)
+    motion[d * n + i] = m.phi[d], motion[(kLavaNeighbours + d) * n + i] = m.v0[d],
+    motion[(2 * kLavaNeighbours + d) * n + i] = m.slope[d];
+  motion[(kLava3MotionValues - 1) * n + i] = m.keep;
+}
+
+// Cell i's flow and momentum along direction d for a step of `clock` seconds, from its
+// stored motion.
+OPSPLIT_HD void lava3_stored_flow(const double* motion, int64_t n, int64_t i, int d, const Lava3Constants& k,
+                                  double clock, double& flow, double& momentum) {
+  lava3_flow(lava3_load(motion + d * n + i), lava3_load(motion + (kLavaNeighbours + d) * n + i),
+             lava3_load(motion + (2 * kLavaNeighbours + d) * n + i), lava3_load(motion + (kLava3MotionValues - 1) * n + i),
+             k, clock, flow, momentum);
+}
+
+// Flow mode at cell (r, c), after the time evaluation stored the motion of every cell
+// holding lava: its own outflows and the flows and momenta its neighbours send it, its
+// update (reading buffer `cur` of p's pairs, writing the other; solidified and lost in
+// place), then, at a vent cell, the emission over [now, now + clock). True when the cell
+// holds lava after.
+OPSPLIT_HD bool lava3_cell_step(const LavaPlanes& p, int cur, int64_t r, int64_t c, const Lava3Constants& k,
+                                double clock, const LavaVents& vents, bool may_be_vent, double now) {
+  const int64_t rows = p.rows, cols = p.cols, n = rows * cols, i = r * cols + c;
+  const double *h = p.thickness[cur], *t = p.temperature[cur];
+  const bool sink = lava_is_sink(rows, cols, r, c);
+  double own[kLavaNeighbours], in[kLavaNeighbours], in_momentum[kLavaNeighbours], t_in[kLavaNeighbours];
+  const bool own_moves = h[i] > 0.0 && !sink;
+  OPSPLIT_UNROLL
+  for (int d = 0; d < kLavaNeighbours; ++d) {
+    double unused = 0.0;
+    own[d] = 0.0, in[d] = 0.0, in_momentum[d] = 0.0;
+    if (own_moves) lava3_stored_flow(p.motion, n, i, d, k, clock, own[d], unused);
+    const int64_t rr = r + lava_drow(d), cc = c + lava_dcol(d), j = rr * cols + cc;
+    const bool inside = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
+    if (inside && h[j] > 0.0 && !lava_is_sink(rows, cols, rr, cc))
+      lava3_stored_flow(p.motion, n, j, lava_opposite(d), k, clock, in[d], in_momentum[d]);
+    t_in[d] = inside ? t[j] : 0.0;  // outside the grid: zero flows and temperature
+  }
+  double z = p.altitude[cur][i], hi = h[i], ti = t[i], px = p.momentum_x[cur][i], py = p.momentum_y[cur][i];
+  double solid = p.solidified[i], lost = p.lost[i];
+  const bool fluid = lava3_cell_update(sink, own, in, in_momentum, t_in, k, clock, z, hi, ti, px, py, solid, lost);
+  if (may_be_vent) lava_emit(vents, now, clock, i, hi, ti);
+  const int next = cur ^ 1;
+  p.altitude[next][i] = z, p.thickness[next][i] = hi, p.temperature[next][i] = ti;
+  p.momentum_x[next][i] = px, p.momentum_y[next][i] = py;
+  if (solid != p.solidified[i]) p.solidified[i] = solid;
+  if (sink) p.lost[i] = lost;
   return fluid;
 }
 

@@ -323,17 +323,17 @@ LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols, bool fv3)
       params_(lava_default_parameters(fv3)),
       solidified_(ctx, plane_bytes(rows, cols)),
       lost_(ctx, plane_bytes(rows, cols)) {
-  for (int b = 0; b < (ctx.is_cuda() ? 2 : 1); ++b) {
+  for (int b = 0; b < (ctx.is_cuda() || fv3 ? 2 : 1); ++b) {
     altitude_[b] = Buffer(ctx, plane_bytes(rows, cols));
     thickness_[b] = Buffer(ctx, plane_bytes(rows, cols));
     temperature_[b] = Buffer(ctx, plane_bytes(rows, cols));
     if (fv3) momentum_x_[b] = Buffer(ctx, plane_bytes(rows, cols)), momentum_y_[b] = Buffer(ctx, plane_bytes(rows, cols));
   }
+  if (fv3) motion_ = Buffer(ctx, kLava3MotionValues * plane_bytes(rows, cols));
   if (ctx.is_cuda()) {
     launcher_ = std::make_unique<LavaLauncher>(ctx);
-    if (fv3) motion_ = Buffer(ctx, (3 * kLavaNeighbours + 1) * plane_bytes(rows, cols));
-  } else {
-    flows_ = Buffer(ctx, (fv3 ? 2 : 1) * kLavaNeighbours * plane_bytes(rows, cols));
+  } else if (!fv3) {
+    flows_ = Buffer(ctx, kLavaNeighbours * plane_bytes(rows, cols));
     previous_temperature_ = Buffer(ctx, plane_bytes(rows, cols));
   }
 }
@@ -396,6 +396,7 @@ void LavaGrid::set_substate(const std::string& name, const double* values, bool 
       ctx_.device().copy_on_device(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
   } else {
     std::memcpy(plane(s), row_major.data(), plane_bytes(rows_, cols_));
+    if (fv3_ && s != LavaSubstate::solidified) std::memcpy(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
   }
   if (s == LavaSubstate::thickness) reset_region(row_major.data());
 }
@@ -431,7 +432,7 @@ void LavaGrid::reset_region(const double* thickness) {
   for (const LavaVent& v : vents_) box_.include(v.row, v.col);
   if (ctx_.is_cuda())
     set_device_state();
-  else
+  else if (!fv3_)
     std::memset(flows_.data(), 0, flows_.bytes());
 }
 
@@ -577,10 +578,10 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
     on_host.vents = host.data();
     for (int64_t s = 0; s < n && time_ < until; ++s) {
       bool last = false;
-      const double clock = lava3_step_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), on_host, time_,
-                                          until, all_cells_, k, ctx_.threads(), box_, emitted_, &last);
+      const double clock = lava3_step_cpu(g, current_, on_host, vent_box_, time_, until, all_cells_, k, ctx_.threads(),
+                                          box_, emitted_, &last);
       time_ = last ? until : time_ + clock;
-      ++steps_;
+      ++steps_, current_ ^= 1;
     }
     return;
   }
@@ -654,39 +655,29 @@ void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const L
   box = grown;
 }
 
-double lava3_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, double now,
+double lava3_step_cpu(const LavaPlanes& g, int cur, const LavaVents& vents, const LavaBox& vent_box, double now,
                       double until, bool all_cells, const Lava3Constants& k, int threads, LavaBox& box,
                       CompensatedSum& emitted, bool* last) {
-  double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
-  double *px = g.momentum_x[0], *py = g.momentum_y[0];
-  const int64_t rows = g.rows, cols = g.cols, n = rows * cols;
-  // Time evaluation: the shortest time of the cells holding lava (all inside the box).
+  const double *z = g.altitude[cur], *h = g.thickness[cur], *t = g.temperature[cur];
+  const double *px = g.momentum_x[cur], *py = g.momentum_y[cur];
+  const int64_t rows = g.rows, cols = g.cols;
+  // Time evaluation: the motions of the cells holding lava (all inside the box), kept,
+  // and the shortest time.
   double shortest = HUGE_VAL;
   if (!box.empty()) {
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(min : shortest)
     for (int64_t r = box.r0; r <= box.r1; ++r)
       for (int64_t c = box.c0; c <= box.c1; ++c) {
         Lava3Motion m;
-        if (lava3_cell_motion(z, h, t, px, py, rows, cols, r, c, k, m))
-          shortest = std::min(shortest, lava3_cell_time(m, k));
+        if (!lava3_cell_motion(z, h, t, px, py, rows, cols, r, c, k, m)) continue;
+        shortest = std::min(shortest, lava3_cell_time(m, k));
+        lava3_store_motion(g.motion, rows * cols, r * cols + c, m);
       }
   }
   const double clock = lava3_clock(shortest, now, until, k, last);
   // Flow mode over the region: the box grown by one (lava moves at most a cell a step).
-  const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1} : box.grown(1, rows, cols);
-  double* momenta = flows + kLavaNeighbours * n;
-  if (!region.empty()) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t r = region.r0; r <= region.r1; ++r)
-      for (int64_t c = region.c0; c <= region.c1; ++c) {
-        const int64_t i = r * cols + c;
-        double f[kLavaNeighbours] = {}, q[kLavaNeighbours] = {};
-        Lava3Motion m;
-        if (lava3_cell_motion(z, h, t, px, py, rows, cols, r, c, k, m)) lava3_cell_flows(m, k, clock, f, q);
-        OPSPLIT_UNROLL
-        for (int d = 0; d < kLavaNeighbours; ++d) flows[d * n + i] = f[d], momenta[d * n + i] = q[d];
-        previous[i] = t[i];
-      }
+  if (!box.empty()) {
+    const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1} : box.grown(1, rows, cols);
     LavaBox grown = box;
 #pragma omp parallel num_threads(threads)
     {
@@ -694,29 +685,14 @@ double lava3_step_cpu(const LavaPlanes& g, double* flows, double* previous, cons
 #pragma omp for schedule(static)
       for (int64_t r = region.r0; r <= region.r1; ++r)
         for (int64_t c = region.c0; c <= region.c1; ++c) {
-          const int64_t i = r * cols + c;
-          double own[kLavaNeighbours], in[kLavaNeighbours], in_momentum[kLavaNeighbours], t_in[kLavaNeighbours];
-          OPSPLIT_UNROLL
-          for (int d = 0; d < kLavaNeighbours; ++d) {  // outside the grid: zero flows and temperature
-            const int64_t rr = r + lava_drow(d), cc = c + lava_dcol(d), j = rr * cols + cc;
-            const bool inside = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
-            const int back = lava_opposite(d);
-            own[d] = flows[d * n + i];
-            in[d] = inside ? flows[back * n + j] : 0.0;
-            in_momentum[d] = inside ? momenta[back * n + j] : 0.0;
-            t_in[d] = inside ? previous[j] : 0.0;
-          }
-          if (lava3_cell_update(lava_is_sink(rows, cols, r, c), own, in, in_momentum, t_in, k, clock, z[i], h[i], t[i],
-                                px[i], py[i], g.solidified[i], g.lost[i]))
-            mine.include(r, c);
+          const bool may_be_vent = r >= vent_box.r0 && r <= vent_box.r1 && c >= vent_box.c0 && c <= vent_box.c1;
+          if (lava3_cell_step(g, cur, r, c, k, clock, vents, may_be_vent, now)) mine.include(r, c);
         }
 #pragma omp critical
       grown.include(mine);
     }
     box = grown;
   }
-  // Emission over the step, into the vent cells (in the box since their vent was added).
-  lava_emit_all(vents, now, clock, h, t);
   lava3_count_emission(vents, now, clock, emitted);
   return clock;
 }

@@ -143,11 +143,11 @@ class LavaGrid {
   bool fv3_;
   LavaParameters params_;
   std::vector<LavaVent> vents_;
-  Buffer altitude_[2], thickness_[2], temperature_[2], momentum_x_[2], momentum_y_[2];  // CUDA uses both of each pair
+  Buffer altitude_[2], thickness_[2], temperature_[2], momentum_x_[2], momentum_y_[2];  // CUDA and fv3: both of each pair
   Buffer solidified_, lost_;
-  int current_ = 0;                      // CUDA: the pair's buffer holding the substates
+  int current_ = 0;                      // CUDA and fv3: the pair's buffer holding the substates
   Buffer flows_, previous_temperature_;  // CPU: one step's scratch (8 planes of outflows, fv3 8 more of momenta)
-  Buffer motion_;                        // fv3 on CUDA: one step's motions (25 planes)
+  Buffer motion_;                        // fv3: one step's motions (25 planes)
   Buffer device_vents_, device_rates_;  // CUDA: the vents' schedules
   std::unique_ptr<class LavaLauncher> launcher_;  // CUDA
   LavaBox vent_box_;
@@ -164,12 +164,13 @@ class LavaGrid {
 void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
                    const LavaBox& region, const LavaConstants& k, int threads, LavaBox& box);
 
-// An fv3 step at time `now` on the host's threads over the first buffers of g: the
-// shortest time over the cells of `box` holding lava, the clock (cut at `until`), the
-// outflows and momenta of `box` grown by one (all cells when all_cells) into flows (16
-// planes), the updates, then the emission of the step, counted into emitted. Returns the
-// clock; *last when the step ends at `until`. `box` takes in every cell holding lava after.
-double lava3_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, double now,
+// An fv3 step at time `now` on the host's threads, reading buffer `cur` of g's pairs and
+// writing the other: the motions of the cells of `box` holding lava into g.motion and
+// the shortest time, the clock (cut at `until`), then each cell of `box` grown by one
+// (all cells when all_cells) by lava3_cell_step; the step's emission counted into
+// emitted. Returns the clock; *last when the step ends at `until`. `box` takes in every
+// cell holding lava after.
+double lava3_step_cpu(const LavaPlanes& g, int cur, const LavaVents& vents, const LavaBox& vent_box, double now,
                       double until, bool all_cells, const Lava3Constants& k, int threads, LavaBox& box,
                       CompensatedSum& emitted, bool* last);
 
