@@ -185,14 +185,24 @@ struct LavaVents {
   double pclock, area, t_vent;  // s per step, m^2 per cell, K
 };
 
-// The thickness vent v adds over `duration` seconds from time `start`: its rate in the
-// slot holding `start`, over the cell's area. (fv2: start = step x Pclock, duration
-// Pclock; fv3: the step's start and its clock.)
+// The thickness vent v adds over `duration` seconds from time `start`: the integral of
+// its schedule over them, over the cell's area. (fv2: start = step x Pclock, duration
+// Pclock, within one slot when Pclock divides the slot; fv3: the step's start and its
+// clock, which may cross into the next slot.)
 OPSPLIT_HD double lava_vent_thickness(const LavaVents& e, int v, double start, double duration) {
   const LavaVentSchedule& s = e.vents[v];
-  const double slot = std::floor(start / s.slot_seconds);
-  if (slot >= static_cast<double>(s.nslots)) return 0.0;
-  return s.rates[static_cast<int64_t>(slot)] * duration / e.area;
+  const double nslots = static_cast<double>(s.nslots);
+  double slot = std::floor(start / s.slot_seconds);
+  if (slot >= nslots) return 0.0;
+  double slot_end = (slot + 1.0) * s.slot_seconds;
+  const double end = start + duration;
+  if (end <= slot_end) return s.rates[static_cast<int64_t>(slot)] * duration / e.area;
+  double volume = s.rates[static_cast<int64_t>(slot)] * (slot_end - start);  // the rest of the first slot
+  for (slot += 1.0; slot < nslots && slot * s.slot_seconds < end; slot += 1.0) {
+    slot_end = (slot + 1.0) * s.slot_seconds;
+    volume += s.rates[static_cast<int64_t>(slot)] * ((end < slot_end ? end : slot_end) - slot * s.slot_seconds);
+  }
+  return volume / e.area;
 }
 
 // The emission over [start, start + duration) into cell i of thickness h and

@@ -131,12 +131,14 @@ __device__ double warp_min(double v) {
 // the flows its neighbours send it, from their motions, then its update and the
 // emission at vent cells. Every block keeps the time and the step count itself (block
 // 0 also the emitted thickness), from the same minima: the same values in each.
-__global__ void __launch_bounds__(kThreads)
+// At most 128 registers, for 2 blocks an SM (H100, the Etna day-5 window: 27 us a step;
+// 1 block 36 us; 3 and 4 blocks spill more, 37 and 48 us).
+__global__ void __launch_bounds__(kThreads, 2)
     lava3_steps_kernel(LavaPlanes p, int current, long long steps0, LavaVents vents, LavaBox vent_box, int nsteps,
                        double until, bool all_cells, Lava3Constants k, LavaDeviceState* state) {
   cg::grid_group grid = cg::this_grid();
   const int64_t rows = p.rows, cols = p.cols;
-  const int64_t stride = int64_t(gridDim.x) * kThreads, first = int64_t(blockIdx.x) * kThreads + threadIdx.x;
+  const unsigned stride = gridDim.x * kThreads, first = blockIdx.x * kThreads + threadIdx.x;
   const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
   double now = __ldcg(&state->time);
   long long steps = __ldcg(&state->steps);
@@ -150,8 +152,8 @@ __global__ void __launch_bounds__(kThreads)
     // Time evaluation over the box.
     double mine = HUGE_VAL;
     if (lava.r1 >= lava.r0) {
-      const int64_t width = lava.c1 - lava.c0 + 1, cells = (lava.r1 - lava.r0 + 1) * width;
-      for (int64_t q = first; q < cells; q += stride) {
+      const unsigned width = unsigned(lava.c1 - lava.c0 + 1), cells = unsigned(lava.r1 - lava.r0 + 1) * width;
+      for (unsigned q = first; q < cells; q += stride) {
         const int64_t r = lava.r0 + q / width, c = lava.c0 + q % width;
         Lava3Motion m;
         if (!lava3_cell_motion(z, h, t, px, py, rows, cols, r, c, k, m)) continue;
@@ -173,8 +175,8 @@ __global__ void __launch_bounds__(kThreads)
       const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1}
                                        : LavaBox{max(lava.r0 - 1, int64_t(0)), min(lava.r1 + 1, rows - 1),
                                                  max(lava.c0 - 1, int64_t(0)), min(lava.c1 + 1, cols - 1)};
-      const int64_t width = region.c1 - region.c0 + 1, cells = (region.r1 - region.r0 + 1) * width;
-      for (int64_t q = first; q < cells; q += stride) {
+      const unsigned width = unsigned(region.c1 - region.c0 + 1), cells = unsigned(region.r1 - region.r0 + 1) * width;
+      for (unsigned q = first; q < cells; q += stride) {
         const int64_t r = region.r0 + q / width, c = region.c0 + q % width;
         if (lava3_cell_step(p, cur, r, c, k, clock, vents, inside(vent_box, r, c), now) && !inside(lava, r, c)) {
           rmin = min(rmin, unsigned(r)), rmax = max(rmax, unsigned(r));
@@ -309,7 +311,8 @@ void LavaLauncher::launch(const LavaPlanes& g, int current, const LavaVents& ven
 
 void LavaLauncher::launch3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents,
                            const LavaBox& vent_box, int nsteps, double until, bool all_cells, const Lava3Constants& k) {
-  const int blocks = prepare(g, nsteps, all_cells, reinterpret_cast<const void*>(lava3_steps_kernel));
+  const void* kernel = reinterpret_cast<const void*>(lava3_steps_kernel);
+  const int blocks = prepare(g, nsteps, all_cells, kernel);
   LavaPlanes gv = g;
   int cur = current;
   long long s0 = steps;
@@ -321,7 +324,7 @@ void LavaLauncher::launch3(const LavaPlanes& g, int current, int64_t steps, cons
   Lava3Constants kc = k;
   LavaDeviceState* d = device_state_;
   void* args[] = {&gv, &cur, &s0, &ve, &vb, &n, &u, &all, &kc, &d};
-  check(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(lava3_steps_kernel), dim3(blocks), dim3(kThreads), args, 0,
+  check(cudaLaunchCooperativeKernel(const_cast<void*>(kernel), dim3(blocks), dim3(kThreads), args, 0,
                                     static_cast<cudaStream_t>(ctx_.device().stream())),
         "cudaLaunchCooperativeKernel(lava3_steps_kernel)");
   finish(nsteps);

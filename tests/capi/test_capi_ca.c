@@ -9,7 +9,12 @@
  * After each refusal the grid is as it was. Then what must hold on any backend: the
  * substates' two orders, the Etna 2006 defaults, a vent's emission and the mass balance
  * on a 9 x 9 grid, the same bits from add_vent and load_vents and from ACTIVE_REGION and
- * ALL_CELLS, a cancelled run_until. */
+ * ALL_CELLS, a cancelled run_until.
+ *
+ * SCIARA_FV3 (fv3_tests): its parameters' defaults (the thesis' table) and limits, each
+ * model refusing the other's names, momentum substates, run_until ending at its time
+ * with the emission integrated over the steps, and a cancelled run_until resumed to the
+ * same bits. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include <math.h>
 #include <stdint.h>
@@ -109,12 +114,12 @@ static opsplit_ca flat_grid(opsplit_context ctx) {
   return g;
 }
 
-/* Every substate of two grids holds the same bits. */
-static int same_substates(opsplit_ca a, opsplit_ca b) {
-  static const char* names[] = {"altitude", "thickness", "temperature", "solidified", "lost"};
+/* Every substate of two grids holds the same bits (fv3: momentum too). */
+static int same_substates_of(opsplit_ca a, opsplit_ca b, int fv3) {
+  static const char* names[] = {"altitude", "thickness", "temperature", "solidified", "lost", "momentum_x", "momentum_y"};
   double x[RN * RN], y[RN * RN];
   int same = 1;
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < (fv3 ? 7 : 5); ++i) {
     CHECK_OK(opsplit_ca_get_substate(a, names[i], x, OPSPLIT_CA_ROW_MAJOR));
     CHECK_OK(opsplit_ca_get_substate(b, names[i], y, OPSPLIT_CA_ROW_MAJOR));
     if (!same_values(x, y, RN * RN)) {
@@ -124,8 +129,10 @@ static int same_substates(opsplit_ca a, opsplit_ca b) {
   }
   return same;
 }
+static int same_substates(opsplit_ca a, opsplit_ca b) { return same_substates_of(a, b, 0); }
 
 static void lava_tests(opsplit_context ctx, opsplit_ca life);
+static void fv3_tests(opsplit_context ctx);
 
 int main(void) {
   opsplit_context ctx = NULL;
@@ -279,6 +286,7 @@ int main(void) {
   }
 
   lava_tests(ctx, ca);
+  fv3_tests(ctx);
 
   /* A context with a live grid cannot be destroyed. */
   EXPECT_ERROR(opsplit_context_destroy(&ctx), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_context_destroy", "1");
@@ -884,8 +892,9 @@ static void lava_tests(opsplit_context ctx, opsplit_ca life) {
   CHECK(close_rel(emitted, 1200.0, 1e-9));
   CHECK(close_rel(lava + solidified + lost, emitted, 1e-12));
 
-  /* Two slots: 2 then 1 m^3/s for 300 s each (5 steps each): 900 m^3. Slots of 90 s: the
-   * steps starting at 0 and 60 s emit 2, the one at 120 s 1, those from 180 s none. */
+  /* Two slots: 2 then 1 m^3/s for 300 s each (5 steps each): 900 m^3. Slots of 90 s: a
+   * step emits the schedule's volume over it, whatever slots it crosses: 2 x 90 + 1 x 90
+   * (the step from 60 s takes 30 s of each slot). */
   opsplit_ca d = flat_grid(ctx), e = flat_grid(ctx);
   CHECK_OK(opsplit_ca_add_vent(d, 4, 4, rates, 2, 300.0, NULL));
   CHECK_OK(opsplit_ca_run_until(d, 600.0));
@@ -895,7 +904,7 @@ static void lava_tests(opsplit_context ctx, opsplit_ca life) {
   CHECK_OK(opsplit_ca_add_vent(e, 4, 4, rates, 2, 90.0, NULL));
   CHECK_OK(opsplit_ca_run_until(e, 240.0));
   CHECK_OK(opsplit_ca_get_volumes(e, &emitted, &lava, &solidified, &lost));
-  CHECK(close_rel(emitted, 2.0 * 60.0 + 2.0 * 60.0 + 1.0 * 60.0, 1e-9));
+  CHECK(close_rel(emitted, 2.0 * 90.0 + 1.0 * 90.0, 1e-9));
 
   /* Lava set by hand (no vent): the region starts from it; the same bits with ALL_CELLS;
    * its volume is kept (emitted counts only the vents). */
@@ -955,5 +964,123 @@ static void lava_tests(opsplit_context ctx, opsplit_ca life) {
     CHECK_OK(opsplit_ca_destroy(grids[i]));
     CHECK(*grids[i] == NULL);
   }
+  remove_temp_files();
+}
+
+/* ---- SCIARA_FV3 ------------------------------------------------------------------- */
+
+static void fv3_tests(opsplit_context ctx) {
+  const opsplit_status BAD = OPSPLIT_ERROR_INVALID_ARGUMENT, PARSE = OPSPLIT_ERROR_PARSE;
+  const char* setpar = "opsplit_ca_set_parameter";
+  opsplit_ca v3 = NULL, v2 = NULL;
+  EXPECT_ERROR(opsplit_ca_create(ctx, (opsplit_ca_model)3, RN, RN, &v3), BAD, "opsplit_ca_create",
+               "OPSPLIT_CA_SCIARA_FV3 (2)");
+  CHECK(v3 == NULL);
+  CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV3, RN, RN, &v3));
+  CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV2, RN, RN, &v2));
+
+  /* The thesis' Etna 2006 table, the dataset's sigma, g = 9.81. */
+  static const char* names[15] = {"Pc",       "Ptmax",     "PTsol", "PTvent", "Pdp_Tsol",
+                                  "Pdp_Tvent", "Phc_Tsol", "Phc_Tvent", "Pr",   "Pcool",
+                                  "Prho",     "Pepsilon",  "Psigma", "Pcv",   "Pg"};
+  static const double thesis[15] = {10.0,  120.0, 1143.0, 1360.0, 0.5, 0.315, 23.066, 1.014,
+                                    0.5,   1.507, 2600.0, 0.9,    5.68e-8, 1150.0, 9.81};
+  double value = -1.0;
+  int defaults = 1;
+  for (int i = 0; i < 15; ++i) {
+    value = -1.0;
+    CHECK_OK(opsplit_ca_get_parameter(v3, names[i], &value));
+    if (value != thesis[i]) {
+      fprintf(stderr, "fv3 %s = %.17g, not the thesis' %.17g\n", names[i], value, thesis[i]);
+      defaults = 0;
+    }
+  }
+  CHECK(defaults);
+  /* Each model refuses the other's names, listing its own. */
+  EXPECT_ERROR(opsplit_ca_set_parameter(v3, "Pclock", 60.0), BAD, setpar, "\"Pclock\" is not a SCIARA-fv3 parameter");
+  EXPECT_ERROR(opsplit_ca_set_parameter(v3, "Pr_Tsol", 0.5), BAD, setpar, "Ptmax");
+  EXPECT_ERROR(opsplit_ca_set_parameter(v2, "Ptmax", 60.0), BAD, setpar, "\"Ptmax\" is not a SCIARA-fv2 parameter");
+  EXPECT_ERROR(opsplit_ca_get_parameter(v2, "Pdp_Tsol", &value), BAD, "opsplit_ca_get_parameter", "SCIARA-fv2");
+  /* Limits: dissipations below 1, r at most 1. */
+  EXPECT_ERROR(opsplit_ca_set_parameter(v3, "Pdp_Tsol", 1.0), BAD, setpar, "below 1");
+  EXPECT_ERROR(opsplit_ca_set_parameter(v3, "Pr", 1.5), BAD, setpar, "at most 1");
+  EXPECT_ERROR(opsplit_ca_set_parameter(v3, "Pg", 0.0), BAD, setpar, "finite and > 0");
+  CHECK_OK(opsplit_ca_set_parameter(v3, "Pr", 1.0));
+  CHECK_OK(opsplit_ca_set_parameter(v3, "Pr", 0.5));
+  /* A PARAMETERS.cfg of fv2's names is not fv3's: all or nothing. */
+  const char* cfg = temp_file("Pc 10\nPclock 60\n");
+  EXPECT_ERROR(opsplit_ca_load_parameters(v3, cfg), PARSE, "opsplit_ca_load_parameters", "not a SCIARA-fv3 parameter");
+  const char* cfg3 = temp_file("Ptmax 100\nPdp_Tvent 0.3\n");
+  CHECK_OK(opsplit_ca_load_parameters(v3, cfg3));
+  CHECK_OK(opsplit_ca_get_parameter(v3, "Ptmax", &value));
+  CHECK(value == 100.0);
+  CHECK_OK(opsplit_ca_set_parameter(v3, "Ptmax", 120.0));
+  CHECK_OK(opsplit_ca_set_parameter(v3, "Pdp_Tvent", 0.315));
+
+  /* Momentum: fv3's substates, any sign, finite; fv2 has none. */
+  double m[RN * RN], back[RN * RN];
+  for (int i = 0; i < RN * RN; ++i) m[i] = 0.25 * (i % 7) - 0.5;
+  CHECK_OK(opsplit_ca_set_substate(v3, "momentum_x", m, OPSPLIT_CA_COLUMN_MAJOR));
+  CHECK_OK(opsplit_ca_get_substate(v3, "momentum_x", back, OPSPLIT_CA_COLUMN_MAJOR));
+  CHECK(same_values(m, back, RN * RN));
+  m[5] = NAN;
+  EXPECT_ERROR(opsplit_ca_set_substate(v3, "momentum_y", m, OPSPLIT_CA_ROW_MAJOR), BAD, "opsplit_ca_set_substate",
+               "finite");
+  EXPECT_ERROR(opsplit_ca_get_substate(v2, "momentum_y", back, OPSPLIT_CA_ROW_MAJOR), BAD, "opsplit_ca_get_substate",
+               "not a SCIARA-fv2 substate");
+  for (int i = 0; i < RN * RN; ++i) m[i] = 0.0;
+  CHECK_OK(opsplit_ca_set_substate(v3, "momentum_x", m, OPSPLIT_CA_ROW_MAJOR));
+
+  /* A vent of 1 m^3/s for 1000 s on a flat grid: with no lava the first step is r Ptmax
+   * = 60 s; run_until ends at its time exactly; the emission is the schedule's integral
+   * (1000 m^3) though no step need end at 1000 s; the mass balances. */
+  double altitude[RN * RN];
+  for (int i = 0; i < RN * RN; ++i) altitude[i] = 100.0;
+  const double rate = 1.0;
+  opsplit_ca a = NULL, b = NULL;
+  CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV3, RN, RN, &a));
+  CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV3, RN, RN, &b));
+  opsplit_ca both[2] = {a, b};
+  for (int k = 0; k < 2; ++k) {
+    CHECK_OK(opsplit_ca_set_substate(both[k], "altitude", altitude, OPSPLIT_CA_ROW_MAJOR));
+    CHECK_OK(opsplit_ca_add_vent(both[k], 4, 4, &rate, 1, 1000.0, NULL));
+  }
+  double t = 0.0, emitted = 0.0, lava = 0.0, solidified = 0.0, lost = 0.0;
+  int64_t steps = 0;
+  CHECK_OK(opsplit_ca_step(a, 1));
+  CHECK_OK(opsplit_ca_get_time(a, &t));
+  CHECK(t == 60.0);
+  CHECK_OK(opsplit_ca_run_until(a, 2000.5));
+  CHECK_OK(opsplit_ca_get_time(a, &t));
+  CHECK(t == 2000.5);
+  CHECK_OK(opsplit_ca_get_volumes(a, &emitted, &lava, &solidified, &lost));
+  CHECK(close_rel(emitted, 1000.0, 1e-12));
+  CHECK(close_rel(lava + solidified + lost, emitted, 1e-12));
+
+  /* A cancelled run_until (a report each 4096 steps: cancelled at the first) resumes to
+   * the bits of an uncancelled one. 5 x 10^5 s take more than 4096 steps of <= 60 s. */
+  CHECK_OK(opsplit_ca_run_until(a, 0.0)); /* in the past: nothing */
+  opsplit_ca c = NULL;
+  CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV3, RN, RN, &c));
+  CHECK_OK(opsplit_ca_set_substate(c, "altitude", altitude, OPSPLIT_CA_ROW_MAJOR));
+  CHECK_OK(opsplit_ca_add_vent(c, 4, 4, &rate, 1, 1000.0, NULL));
+  progress_calls = 0;
+  cancel_at = 1;
+  CHECK_OK(opsplit_context_set_progress_callback(ctx, cancelling_progress, NULL));
+  EXPECT_ERROR(opsplit_ca_run_until(b, 5.0e5), OPSPLIT_ERROR_CANCELLED, "opsplit_ca_run_until", "cancelled");
+  CHECK(progress_calls == 1);
+  CHECK_OK(opsplit_ca_get_steps(b, &steps));
+  CHECK(steps == 4096);
+  CHECK_OK(opsplit_ca_get_time(b, &t));
+  CHECK(t > 0.0 && t < 5.0e5);
+  CHECK_OK(opsplit_context_set_progress_callback(ctx, NULL, NULL));
+  CHECK_OK(opsplit_ca_run_until(b, 5.0e5));
+  CHECK_OK(opsplit_ca_run_until(c, 5.0e5));
+  CHECK(same_substates_of(b, c, 1));
+  CHECK_OK(opsplit_ca_get_time(b, &t));
+  CHECK(t == 5.0e5);
+
+  opsplit_ca* grids[] = {&v3, &v2, &a, &b, &c};
+  for (size_t i = 0; i < sizeof grids / sizeof grids[0]; ++i) CHECK_OK(opsplit_ca_destroy(grids[i]));
   remove_temp_files();
 }

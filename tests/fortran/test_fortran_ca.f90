@@ -16,7 +16,7 @@ program test_fortran_ca
   integer, parameter :: lr = 7, lc = 9       ! the lava grid's rows and columns
   integer, parameter :: vr = 3, vc = 6       ! its vent, 1-based
   type(opsplit_context_t) :: ctx
-  type(opsplit_ca_t) :: ca, flow
+  type(opsplit_ca_t) :: ca, flow, flow3
   integer(c_int8_t) :: cells(9, 11), expected(9, 11), wrong(11, 9)
   integer(c_int64_t) :: rows, cols
   integer :: stat, k, vent, r, c
@@ -219,6 +219,31 @@ program test_fortran_ca
   call ca%get_substate('altitude', values, stat)   ! a (7, 9) array for the (9, 11) grid
   call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'LIFE: get_substate')
   call check(ca%steps() == 52_c_int64_t, 'LIFE: its generations unchanged')
+
+  ! SCIARA_FV3: the thesis' parameters, fv2's names refused, momentum substates, its
+  ! adaptive clock ending run_until at its time, the emission the schedule's integral.
+  call flow3%create(ctx, OPSPLIT_CA_SCIARA_FV3, lr, lc)
+  call flow3%get_parameter('Ptmax', value)
+  call check(value == 120.0_c_double, 'fv3: Ptmax 120 s')
+  call flow3%get_parameter('Pcool', value)
+  call check(value == 1.507_c_double, 'fv3: Pcool (delta) 1.507')
+  call flow3%set_parameter('Pclock', 60.0_c_double, stat)
+  call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'fv3: Pclock is fv2''s')
+  call flow3%set_substate('altitude', altitude)
+  call flow3%add_vent(vr, vc, [2.0_c_double], 600.0_c_double, vent)
+  call flow3%run_until(900.5_c_double)
+  call flow3%get_time(t)
+  call check(t == 900.5_c_double, 'fv3: run_until ends at its time')
+  call check(flow3%steps() > 15_c_int64_t, 'fv3: steps of at most r Ptmax = 60 s')
+  call flow3%get_volumes(emitted, lava, solidified, lost)
+  call check(abs(emitted - 1200.0_c_double) <= 1e-12_c_double * 1200.0_c_double, 'fv3: 1200 m^3 emitted')
+  call check(abs(emitted - (lava + solidified + lost)) <= 1e-12_c_double * emitted, 'fv3: mass balance')
+  call flow3%get_substate('momentum_x', values)
+  call check(any(values /= 0.0_c_double), 'fv3: moving lava has momentum')
+  call flow3%get_substate('momentum_y', values)
+  call flow%get_substate('momentum_y', values, stat)
+  call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'fv2: no momentum substate')
+  call flow3%destroy()
 
   call flow%destroy()
   call flow%destroy()
