@@ -5,10 +5,10 @@
 ! real flow's outline) by the C helper examples/lava_map.c. The run of
 ! examples/lava_etna.c, with the substates in the host's own (rows, cols) order.
 !
-!   lava_etna_fortran [DATA_DIR [DAYS]]
+!   lava_etna_fortran [DATA_DIR [DAYS [fv3]]]
 !
 ! DATA_DIR holds etna2006/ (default: $OPSPLIT_VALIDATION_DATA, else ../shared/data);
-! DAYS days (default 15). Writes lava_etna_f.png in the current directory. Every
+! DAYS days (default 15); fv3: SCIARA-fv3 with the thesis' parameters instead. Writes lava_etna_f.png in the current directory. Every
 ! opsplit call passes stat; a failure prints its status and message and stops with
 ! code 1; a mass balance off by more than 1e-12 stops with code 3.
 program lava_etna_fortran
@@ -45,6 +45,7 @@ program lava_etna_fortran
   integer(c_int8_t) :: real_c(cols, rows)
   character(len=1024) :: data, arg
   integer :: days, day, stat, both, either, covered
+  logical :: fv3
   real(c_double) :: emitted, lava, solidified, lost, imbalance, worst, cell
   type(opsplit_context_t) :: ctx
   type(opsplit_ca_t) :: ca
@@ -58,17 +59,29 @@ program lava_etna_fortran
     read (arg, *, iostat=stat) days
     if (stat /= 0) days = -1
   end if
+  fv3 = .false.
+  if (command_argument_count() >= 3) then
+    call get_command_argument(3, arg)
+    fv3 = trim(arg) == 'fv3'
+    if (.not. fv3) days = -1
+  end if
   if (days < 1) then
-    write (error_unit, '(a)') 'usage: lava_etna_fortran [DATA_DIR [DAYS >= 1]]'
+    write (error_unit, '(a)') 'usage: lava_etna_fortran [DATA_DIR [DAYS >= 1 [fv3]]]'
     stop 2
   end if
 
   call ctx%create(OPSPLIT_BACKEND_AUTO, stat=stat)
   call check('context')
-  call ca%create(ctx, OPSPLIT_CA_SCIARA_FV2, rows, cols, stat=stat)
+  if (fv3) then
+    call ca%create(ctx, OPSPLIT_CA_SCIARA_FV3, rows, cols, stat=stat)   ! the thesis' parameters
+  else
+    call ca%create(ctx, OPSPLIT_CA_SCIARA_FV2, rows, cols, stat=stat)
+  end if
   call check('create')
-  call ca%load_parameters(trim(data) // '/etna2006/PARAMETERS.cfg', stat=stat)
-  call check('load_parameters')
+  if (.not. fv3) then   ! fv3 keeps its defaults: the file's names are fv2's
+    call ca%load_parameters(trim(data) // '/etna2006/PARAMETERS.cfg', stat=stat)
+    call check('load_parameters')
+  end if
   call ca%load_substate('altitude', trim(data) // '/etna2006/MORPHOLOGY.stt', stat=stat)
   call check('load_substate')
   call ca%load_vents(trim(data) // '/etna2006/VENTS.stt', trim(data) // '/etna2006/EMISSIONS_RATE.stt', stat=stat)
@@ -76,7 +89,8 @@ program lava_etna_fortran
   call ca%get_parameter('Pc', cell, stat=stat)
   call check('get_parameter')
 
-  write (*, '(a, i0, a, i0, a)') 'Etna 2006, SCIARA-fv2 from Fortran on ', rows, ' x ', cols, ' cells'
+  write (*, '(a, i0, a, i0, a, i0, a)') 'Etna 2006, SCIARA-fv', merge(3, 2, fv3), ' from Fortran on ', rows, ' x ', &
+    cols, ' cells'
   write (*, '(a4, 4a15, a12)') 'day', 'emitted m3', 'fluid m3', 'solid m3', 'lost m3', 'imbalance'
   worst = 0
   do day = 1, days

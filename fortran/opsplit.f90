@@ -898,7 +898,7 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_ca_get_population
 
-    ! Lava grids (SCIARA_FV2). name, path: NUL-terminated strings; values: rows * cols
+    ! Lava grids (SCIARA_FV2, SCIARA_FV3). name, path: NUL-terminated strings; values: rows * cols
     ! values, c_loc of a real(c_double) array.
     function opsplit_ca_set_substate(ca, name, values, order) bind(C, name="opsplit_ca_set_substate") &
         result(status)
@@ -3100,7 +3100,7 @@ contains
     call finish(opsplit_ca_get_population(this%handle, ca_population), stat)
   end function ca_population
 
-  ! ---- lava grids (SCIARA_FV2); on a LIFE grid these fail with INVALID_ARGUMENT ----
+  ! ---- lava grids (SCIARA_FV2, SCIARA_FV3); on a LIFE grid these fail with INVALID_ARGUMENT
 
   !> A substate by name ('altitude', 'thickness', 'temperature', 'solidified'; 'lost' is
   !> read-only): values(rows, cols), row 1 the first (northern) row.

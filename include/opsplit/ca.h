@@ -62,9 +62,9 @@ typedef enum opsplit_ca_boundary {
 } opsplit_ca_boundary;
 
 /* A grid of rows x cols cells (each >= 1, rows x cols <= 2^40) at generation 0. LIFE:
- * every cell dead, the rule B3/S23 (Conway's Life), PERIODIC. SCIARA_FV2: 3 to 500000
- * rows and columns, at most 2^31 cells; every substate 0, no vents, the parameters of
- * the Etna 2006 calibration, time 0, CLOSED. */
+ * every cell dead, the rule B3/S23 (Conway's Life), PERIODIC. SCIARA_FV2 and _FV3: 3 to
+ * 500000 rows and columns, at most 2^31 cells; every substate 0, no vents, the
+ * parameters of their Etna 2006 calibrations, time 0, CLOSED. */
 OPSPLIT_API opsplit_status opsplit_ca_create(opsplit_context ctx, opsplit_ca_model model, int64_t rows, int64_t cols,
                                              opsplit_ca* ca);
 OPSPLIT_API opsplit_status opsplit_ca_destroy(opsplit_ca* ca);
@@ -101,11 +101,14 @@ OPSPLIT_API opsplit_status opsplit_ca_get_steps(opsplit_ca ca, int64_t* steps);
 /* LIFE: the number of live cells. */
 OPSPLIT_API opsplit_status opsplit_ca_get_population(opsplit_ca ca, int64_t* population);
 
-/* ---- lava grids (SCIARA_FV2); on a LIFE grid these return INVALID_ARGUMENT ---------- */
+/* ---- lava grids (SCIARA_FV2, SCIARA_FV3); on a LIFE grid these return INVALID_ARGUMENT */
 
-/* A substate by name (above), rows x cols values in `order`. Values must be finite;
- * all but altitude >= 0; thickness 0 on the outermost ring. Setting thickness or
- * temperature starts the active region again from the cells holding lava. */
+/* A substate by name, rows x cols values in `order`: altitude (m), thickness (m),
+ * temperature (K), solidified (m), lost (m, read-only: lava that left the grid at that
+ * ring cell); fv3 also momentum_x and momentum_y (m^2/s: thickness x velocity, x east,
+ * y north). Values must be finite; all but altitude and momentum >= 0; thickness 0 on
+ * the outermost ring. Setting thickness starts the active region again from the cells
+ * holding lava. */
 OPSPLIT_API opsplit_status opsplit_ca_set_substate(opsplit_ca ca, const char* name, const double* values,
                                                    opsplit_ca_order order);
 OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* name, double* values,
@@ -117,11 +120,17 @@ OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* na
  * with NODATA: INVALID_ARGUMENT; nothing changes on an error. */
 OPSPLIT_API opsplit_status opsplit_ca_load_substate(opsplit_ca ca, const char* name, const char* path);
 
-/* Parameters by the names of the dataset's PARAMETERS.cfg (defaults: Etna 2006):
- * Pclock 60 s, Pc 10 m (cell side), PTsol 1143 K, PTvent 1360 K, Pr_Tsol 0.075, Pr_Tvent 0.9
- * (relaxation rates), Phc_Tsol 60 m, Phc_Tvent 0.4 m (critical heights), Pcool 9,
- * Prho 2600, Pepsilon 0.9, Psigma 5.68e-8, Pcv 1150. Each finite and > 0, relaxation
- * rates <= 1, PTvent > PTsol (checked at the next step); Pclock fixed once stepped. */
+/* Parameters by the names of the dataset's PARAMETERS.cfg (defaults: Etna 2006).
+ * SCIARA_FV2: Pclock 60 s, Pc 10 m (cell side), PTsol 1143 K, PTvent 1360 K, Pr_Tsol
+ * 0.075, Pr_Tvent 0.9 (relaxation rates), Phc_Tsol 60 m, Phc_Tvent 0.4 m (critical
+ * heights), Pcool 9, Prho 2600, Pepsilon 0.9, Psigma 5.68e-8, Pcv 1150.
+ * SCIARA_FV3 (the thesis' table): Pc 10 m, Ptmax 120 s (the clock's upper value), PTsol
+ * 1143 K, PTvent 1360 K, Pdp_Tsol 0.5, Pdp_Tvent 0.315 (velocity dissipation), Phc_Tsol
+ * 23.066 m, Phc_Tvent 1.014 m, Pr 0.5 (the clock's relaxation rate), Pcool 1.507
+ * (delta), Prho 2600, Pepsilon 0.9, Psigma 5.68e-8, Pcv 1150, Pg 9.81 m/s^2.
+ * Each finite and > 0, relaxation rates <= 1, dissipations < 1, PTvent > PTsol (checked
+ * at the next step); fv2's Pclock fixed once stepped. A name of the other model:
+ * INVALID_ARGUMENT listing the grid's names. */
 OPSPLIT_API opsplit_status opsplit_ca_set_parameter(opsplit_ca ca, const char* name, double value);
 OPSPLIT_API opsplit_status opsplit_ca_get_parameter(opsplit_ca ca, const char* name, double* value);
 /* A PARAMETERS.cfg file ("name value" pairs, any subset; ncols and nrows, where given,
@@ -142,8 +151,12 @@ OPSPLIT_API opsplit_status opsplit_ca_add_vent(opsplit_ca ca, int64_t row, int64
  * "[VENT_ID] id [EMISSION_RATE] r0 r1 ...", then "[END]"). Added in id order. */
 OPSPLIT_API opsplit_status opsplit_ca_load_vents(opsplit_ca ca, const char* vents_path, const char* rates_path);
 
-/* Steps until the grid's time (steps x Pclock seconds) reaches t_sim; none when it
- * already has. Progress and cancellation as opsplit_ca_step. */
+/* Steps until the grid's time reaches t_sim; none when it already has. fv2: whole steps
+ * of Pclock seconds (the time is steps x Pclock, at or past t_sim). fv3: steps of its
+ * adaptive clock, the last one cut to end at t_sim exactly (so the steps depend on the
+ * times asked for, as in any operator splitting); with a progress callback, a report
+ * each 4096 steps (the fraction of the time), cancellation leaving the grid at a whole
+ * step. Otherwise progress and cancellation as opsplit_ca_step. */
 OPSPLIT_API opsplit_status opsplit_ca_run_until(opsplit_ca ca, double t_sim);
 OPSPLIT_API opsplit_status opsplit_ca_get_time(opsplit_ca ca, double* t_sim);
 

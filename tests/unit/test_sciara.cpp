@@ -1,10 +1,13 @@
-// SCIARA-fv2 lava flows (kernels/ca/sciara.cuh, src/ca/sciara.cpp, the lava calls of
+// SCIARA lava flows (kernels/ca/sciara.cuh, src/ca/sciara.cpp, the lava calls of
 // include/opsplit/ca.h): the deterministic 2^x and cube root against the C library; one
 // cell's outflows against the minimisation worked by hand; mass balance at every step;
 // the 8 symmetries of the square on a flat plane and on a cone; the active region
 // against all cells, bit for bit; the dataset's files; Etna 2006 against the real
-// flow's outline (e1). Registered on both backends; LavaParity (CPU against CUDA over
-// 10^4 steps) runs only in the CUDA registration.
+// flow's outline (e1). SCIARA-fv3 (kernels/ca/sciara_fv3.cuh): a cell's motion, the
+// velocity split, the momentum update and the clock against hand-worked values, mass,
+// symmetry, active region, CPU against CUDA, Etna 2006's e1. Registered on both
+// backends; LavaParity, Lava3Parity (CPU against CUDA over 10^4 steps) and Lava3Etna
+// (~8 x 10^5 steps: hours on one core) run only in the CUDA registration.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -441,7 +444,10 @@ TEST(Lava3, MassBalancesAtEveryStepAndLavaLeavingTheGridIsCountedLost) {
 }
 
 // A vent on a flat plane and on a cone (fv3): symmetric under the square's 8 symmetries
-// to rounding (the sums in the neighbours' fixed order).
+// to rounding (the sums in the neighbours' fixed order): measured at most 1.5e-14 of the
+// largest value at 8 checkpoints over the 2 hours (CPU, 3f7a533); the tolerance 1e-12
+// leaves a factor of 60 for other compilers' rounding. (Nothing solidifies in 2 hours:
+// fv3's delta cools 6 times slower than fv2's Pcool.)
 TEST(Lava3, OneVentOnAFlatPlaneOrAConeIsSymmetricUnderTheSquaresSymmetries) {
   const int64_t n = 61;
   for (int shape = 0; shape < 2; ++shape) {
@@ -450,13 +456,12 @@ TEST(Lava3, OneVentOnAFlatPlaneOrAConeIsSymmetricUnderTheSquaresSymmetries) {
         g, [&](int64_t dr, int64_t dc) { return shape == 0 ? 500.0 : 500.0 - 0.3 * std::sqrt(double(dr * dr + dc * dc)); },
         5.0);
     OPSPLIT_OK(opsplit_ca_run_until(g.ca, 7200));
-    const std::vector<double> h = g.get("thickness"), s = g.get("solidified"), t = g.get("temperature");
+    const std::vector<double> h = g.get("thickness"), t = g.get("temperature");
     EXPECT_GT(*std::max_element(h.begin(), h.end()), 0.0);
-    EXPECT_LT(asymmetry(h, n), 1e-11) << (shape ? "cone" : "plane");
-    EXPECT_LT(asymmetry(s, n), 1e-11) << (shape ? "cone" : "plane");
-    EXPECT_LT(asymmetry(t, n), 1e-11) << (shape ? "cone" : "plane");
+    EXPECT_LT(asymmetry(h, n), 1e-12) << (shape ? "cone" : "plane");
+    EXPECT_LT(asymmetry(t, n), 1e-12) << (shape ? "cone" : "plane");
     int64_t covered = 0;
-    for (size_t i = 0; i < h.size(); ++i) covered += h[i] > 0 || s[i] > 0;
+    for (size_t i = 0; i < h.size(); ++i) covered += h[i] > 0;
     EXPECT_GT(covered, 8) << "the lava spread beyond the vent's neighbours";
   }
 }
