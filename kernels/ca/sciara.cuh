@@ -132,6 +132,14 @@ OPSPLIT_HD void lava_outflows(const double z[9], const double h[9], double t, co
   }
 }
 
+// The sum of a cell's 8 flows, in the neighbours' order.
+OPSPLIT_HD double lava_sum(const double flows[kLavaNeighbours]) {
+  double sum = 0.0;
+  OPSPLIT_UNROLL
+  for (int m = 0; m < kLavaNeighbours; ++m) sum += flows[m];
+  return sum;
+}
+
 // A cell's new state from its own outflows and its neighbours' flows towards it:
 // thickness-weighted temperature mixing, then radiative cooling over one step and
 // solidification at or below t_sol (the lava joins the altitude and the solidified
@@ -272,16 +280,10 @@ OPSPLIT_HD bool lava_cell_update(bool sink, const double own[kLavaNeighbours], c
                                  const double t_in[kLavaNeighbours], const LavaConstants& k, double& z, double& h,
                                  double& t, double& solid, double& lost) {
   if (sink) {
-    double arrived = 0.0;
-    OPSPLIT_UNROLL
-    for (int m = 0; m < kLavaNeighbours; ++m) arrived += in[m];
-    lost += arrived;
+    lost += lava_sum(in);
     return false;
   }
-  double out = 0.0;
-  OPSPLIT_UNROLL
-  for (int m = 0; m < kLavaNeighbours; ++m) out += own[m];
-  lava_balance(out, in, t_in, k.cooling, k.t_sol, z, h, t, solid);
+  lava_balance(lava_sum(own), in, t_in, k.cooling, k.t_sol, z, h, t, solid);
   return h > 0.0;
 }
 

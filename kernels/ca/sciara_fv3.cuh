@@ -164,15 +164,10 @@ OPSPLIT_HD bool lava3_cell_update(bool sink, const double own[kLavaNeighbours], 
                                   const Lava3Constants& k, double clock, double& z, double& h, double& t, double& px,
                                   double& py, double& solid, double& lost) {
   if (sink) {
-    double arrived = 0.0;
-    OPSPLIT_UNROLL
-    for (int n = 0; n < kLavaNeighbours; ++n) arrived += in[n];
-    lost += arrived;
+    lost += lava_sum(in);
     return false;
   }
-  double out = 0.0;
-  OPSPLIT_UNROLL
-  for (int n = 0; n < kLavaNeighbours; ++n) out += own[n];
+  const double out = lava_sum(own);
   double qx = 0.0, qy = 0.0;
   if (h > 0.0) {
     const double residual = (h - out) * (1.0 - lava_exp2(k.dp_log2_0 + k.dp_log2_slope * t)) / h;

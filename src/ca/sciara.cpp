@@ -124,17 +124,21 @@ void check_lava_parameter(const std::string& name, double value) {
     fail_argument(name + "=" + num(value) + ": a dissipation is below 1 (the share of a flow's speed lost in a step)");
 }
 
-LavaConstants lava_constants(const LavaParameters& p) {
+namespace {
+// A law log-linear in T through its values at PTsol and PTvent, as 2^(first + slope T)
+// (base 2 here, the same law as the dataset's base 10).
+void log2_linear(double at_sol, double at_vent, const LavaParameters& p, double& first, double& slope) {
   if (!(p.PTvent > p.PTsol))
     fail_argument("PTvent=" + num(p.PTvent) + " must exceed PTsol=" + num(p.PTsol));
-  // Pr and hc are log-linear in T through their values at PTsol and PTvent (base 2 here,
-  // the same law as the dataset's base 10).
-  const double span = p.PTvent - p.PTsol;
+  slope = (std::log2(at_vent) - std::log2(at_sol)) / (p.PTvent - p.PTsol);
+  first = std::log2(at_sol) - slope * p.PTsol;
+}
+}  // namespace
+
+LavaConstants lava_constants(const LavaParameters& p) {
   LavaConstants c{};
-  c.pr_log2_slope = (std::log2(p.Pr_Tvent) - std::log2(p.Pr_Tsol)) / span;
-  c.pr_log2_0 = std::log2(p.Pr_Tsol) - c.pr_log2_slope * p.PTsol;
-  c.hc_log2_slope = (std::log2(p.Phc_Tvent) - std::log2(p.Phc_Tsol)) / span;
-  c.hc_log2_0 = std::log2(p.Phc_Tsol) - c.hc_log2_slope * p.PTsol;
+  log2_linear(p.Pr_Tsol, p.Pr_Tvent, p, c.pr_log2_0, c.pr_log2_slope);
+  log2_linear(p.Phc_Tsol, p.Phc_Tvent, p, c.hc_log2_0, c.hc_log2_slope);
   c.cell = p.Pc;
   c.cooling = 3.0 * p.Pepsilon * p.Psigma * p.Pclock * p.Pcool / (p.Prho * p.Pcv * p.Pc * p.Pc);
   c.t_sol = p.PTsol;
@@ -142,14 +146,9 @@ LavaConstants lava_constants(const LavaParameters& p) {
 }
 
 Lava3Constants lava3_constants(const LavaParameters& p) {
-  if (!(p.PTvent > p.PTsol))
-    fail_argument("PTvent=" + num(p.PTvent) + " must exceed PTsol=" + num(p.PTsol));
-  const double span = p.PTvent - p.PTsol;
   Lava3Constants c{};
-  c.dp_log2_slope = (std::log2(p.Pdp_Tvent) - std::log2(p.Pdp_Tsol)) / span;
-  c.dp_log2_0 = std::log2(p.Pdp_Tsol) - c.dp_log2_slope * p.PTsol;
-  c.hc_log2_slope = (std::log2(p.Phc_Tvent) - std::log2(p.Phc_Tsol)) / span;
-  c.hc_log2_0 = std::log2(p.Phc_Tsol) - c.hc_log2_slope * p.PTsol;
+  log2_linear(p.Pdp_Tsol, p.Pdp_Tvent, p, c.dp_log2_0, c.dp_log2_slope);
+  log2_linear(p.Phc_Tsol, p.Phc_Tvent, p, c.hc_log2_0, c.hc_log2_slope);
   c.cell = p.Pc;
   c.gravity = p.Pg;
   c.t_max = p.Ptmax;
