@@ -1,5 +1,6 @@
-// The CUDA side of LIFE grids: one thread per 64-cell word, the shared per-word
-// numerics (life.cuh); the population as an integer sum.
+// The CUDA side of LIFE grids: one thread per 64-cell word, or tiles of words advanced
+// several generations in shared memory; the shared per-word numerics (life.cuh); the
+// population as an integer sum.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -18,6 +19,56 @@ __global__ void life_generation_kernel(const uint64_t* __restrict__ in, uint64_t
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
     const int64_t r = i / nwords;
     out[i] = life_grid_word(in, r, i - r * nwords, rows, cols, nwords, periodic, rule);
+  }
+}
+
+// Several generations a pass: a block loads its tile of kTileRows x kTileWords words with
+// `gens` rows above and below and a word on each side into shared memory, computes
+// `gens` generations there (the rows it can still compute shrinking by one above and
+// below each time; the side words lose one outer bit a generation, and the tile's words
+// need only their inner bits: gens <= 63), and writes the tile. Rows and words of the
+// grid a tile window reaches past: on a torus the window wraps (cols a multiple of 64:
+// the words then wrap as words); on a closed grid they are dead and stay so. The words
+// are life_word's (life.cuh), as in one generation a pass.
+constexpr int kTileRows = 32, kTileWords = 32, kMaxRows = kTileRows + 2 * kLifeMaxGenerationsPerPass;
+constexpr int kWindowWords = kTileWords + 2;
+
+__global__ void __launch_bounds__(kThreads)
+    life_generations_kernel(const uint64_t* __restrict__ in, uint64_t* __restrict__ out, int64_t rows, int64_t nwords,
+                            LifeRule rule, bool periodic, int gens) {
+  __shared__ uint64_t window[2][kMaxRows][kWindowWords];
+  const int window_rows = kTileRows + 2 * gens;
+  const int64_t r0 = int64_t(blockIdx.y) * kTileRows - gens, w0 = int64_t(blockIdx.x) * kTileWords - 1;
+  auto inside = [&](int64_t r, int64_t w) { return r >= 0 && r < rows && w >= 0 && w < nwords; };
+  for (int i = threadIdx.x; i < window_rows * kWindowWords; i += kThreads) {
+    int64_t r = r0 + i / kWindowWords, w = w0 + i % kWindowWords;
+    uint64_t v = 0;
+    if (periodic) {
+      r = ((r % rows) + rows) % rows, w = ((w % nwords) + nwords) % nwords;
+      v = in[r * nwords + w];
+    } else if (inside(r, w)) {
+      v = in[r * nwords + w];
+    }
+    window[0][i / kWindowWords][i % kWindowWords] = v;
+  }
+  __syncthreads();
+  int cur = 0;
+  for (int g = 1; g <= gens; ++g, cur ^= 1) {
+    for (int i = threadIdx.x; i < (window_rows - 2 * g) * kWindowWords; i += kThreads) {
+      const int tr = g + i / kWindowWords, tw = i % kWindowWords;
+      const uint64_t *a = window[cur][tr - 1], *m = window[cur][tr], *b = window[cur][tr + 1];
+      auto west = [&](const uint64_t* row) { return (row[tw] << 1) | (tw > 0 ? row[tw - 1] >> 63 : 0); };
+      auto east = [&](const uint64_t* row) { return (row[tw] >> 1) | (tw + 1 < kWindowWords ? row[tw + 1] << 63 : 0); };
+      uint64_t next = life_word(west(a), a[tw], east(a), west(m), m[tw], east(m), west(b), b[tw], east(b), rule);
+      if (!periodic && !inside(r0 + tr, w0 + tw)) next = 0;
+      window[cur ^ 1][tr][tw] = next;
+    }
+    __syncthreads();
+  }
+  for (int i = threadIdx.x; i < kTileRows * kTileWords; i += kThreads) {
+    const int tr = gens + i / kTileWords, tw = 1 + i % kTileWords;
+    const int64_t r = r0 + tr, w = w0 + tw;
+    if (r < rows && w < nwords) out[r * nwords + w] = window[cur][tr][tw];
   }
 }
 
@@ -49,6 +100,21 @@ void life_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int64
   life_generation_kernel<<<blocks_for(rows * nwords), kThreads, 0, static_cast<cudaStream_t>(ctx.device().stream())>>>(
       in, out, rows, cols, nwords, rule, periodic);
   cuda::check_launch("life_generation_kernel");
+}
+
+bool life_generations_fit(int64_t rows, int64_t cols) {
+  return cols % kBitsPerWord == 0 && (rows + kTileRows - 1) / kTileRows <= 65535 &&
+         (words_per_row(cols) + kTileWords - 1) / kTileWords <= (int64_t(1) << 31) - 1;
+}
+
+void life_generations_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int64_t rows, int64_t cols,
+                           LifeRule rule, bool periodic, int gens) {
+  const int64_t nwords = words_per_row(cols);
+  const dim3 grid(static_cast<unsigned>((nwords + kTileWords - 1) / kTileWords),
+                  static_cast<unsigned>((rows + kTileRows - 1) / kTileRows));
+  life_generations_kernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(ctx.device().stream())>>>(
+      in, out, rows, nwords, rule, periodic, gens);
+  cuda::check_launch("life_generations_kernel");
 }
 
 int64_t live_cells_cuda(Context& ctx, const uint64_t* words, int64_t nwords, unsigned long long* count) {

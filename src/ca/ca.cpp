@@ -167,15 +167,23 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
         lava_->advance(chunk);
         steps_ = lava_->steps();
       } else {
-        for (int64_t g = 0; g < chunk; ++g) {
-          if (ctx.is_cuda())
+        // CUDA: several generations a pass where the grid fits the tiled kernel (H100,
+        // 16384^2 torus: 1, 2, 4, 8 a pass 3.8, 5.3, 6.2, 6.3 x 10^12 cell updates/s).
+        const int per_pass =
+            ctx.is_cuda() && ca::life_generations_fit(rows_, cols_) ? ca::kLifeMaxGenerationsPerPass : 1;
+        for (int64_t g = 0; g < chunk;) {
+          const int n = static_cast<int>(std::min<int64_t>(per_pass, chunk - g));
+          if (ctx.is_cuda() && n > 1)
+            ca::life_generations_cuda(ctx, cells_.as<const uint64_t>(), next_.as<uint64_t>(), rows_, cols_, rule_,
+                                      periodic_, n);
+          else if (ctx.is_cuda())
             ca::life_generation_cuda(ctx, cells_.as<const uint64_t>(), next_.as<uint64_t>(), rows_, cols_, rule_,
                                      periodic_);
           else
             ca::life_generation_cpu(cells_.as<const uint64_t>(), next_.as<uint64_t>(), rows_, cols_, rule_, periodic_,
                                     ctx.threads());
           cells_.swap(next_);
-          ++steps_;
+          steps_ += n, g += n;
         }
       }
     } catch (const Error& e) {  // refused before any work: the grid holds the last step

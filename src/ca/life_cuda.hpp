@@ -13,11 +13,24 @@ namespace opsplit::ca {
 // One generation on the context's stream: in to out, bit-packed rows on the device.
 void life_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int64_t rows, int64_t cols,
                           LifeRule rule, bool periodic);
+// Generations a pass of life_generations_cuda at most.
+constexpr int kLifeMaxGenerationsPerPass = 8;
+// Whether life_generations_cuda takes the grid: cols a multiple of 64, the tiles within
+// a launch's grid.
+bool life_generations_fit(int64_t rows, int64_t cols);
+// gens <= kLifeMaxGenerationsPerPass generations in one pass, in to out.
+void life_generations_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int64_t rows, int64_t cols,
+                           LifeRule rule, bool periodic, int gens);
 // Live cells of nwords device words (an integer sum: the same in any order), counted in
 // the device counter `count`.
 int64_t live_cells_cuda(Context& ctx, const uint64_t* words, int64_t nwords, unsigned long long* count);
 #else
 inline void life_generation_cuda(Context&, const uint64_t*, uint64_t*, int64_t, int64_t, LifeRule, bool) {
+  fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
+}
+constexpr int kLifeMaxGenerationsPerPass = 8;
+inline bool life_generations_fit(int64_t, int64_t) { return false; }
+inline void life_generations_cuda(Context&, const uint64_t*, uint64_t*, int64_t, int64_t, LifeRule, bool, int) {
   fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
 }
 inline int64_t live_cells_cuda(Context&, const uint64_t*, int64_t, unsigned long long*) {

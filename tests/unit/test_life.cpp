@@ -181,6 +181,31 @@ TEST(LifeGrid, EqualsTheCellByCellReference) {
       }
 }
 
+// Many generations a call (CUDA: several a pass in shared-memory tiles where cols is a
+// multiple of 64) equal the reference stepped one at a time: grids smaller and larger
+// than a tile, rows not a multiple of its 32, both boundaries, three rules.
+TEST(LifeGrid, ManyGenerationsACallEqualTheReference) {
+  const std::vector<LifeRule> rules = {kConway, parse_life_rule("B36/S23"), parse_life_rule("B2/S")};
+  const std::pair<int64_t, int64_t> sizes[] = {{1, 64}, {2, 128}, {3, 64}, {37, 128}, {70, 192}, {33, 2112}, {45, 130}};
+  std::mt19937_64 rng(11);
+  for (const LifeRule& rule : rules)
+    for (const auto& [rows, cols] : sizes)
+      for (bool periodic : {true, false}) {
+        std::bernoulli_distribution alive(0.35);
+        std::vector<uint8_t> cells(static_cast<size_t>(rows * cols));
+        for (auto& c : cells) c = alive(rng) ? 1 : 0;
+        Grid grid(rows, cols, opsplit::ca::life_rule_string(rule).c_str(), periodic);
+        grid.set(cells);
+        for (int calls = 0; calls < 3; ++calls) {
+          const int gens = 1 + 7 * calls + calls * calls;  // 1, 9, 19
+          for (int g = 0; g < gens; ++g) cells = reference_step(cells, rows, cols, rule, periodic);
+          grid.step(gens);
+          ASSERT_EQ(grid.cells(), cells) << opsplit::ca::life_rule_string(rule) << " " << rows << "x" << cols
+                                         << (periodic ? " torus" : " closed") << " after call " << calls + 1;
+        }
+      }
+}
+
 // The glider moves one cell down and one right every 4 generations, across the torus'
 // edges: after 4k generations the grid is the start shifted by (k, k).
 TEST(LifeGrid, GliderCrossesTheTorus) {
