@@ -156,7 +156,10 @@ OPSPLIT_API opsplit_status opsplit_ca_load_vents(opsplit_ca ca, const char* vent
  * adaptive clock, the last one cut to end at t_sim exactly (so the steps depend on the
  * times asked for, as in any operator splitting); with a progress callback, a report
  * each 4096 steps (the fraction of the time), cancellation leaving the grid at a whole
- * step. Otherwise progress and cancellation as opsplit_ca_step. */
+ * step; a step whose clock is too short to advance the time (a momentum far out of
+ * scale) stops the run with OPSPLIT_ERROR_NUMERICAL, the grid at its last step (also
+ * from opsplit_ca_step); a t_sim more than 9e18 steps of Pr x Ptmax away is refused.
+ * Otherwise progress and cancellation as opsplit_ca_step. */
 OPSPLIT_API opsplit_status opsplit_ca_run_until(opsplit_ca ca, double t_sim);
 OPSPLIT_API opsplit_status opsplit_ca_get_time(opsplit_ca ca, double* t_sim);
 

@@ -168,14 +168,15 @@ OPSPLIT_HD void lava_balance(double out, const double in[kLavaNeighbours], const
 }
 
 // The substates on one backend, row-major. Altitude, thickness, temperature and fv3's
-// momentum come in pairs of buffers: a CUDA step reads one and writes the other; the CPU uses the first.
+// momentum come in pairs of buffers: a CUDA step, and an fv3 step on either backend,
+// reads one and writes the other; fv2 on the CPU uses the first only.
 struct LavaPlanes {
   double* altitude[2];
   double* thickness[2];
   double* temperature[2];
   double* momentum_x[2];  // fv3 (null for fv2)
   double* momentum_y[2];
-  double* motion;  // fv3 on CUDA: each lava cell's motion in a step, Lava3Motion's 25 values as planes
+  double* motion;  // fv3: each lava cell's motion in a step, Lava3Motion's 25 values as planes
   double *solidified, *lost;
   int64_t rows, cols;
 };

@@ -167,6 +167,10 @@ __global__ void __launch_bounds__(kThreads, 2)
     grid.sync();
     bool last = false;
     const double clock = lava3_clock(__longlong_as_double(static_cast<long long>(__ldcg(shortest))), now, until, k, &last);
+    if (lava3_stalled(now, clock, last)) {  // every block the same: the steps stop before this one changes anything
+      if (leader) state->stalled = 1;
+      break;
+    }
     // The other slot was last read a step ago, before two barriers: ready for the next step.
     if (leader) state->shortest[(steps + 1) & 1] = static_cast<unsigned long long>(__double_as_longlong(HUGE_VAL));
     // Flow mode over the region: the box grown by one, or every cell.
@@ -250,7 +254,7 @@ void LavaLauncher::set_state(const LavaBox& box, double time, int64_t steps, con
   ctx_.device().copy_to_device(device_state_, &d, sizeof d);
   ctx_.device().synchronize();  // d is on this stack frame
   for (int i = 0; i < 2; ++i) slots_[i].pending = false;
-  known_ = box, known_at_ = launched_steps_, known_time_ = time;
+  known_ = box, known_at_ = launched_steps_, known_time_ = time, known_stalled_ = false;
 }
 
 int LavaLauncher::prepare(const LavaPlanes& g, int nsteps, bool all_cells, const void* kernel) {
@@ -268,7 +272,7 @@ int LavaLauncher::prepare(const LavaPlanes& g, int nsteps, bool all_cells, const
     check(cudaEventSynchronize(slot.done), "the device work of this context");
     const LavaDeviceState& d = *slot.state;
     known_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]};
-    known_at_ = slot.steps, known_time_ = d.time;
+    known_at_ = slot.steps, known_time_ = d.time, known_stalled_ = d.stalled != 0;
     slot.pending = false;
   }
   // As many blocks as this launch's last region has tiles, up to what is resident.
@@ -335,6 +339,7 @@ LavaDeviceState LavaLauncher::state() {
   ctx_.device().copy_to_host(&d, device_state_, sizeof d);  // waits for the stream
   for (int i = 0; i < 2; ++i) slots_[i].pending = false;
   known_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]}, known_at_ = launched_steps_, known_time_ = d.time;
+  known_stalled_ = d.stalled != 0;
   return d;
 }
 

@@ -168,8 +168,9 @@ OPSPLIT_HD bool lava3_cell_update(bool sink, const double own[kLavaNeighbours], 
     return false;
   }
   const double out = lava_sum(own);
+  const bool was_dry = !(h > 0.0);
   double qx = 0.0, qy = 0.0;
-  if (h > 0.0) {
+  if (!was_dry) {
     const double residual = (h - out) * (1.0 - lava_exp2(k.dp_log2_0 + k.dp_log2_slope * t)) / h;
     qx = px * residual, qy = py * residual;
   }
@@ -177,7 +178,9 @@ OPSPLIT_HD bool lava3_cell_update(bool sink, const double own[kLavaNeighbours], 
   for (int n = 0; n < kLavaNeighbours; ++n) qx += in_momentum[n] * lava3_inflow_x(n), qy += in_momentum[n] * lava3_inflow_y(n);
   lava_balance(out, in, t_in, k.cooling_rate * clock, k.t_sol, z, h, t, solid);
   const bool fluid = h > 0.0;
-  px = fluid ? qx : 0.0, py = fluid ? qy : 0.0;  // solidified or gone: at rest
+  // Solidified or gone: at rest. A cell dry before and after keeps what it held (never
+  // read while dry; the same whether or not the step visits it).
+  if (fluid || !was_dry) px = fluid ? qx : 0.0, py = fluid ? qy : 0.0;
   return fluid;
 }
 
@@ -185,8 +188,8 @@ OPSPLIT_HD bool lava3_cell_update(bool sink, const double own[kLavaNeighbours], 
 // (Lava3Motion's phi[8], v0[8], slope[8], keep) of cell i at motion[v n + i].
 constexpr int kLava3MotionValues = 3 * kLavaNeighbours + 1;
 
-// Motion values are written by other threads (CUDA: other blocks, before a grid-wide
-// barrier): read past the SM's own cache.
+// A motion value is read by at most nine cells of the step and not again: CUDA reads it
+// through L2 only (a caching choice; the grid-wide barrier before makes any load see it).
 OPSPLIT_HD double lava3_load(const double* x) {
 #ifdef __CUDA_ARCH__
   return __ldcg(x);
@@ -254,6 +257,10 @@ OPSPLIT_HD double lava3_clock(double shortest, double now, double until, const L
   *last = clock >= until - now;
   return *last ? until - now : clock;
 }
+
+// A clock too short to advance the time (below half its last bit: velocities past any
+// lava's, e.g. a momentum set out of scale): the steps stop.
+OPSPLIT_HD bool lava3_stalled(double now, double clock, bool last) { return !last && now + clock == now; }
 
 // The emitted thickness of every vent over the step [now, now + clock), added to `sum`
 // in vent order (the count of emitted volume, the same on both backends).

@@ -187,6 +187,7 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
         }
       }
     } catch (const Error& e) {  // refused before any work: the grid holds the last step
+      if (lava_ && lava_->fv3() && ca::device_failure(e)) fail_fv3_device(e);
       if (lava_) steps_ = lava_->steps();
       fail(e.status(), std::string(e.what()) + "; the grid is at " + unit + " " + num(steps_));
     }
@@ -213,6 +214,7 @@ void opsplit_ca_s::synchronize_generations(int64_t start, double start_time) {
     else
       context().device().synchronize();
   } catch (const Error& e) {
+    if (lava_ && lava_->fv3()) fail_fv3_device(e);
     const int64_t reached = steps_;
     steps_ = start;
     if (lava_) lava_->set_steps(start, start_time);
@@ -245,22 +247,18 @@ void opsplit_ca_s::run_until_fv3(double t_sim) {
   constexpr int64_t kFv3ProgressSteps = 4096;
   ca::LavaGrid& g = *lava_;
   Context& ctx = context();
-  const int64_t start = steps_;
   const double start_time = g.time();
+  if (t_sim > start_time &&
+      !((t_sim - start_time) / (g.get_parameter("Pr") * g.get_parameter("Ptmax")) < 9.0e18 - static_cast<double>(steps_)))
+    fail_argument("t_sim=" + num(t_sim) + " is too many steps away (each at most Pr x Ptmax seconds)");
   const int64_t chunk = ctx.has_progress() ? kFv3ProgressSteps : INT64_MAX - steps_;
   while (g.time() < t_sim) {
     try {
       g.advance(chunk, t_sim);
       steps_ = g.steps();
     } catch (const Error& e) {
-      const int64_t reached = g.steps();
-      if (ctx.is_cuda()) {  // found when the launched steps were waited for: any of them
-        steps_ = start;
-        g.set_steps(start, start_time);
-        fail(e.status(), std::string(e.what()) + "; a step between " + num(start) + " and " + num(reached) +
-                             " failed on the device: the grid's substates are undefined until set again");
-      }
-      steps_ = reached;
+      if (ca::device_failure(e)) fail_fv3_device(e);
+      steps_ = g.steps();  // refused before a step, or the clock stalled after one: the grid holds its last step
       fail(e.status(), std::string(e.what()) + "; the grid is at step " + num(steps_));
     }
     if (ctx.has_progress()) {
@@ -270,6 +268,15 @@ void opsplit_ca_s::run_until_fv3(double t_sim) {
                                           num(t_sim) + "; the grid is at step " + num(steps_));
     }
   }
+}
+
+// fv3 on CUDA waits for its steps in each call: a device failure may have struck any step
+// since the last wait. The grid keeps the counts of that wait (its substates undefined).
+void opsplit_ca_s::fail_fv3_device(const Error& e) {
+  lava_->after_device_failure();
+  steps_ = lava_->steps();
+  fail(e.status(), std::string(e.what()) + "; a step after step " + num(steps_) +
+                       " failed on the device: the grid's substates are undefined until set again");
 }
 
 int64_t opsplit_ca_s::population() const {

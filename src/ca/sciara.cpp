@@ -429,6 +429,19 @@ void LavaGrid::reset_region(const double* thickness) {
   for (int64_t i = 0; i < rows_ * cols_; ++i)
     if (thickness[i] > 0.0) box_.include(i / cols_, i % cols_);
   for (const LavaVent& v : vents_) box_.include(v.row, v.col);
+  // Paired buffers (CUDA, fv3): steps write every cell of their region into the other
+  // buffer, so both hold the same outside it only while the region grows. A new,
+  // smaller region needs them the same everywhere.
+  if (ctx_.is_cuda() || fv3_) {
+    std::vector<LavaSubstate> paired = {LavaSubstate::altitude, LavaSubstate::temperature};
+    if (fv3_) paired.insert(paired.end(), {LavaSubstate::momentum_x, LavaSubstate::momentum_y});
+    for (LavaSubstate s : paired) {
+      if (ctx_.is_cuda())
+        ctx_.device().copy_on_device(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
+      else
+        std::memcpy(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
+    }
+  }
   if (ctx_.is_cuda())
     set_device_state();
   else if (!fv3_)
@@ -518,8 +531,24 @@ void LavaGrid::synchronize() {
     current_ ^= static_cast<int>((d.steps - steps_) & 1);
     steps_ = d.steps, time_ = d.time;
     emitted_.sum = d.emitted_sum, emitted_.error = d.emitted_error;
+    stalled_ = stalled_ || d.stalled != 0;
   }
 }
+
+void LavaGrid::after_device_failure() noexcept {
+  try {
+    set_device_state();
+  } catch (...) {  // a device that fails again: the next call that changes the grid says so
+  }
+}
+
+namespace {
+[[noreturn]] void fail_stalled(double time) {
+  fail(OPSPLIT_ERROR_NUMERICAL, "the clock at time " + num(time) +
+                                    " s is too short to advance the time (velocities far past any lava's: is a "
+                                    "momentum out of scale?)");
+}
+}  // namespace
 
 LavaVents LavaGrid::vents_on_backend() const {
   LavaVents e{nullptr, static_cast<int>(vents_.size()), params_.Pclock, params_.Pc * params_.Pc, params_.PTvent};
@@ -579,19 +608,25 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
       bool last = false;
       const double clock = lava3_step_cpu(g, current_, on_host, vent_box_, time_, until, all_cells_, k, ctx_.threads(),
                                           box_, emitted_, &last);
+      if (clock < 0.0) fail_stalled(time_);
       time_ = last ? until : time_ + clock;
       ++steps_, current_ ^= 1;
     }
     return;
   }
   // Launches until n steps or the time read back (a launch or two late) reaches until;
-  // a launch that starts at until does nothing.
-  for (int64_t launched = 0; launched < n && launcher_->known_time() < until;) {
+  // a launch that starts at until, or after a stall, does nothing.
+  for (int64_t launched = 0; launched < n && launcher_->known_time() < until && !launcher_->known_stalled();) {
     const int m = static_cast<int>(std::min<int64_t>(n - launched, kLavaStepsPerLaunch));
     launcher_->launch3(g, current_, steps_, vents_on_backend(), vent_box_, m, until, all_cells_, k);
     launched += m;
   }
   synchronize();
+  if (stalled_) {
+    stalled_ = false;
+    set_device_state();  // the device's flag cleared for the next call
+    fail_stalled(time_);
+  }
 }
 
 void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double& lost) const {
@@ -674,6 +709,7 @@ double lava3_step_cpu(const LavaPlanes& g, int cur, const LavaVents& vents, cons
       }
   }
   const double clock = lava3_clock(shortest, now, until, k, last);
+  if (lava3_stalled(now, clock, *last)) return -1.0;  // nothing changed but the motions
   // Flow mode over the region: the box grown by one (lava moves at most a cell a step).
   if (!box.empty()) {
     const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1} : box.grown(1, rows, cols);

@@ -1,6 +1,7 @@
-// SCIARA-fv2 lava-flow grids on the host side: the named parameters and substates, the
-// dataset's file formats, vents and their emission schedules, and the step loop on
-// either backend (kernels/ca/sciara.cuh holds the per-cell numerics both share).
+// SCIARA-fv2 and -fv3 lava-flow grids on the host side: the named parameters and
+// substates, the dataset's file formats, vents and their emission schedules, and the step
+// loops on either backend (kernels/ca/sciara.cuh and sciara_fv3.cuh hold the per-cell
+// numerics both share).
 #pragma once
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "ca/sciara_fv3.cuh"
 #include "core/buffer.hpp"
 #include "core/context.hpp"
+#include "core/error.hpp"
 
 namespace opsplit::ca {
 
@@ -89,6 +91,11 @@ enum class LavaSubstate { altitude, thickness, temperature, solidified, lost, mo
 // INVALID_ARGUMENT naming the model's substates otherwise (momentum is fv3's).
 LavaSubstate lava_substate(const std::string& name, bool fv3);
 
+// Whether an error is the device's (a CUDA call failed or its memory ran out).
+inline bool device_failure(const Error& e) {
+  return e.status() == OPSPLIT_ERROR_DEVICE || e.status() == OPSPLIT_ERROR_OUT_OF_MEMORY;
+}
+
 // A SCIARA-fv2 or -fv3 grid: substates, parameters, vents and the clock, on the
 // context's backend.
 class LavaGrid {
@@ -116,8 +123,11 @@ class LavaGrid {
   // `until`, its last step cut to end there. fv3 on CUDA waits for its steps.
   void advance(int64_t n, double until = HUGE_VAL);
   int64_t steps() const { return steps_; }
-  // After a device failure (the substates undefined until set again): the counts put back.
+  // fv2, after a device failure (the substates undefined until set again): the counts put back.
   void set_steps(int64_t steps, double time) { steps_ = steps, time_ = time; }
+  // fv3, after a device failure: the device's counts made the host's again (those of
+  // the last wait; nothing if the device refuses).
+  void after_device_failure() noexcept;
   double time() const { return fv3_ ? time_ : static_cast<double>(steps_) * params_.Pclock; }
   double time_at(int64_t steps) const { return static_cast<double>(steps) * params_.Pclock; }
   // Waits for the launched steps (CUDA) and takes the box the device grew.
@@ -146,7 +156,7 @@ class LavaGrid {
   Buffer altitude_[2], thickness_[2], temperature_[2], momentum_x_[2], momentum_y_[2];  // CUDA and fv3: both of each pair
   Buffer solidified_, lost_;
   int current_ = 0;                      // CUDA and fv3: the pair's buffer holding the substates
-  Buffer flows_, previous_temperature_;  // CPU: one step's scratch (8 planes of outflows, fv3 8 more of momenta)
+  Buffer flows_, previous_temperature_;  // fv2 on the CPU: one step's scratch (8 planes of outflows)
   Buffer motion_;                        // fv3: one step's motions (25 planes)
   Buffer device_vents_, device_rates_;  // CUDA: the vents' schedules
   std::unique_ptr<class LavaLauncher> launcher_;  // CUDA
@@ -155,10 +165,11 @@ class LavaGrid {
   LavaBox box_;  // every cell that has held lava since thickness was set, and the vents (CUDA: as last read)
   int64_t steps_ = 0;
   double time_ = 0.0;       // fv3: the sum of the steps' clocks, s
+  bool stalled_ = false;    // fv3 on CUDA: the device's steps stopped on a clock too short
   CompensatedSum emitted_;  // thickness the vents emitted
 };
 
-// Step `step` on the host's threads over the first buffers of g: emission, then the
+// fv2's step `step` on the host's threads over the first buffers of g: emission, then the
 // outflows of `region` into flows (8 planes) with each cell's temperature kept in
 // previous, then the updates; `box` takes in every cell of the region holding lava after.
 void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
@@ -168,8 +179,9 @@ void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const L
 // writing the other: the motions of the cells of `box` holding lava into g.motion and
 // the shortest time, the clock (cut at `until`), then each cell of `box` grown by one
 // (all cells when all_cells) by lava3_cell_step; the step's emission counted into
-// emitted. Returns the clock; *last when the step ends at `until`. `box` takes in every
-// cell holding lava after.
+// emitted. Returns the clock (-1 when it is too short to advance the time: then nothing
+// changed); *last when the step ends at `until`. `box` takes in every cell holding lava
+// after.
 double lava3_step_cpu(const LavaPlanes& g, int cur, const LavaVents& vents, const LavaBox& vent_box, double now,
                       double until, bool all_cells, const Lava3Constants& k, int threads, LavaBox& box,
                       CompensatedSum& emitted, bool* last);

@@ -14,6 +14,7 @@ struct LavaDeviceState {
   long long steps;                // fv3: steps done
   double emitted_sum, emitted_error;  // fv3: the thickness the vents emitted (a CompensatedSum)
   unsigned long long shortest[2];     // fv3: a step's shortest time, the bits of a double >= 0 (the step's parity)
+  long long stalled;                  // fv3: 1 when a step's clock could not advance the time (the steps stopped)
 };
 
 #if OPSPLIT_HAVE_CUDA
@@ -47,6 +48,7 @@ class LavaLauncher {
                int nsteps, double until, bool all_cells, const Lava3Constants& k);
   // fv3: the device's time as last read back, without waiting (a launch or two behind).
   double known_time() const { return known_time_; }
+  bool known_stalled() const { return known_stalled_; }
   // Waits for the launches; the device's state.
   LavaDeviceState state();
 
@@ -65,6 +67,7 @@ class LavaLauncher {
   LavaBox known_;                    // the latest box read back
   int64_t known_at_ = 0;             // launched_steps_ when known_ was true
   double known_time_ = 0.0;          // fv3: the latest time read back
+  bool known_stalled_ = false;       // fv3: the latest read back stopped on a stall
   int max_blocks_ = 0, max_blocks3_ = 0;
 };
 #else
@@ -76,6 +79,7 @@ class LavaLauncher {
   void launch3(const LavaPlanes&, int, int64_t, const LavaVents&, const LavaBox&, int, double, bool,
                const Lava3Constants&) {}
   double known_time() const { return 0.0; }
+  bool known_stalled() const { return false; }
   LavaDeviceState state() { return {}; }
 };
 constexpr int kLavaStepsPerLaunch = 32;

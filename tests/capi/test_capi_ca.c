@@ -1080,6 +1080,37 @@ static void fv3_tests(opsplit_context ctx) {
   CHECK_OK(opsplit_ca_get_time(b, &t));
   CHECK(t == 5.0e5);
 
+  /* A clock too short to advance the time (a momentum far out of scale): NUMERICAL, the
+   * grid at its step and usable once the momentum is set right; a refused parameter
+   * combination: INVALID_ARGUMENT naming the step the grid holds. */
+  double spot[RN * RN], hot[RN * RN], huge[RN * RN];
+  for (int i = 0; i < RN * RN; ++i) spot[i] = hot[i] = huge[i] = 0.0;
+  spot[4 * RN + 4] = 5.0; /* above hc(1300 K) = 2.4 m: it flows */
+  hot[4 * RN + 4] = 1300.0;
+  huge[4 * RN + 4] = 1.0e300;
+  CHECK_OK(opsplit_ca_set_substate(v3, "altitude", altitude, OPSPLIT_CA_ROW_MAJOR));
+  CHECK_OK(opsplit_ca_set_substate(v3, "thickness", spot, OPSPLIT_CA_ROW_MAJOR));
+  CHECK_OK(opsplit_ca_set_substate(v3, "temperature", hot, OPSPLIT_CA_ROW_MAJOR));
+  CHECK_OK(opsplit_ca_set_substate(v3, "momentum_x", huge, OPSPLIT_CA_ROW_MAJOR));
+  EXPECT_ERROR(opsplit_ca_run_until(v3, 100.0), OPSPLIT_ERROR_NUMERICAL, "opsplit_ca_run_until", "too short");
+  EXPECT_ERROR(opsplit_ca_step(v3, 3), OPSPLIT_ERROR_NUMERICAL, "opsplit_ca_step", "the grid is at step 0");
+  CHECK_OK(opsplit_ca_get_time(v3, &t));
+  CHECK(t == 0.0);
+  for (int i = 0; i < RN * RN; ++i) huge[i] = 0.0;
+  CHECK_OK(opsplit_ca_set_substate(v3, "momentum_x", huge, OPSPLIT_CA_ROW_MAJOR));
+  CHECK_OK(opsplit_ca_run_until(v3, 100.0));
+  CHECK_OK(opsplit_ca_get_time(v3, &t));
+  CHECK(t == 100.0);
+  CHECK_OK(opsplit_ca_get_steps(v3, &steps));
+  CHECK_OK(opsplit_ca_set_parameter(v3, "PTvent", 1000.0)); /* below PTsol: refused at the next step */
+  EXPECT_ERROR(opsplit_ca_run_until(v3, 200.0), BAD, "opsplit_ca_run_until", "the grid is at step");
+  int64_t after = -1;
+  CHECK_OK(opsplit_ca_get_steps(v3, &after));
+  CHECK(after == steps);
+  CHECK_OK(opsplit_ca_set_parameter(v3, "PTvent", 1360.0));
+  CHECK_OK(opsplit_ca_run_until(v3, 200.0));
+  EXPECT_ERROR(opsplit_ca_run_until(v3, 1e300), BAD, "opsplit_ca_run_until", "too many steps away");
+
   opsplit_ca* grids[] = {&v3, &v2, &a, &b, &c};
   for (size_t i = 0; i < sizeof grids / sizeof grids[0]; ++i) CHECK_OK(opsplit_ca_destroy(grids[i]));
   remove_temp_files();
