@@ -646,6 +646,26 @@ void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double
 
 // ---- the CPU step ----------------------------------------------------------------------
 
+namespace {
+// The update of a step over the region's cells on the host's threads: `box` takes in
+// each cell for which update(r, c) returns true (it holds lava after).
+template <class Update>
+void update_region(const LavaBox& region, int threads, LavaBox& box, Update update) {
+  LavaBox grown = box;
+#pragma omp parallel num_threads(threads)
+  {
+    LavaBox mine;
+#pragma omp for schedule(static)
+    for (int64_t r = region.r0; r <= region.r1; ++r)
+      for (int64_t c = region.c0; c <= region.c1; ++c)
+        if (update(r, c)) mine.include(r, c);
+#pragma omp critical
+    grown.include(mine);
+  }
+  box = grown;
+}
+}  // namespace
+
 void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
                    const LavaBox& region, const LavaConstants& k, int threads, LavaBox& box) {
   double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
@@ -662,31 +682,20 @@ void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const L
       for (int m = 0; m < kLavaNeighbours; ++m) flows[m * n + i] = f[m];
       previous[i] = t[i];
     }
-  LavaBox grown = box;
-#pragma omp parallel num_threads(threads)
-  {
-    LavaBox mine;
-#pragma omp for schedule(static)
-    for (int64_t r = region.r0; r <= region.r1; ++r)
-      for (int64_t c = region.c0; c <= region.c1; ++c) {
-        const int64_t i = r * cols + c;
-        double own[kLavaNeighbours], in[kLavaNeighbours], t_in[kLavaNeighbours];
-        OPSPLIT_UNROLL
-        for (int m = 0; m < kLavaNeighbours; ++m) {  // outside the grid: zero flows and temperature
-          const int64_t rr = r + lava_drow(m), cc = c + lava_dcol(m), j = rr * cols + cc;
-          const bool inside = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
-          own[m] = flows[m * n + i];
-          in[m] = inside ? flows[lava_opposite(m) * n + j] : 0.0;
-          t_in[m] = inside ? previous[j] : 0.0;
-        }
-        if (lava_cell_update(lava_is_sink(rows, cols, r, c), own, in, t_in, k, z[i], h[i], t[i], g.solidified[i],
-                             g.lost[i]))
-          mine.include(r, c);
-      }
-#pragma omp critical
-    grown.include(mine);
-  }
-  box = grown;
+  update_region(region, threads, box, [&](int64_t r, int64_t c) {
+    const int64_t i = r * cols + c;
+    double own[kLavaNeighbours], in[kLavaNeighbours], t_in[kLavaNeighbours];
+    OPSPLIT_UNROLL
+    for (int m = 0; m < kLavaNeighbours; ++m) {  // outside the grid: zero flows and temperature
+      const int64_t rr = r + lava_drow(m), cc = c + lava_dcol(m), j = rr * cols + cc;
+      const bool inside = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
+      own[m] = flows[m * n + i];
+      in[m] = inside ? flows[lava_opposite(m) * n + j] : 0.0;
+      t_in[m] = inside ? previous[j] : 0.0;
+    }
+    return lava_cell_update(lava_is_sink(rows, cols, r, c), own, in, t_in, k, z[i], h[i], t[i], g.solidified[i],
+                            g.lost[i]);
+  });
 }
 
 double lava3_step_cpu(const LavaPlanes& g, int cur, const LavaVents& vents, const LavaBox& vent_box, double now,
@@ -713,20 +722,10 @@ double lava3_step_cpu(const LavaPlanes& g, int cur, const LavaVents& vents, cons
   // Flow mode over the region: the box grown by one (lava moves at most a cell a step).
   if (!box.empty()) {
     const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1} : box.grown(1, rows, cols);
-    LavaBox grown = box;
-#pragma omp parallel num_threads(threads)
-    {
-      LavaBox mine;
-#pragma omp for schedule(static)
-      for (int64_t r = region.r0; r <= region.r1; ++r)
-        for (int64_t c = region.c0; c <= region.c1; ++c) {
-          const bool may_be_vent = r >= vent_box.r0 && r <= vent_box.r1 && c >= vent_box.c0 && c <= vent_box.c1;
-          if (lava3_cell_step(g, cur, r, c, k, clock, vents, may_be_vent, now)) mine.include(r, c);
-        }
-#pragma omp critical
-      grown.include(mine);
-    }
-    box = grown;
+    update_region(region, threads, box, [&](int64_t r, int64_t c) {
+      const bool may_be_vent = r >= vent_box.r0 && r <= vent_box.r1 && c >= vent_box.c0 && c <= vent_box.c1;
+      return lava3_cell_step(g, cur, r, c, k, clock, vents, may_be_vent, now);
+    });
   }
   lava3_count_emission(vents, now, clock, emitted);
   return clock;
