@@ -3215,7 +3215,8 @@ contains
                 stat)
   end subroutine ca_load_vents
 
-  !> Steps until the grid's time (steps x Pclock seconds) reaches t_sim.
+  !> Steps until the grid's time reaches t_sim (fv2: whole steps of Pclock seconds; fv3: the
+  !> last step cut to end at t_sim).
   subroutine ca_run_until(this, t_sim, stat)
     class(opsplit_ca_t), intent(inout) :: this
     real(c_double), intent(in) :: t_sim

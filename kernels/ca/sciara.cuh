@@ -256,21 +256,32 @@ OPSPLIT_HD bool lava_is_sink(int64_t rows, int64_t cols, int64_t r, int64_t c) {
   return r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
 }
 
-// Phase 1 of a step at cell (r, c) of row-major altitude, thickness and temperature
-// planes: its outflows f (zero unless it holds lava off the sink ring).
-OPSPLIT_HD void lava_cell_outflows(const double* z, const double* h, const double* t, int64_t rows, int64_t cols,
-                                   int64_t r, int64_t c, const LavaConstants& k, double f[kLavaNeighbours]) {
-  const int64_t i = r * cols + c;
-  OPSPLIT_UNROLL
-  for (int m = 0; m < kLavaNeighbours; ++m) f[m] = 0.0;
-  if (!(h[i] > 0.0) || lava_is_sink(rows, cols, r, c)) return;
-  double zs[9], hs[9];
+// Whether lava can leave cell (r, c) of thickness plane h: it holds some, off the sink ring.
+OPSPLIT_HD bool lava_moves(const double* h, int64_t rows, int64_t cols, int64_t r, int64_t c) {
+  return h[r * cols + c] > 0.0 && !lava_is_sink(rows, cols, r, c);
+}
+
+// The altitudes and thicknesses of cell i (a cell off the sink ring) and its neighbours,
+// in z[0..8] and h[0..8] (the centre first, then kLava order).
+OPSPLIT_HD void lava_gather(const double* z, const double* h, int64_t cols, int64_t i, double zs[9], double hs[9]) {
   zs[0] = z[i], hs[0] = h[i];
   OPSPLIT_UNROLL
   for (int m = 0; m < kLavaNeighbours; ++m) {
     const int64_t j = i + lava_drow(m) * cols + lava_dcol(m);
     zs[m + 1] = z[j], hs[m + 1] = h[j];
   }
+}
+
+// Phase 1 of a step at cell (r, c) of row-major altitude, thickness and temperature
+// planes: its outflows f (zero unless it holds lava off the sink ring).
+OPSPLIT_HD void lava_cell_outflows(const double* z, const double* h, const double* t, int64_t rows, int64_t cols,
+                                   int64_t r, int64_t c, const LavaConstants& k, double f[kLavaNeighbours]) {
+  OPSPLIT_UNROLL
+  for (int m = 0; m < kLavaNeighbours; ++m) f[m] = 0.0;
+  if (!lava_moves(h, rows, cols, r, c)) return;
+  const int64_t i = r * cols + c;
+  double zs[9], hs[9];
+  lava_gather(z, h, cols, i, zs, hs);
   lava_outflows(zs, hs, t[i], k, f);
 }
 

@@ -26,6 +26,26 @@ void check(cudaError_t err, const char* what) {
 
 __device__ bool inside(const LavaBox& b, int64_t r, int64_t c) { return r >= b.r0 && r <= b.r1 && c >= b.c0 && c <= b.c1; }
 
+// The cells a thread found holding lava outside the step's box; grow() takes each warp's
+// minima and maxima into the device's box by integer atomics (the same in any order).
+struct BoxGrowth {
+  unsigned rmin = 0xffffffffu, rmax = 0, cmin = 0xffffffffu, cmax = 0;
+  __device__ void include(int64_t r, int64_t c) {
+    rmin = min(rmin, unsigned(r)), rmax = max(rmax, unsigned(r));
+    cmin = min(cmin, unsigned(c)), cmax = max(cmax, unsigned(c));
+  }
+  __device__ void grow(long long* box) {  // by every thread of the warp: one atomic per warp that found lava
+    rmin = __reduce_min_sync(0xffffffffu, rmin), rmax = __reduce_max_sync(0xffffffffu, rmax);
+    cmin = __reduce_min_sync(0xffffffffu, cmin), cmax = __reduce_max_sync(0xffffffffu, cmax);
+    if (threadIdx.x % 32 == 0 && rmin != 0xffffffffu) {
+      atomicMin(&box[0], static_cast<long long>(rmin));
+      atomicMax(&box[1], static_cast<long long>(rmax));
+      atomicMin(&box[2], static_cast<long long>(cmin));
+      atomicMax(&box[3], static_cast<long long>(cmax));
+    }
+  }
+};
+
 // A block's tile: kTileRows x kTileCols cells, one a thread, and the ring around it whose
 // outflows the block computes too, into shared memory (the tile's inflows).
 constexpr int kTileRows = 8, kTileCols = 32, kHaloCols = kTileCols + 2, kHalo = (kTileRows + 2) * kHaloCols;
@@ -48,19 +68,17 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ double temperature[kHalo];
   cg::grid_group grid = cg::this_grid();
   const int64_t rows = p.rows, cols = p.cols;
-  if (blockIdx.x == 0 && threadIdx.x == 0) lava_emit_all(vents, lava_step_start(vents, first_step), vents.pclock, p.thickness[current],
-                                                           p.temperature[current]);
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    lava_emit_all(vents, lava_step_start(vents, first_step), vents.pclock, p.thickness[current], p.temperature[current]);
   grid.sync();
   const int ty = threadIdx.x / kTileCols, tx = threadIdx.x % kTileCols;
   for (int s = 0; s < nsteps; ++s, current ^= 1) {
     const double *z = p.altitude[current], *h = p.thickness[current], *t = p.temperature[current];
     double *z_next = p.altitude[current ^ 1], *h_next = p.thickness[current ^ 1], *t_next = p.temperature[current ^ 1];
     const LavaBox lava{box[0], box[1], box[2], box[3]};  // stable: only the updates grow it
-    unsigned rmin = 0xffffffffu, rmax = 0, cmin = 0xffffffffu, cmax = 0;
-    if (lava.r1 >= lava.r0) {
-      const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1}
-                                       : LavaBox{max(lava.r0 - 1, int64_t(0)), min(lava.r1 + 1, rows - 1),
-                                                 max(lava.c0 - 1, int64_t(0)), min(lava.c1 + 1, cols - 1)};
+    BoxGrowth found;
+    const LavaBox region = lava_region(lava, all_cells, rows, cols);
+    if (!(region.r1 < region.r0)) {
       const unsigned tiles_across = unsigned(region.c1 - region.c0 + kTileCols) / kTileCols;
       const unsigned tiles = tiles_across * (unsigned(region.r1 - region.r0 + kTileRows) / kTileRows);
       for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -91,11 +109,10 @@ __global__ void __launch_bounds__(kThreads)
           const int64_t i = r * cols + c;
           double zi = z[i], hi = h[i], ti = t[i], solid = p.solidified[i], lost = p.lost[i];
           const bool sink = lava_is_sink(rows, cols, r, c);
-          if (lava_cell_update(sink, own, in, t_in, k, zi, hi, ti, solid, lost) && !inside(lava, r, c)) {
-            rmin = min(rmin, unsigned(r)), rmax = max(rmax, unsigned(r));
-            cmin = min(cmin, unsigned(c)), cmax = max(cmax, unsigned(c));
-          }
-          if (s + 1 < nsteps && inside(vent_box, r, c)) lava_emit(vents, lava_step_start(vents, first_step + s + 1), vents.pclock, i, hi, ti);
+          if (lava_cell_update(sink, own, in, t_in, k, zi, hi, ti, solid, lost) && !inside(lava, r, c))
+            found.include(r, c);
+          if (s + 1 < nsteps && inside(vent_box, r, c))
+            lava_emit(vents, lava_step_start(vents, first_step + s + 1), vents.pclock, i, hi, ti);
           z_next[i] = zi, h_next[i] = hi, t_next[i] = ti;
           if (solid != p.solidified[i]) p.solidified[i] = solid;
           if (sink) p.lost[i] = lost;
@@ -103,15 +120,7 @@ __global__ void __launch_bounds__(kThreads)
         __syncthreads();  // the shared arrays are the next tile's
       }
     }
-    // A warp reduces first: one atomic per warp that found new lava.
-    rmin = __reduce_min_sync(0xffffffffu, rmin), rmax = __reduce_max_sync(0xffffffffu, rmax);
-    cmin = __reduce_min_sync(0xffffffffu, cmin), cmax = __reduce_max_sync(0xffffffffu, cmax);
-    if (threadIdx.x % 32 == 0 && rmin != 0xffffffffu) {
-      atomicMin(&box[0], static_cast<long long>(rmin));
-      atomicMax(&box[1], static_cast<long long>(rmax));
-      atomicMin(&box[2], static_cast<long long>(cmin));
-      atomicMax(&box[3], static_cast<long long>(cmax));
-    }
+    found.grow(box);
     grid.sync();
   }
 }
@@ -174,28 +183,17 @@ __global__ void __launch_bounds__(kThreads, 2)
     // The other slot was last read a step ago, before two barriers: ready for the next step.
     if (leader) state->shortest[(steps + 1) & 1] = static_cast<unsigned long long>(__double_as_longlong(HUGE_VAL));
     // Flow mode over the region: the box grown by one, or every cell.
-    unsigned rmin = 0xffffffffu, rmax = 0, cmin = 0xffffffffu, cmax = 0;
-    if (lava.r1 >= lava.r0) {
-      const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1}
-                                       : LavaBox{max(lava.r0 - 1, int64_t(0)), min(lava.r1 + 1, rows - 1),
-                                                 max(lava.c0 - 1, int64_t(0)), min(lava.c1 + 1, cols - 1)};
+    BoxGrowth found;
+    const LavaBox region = lava_region(lava, all_cells, rows, cols);
+    if (!(region.r1 < region.r0)) {
       const unsigned width = unsigned(region.c1 - region.c0 + 1), cells = unsigned(region.r1 - region.r0 + 1) * width;
       for (unsigned q = first; q < cells; q += stride) {
         const int64_t r = region.r0 + q / width, c = region.c0 + q % width;
-        if (lava3_cell_step(p, cur, r, c, k, clock, vents, inside(vent_box, r, c), now) && !inside(lava, r, c)) {
-          rmin = min(rmin, unsigned(r)), rmax = max(rmax, unsigned(r));
-          cmin = min(cmin, unsigned(c)), cmax = max(cmax, unsigned(c));
-        }
+        if (lava3_cell_step(p, cur, r, c, k, clock, vents, inside(vent_box, r, c), now) && !inside(lava, r, c))
+          found.include(r, c);
       }
     }
-    rmin = __reduce_min_sync(0xffffffffu, rmin), rmax = __reduce_max_sync(0xffffffffu, rmax);
-    cmin = __reduce_min_sync(0xffffffffu, cmin), cmax = __reduce_max_sync(0xffffffffu, cmax);
-    if (threadIdx.x % 32 == 0 && rmin != 0xffffffffu) {
-      atomicMin(&state->box[0], static_cast<long long>(rmin));
-      atomicMax(&state->box[1], static_cast<long long>(rmax));
-      atomicMin(&state->box[2], static_cast<long long>(cmin));
-      atomicMax(&state->box[3], static_cast<long long>(cmax));
-    }
+    found.grow(state->box);
     if (leader) lava3_count_emission(vents, now, clock, emitted);
     now = last ? until : now + clock;
     ++steps;
@@ -294,43 +292,29 @@ void LavaLauncher::finish(int nsteps) {
   slot.steps = launched_steps_, slot.pending = true;
 }
 
+// A cooperative launch of `kernel` on the context's stream; args are the kernel's
+// parameters, each of its exact type.
+template <class... Args>
+void launch_cooperative(Context& ctx, void (*kernel)(Args...), int blocks, const char* what, Args... args) {
+  void* pointers[] = {&args...};
+  check(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks), dim3(kThreads), pointers, 0,
+                                    static_cast<cudaStream_t>(ctx.device().stream())),
+        what);
+}
+
 void LavaLauncher::launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
                           int64_t first_step, int nsteps, bool all_cells, const LavaConstants& k) {
   const int blocks = prepare(g, nsteps, all_cells, reinterpret_cast<const void*>(lava_steps_kernel));
-  LavaPlanes gv = g;
-  int cur = current;
-  LavaVents ve = vents;
-  LavaBox vb = vent_box;
-  int64_t first = first_step;
-  int n = nsteps;
-  bool all = all_cells;
-  LavaConstants kc = k;
-  long long* b = device_state_->box;
-  void* args[] = {&gv, &cur, &ve, &vb, &first, &n, &all, &kc, &b};
-  check(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(lava_steps_kernel), dim3(blocks), dim3(kThreads), args, 0,
-                                    static_cast<cudaStream_t>(ctx_.device().stream())),
-        "cudaLaunchCooperativeKernel(lava_steps_kernel)");
+  launch_cooperative(ctx_, lava_steps_kernel, blocks, "cudaLaunchCooperativeKernel(lava_steps_kernel)", g, current,
+                     vents, vent_box, first_step, nsteps, all_cells, k, &device_state_->box[0]);
   finish(nsteps);
 }
 
 void LavaLauncher::launch3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents,
                            const LavaBox& vent_box, int nsteps, double until, bool all_cells, const Lava3Constants& k) {
-  const void* kernel = reinterpret_cast<const void*>(lava3_steps_kernel);
-  const int blocks = prepare(g, nsteps, all_cells, kernel);
-  LavaPlanes gv = g;
-  int cur = current;
-  long long s0 = steps;
-  LavaVents ve = vents;
-  LavaBox vb = vent_box;
-  int n = nsteps;
-  double u = until;
-  bool all = all_cells;
-  Lava3Constants kc = k;
-  LavaDeviceState* d = device_state_;
-  void* args[] = {&gv, &cur, &s0, &ve, &vb, &n, &u, &all, &kc, &d};
-  check(cudaLaunchCooperativeKernel(const_cast<void*>(kernel), dim3(blocks), dim3(kThreads), args, 0,
-                                    static_cast<cudaStream_t>(ctx_.device().stream())),
-        "cudaLaunchCooperativeKernel(lava3_steps_kernel)");
+  const int blocks = prepare(g, nsteps, all_cells, reinterpret_cast<const void*>(lava3_steps_kernel));
+  launch_cooperative(ctx_, lava3_steps_kernel, blocks, "cudaLaunchCooperativeKernel(lava3_steps_kernel)", g, current,
+                     static_cast<long long>(steps), vents, vent_box, nsteps, until, all_cells, k, device_state_);
   finish(nsteps);
 }
 

@@ -140,15 +140,10 @@ OPSPLIT_HD void lava3_flow(double phi, double v0, double slope, double keep, con
 OPSPLIT_HD bool lava3_cell_motion(const double* z, const double* h, const double* t, const double* px,
                                   const double* py, int64_t rows, int64_t cols, int64_t r, int64_t c,
                                   const Lava3Constants& k, Lava3Motion& m) {
+  if (!lava_moves(h, rows, cols, r, c)) return false;
   const int64_t i = r * cols + c;
-  if (!(h[i] > 0.0) || lava_is_sink(rows, cols, r, c)) return false;
   double zs[9], hs[9];
-  zs[0] = z[i], hs[0] = h[i];
-  OPSPLIT_UNROLL
-  for (int n = 0; n < kLavaNeighbours; ++n) {
-    const int64_t j = i + lava_drow(n) * cols + lava_dcol(n);
-    zs[n + 1] = z[j], hs[n + 1] = h[j];
-  }
+  lava_gather(z, h, cols, i, zs, hs);
   lava3_motion(zs, hs, t[i], px[i], py[i], k, m);
   return true;
 }
@@ -226,7 +221,7 @@ OPSPLIT_HD bool lava3_cell_step(const LavaPlanes& p, int cur, int64_t r, int64_t
   const double *h = p.thickness[cur], *t = p.temperature[cur];
   const bool sink = lava_is_sink(rows, cols, r, c);
   double own[kLavaNeighbours], in[kLavaNeighbours], in_momentum[kLavaNeighbours], t_in[kLavaNeighbours];
-  const bool own_moves = h[i] > 0.0 && !sink;
+  const bool own_moves = lava_moves(h, rows, cols, r, c);
   OPSPLIT_UNROLL
   for (int d = 0; d < kLavaNeighbours; ++d) {
     double unused = 0.0;
@@ -234,7 +229,7 @@ OPSPLIT_HD bool lava3_cell_step(const LavaPlanes& p, int cur, int64_t r, int64_t
     if (own_moves) lava3_stored_flow(p.motion, n, i, d, k, clock, own[d], unused);
     const int64_t rr = r + lava_drow(d), cc = c + lava_dcol(d), j = rr * cols + cc;
     const bool inside = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
-    if (inside && h[j] > 0.0 && !lava_is_sink(rows, cols, rr, cc))
+    if (inside && lava_moves(h, rows, cols, rr, cc))
       lava3_stored_flow(p.motion, n, j, lava_opposite(d), k, clock, in[d], in_momentum[d]);
     t_in[d] = inside ? t[j] : 0.0;  // outside the grid: zero flows and temperature
   }

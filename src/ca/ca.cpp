@@ -162,11 +162,10 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
   const int64_t report_every = ctx.has_progress() ? std::max<int64_t>(1, nsteps / 20 + (nsteps % 20 != 0)) : nsteps;
   for (int64_t done = 0; done < nsteps;) {
     const int64_t chunk = std::min(report_every, nsteps - done);
-    try {
-      if (lava_) {  // the lava grid launches several steps at once
-        lava_->advance(chunk);
-        steps_ = lava_->steps();
-      } else {
+    if (lava_) {  // the lava grid launches several steps at once
+      advance_lava(chunk, HUGE_VAL);
+    } else {
+      try {
         // CUDA: several generations a pass where the grid fits the tiled kernel (H100,
         // 16384^2 torus: 1, 2, 4, 8 a pass 3.8, 5.3, 6.2, 6.3 x 10^12 cell updates/s).
         const int per_pass =
@@ -185,11 +184,9 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
           cells_.swap(next_);
           steps_ += n, g += n;
         }
+      } catch (const Error& e) {  // refused before any work: the grid holds the last generation
+        fail(e.status(), std::string(e.what()) + "; the grid is at generation " + num(steps_));
       }
-    } catch (const Error& e) {  // refused before any work: the grid holds the last step
-      if (lava_ && lava_->fv3() && ca::device_failure(e)) fail_fv3_device(e);
-      if (lava_) steps_ = lava_->steps();
-      fail(e.status(), std::string(e.what()) + "; the grid is at " + unit + " " + num(steps_));
     }
     done += chunk;
     if (ctx.has_progress()) {
@@ -253,14 +250,7 @@ void opsplit_ca_s::run_until_fv3(double t_sim) {
     fail_argument("t_sim=" + num(t_sim) + " is too many steps away (each at most Pr x Ptmax seconds)");
   const int64_t chunk = ctx.has_progress() ? kFv3ProgressSteps : INT64_MAX - steps_;
   while (g.time() < t_sim) {
-    try {
-      g.advance(chunk, t_sim);
-      steps_ = g.steps();
-    } catch (const Error& e) {
-      if (ca::device_failure(e)) fail_fv3_device(e);
-      steps_ = g.steps();  // refused before a step, or the clock stalled after one: the grid holds its last step
-      fail(e.status(), std::string(e.what()) + "; the grid is at step " + num(steps_));
-    }
+    advance_lava(chunk, t_sim);
     if (ctx.has_progress()) {
       const double done = (g.time() - start_time) / (t_sim - start_time);
       if (ctx.report_progress(std::min(done, 1.0), "opsplit_ca_run_until") && g.time() < t_sim)
@@ -268,6 +258,20 @@ void opsplit_ca_s::run_until_fv3(double t_sim) {
                                           num(t_sim) + "; the grid is at step " + num(steps_));
     }
   }
+}
+
+// Up to n steps of the lava grid (fv3: until the time `until`). A refusal before a step,
+// or fv3's clock stalling after one, names the step the grid holds; a device failure
+// found when fv3 waits for its steps says its substates are undefined.
+void opsplit_ca_s::advance_lava(int64_t n, double until) {
+  try {
+    lava_->advance(n, until);
+  } catch (const Error& e) {
+    if (lava_->fv3() && ca::device_failure(e)) fail_fv3_device(e);
+    steps_ = lava_->steps();
+    fail(e.status(), std::string(e.what()) + "; the grid is at step " + num(steps_));
+  }
+  steps_ = lava_->steps();
 }
 
 // fv3 on CUDA waits for its steps in each call: a device failure may have struck any step

@@ -41,6 +41,7 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   void require_life(const char* call) const;
   void synchronize_generations(int64_t start, double start_time);
   void run_until_fv3(double t_sim);
+  void advance_lava(int64_t n, double until);
   [[noreturn]] void fail_fv3_device(const opsplit::Error& e);
   void upload(const uint64_t* words);
   void download(uint64_t* words) const;

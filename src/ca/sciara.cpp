@@ -304,8 +304,9 @@ LavaSubstate lava_substate(const std::string& name, bool fv3) {
   const size_t known = fv3 ? std::size(kSubstates) : std::size(kSubstates) - 2;  // momentum: fv3's
   for (size_t i = 0; i < known; ++i)
     if (name == kSubstates[i]) return static_cast<LavaSubstate>(i);
-  fail_argument("\"" + name + "\" is not a " + model_name(fv3) + " substate (altitude, thickness, temperature, solidified, lost" +
-                (fv3 ? ", momentum_x, momentum_y)" : ")"));
+  std::string names;
+  for (size_t i = 0; i < known; ++i) names += std::string(i ? ", " : "") + kSubstates[i];
+  fail_argument("\"" + name + "\" is not a " + model_name(fv3) + " substate (" + names + ")");
 }
 
 // ---- LavaGrid -------------------------------------------------------------------------
@@ -322,7 +323,7 @@ LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols, bool fv3)
       params_(lava_default_parameters(fv3)),
       solidified_(ctx, plane_bytes(rows, cols)),
       lost_(ctx, plane_bytes(rows, cols)) {
-  for (int b = 0; b < (ctx.is_cuda() || fv3 ? 2 : 1); ++b) {
+  for (int b = 0; b < (paired() ? 2 : 1); ++b) {
     altitude_[b] = Buffer(ctx, plane_bytes(rows, cols));
     thickness_[b] = Buffer(ctx, plane_bytes(rows, cols));
     temperature_[b] = Buffer(ctx, plane_bytes(rows, cols));
@@ -384,19 +385,16 @@ void LavaGrid::set_substate(const std::string& name, const double* values, bool 
       if (!std::isfinite(v)) fail_argument(at + ": every value must be finite");
       const bool signed_value = s == LavaSubstate::altitude || s == LavaSubstate::momentum_x || s == LavaSubstate::momentum_y;
       if (!signed_value && v < 0.0) fail_argument(at + ": it cannot be negative");
-      if (s == LavaSubstate::thickness && v > 0.0 && (r == 0 || c == 0 || r == rows_ - 1 || c == cols_ - 1))
+      if (s == LavaSubstate::thickness && v > 0.0 && lava_is_sink(rows_, cols_, r, c))
         fail_argument(at + ": the outermost ring is the sink where lava leaves the grid, and holds none");
       row_major[static_cast<size_t>(r * cols_ + c)] = v;
     }
   synchronize();
-  if (ctx_.is_cuda()) {
+  if (ctx_.is_cuda())
     ctx_.device().copy_to_device(plane(s), row_major.data(), plane_bytes(rows_, cols_));
-    if (s != LavaSubstate::solidified)  // both buffers of a pair: outside a step's region they are the same
-      ctx_.device().copy_on_device(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
-  } else {
+  else
     std::memcpy(plane(s), row_major.data(), plane_bytes(rows_, cols_));
-    if (fv3_ && s != LavaSubstate::solidified) std::memcpy(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
-  }
+  mirror(s);
   if (s == LavaSubstate::thickness) reset_region(row_major.data());
 }
 
@@ -429,23 +427,27 @@ void LavaGrid::reset_region(const double* thickness) {
   for (int64_t i = 0; i < rows_ * cols_; ++i)
     if (thickness[i] > 0.0) box_.include(i / cols_, i % cols_);
   for (const LavaVent& v : vents_) box_.include(v.row, v.col);
-  // Paired buffers (CUDA, fv3): steps write every cell of their region into the other
-  // buffer, so both hold the same outside it only while the region grows. A new,
-  // smaller region needs them the same everywhere.
-  if (ctx_.is_cuda() || fv3_) {
-    std::vector<LavaSubstate> paired = {LavaSubstate::altitude, LavaSubstate::temperature};
-    if (fv3_) paired.insert(paired.end(), {LavaSubstate::momentum_x, LavaSubstate::momentum_y});
-    for (LavaSubstate s : paired) {
-      if (ctx_.is_cuda())
-        ctx_.device().copy_on_device(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
-      else
-        std::memcpy(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
-    }
-  }
+  // Steps write every cell of their region into the other buffer of each pair, so both
+  // hold the same outside it only while the region grows: a new, smaller region needs
+  // them the same everywhere (thickness, just set, already is).
+  for (LavaSubstate s : {LavaSubstate::altitude, LavaSubstate::temperature, LavaSubstate::momentum_x,
+                         LavaSubstate::momentum_y})
+    mirror(s);
   if (ctx_.is_cuda())
     set_device_state();
   else if (!fv3_)
     std::memset(flows_.data(), 0, flows_.bytes());
+}
+
+// A paired substate's current buffer copied into the other (nothing for a single one).
+void LavaGrid::mirror(LavaSubstate s) {
+  const bool single = s == LavaSubstate::solidified || s == LavaSubstate::lost;
+  const bool momentum = s == LavaSubstate::momentum_x || s == LavaSubstate::momentum_y;
+  if (!paired() || single || (momentum && !fv3_)) return;
+  if (ctx_.is_cuda())
+    ctx_.device().copy_on_device(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
+  else
+    std::memcpy(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
 }
 
 // The host's box, and fv3's time, steps and emitted thickness, to the device (the host's
@@ -531,7 +533,6 @@ void LavaGrid::synchronize() {
     current_ ^= static_cast<int>((d.steps - steps_) & 1);
     steps_ = d.steps, time_ = d.time;
     emitted_.sum = d.emitted_sum, emitted_.error = d.emitted_error;
-    stalled_ = stalled_ || d.stalled != 0;
   }
 }
 
@@ -556,6 +557,12 @@ LavaVents LavaGrid::vents_on_backend() const {
   return e;
 }
 
+LavaVents LavaGrid::vents_on_host(const std::vector<LavaVentSchedule>& schedules) const {
+  LavaVents e = vents_on_backend();
+  e.vents = schedules.data();
+  return e;
+}
+
 std::vector<LavaVentSchedule> LavaGrid::host_schedules() const {
   std::vector<LavaVentSchedule> host(vents_.size());
   for (size_t v = 0; v < vents_.size(); ++v)
@@ -568,10 +575,8 @@ void LavaGrid::advance(int64_t n, double until) {
   if (fv3_) return advance_fv3(n, until);
   const LavaConstants k = lava_constants(params_);
   const LavaPlanes g = planes();
-  const LavaBox all{0, rows_ - 1, 0, cols_ - 1};
   const std::vector<LavaVentSchedule> host = host_schedules();
-  LavaVents on_host = vents_on_backend();
-  on_host.vents = host.data();
+  const LavaVents on_host = vents_on_host(host);
   // The thickness the vents emit at a step, summed on the host by the function the
   // backends emit with.
   auto count_emission = [&](int64_t step) {
@@ -581,10 +586,8 @@ void LavaGrid::advance(int64_t n, double until) {
   if (!ctx_.is_cuda()) {
     for (int64_t s = 0; s < n; ++s) {
       count_emission(steps_);
-      // The region: every cell that has held lava, grown by one (lava moves a cell a step).
-      const LavaBox region = all_cells_ ? all : box_.grown(1, rows_, cols_);
-      lava_step_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), on_host, steps_, region, k,
-                    ctx_.threads(), box_);
+      lava_step_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), on_host, steps_,
+                    lava_region(box_, all_cells_, rows_, cols_), k, ctx_.threads(), box_);
       ++steps_;
     }
     return;
@@ -602,8 +605,7 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
   const LavaPlanes g = planes();
   if (!ctx_.is_cuda()) {
     const std::vector<LavaVentSchedule> host = host_schedules();
-    LavaVents on_host = vents_on_backend();
-    on_host.vents = host.data();
+    const LavaVents on_host = vents_on_host(host);
     for (int64_t s = 0; s < n && time_ < until; ++s) {
       bool last = false;
       const double clock = lava3_step_cpu(g, current_, on_host, vent_box_, time_, until, all_cells_, k, ctx_.threads(),
@@ -622,8 +624,7 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
     launched += m;
   }
   synchronize();
-  if (stalled_) {
-    stalled_ = false;
+  if (launcher_->known_stalled()) {
     set_device_state();  // the device's flag cleared for the next call
     fail_stalled(time_);
   }
@@ -720,13 +721,12 @@ double lava3_step_cpu(const LavaPlanes& g, int cur, const LavaVents& vents, cons
   const double clock = lava3_clock(shortest, now, until, k, last);
   if (lava3_stalled(now, clock, *last)) return -1.0;  // nothing changed but the motions
   // Flow mode over the region: the box grown by one (lava moves at most a cell a step).
-  if (!box.empty()) {
-    const LavaBox region = all_cells ? LavaBox{0, rows - 1, 0, cols - 1} : box.grown(1, rows, cols);
+  const LavaBox region = lava_region(box, all_cells, rows, cols);
+  if (!region.empty())
     update_region(region, threads, box, [&](int64_t r, int64_t c) {
       const bool may_be_vent = r >= vent_box.r0 && r <= vent_box.r1 && c >= vent_box.c0 && c <= vent_box.c1;
       return lava3_cell_step(g, cur, r, c, k, clock, vents, may_be_vent, now);
     });
-  }
   lava3_count_emission(vents, now, clock, emitted);
   return clock;
 }

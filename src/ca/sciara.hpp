@@ -84,8 +84,16 @@ struct LavaBox {
   LavaBox grown(int64_t by, int64_t rows, int64_t cols) const;
   void include(int64_t r, int64_t c);
   void include(const LavaBox& b);
-  int64_t cells() const { return empty() ? 0 : (r1 - r0 + 1) * (c1 - c0 + 1); }
 };
+
+// The cells a step computes from the box of lava: the box grown by one (lava moves at
+// most a cell a step), or every cell; none while the box is empty (no lava, no vent).
+OPSPLIT_HD LavaBox lava_region(const LavaBox& box, bool all_cells, int64_t rows, int64_t cols) {
+  if (box.r1 < box.r0) return box;
+  if (all_cells) return LavaBox{0, rows - 1, 0, cols - 1};
+  return LavaBox{box.r0 > 0 ? box.r0 - 1 : 0, box.r1 + 1 < rows ? box.r1 + 1 : rows - 1, box.c0 > 0 ? box.c0 - 1 : 0,
+                 box.c1 + 1 < cols ? box.c1 + 1 : cols - 1};
+}
 
 enum class LavaSubstate { altitude, thickness, temperature, solidified, lost, momentum_x, momentum_y };
 // INVALID_ARGUMENT naming the model's substates otherwise (momentum is fv3's).
@@ -141,6 +149,10 @@ class LavaGrid {
   double* plane(LavaSubstate s, int buffer = -1) const;  // -1: the current one
   LavaPlanes planes() const;
   LavaVents vents_on_backend() const;
+  LavaVents vents_on_host(const std::vector<LavaVentSchedule>& schedules) const;  // schedules: host_schedules()
+  // Altitude, thickness, temperature and momentum in pairs of buffers: CUDA, and fv3.
+  bool paired() const { return ctx_.is_cuda() || fv3_; }
+  void mirror(LavaSubstate s);
   std::vector<LavaVentSchedule> host_schedules() const;
   void download(LavaSubstate s, double* host) const;
   void reset_region(const double* thickness);
@@ -165,7 +177,6 @@ class LavaGrid {
   LavaBox box_;  // every cell that has held lava since thickness was set, and the vents (CUDA: as last read)
   int64_t steps_ = 0;
   double time_ = 0.0;       // fv3: the sum of the steps' clocks, s
-  bool stalled_ = false;    // fv3 on CUDA: the device's steps stopped on a clock too short
   CompensatedSum emitted_;  // thickness the vents emitted
 };
 

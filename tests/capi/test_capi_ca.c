@@ -131,6 +131,20 @@ static int same_substates_of(opsplit_ca a, opsplit_ca b, int fv3) {
 }
 static int same_substates(opsplit_ca a, opsplit_ca b) { return same_substates_of(a, b, 0); }
 
+/* Whether the grid's parameters names[i] hold values[i], each one read. */
+static int has_parameters(opsplit_ca g, const char* const* names, const double* values, int n) {
+  int all = 1;
+  for (int i = 0; i < n; ++i) {
+    double value = -1.0;
+    CHECK_OK(opsplit_ca_get_parameter(g, names[i], &value));
+    if (value != values[i]) {
+      fprintf(stderr, "%s = %.17g, not %.17g\n", names[i], value, values[i]);
+      all = 0;
+    }
+  }
+  return all;
+}
+
 static void lava_tests(opsplit_context ctx, opsplit_ca life);
 static void fv3_tests(opsplit_context ctx);
 
@@ -567,16 +581,7 @@ static void lava_tests(opsplit_context ctx, opsplit_ca life) {
                                   "Phc_Tvent", "Pcool",    "Prho",  "Pepsilon", "Psigma", "Pcv"};
   static const double etna[13] = {60.0, 10.0, 1143.0, 1360.0, 0.075, 0.9, 60.0, 0.4, 9.0, 2600.0, 0.9, 5.68e-8, 1150.0};
   double value = -1.0;
-  int defaults = 1;
-  for (int i = 0; i < 13; ++i) {
-    value = -1.0;
-    CHECK_OK(opsplit_ca_get_parameter(lv, names[i], &value));
-    if (value != etna[i]) {
-      fprintf(stderr, "%s = %.17g, not Etna's %.17g\n", names[i], value, etna[i]);
-      defaults = 0;
-    }
-  }
-  CHECK(defaults);
+  CHECK(has_parameters(lv, names, etna, 13));
   EXPECT_ERROR(opsplit_ca_set_parameter(NULL, "Pc", 5.0), HANDLE, setpar, "ca is NULL");
   EXPECT_ERROR(opsplit_ca_set_parameter(life, "Pc", 5.0), BAD, setpar, not_lava);
   EXPECT_ERROR(opsplit_ca_set_parameter(lv, NULL, 5.0), BAD, setpar, "name is NULL");
@@ -638,12 +643,7 @@ static void lava_tests(opsplit_context ctx, opsplit_ca life) {
   EXPECT_ERROR(opsplit_ca_load_parameters(lv, nan_value), PARSE, loadpar, "nan");
   const char* cols_fraction = temp_file("Pc 5\nncols 8.5\n");
   EXPECT_ERROR(opsplit_ca_load_parameters(lv, cols_fraction), PARSE, loadpar, "not an integer");
-  defaults = 1;
-  for (int i = 0; i < 13; ++i) {
-    CHECK_OK(opsplit_ca_get_parameter(lv, names[i], &value));
-    defaults = defaults && value == etna[i];
-  }
-  CHECK(defaults);
+  CHECK(has_parameters(lv, names, etna, 13));
 
   /* ---- vents ---- */
   const char* addv = "opsplit_ca_add_vent";
@@ -986,16 +986,7 @@ static void fv3_tests(opsplit_context ctx) {
   static const double thesis[15] = {10.0,  120.0, 1143.0, 1360.0, 0.5, 0.315, 23.066, 1.014,
                                     0.5,   1.507, 2600.0, 0.9,    5.68e-8, 1150.0, 9.81};
   double value = -1.0;
-  int defaults = 1;
-  for (int i = 0; i < 15; ++i) {
-    value = -1.0;
-    CHECK_OK(opsplit_ca_get_parameter(v3, names[i], &value));
-    if (value != thesis[i]) {
-      fprintf(stderr, "fv3 %s = %.17g, not the thesis' %.17g\n", names[i], value, thesis[i]);
-      defaults = 0;
-    }
-  }
-  CHECK(defaults);
+  CHECK(has_parameters(v3, names, thesis, 15));
   /* Each model refuses the other's names, listing its own. */
   EXPECT_ERROR(opsplit_ca_set_parameter(v3, "Pclock", 60.0), BAD, setpar, "\"Pclock\" is not a SCIARA-fv3 parameter");
   EXPECT_ERROR(opsplit_ca_set_parameter(v3, "Pr_Tsol", 0.5), BAD, setpar, "Ptmax");

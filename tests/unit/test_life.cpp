@@ -150,6 +150,14 @@ TEST(LifeRle, NamesTheFault) {
     expect_refused([](const std::string& t) { return parse_rle(t); }, text, OPSPLIT_ERROR_PARSE, why);
 }
 
+// A random soup: each cell alive with probability 0.35.
+std::vector<uint8_t> soup(int64_t rows, int64_t cols, std::mt19937_64& rng) {
+  std::bernoulli_distribution alive(0.35);
+  std::vector<uint8_t> cells(static_cast<size_t>(rows * cols));
+  for (auto& c : cells) c = alive(rng) ? 1 : 0;
+  return cells;
+}
+
 // Every generation of random soups equals the cell-by-cell reference, bit for bit: sizes
 // around the 64-cell words (1, 63, 64, 65, 130 columns), 1- and 2-row tori, both
 // boundaries, the named rules and random ones.
@@ -164,9 +172,7 @@ TEST(LifeGrid, EqualsTheCellByCellReference) {
   for (const LifeRule& rule : rules)
     for (const auto& [rows, cols] : sizes)
       for (bool periodic : {true, false}) {
-        std::bernoulli_distribution alive(0.35);
-        std::vector<uint8_t> cells(static_cast<size_t>(rows * cols));
-        for (auto& c : cells) c = alive(rng) ? 1 : 0;
+        std::vector<uint8_t> cells = soup(rows, cols, rng);
         Grid grid(rows, cols, opsplit::ca::life_rule_string(rule).c_str(), periodic);
         grid.set(cells);
         for (int g = 0; g < 12; ++g) {
@@ -191,9 +197,7 @@ TEST(LifeGrid, ManyGenerationsACallEqualTheReference) {
   for (const LifeRule& rule : rules)
     for (const auto& [rows, cols] : sizes)
       for (bool periodic : {true, false}) {
-        std::bernoulli_distribution alive(0.35);
-        std::vector<uint8_t> cells(static_cast<size_t>(rows * cols));
-        for (auto& c : cells) c = alive(rng) ? 1 : 0;
+        std::vector<uint8_t> cells = soup(rows, cols, rng);
         Grid grid(rows, cols, opsplit::ca::life_rule_string(rule).c_str(), periodic);
         grid.set(cells);
         for (int calls = 0; calls < 3; ++calls) {
