@@ -57,7 +57,7 @@ class LavaLauncher {
   void release() noexcept;
   // Waits for the launch before last (two in flight at most) and takes its read-back;
   // the number of blocks for a launch of nsteps whose region may grow from the box.
-  int prepare(const LavaPlanes& g, int nsteps, bool all_cells, const void* kernel);
+  int prepare(const LavaPlanes& g, int nsteps, bool all_cells, const void* kernel, int threads);
   void finish(int nsteps);  // after a launch: its read-back queued
   Context& ctx_;
   LavaDeviceState* device_state_ = nullptr;
