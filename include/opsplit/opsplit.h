@@ -7,5 +7,6 @@
 #include "opsplit/field.h"
 #include "opsplit/mechanism.h"
 #include "opsplit/ode.h"
+#include "opsplit/pcpd.h"
 
 #endif

@@ -18,6 +18,7 @@ enum class HandleKind : uint64_t {
   mechanism = 0x6f7073706c6d6563ULL,  // "opsplmec"
   ode = 0x6f7073706c6f6465ULL,        // "opsplode"
   ca = 0x6f7073706c5f6361ULL,         // "opspl_ca"
+  pcpd = 0x6f707370706370ULL,         // "opsppcp"
 };
 
 namespace registry {

@@ -1,0 +1,127 @@
+// The CUDA side of PCPD ensembles: EXACT a thread a replica; MULTISPIN a warp a replica,
+// lane p the seed's part p, the replica's words in shared memory for the launch. The
+// moves are pcpd.cuh's, the random numbers cuRAND's Philox: the CPU's trajectories.
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "pcpd/pcpd_cuda.hpp"
+
+namespace opsplit::pcpd {
+namespace {
+
+void check(cudaError_t err, const char* what) {
+  if (err == cudaSuccess) return;
+  cudaGetLastError();
+  fail(err == cudaErrorMemoryAllocation ? OPSPLIT_ERROR_OUT_OF_MEMORY : OPSPLIT_ERROR_DEVICE,
+       std::string(what) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")");
+}
+
+cudaStream_t stream_of(Context& ctx) { return static_cast<cudaStream_t>(ctx.device().stream()); }
+
+__global__ void exact_kernel(uint8_t* sites, uint64_t L, uint64_t replicas, ExactRates rates, uint64_t seed,
+                             uint64_t from, uint64_t to) {
+  const uint64_t r = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= replicas) return;
+  const Stream stream = make_stream(seed, static_cast<uint32_t>(r));
+  uint8_t* q = sites + r * L;
+  for (uint64_t m = from; m < to; ++m) exact_move(q, L, rates, stream, m);
+}
+
+// Shared memory holds word w = p K + l at l x 32 + p: a step's 32 lanes, all at the same
+// l, read 32 consecutive words (no bank conflicts; the seed's interleaved layout).
+struct SharedWords {
+  uint64_t* s;
+  uint64_t K;
+  __device__ uint64_t& operator()(uint64_t w) const { return s[(w % K) * kParts + w / K]; }
+};
+
+__global__ void __launch_bounds__(kParts) multispin_kernel(uint64_t* words, uint64_t W, MultispinRates rates,
+                                                           uint64_t seed, uint64_t from, uint64_t to) {
+  extern __shared__ uint64_t lattice[];
+  const uint64_t r = blockIdx.x, K = W / kParts;
+  const int lane = threadIdx.x;
+  uint64_t* global = words + r * W;
+  const SharedWords at{lattice, K};
+  for (uint64_t w = lane; w < W; w += kParts) at(w) = global[w];
+  __syncwarp();
+  const Stream stream = make_stream(seed, static_cast<uint32_t>(r));
+  const int draws = draws_per_part(rates);
+  Philox4 local{};
+  for (uint64_t s = from; s < to; ++s) {
+    if (s == from || (s & 3u) == 0) local = local_words_draw(stream, s);  // every lane: no divergence
+    const uint64_t l = local_word_of(local, s, K);
+    uint32_t u[4 * kMaxCallsPerPart];
+    part_draws(stream, s, lane, draws, u);
+    multispin_part_step(at, W, K, l, lane, step_masks(u, rates));
+    __syncwarp();  // the next step's words may be another lane's
+  }
+  for (uint64_t w = lane; w < W; w += kParts) global[w] = at(w);
+}
+
+__device__ Counts warp_sum(Counts c) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    c.particles += __shfl_down_sync(0xffffffffu, c.particles, offset);
+    c.pairs += __shfl_down_sync(0xffffffffu, c.pairs, offset);
+  }
+  return c;
+}
+
+// A warp a replica: its particles and pairs (integer sums: the same in any order).
+__global__ void multispin_counts_kernel(const uint64_t* words, uint64_t W, int64_t* counts) {
+  const uint64_t r = blockIdx.x;
+  const uint64_t* x = words + r * W;
+  const uint64_t share = (W + 31) / 32, w0 = threadIdx.x * share, w1 = min(W, w0 + share);
+  Counts c = w0 < W ? multispin_counts_range([x](uint64_t w) { return x[w]; }, W, w0, w1) : Counts{};
+  c = warp_sum(c);
+  if (threadIdx.x == 0) counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
+}
+
+__global__ void exact_counts_kernel(const uint8_t* sites, uint64_t L, int64_t* counts) {
+  const uint64_t r = blockIdx.x;
+  Counts c = warp_sum(exact_counts(sites + r * L, L, threadIdx.x, 32));
+  if (threadIdx.x == 0) counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
+}
+
+}  // namespace
+
+void exact_moves_cuda(Context& ctx, uint8_t* sites, uint64_t L, uint64_t replicas, const ExactRates& rates,
+                      uint64_t seed, uint64_t from, uint64_t to) {
+  constexpr unsigned kThreads = 128;
+  exact_kernel<<<unsigned((replicas + kThreads - 1) / kThreads), kThreads, 0, stream_of(ctx)>>>(
+      sites, L, replicas, rates, seed, from, to);
+  check(cudaGetLastError(), "exact_kernel launch");
+}
+
+bool multispin_fits_cuda(Context& ctx, uint64_t W) {
+  int most = 0;
+  check(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx.device().id()),
+        "cudaDeviceGetAttribute");
+  return W * sizeof(uint64_t) <= static_cast<uint64_t>(most);
+}
+
+void multispin_steps_cuda(Context& ctx, uint64_t* words, uint64_t W, uint64_t replicas, const MultispinRates& rates,
+                          uint64_t seed, uint64_t from, uint64_t to) {
+  const size_t bytes = W * sizeof(uint64_t);
+  check(cudaFuncSetAttribute(multispin_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+        "cudaFuncSetAttribute(multispin_kernel)");
+  // A block a replica: replicas <= 2^31 - 1 (opsplit_pcpd_create), the grid's x limit.
+  multispin_kernel<<<unsigned(replicas), kParts, bytes, stream_of(ctx)>>>(words, W, rates, seed, from, to);
+  check(cudaGetLastError(), "multispin_kernel launch");
+}
+
+void exact_counts_cuda(Context& ctx, const uint8_t* sites, uint64_t L, uint64_t replicas, int64_t* device_counts,
+                       int64_t* counts) {
+  exact_counts_kernel<<<unsigned(replicas), 32, 0, stream_of(ctx)>>>(sites, L, device_counts);
+  check(cudaGetLastError(), "exact_counts_kernel launch");
+  ctx.device().copy_to_host(counts, device_counts, 2 * replicas * sizeof(int64_t));
+}
+
+void multispin_counts_cuda(Context& ctx, const uint64_t* words, uint64_t W, uint64_t replicas,
+                           int64_t* device_counts, int64_t* counts) {
+  multispin_counts_kernel<<<unsigned(replicas), 32, 0, stream_of(ctx)>>>(words, W, device_counts);
+  check(cudaGetLastError(), "multispin_counts_kernel launch");
+  ctx.device().copy_to_host(counts, device_counts, 2 * replicas * sizeof(int64_t));
+}
+
+}  // namespace opsplit::pcpd

@@ -1,0 +1,366 @@
+#include "pcpd/pcpd.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "pcpd/pcpd_cuda.hpp"
+
+using namespace opsplit;
+using namespace opsplit::pcpd;
+
+Philox4 opsplit::pcpd::philox_host(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1) {
+  return philox(c0, c1, c2, c3, k0, k1);
+}
+
+namespace {
+
+constexpr int64_t kMaxSites = int64_t(1) << 40, kMaxReplicas = (int64_t(1) << 31) - 1, kMaxTotal = int64_t(1) << 44;
+constexpr uint64_t kMaxUnits = uint64_t(1) << 62;
+
+// round(x 2^32) for x in [0, 1]: the threshold a uniform 32-bit draw is compared with.
+uint64_t threshold(double x) { return static_cast<uint64_t>(std::llround(std::ldexp(x, 32))); }
+
+void check_probability(double x, const char* name) {
+  if (!(x >= 0.0 && x <= 1.0)) fail_argument(std::string(name) + "=" + num(x) + " is not in [0, 1]");
+}
+
+// The sites of a replica packed into MULTISPIN words: bit b of word w is site w + b W.
+void pack(const uint8_t* sites, uint64_t W, uint64_t* words) {
+  for (uint64_t w = 0; w < W; ++w) {
+    uint64_t x = 0;
+    for (int b = 0; b < kWordBits; ++b) x |= static_cast<uint64_t>(sites[w + b * W] != 0) << b;
+    words[w] = x;
+  }
+}
+void unpack(const uint64_t* words, uint64_t W, uint8_t* sites) {
+  for (uint64_t w = 0; w < W; ++w)
+    for (int b = 0; b < kWordBits; ++b) sites[w + b * W] = static_cast<uint8_t>((words[w] >> b) & 1u);
+}
+
+// MULTISPIN steps [from, to) of one replica's W words: each step's Philox calls for the
+// 32 parts at once (a loop over the parts that the compiler vectorizes: the parts'
+// counters differ in one word), then the parts' updates in order (on disjoint words:
+// any order gives the same bits). Compiled for three x86-64 levels, like the field's
+// row loops (src/field/field_cpu.cpp); integer operations: the same bits on each.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && defined(__ELF__) && \
+    !defined(OPSPLIT_NO_ROW_CLONES)
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), noinline))
+#endif
+void multispin_replica_steps(uint64_t* words, uint64_t W, const MultispinRates& rates, const Stream& stream,
+                             uint64_t from, uint64_t to) {
+  const uint64_t K = W / kParts;
+  const int calls = calls_per_part(draws_per_part(rates));
+  auto at = [words](uint64_t w) -> uint64_t& { return words[w]; };
+  uint32_t u[4 * kMaxCallsPerPart][kParts];  // the parts' draws, part fastest
+  Philox4 local{};
+  for (uint64_t s = from; s < to; ++s) {
+    if (s == from || (s & 3u) == 0) local = local_words_draw(stream, s);
+    const uint64_t l = local_word_of(local, s, K);
+    for (int call = 0; call < calls; ++call)
+      for (int p = 0; p < kParts; ++p) {
+        const Philox4 x = part_call(stream, s, p, call);
+        for (int j = 0; j < 4; ++j) u[4 * call + j][p] = x.v[j];
+      }
+    // step_masks_of's pieces, each over all parts.
+    uint64_t diffuse[kParts], annihilate[kParts], high[kParts];
+    for (int p = 0; p < kParts; ++p) {
+      auto mine = [&u, p](int j) { return u[j][p]; };
+      high[p] = draw_word(mine, 0);
+      annihilate[p] = annihilation_mask(u[0][p], draw_word(mine, 1), draw_word(mine, 2), rates);
+      diffuse[p] = diffusion_start(rates);
+    }
+    for (int j = 0; j < rates.diffusion_words; ++j)
+      for (int p = 0; p < kParts; ++p)
+        diffuse[p] = diffusion_bit(diffuse[p], draw_word([&u, p](int i) { return u[i][p]; }, 3 + j), rates, j);
+    // multispin_part_step's pieces, each over all parts: the updates vectorize.
+    uint64_t left[kParts], a[kParts], b[kParts], right[kParts];
+    for (int p = 0; p < kParts; ++p) PartWords(W, K, l, p).load(at, left[p], a[p], b[p], right[p]);
+    for (int p = 0; p < kParts; ++p)
+      multispin_update(left[p], a[p], b[p], right[p], StepMasks{diffuse[p], annihilate[p], high[p]});
+    for (int p = 0; p < kParts; ++p) PartWords(W, K, l, p).store(at, left[p], a[p], b[p], right[p]);
+  }
+}
+
+}  // namespace
+
+opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t replicas)
+    : ContextMember(ctx), algorithm_(algorithm) {
+  if (algorithm != OPSPLIT_PCPD_EXACT && algorithm != OPSPLIT_PCPD_MULTISPIN)
+    fail_argument("algorithm=" + num(algorithm) + " is not OPSPLIT_PCPD_EXACT (0) or OPSPLIT_PCPD_MULTISPIN (1)");
+  if (L < 4 || L > kMaxSites) fail_argument("L=" + num(static_cast<long long>(L)) + " is not in 4 .. 2^40");
+  if (replicas < 1 || replicas > kMaxReplicas)
+    fail_argument("replicas=" + num(static_cast<long long>(replicas)) + " is not in 1 .. 2^31 - 1");
+  if (L > kMaxTotal / replicas)
+    fail_argument("L x replicas = " + num(static_cast<long long>(L)) + " x " + num(static_cast<long long>(replicas)) +
+                  " is more than 2^44 sites");
+  if (algorithm == OPSPLIT_PCPD_MULTISPIN) {
+    constexpr int64_t kMinL = int64_t(kMinPartWords) * kMovesPerStep;
+    if (L % kMovesPerStep != 0 || L < kMinL)
+      fail_argument("L=" + num(static_cast<long long>(L)) + ": MULTISPIN needs L a multiple of " +
+                    num(kMovesPerStep) + " (32 parts of 64-bit words) and at least " + num(static_cast<long long>(kMinL)) +
+                    " (4 words a part)");
+    words_ = static_cast<uint64_t>(L) / kWordBits;
+    if (ctx.is_cuda() && !multispin_fits_cuda(ctx, words_))
+      fail(OPSPLIT_ERROR_UNSUPPORTED, "L=" + num(static_cast<long long>(L)) + ": a MULTISPIN replica's " +
+                                          num(static_cast<long long>(L / 8)) +
+                                          " bytes do not fit one block's shared memory on this device");
+  }
+  L_ = static_cast<uint64_t>(L), replicas_ = static_cast<uint64_t>(replicas);
+  const uint64_t per_replica = multispin() ? words_ * sizeof(uint64_t) : L_;
+  lattice_ = Buffer(ctx, per_replica * replicas_);
+  if (ctx.is_cuda()) device_counts_ = Buffer(ctx, 2 * replicas_ * sizeof(int64_t));
+  set_probabilities(p_, d_);
+  initialize(0, 1.0);
+}
+
+void opsplit_pcpd_s::set_probabilities(double p, double d) {
+  check_probability(p, "p");
+  check_probability(d, "d");
+  MultispinRates m{};
+  if (multispin()) {
+    const double k = std::ldexp(d, kMaxDiffusionWords);
+    if (k != std::floor(k))
+      fail_argument("d=" + num(d) + ": MULTISPIN takes d = k / 2^n with n <= " + num(kMaxDiffusionWords) +
+                    " (built from n random words), e.g. 0.25, 0.5, 0.75");
+    auto bits = static_cast<uint32_t>(k);
+    int words = kMaxDiffusionWords;
+    while (words > 0 && bits % 2 == 0) bits /= 2, --words;
+    m.diffusion_bits = bits, m.diffusion_words = words;
+    m.annihilation_quarters = 1;
+    while (p > 0.25 * m.annihilation_quarters) ++m.annihilation_quarters;
+    m.correlated = threshold(p / (0.25 * m.annihilation_quarters));
+  }
+  p_ = p, d_ = d;
+  exact_ = ExactRates{threshold(d), threshold(p)};
+  multispin_ = m;
+}
+
+void opsplit_pcpd_s::set_points_per_decade(int points) {
+  if (points < 1 || points > 1000) fail_argument("points=" + num(points) + " is not in 1 .. 1000");
+  points_per_decade_ = points;
+  next_point_ = next_point_after(done_);
+}
+
+double opsplit_pcpd_s::time_of(uint64_t units) const {
+  return static_cast<double>(units) * (multispin() ? double(kMovesPerStep) : 1.0) / static_cast<double>(L_);
+}
+
+uint64_t opsplit_pcpd_s::units_at(double t) const {
+  const double per_unit = multispin() ? double(kMovesPerStep) : 1.0;
+  auto u = static_cast<uint64_t>(std::ceil(t * static_cast<double>(L_) / per_unit));
+  while (time_of(u) < t) ++u;  // the rounding of t L, either way
+  while (u > 0 && time_of(u - 1) >= t) --u;
+  return u;
+}
+
+uint64_t opsplit_pcpd_s::next_point_after(uint64_t units) const {
+  const double ppd = points_per_decade_;
+  // The points are at 10^(k / ppd), k >= 0; start a little below the time reached.
+  double k = units == 0 ? 0.0 : std::max(0.0, std::floor(ppd * std::log10(time_of(units))) - 1.0);
+  for (;; k += 1.0) {
+    const double t = std::pow(10.0, k / ppd);
+    if (t * static_cast<double>(L_) >= static_cast<double>(kMaxUnits)) return std::numeric_limits<uint64_t>::max();
+    const uint64_t u = units_at(t);
+    if (u > units) return u;
+  }
+}
+
+void opsplit_pcpd_s::initialize(uint64_t seed, double density) {
+  check_probability(density, "density");
+  const uint64_t t = threshold(density);
+  seed_ = seed;
+  const int threads = context().threads();
+  std::vector<uint8_t> sites;
+  // Each site from its replica's initial stream, 4 sites a draw; density 1: all occupied.
+  for (uint64_t r = 0; r < replicas_; ++r) {
+    sites.assign(L_, 1);
+    if (density < 1.0) {
+      const Stream stream = make_stream(seed, static_cast<uint32_t>(r));
+      const int64_t draws = static_cast<int64_t>((L_ + 3) / 4);
+#pragma omp parallel for num_threads(threads) schedule(static)
+      for (int64_t j = 0; j < draws; ++j) {
+        const Philox4 u = stream.draw(kStreamInitial, static_cast<uint64_t>(j));
+        for (uint64_t i = 4 * static_cast<uint64_t>(j), e = 0; e < 4 && i < L_; ++i, ++e)
+          sites[i] = below(u.v[e], t) ? 1 : 0;
+      }
+    }
+    set_lattice(static_cast<int64_t>(r), sites.data());
+  }
+  done_ = 0;
+  series_.clear();
+  take_point();
+  next_point_ = next_point_after(0);
+}
+
+void opsplit_pcpd_s::check_replica(int64_t replica, const void* sites) const {
+  if (replica < 0 || static_cast<uint64_t>(replica) >= replicas_)
+    fail_argument("replica=" + num(static_cast<long long>(replica)) + " is not in 0 .. " +
+                  num(static_cast<long long>(replicas_ - 1)));
+  if (sites == nullptr) fail_argument("sites is NULL");
+}
+
+void opsplit_pcpd_s::get_lattice(int64_t replica, uint8_t* sites) const {
+  check_replica(replica, sites);
+  const auto r = static_cast<uint64_t>(replica);
+  if (!multispin()) {
+    const uint8_t* src = lattice_.as<uint8_t>() + r * L_;
+    if (context().is_cuda())
+      context().device().copy_to_host(sites, src, L_);
+    else
+      std::memcpy(sites, src, L_);
+    for (uint64_t i = 0; i < L_; ++i) sites[i] = sites[i] != 0;
+    return;
+  }
+  std::vector<uint64_t> words(words_);
+  const uint64_t* src = lattice_.as<uint64_t>() + r * words_;
+  if (context().is_cuda())
+    context().device().copy_to_host(words.data(), src, words_ * sizeof(uint64_t));
+  else
+    std::memcpy(words.data(), src, words_ * sizeof(uint64_t));
+  unpack(words.data(), words_, sites);
+}
+
+void opsplit_pcpd_s::set_lattice(int64_t replica, const uint8_t* sites) {
+  check_replica(replica, sites);
+  const auto r = static_cast<uint64_t>(replica);
+  if (!multispin()) {
+    std::vector<uint8_t> q(sites, sites + L_);
+    for (uint8_t& x : q) x = x != 0;
+    uint8_t* dst = lattice_.as<uint8_t>() + r * L_;
+    if (context().is_cuda()) {
+      context().device().copy_to_device(dst, q.data(), L_);
+      context().device().synchronize();  // q is on this frame
+    } else {
+      std::memcpy(dst, q.data(), L_);
+    }
+    return;
+  }
+  std::vector<uint64_t> words(words_);
+  pack(sites, words_, words.data());
+  uint64_t* dst = lattice_.as<uint64_t>() + r * words_;
+  if (context().is_cuda()) {
+    context().device().copy_to_device(dst, words.data(), words_ * sizeof(uint64_t));
+    context().device().synchronize();
+  } else {
+    std::memcpy(dst, words.data(), words_ * sizeof(uint64_t));
+  }
+}
+
+void opsplit_pcpd_s::advance(uint64_t from, uint64_t to) {
+  Context& ctx = context();
+  if (ctx.is_cuda()) {
+    if (multispin())
+      multispin_steps_cuda(ctx, lattice_.as<uint64_t>(), words_, replicas_, multispin_, seed_, from, to);
+    else
+      exact_moves_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, exact_, seed_, from, to);
+    return;
+  }
+  const int threads = ctx.threads();
+  const auto n = static_cast<int64_t>(replicas_);
+  if (!multispin()) {
+    uint8_t* base = lattice_.as<uint8_t>();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int64_t r = 0; r < n; ++r) {
+      const Stream stream = make_stream(seed_, static_cast<uint32_t>(r));
+      uint8_t* q = base + static_cast<uint64_t>(r) * L_;
+      for (uint64_t m = from; m < to; ++m) exact_move(q, L_, exact_, stream, m);
+    }
+    return;
+  }
+  uint64_t* base = lattice_.as<uint64_t>();
+  const MultispinRates rates = multispin_;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (int64_t r = 0; r < n; ++r)
+    multispin_replica_steps(base + static_cast<uint64_t>(r) * words_, words_, rates,
+                            make_stream(seed_, static_cast<uint32_t>(r)), from, to);
+}
+
+void opsplit_pcpd_s::take_point() {
+  Context& ctx = context();
+  std::vector<int64_t> counts(2 * replicas_);
+  if (ctx.is_cuda()) {
+    if (multispin())
+      multispin_counts_cuda(ctx, lattice_.as<uint64_t>(), words_, replicas_, device_counts_.as<int64_t>(),
+                            counts.data());
+    else
+      exact_counts_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, device_counts_.as<int64_t>(), counts.data());
+  } else {
+    const int threads = ctx.threads();
+    const auto n = static_cast<int64_t>(replicas_);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t r = 0; r < n; ++r) {
+      Counts c;
+      if (multispin()) {
+        const uint64_t* words = lattice_.as<uint64_t>() + static_cast<uint64_t>(r) * words_;
+        c = multispin_counts_range([words](uint64_t w) { return words[w]; }, words_, 0, words_);
+      } else {
+        c = exact_counts(lattice_.as<uint8_t>() + static_cast<uint64_t>(r) * L_, L_, 0, 1);
+      }
+      counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
+    }
+  }
+  // Means and standard errors over the replicas, two passes in replica order.
+  Point point{time_of(done_), {}, {}};
+  const double R = static_cast<double>(replicas_), L = static_cast<double>(L_);
+  auto value = [&](int q, uint64_t r) {
+    const int64_t particles = counts[2 * r];
+    return q == 2 ? (particles >= 2 ? 1.0 : 0.0) : static_cast<double>(counts[2 * r + q]) / L;
+  };
+  for (int q = 0; q < 3; ++q) {
+    double sum = 0.0;
+    for (uint64_t r = 0; r < replicas_; ++r) sum += value(q, r);
+    const double mean = sum / R;
+    double squares = 0.0;
+    for (uint64_t r = 0; r < replicas_; ++r) squares += (value(q, r) - mean) * (value(q, r) - mean);
+    point.mean[q] = mean;
+    point.error[q] = replicas_ > 1 ? std::sqrt(squares / (R - 1.0) / R) : std::numeric_limits<double>::quiet_NaN();
+  }
+  series_.push_back(point);
+}
+
+void opsplit_pcpd_s::run(double t_end) {
+  if (!std::isfinite(t_end) || t_end < 0.0) fail_argument("t_end=" + num(t_end) + " is not a finite time >= 0");
+  if (t_end * static_cast<double>(L_) >= static_cast<double>(kMaxUnits))
+    fail_argument("t_end=" + num(t_end) + " x L=" + num(static_cast<long long>(L_)) + " is 2^62 moves or more");
+  Context& ctx = context();
+  const uint64_t target = units_at(t_end), start = done_;
+  if (target <= start) return;
+  const uint64_t chunk = ctx.has_progress() ? std::max<uint64_t>(1, (target - start + 19) / 20) : target - start;
+  while (done_ < target) {
+    const uint64_t next = std::min({target, next_point_, done_ + chunk});
+    advance(done_, next);
+    done_ = next;
+    if (done_ == next_point_) {
+      take_point();
+      next_point_ = next_point_after(done_);
+    }
+    if (ctx.has_progress()) {
+      if (ctx.is_cuda()) ctx.synchronize();
+      const double fraction = static_cast<double>(done_ - start) / static_cast<double>(target - start);
+      if (ctx.report_progress(fraction, "opsplit_pcpd_run") && done_ < target)
+        fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback at time " + num(time()) + " of " +
+                                          num(time_of(target)) + " sweeps (every replica there)");
+    }
+  }
+  if (ctx.is_cuda()) ctx.synchronize();
+}
+
+void opsplit_pcpd_s::get_series(int quantity, int64_t length, double* times, double* mean,
+                                double* standard_error) const {
+  if (quantity < 0 || quantity > 2)
+    fail_argument("quantity=" + num(quantity) +
+                  " is not OPSPLIT_PCPD_DENSITY (0), OPSPLIT_PCPD_PAIR_DENSITY (1) or OPSPLIT_PCPD_SURVIVING (2)");
+  if (length < 0 || length > series_length())
+    fail_argument("length=" + num(static_cast<long long>(length)) + " is not in 0 .. " +
+                  num(static_cast<long long>(series_length())) + " (the series' points)");
+  for (int64_t i = 0; i < length; ++i) {
+    const Point& pt = series_[static_cast<size_t>(i)];
+    if (times) times[i] = pt.time;
+    if (mean) mean[i] = pt.mean[quantity];
+    if (standard_error) standard_error[i] = pt.error[quantity];
+  }
+}
