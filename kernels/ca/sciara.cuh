@@ -123,11 +123,14 @@ OPSPLIT_HD void lava_outflows(const double z[9], const double h[9], double t, co
   const double average = lava_minimise(height, candidate, h[0]);
   const double relaxation = lava_exp2(c.pr_log2_0 + c.pr_log2_slope * t);
   const double critical = lava_exp2(c.hc_log2_0 + c.hc_log2_slope * t);
+  // The yield test h > hc cos(theta), cos(theta) = Pc / sqrt(Pc^2 + drop^2), squared (both
+  // sides >= 0): h^2 (Pc^2 + drop^2) > (hc Pc)^2, without the 8 square roots (on the GPU
+  // each is a long chain of dependent operations; a step's time is the slowest cell's chain).
+  const double h2 = h[0] * h[0], cell2 = c.cell * c.cell, yield2 = (critical * c.cell) * (critical * c.cell);
   OPSPLIT_UNROLL
   for (int k = 1; k <= kLavaNeighbours; ++k) {
-    // The yield test h > hc cos(theta), cos(theta) = Pc / sqrt(Pc^2 + drop^2).
     const double drop = top - height[k];
-    const bool yields = h[0] * std::sqrt(c.cell * c.cell + drop * drop) > critical * c.cell;
+    const bool yields = h2 * (cell2 + drop * drop) > yield2;
     flows[k - 1] = candidate[k] && yields ? relaxation * (average - height[k]) : 0.0;
   }
 }
