@@ -1345,7 +1345,9 @@ module opsplit
     generic :: create => pcpd_create_i4, pcpd_create_i8
     procedure :: destroy => pcpd_destroy
     procedure :: set_probabilities => pcpd_set_probabilities
-    procedure :: initialize => pcpd_initialize
+    procedure, private :: pcpd_initialize_i4
+    procedure, private :: pcpd_initialize_i8
+    generic :: initialize => pcpd_initialize_i4, pcpd_initialize_i8
     procedure :: set_points_per_decade => pcpd_set_points_per_decade
     procedure :: run => pcpd_run
     procedure :: time => pcpd_time
@@ -1388,7 +1390,8 @@ module opsplit
              ca_c_handle, ca_set_substate, ca_get_substate, ca_substate_transfer, ca_load_substate, ca_set_parameter, &
              ca_get_parameter, ca_load_parameters, ca_add_vent, ca_load_vents, ca_run_until, ca_get_time, &
              ca_get_volumes, ca_set_cells_computed
-  private :: pcpd_create_i4, pcpd_create_i8, pcpd_destroy, pcpd_set_probabilities, pcpd_initialize, &
+  private :: pcpd_create_i4, pcpd_create_i8, pcpd_destroy, pcpd_set_probabilities, pcpd_initialize_i4, &
+             pcpd_initialize_i8, &
              pcpd_set_points_per_decade, pcpd_run, pcpd_time, pcpd_series_length, pcpd_get_series, pcpd_get_lattice, &
              pcpd_set_lattice, pcpd_lattice_size, pcpd_created, pcpd_c_handle
   private :: finish, fortran_failure, already_created, precision_name, itoa, quiet_nan, values_at, int_flag
@@ -3442,14 +3445,23 @@ contains
     call finish(opsplit_pcpd_set_probabilities(this%handle, p, d), stat)
   end subroutine pcpd_set_probabilities
 
-  !> Time 0 again from `seed` (the bits of C's uint64_t) and an initial density (1: full).
-  subroutine pcpd_initialize(this, seed, density, stat)
+  !> Time 0 again from `seed` (a default integer, or the bits of C's uint64_t as
+  !> integer(c_int64_t)) and an initial density (1: full).
+  subroutine pcpd_initialize_i4(this, seed, density, stat)
+    class(opsplit_pcpd_t), intent(inout) :: this
+    integer, intent(in) :: seed
+    real(c_double), intent(in) :: density
+    integer, intent(out), optional :: stat
+    call pcpd_initialize_i8(this, int(seed, c_int64_t), density, stat)
+  end subroutine pcpd_initialize_i4
+
+  subroutine pcpd_initialize_i8(this, seed, density, stat)
     class(opsplit_pcpd_t), intent(inout) :: this
     integer(c_int64_t), intent(in) :: seed
     real(c_double), intent(in) :: density
     integer, intent(out), optional :: stat
     call finish(opsplit_pcpd_initialize(this%handle, seed, density), stat)
-  end subroutine pcpd_initialize
+  end subroutine pcpd_initialize_i8
 
   subroutine pcpd_set_points_per_decade(this, points, stat)
     class(opsplit_pcpd_t), intent(inout) :: this

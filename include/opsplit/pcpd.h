@@ -9,16 +9,22 @@
  *
  * Algorithms:
  *   EXACT      the seed's Algorithm 1: random sequential moves, one at a time, a
- *              replica's sites as bytes. The reference; any L >= 4, any p and d in [0, 1].
+ *              replica's sites as bytes. The reference; 4 <= L <= 2^32 (a move's site
+ *              is floor(L u / 2^32) of one 32-bit draw u: uniform for L a power of 2,
+ *              otherwise within L / 2^32 of it), any p and d in [0, 1].
  *   MULTISPIN  the seed's Algorithm 2 and memory layout: 64 sites a 64-bit word, sites
  *              L/64 apart in one word (the 64 strips joined into one lattice); a step
- *              updates 32 parts of the lattice at once (2048 moves, time 2048 / L).
- *              Restrictions (refused with OPSPLIT_ERROR_INVALID_ARGUMENT): L a multiple
- *              of 2048 and at least 8192; d = k / 2^n with n <= 8 (0, 1/256, ..., 1);
- *              any p in [0, 1], made from an uncorrelated mask of probability 1/4, 1/2,
- *              3/4 or 1 (the smallest >= p) and a draw shared by a part's 64 sites
- *              (the seed's decorrelation). On CUDA, L / 8 bytes must fit in one block's
- *              shared memory (L <= 1835008 on H100).
+ *              updates 32 parts of K = L/2048 consecutive words at one local index (2048
+ *              moves, time 2048 / L). Restrictions (OPSPLIT_ERROR_INVALID_ARGUMENT): L a
+ *              multiple of 2048 and at least 8192 (K >= 4); d = k / 2^n with n <= 8 (0,
+ *              1/256, ..., 1); any p in [0, 1], made from an uncorrelated mask of
+ *              probability 1/4, 1/2, 3/4 or 1 (the smallest >= p) and a draw shared by a
+ *              part's 64 sites (the seed's decorrelation). On CUDA a replica's L / 8 bytes
+ *              must fit one block's shared memory (else OPSPLIT_ERROR_UNSUPPORTED:
+ *              L <= 1859584 on an H100 or H200). MULTISPIN samples the process exactly
+ *              only as K grows: a pair's attempts come as Binomial(K t, 1/K), not
+ *              Poisson(t); at t ~ 1 sweep its densities lie measurably below EXACT's for
+ *              K = 8 (docs/VALIDATION.md). Use L = 2^18 (K = 128, the seed's) or more.
  *
  * Random numbers are Philox4x32-10 keyed by the seed, counted by replica and move:
  * cuRAND's generator on the GPU, Random123's on the CPU, so a seed gives the same
@@ -85,7 +91,8 @@ OPSPLIT_API opsplit_status opsplit_pcpd_get_series(opsplit_pcpd pcpd, opsplit_pc
                                                    double* times, double* mean, double* standard_error);
 
 /* One replica's L sites in lattice order (0 empty, 1 occupied; on input any nonzero
- * value is occupied). Setting them does not change the time or the series. */
+ * value is occupied). Setting them does not change the time; at time 0 it takes the
+ * series' first point again (a start of the caller's), later the series is kept. */
 OPSPLIT_API opsplit_status opsplit_pcpd_get_lattice(opsplit_pcpd pcpd, int64_t replica, uint8_t* sites);
 OPSPLIT_API opsplit_status opsplit_pcpd_set_lattice(opsplit_pcpd pcpd, int64_t replica, const uint8_t* sites);
 

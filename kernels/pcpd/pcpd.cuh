@@ -124,7 +124,8 @@ struct MultispinRates {
 
 // The 32-bit numbers a part draws in a step: u[0] the correlated draw, then 64-bit words
 // (u[1 + 2j] low, u[2 + 2j] high): word 0 the fission side, words 1-2 the uncorrelated
-// mask's (those it needs), words 3 .. 2 + n d's bits. Fixed places: the GPU keeps them
+// mask's (drawn whether its probability needs two, one or none), words 3 .. 2 + n d's
+// bits. Fixed places: the GPU keeps them
 // in registers.
 OPSPLIT_HD int draws_per_part(const MultispinRates& m) { return 1 + 2 * (3 + m.diffusion_words); }
 constexpr int kMaxDrawsPerPart = 1 + 2 * (3 + kMaxDiffusionWords);

@@ -93,17 +93,23 @@ void exact_moves_cuda(Context& ctx, uint8_t* sites, uint64_t L, uint64_t replica
   check(cudaGetLastError(), "exact_kernel launch");
 }
 
-bool multispin_fits_cuda(Context& ctx, uint64_t W) {
+static int most_shared(Context& ctx) {
   int most = 0;
   check(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx.device().id()),
         "cudaDeviceGetAttribute");
-  return W * sizeof(uint64_t) <= static_cast<uint64_t>(most);
+  return most;
+}
+
+bool multispin_fits_cuda(Context& ctx, uint64_t W) {
+  return W * sizeof(uint64_t) <= static_cast<uint64_t>(most_shared(ctx));
 }
 
 void multispin_steps_cuda(Context& ctx, uint64_t* words, uint64_t W, uint64_t replicas, const MultispinRates& rates,
                           uint64_t seed, uint64_t from, uint64_t to) {
   const size_t bytes = W * sizeof(uint64_t);
-  check(cudaFuncSetAttribute(multispin_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+  // The kernel's limit is the process's, per device: always the device's maximum, so
+  // that contexts of other L on other threads never lower it under a launch.
+  check(cudaFuncSetAttribute(multispin_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most_shared(ctx)),
         "cudaFuncSetAttribute(multispin_kernel)");
   // A block a replica: replicas <= 2^31 - 1 (opsplit_pcpd_create), the grid's x limit.
   multispin_kernel<<<unsigned(replicas), kParts, bytes, stream_of(ctx)>>>(words, W, rates, seed, from, to);

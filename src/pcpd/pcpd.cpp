@@ -20,6 +20,7 @@ namespace {
 
 constexpr int64_t kMaxSites = int64_t(1) << 40, kMaxReplicas = (int64_t(1) << 31) - 1, kMaxTotal = int64_t(1) << 44;
 constexpr uint64_t kMaxUnits = uint64_t(1) << 62;
+constexpr int64_t kMaxExactSites = int64_t(1) << 32;
 
 // round(x 2^32) for x in [0, 1]: the threshold a uniform 32-bit draw is compared with.
 uint64_t threshold(double x) { return static_cast<uint64_t>(std::llround(std::ldexp(x, 32))); }
@@ -97,6 +98,8 @@ opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t r
   if (L > kMaxTotal / replicas)
     fail_argument("L x replicas = " + num(static_cast<long long>(L)) + " x " + num(static_cast<long long>(replicas)) +
                   " is more than 2^44 sites");
+  if (algorithm == OPSPLIT_PCPD_EXACT && L > kMaxExactSites)
+    fail_argument("L=" + num(static_cast<long long>(L)) + ": EXACT picks a move's site from one 32-bit draw: L <= 2^32");
   if (algorithm == OPSPLIT_PCPD_MULTISPIN) {
     constexpr int64_t kMinL = int64_t(kMinPartWords) * kMovesPerStep;
     if (L % kMovesPerStep != 0 || L < kMinL)
@@ -107,7 +110,8 @@ opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t r
     if (ctx.is_cuda() && !multispin_fits_cuda(ctx, words_))
       fail(OPSPLIT_ERROR_UNSUPPORTED, "L=" + num(static_cast<long long>(L)) + ": a MULTISPIN replica's " +
                                           num(static_cast<long long>(L / 8)) +
-                                          " bytes do not fit one block's shared memory on this device");
+                                          " bytes do not fit one block's shared memory on this device "
+                                          "(L <= 1859584 on an H100 or H200)");
   }
   L_ = static_cast<uint64_t>(L), replicas_ = static_cast<uint64_t>(replicas);
   const uint64_t per_replica = multispin() ? words_ * sizeof(uint64_t) : L_;
@@ -172,24 +176,34 @@ uint64_t opsplit_pcpd_s::next_point_after(uint64_t units) const {
 void opsplit_pcpd_s::initialize(uint64_t seed, double density) {
   check_probability(density, "density");
   const uint64_t t = threshold(density);
-  seed_ = seed;
-  const int threads = context().threads();
-  std::vector<uint8_t> sites;
-  // Each site from its replica's initial stream, 4 sites a draw; density 1: all occupied.
-  for (uint64_t r = 0; r < replicas_; ++r) {
-    sites.assign(L_, 1);
+  // Every replica's lattice in the backend's form first (nothing changes if that fails):
+  // each site from its replica's initial stream, 4 sites a draw; density 1: all occupied.
+  const uint64_t per_replica = multispin() ? words_ * sizeof(uint64_t) : L_;
+  std::vector<uint8_t> staged(per_replica * replicas_);
+  const auto n = static_cast<int64_t>(replicas_);
+#pragma omp parallel for num_threads(context().threads()) schedule(dynamic, 1)
+  for (int64_t r = 0; r < n; ++r) {
+    std::vector<uint8_t> sites(L_, 1);
     if (density < 1.0) {
       const Stream stream = make_stream(seed, static_cast<uint32_t>(r));
-      const int64_t draws = static_cast<int64_t>((L_ + 3) / 4);
-#pragma omp parallel for num_threads(threads) schedule(static)
-      for (int64_t j = 0; j < draws; ++j) {
-        const Philox4 u = stream.draw(kStreamInitial, static_cast<uint64_t>(j));
-        for (uint64_t i = 4 * static_cast<uint64_t>(j), e = 0; e < 4 && i < L_; ++i, ++e)
-          sites[i] = below(u.v[e], t) ? 1 : 0;
+      for (uint64_t j = 0; 4 * j < L_; ++j) {
+        const Philox4 u = stream.draw(kStreamInitial, j);
+        for (uint64_t i = 4 * j, e = 0; e < 4 && i < L_; ++i, ++e) sites[i] = below(u.v[e], t) ? 1 : 0;
       }
     }
-    set_lattice(static_cast<int64_t>(r), sites.data());
+    uint8_t* out = staged.data() + static_cast<uint64_t>(r) * per_replica;
+    if (multispin())
+      pack(sites.data(), words_, reinterpret_cast<uint64_t*>(out));
+    else
+      std::memcpy(out, sites.data(), L_);
   }
+  if (context().is_cuda()) {
+    context().device().copy_to_device(lattice_.data(), staged.data(), staged.size());
+    context().device().synchronize();  // staged is on this frame
+  } else {
+    std::memcpy(lattice_.data(), staged.data(), staged.size());
+  }
+  seed_ = seed;
   done_ = 0;
   series_.clear();
   take_point();
@@ -237,6 +251,7 @@ void opsplit_pcpd_s::set_lattice(int64_t replica, const uint8_t* sites) {
     } else {
       std::memcpy(dst, q.data(), L_);
     }
+    retake_start();
     return;
   }
   std::vector<uint64_t> words(words_);
@@ -248,6 +263,13 @@ void opsplit_pcpd_s::set_lattice(int64_t replica, const uint8_t* sites) {
   } else {
     std::memcpy(dst, words.data(), words_ * sizeof(uint64_t));
   }
+  retake_start();
+}
+
+void opsplit_pcpd_s::retake_start() {
+  if (done_ != 0) return;
+  series_.clear();
+  take_point();
 }
 
 void opsplit_pcpd_s::advance(uint64_t from, uint64_t to) {

@@ -38,6 +38,7 @@ struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::Con
   uint64_t next_point_after(uint64_t units) const;
   void advance(uint64_t from, uint64_t to);
   void take_point();
+  void retake_start();  // at time 0: the series' first point again (the lattices were set)
   void check_replica(int64_t replica, const void* sites) const;
 
   int algorithm_;

@@ -51,6 +51,8 @@ int main(void) {
                create, "replicas=2147483648");
   EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_EXACT, INT64_C(1) << 30, INT64_C(1) << 20, &e),
                OPSPLIT_ERROR_INVALID_ARGUMENT, create, "2^44");
+  EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_EXACT, (INT64_C(1) << 32) + 4, 1, &e),
+               OPSPLIT_ERROR_INVALID_ARGUMENT, create, "L <= 2^32");
   EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_MULTISPIN, 10000, R, &e), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
                "multiple of 2048");
   EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_MULTISPIN, 4096, R, &e), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
@@ -89,6 +91,7 @@ int main(void) {
   EXPECT_ERROR(opsplit_pcpd_initialize(NULL, 1, 1.0), OPSPLIT_ERROR_INVALID_HANDLE, init, "pcpd is NULL");
   EXPECT_ERROR(opsplit_pcpd_initialize(e, 1, 1.01), OPSPLIT_ERROR_INVALID_ARGUMENT, init, "density=1.01");
   EXPECT_ERROR(opsplit_pcpd_initialize(e, 1, NAN), OPSPLIT_ERROR_INVALID_ARGUMENT, init, "density=");
+  EXPECT_ERROR(opsplit_pcpd_initialize(dangling, 1, 1.0), OPSPLIT_ERROR_INVALID_HANDLE, init, "not a live");
   const char* ppd = "opsplit_pcpd_set_points_per_decade";
   EXPECT_ERROR(opsplit_pcpd_set_points_per_decade(e, 0), OPSPLIT_ERROR_INVALID_ARGUMENT, ppd, "points=0");
   EXPECT_ERROR(opsplit_pcpd_set_points_per_decade(e, 1001), OPSPLIT_ERROR_INVALID_ARGUMENT, ppd, "points=1001");
@@ -96,6 +99,7 @@ int main(void) {
 
   const char* run = "opsplit_pcpd_run";
   EXPECT_ERROR(opsplit_pcpd_run(NULL, 1), OPSPLIT_ERROR_INVALID_HANDLE, run, "pcpd is NULL");
+  EXPECT_ERROR(opsplit_pcpd_run(dangling, 1), OPSPLIT_ERROR_INVALID_HANDLE, run, "not a live");
   EXPECT_ERROR(opsplit_pcpd_run(e, -1), OPSPLIT_ERROR_INVALID_ARGUMENT, run, "t_end=-1");
   EXPECT_ERROR(opsplit_pcpd_run(e, NAN), OPSPLIT_ERROR_INVALID_ARGUMENT, run, "t_end=");
   EXPECT_ERROR(opsplit_pcpd_run(e, INFINITY), OPSPLIT_ERROR_INVALID_ARGUMENT, run, "t_end=");
@@ -119,11 +123,16 @@ int main(void) {
                OPSPLIT_ERROR_INVALID_ARGUMENT, series, "length=");
   EXPECT_ERROR(opsplit_pcpd_get_series(dangling, OPSPLIT_PCPD_DENSITY, 1, times, mean, se),
                OPSPLIT_ERROR_INVALID_HANDLE, series, "not a live");
+  EXPECT_ERROR(opsplit_pcpd_get_series(NULL, OPSPLIT_PCPD_DENSITY, 1, times, mean, se), OPSPLIT_ERROR_INVALID_HANDLE,
+               series, "pcpd is NULL");
   const char* get = "opsplit_pcpd_get_lattice";
   const char* set = "opsplit_pcpd_set_lattice";
   EXPECT_ERROR(opsplit_pcpd_get_lattice(e, -1, after), OPSPLIT_ERROR_INVALID_ARGUMENT, get, "replica=-1");
   EXPECT_ERROR(opsplit_pcpd_get_lattice(e, R, after), OPSPLIT_ERROR_INVALID_ARGUMENT, get, "replica=3");
   EXPECT_ERROR(opsplit_pcpd_get_lattice(e, 0, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, get, "sites is NULL");
+  EXPECT_ERROR(opsplit_pcpd_get_lattice(NULL, 0, after), OPSPLIT_ERROR_INVALID_HANDLE, get, "pcpd is NULL");
+  EXPECT_ERROR(opsplit_pcpd_get_lattice(dangling, 0, after), OPSPLIT_ERROR_INVALID_HANDLE, get, "not a live");
+  EXPECT_ERROR(opsplit_pcpd_set_lattice(e, -1, after), OPSPLIT_ERROR_INVALID_ARGUMENT, set, "replica=-1");
   EXPECT_ERROR(opsplit_pcpd_set_lattice(e, R, after), OPSPLIT_ERROR_INVALID_ARGUMENT, set, "replica=3");
   EXPECT_ERROR(opsplit_pcpd_set_lattice(e, 0, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, set, "sites is NULL");
   EXPECT_ERROR(opsplit_pcpd_set_lattice(dangling, 0, after), OPSPLIT_ERROR_INVALID_HANDLE, set, "not a live");
@@ -155,6 +164,18 @@ int main(void) {
   CHECK(n > 1 && n <= 64);
   CHECK_OK(opsplit_pcpd_get_series(e, OPSPLIT_PCPD_SURVIVING, n, NULL, mean, NULL));
   CHECK(mean[0] == 1.0);
+
+  /* A lattice set at time 0 is the series' start: one particle in replica 0 of 3 full. */
+  CHECK_OK(opsplit_pcpd_initialize(e, 9, 1.0));
+  memset(after, 0, L);
+  after[17] = 1;
+  CHECK_OK(opsplit_pcpd_set_lattice(e, 0, after));
+  CHECK_OK(opsplit_pcpd_get_series_length(e, &n));
+  CHECK(n == 1);
+  CHECK_OK(opsplit_pcpd_get_series(e, OPSPLIT_PCPD_DENSITY, 1, times, mean, se));
+  CHECK(times[0] == 0.0 && mean[0] == (1.0 / L + 2.0) / 3);
+  CHECK_OK(opsplit_pcpd_get_series(e, OPSPLIT_PCPD_SURVIVING, 1, NULL, mean, NULL));
+  CHECK(mean[0] == 2.0 / 3);
 
   /* Cancelled on the third report: every replica at the reported time; resumed, the
    * twin's bits. */

@@ -41,20 +41,20 @@ program test_fortran_pcpd
   call check(e%series_length() == 4, 'points at 0, 1, 10, 100')
   call e%get_series(OPSPLIT_PCPD_SURVIVING, mean, times)
   call check(all(times == [0.0_c_double, 1.0_c_double, 10.0_c_double, 100.0_c_double]), 'series times')
-  call check(mean(1) == 1.0_c_double .and. mean(4) <= 2.0_c_double / 3, 'replica 2 never survives')
+  ! Set at time 0, the lone particle is the series' start: replica 2 never survives.
+  call check(mean(1) == 2.0_c_double / 3 .and. mean(4) <= 2.0_c_double / 3, 'replica 2 never survives')
 
   ! The same seed (a uint64_t with its top bit set), the same bits.
   call twin%create(ctx, OPSPLIT_PCPD_MULTISPIN, int(n, c_int64_t), int(nr, c_int64_t))
-  do r = 1, 2
-    if (r == 1) then
-      call e%initialize(-7_c_int64_t, 0.5_c_double)
-    else
-      call twin%initialize(-7_c_int64_t, 0.5_c_double)
-      call twin%set_probabilities(0.2_c_double, 0.5_c_double)
-    end if
-  end do
+  call e%initialize(-7_c_int64_t, 0.5_c_double)
+  call twin%initialize(-7_c_int64_t, 0.5_c_double)
+  call twin%set_probabilities(0.2_c_double, 0.5_c_double)
   call e%run(30.0_c_double)
   call twin%run(30.0_c_double)
+  call bad%create(ctx, OPSPLIT_PCPD_MULTISPIN, n, nr)
+  call bad%initialize(2026, 1.0_c_double)  ! a default-integer seed
+  call check(bad%time() == 0.0_c_double, 'initialize with a default integer')
+  call bad%destroy()
   do r = 1, nr
     call e%get_lattice(r, sites)
     call twin%get_lattice(r, other)

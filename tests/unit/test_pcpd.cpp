@@ -157,32 +157,39 @@ uint64_t first_step_on(uint64_t seed, int64_t L, int64_t site) {
   return step;
 }
 
+// The side part p's step gives birth on (seed, step): 1 high (s+2), 0 low (s-1).
+bool high_side(uint64_t seed, uint64_t step, int64_t L, int64_t site) {
+  const uint64_t W = uint64_t(L) / 64, K = W / pc::kParts, w = uint64_t(site) % W;
+  const pc::MultispinRates rates{0, 0, 1, 0};  // d = 0, p = 0
+  uint32_t u[4 * pc::kMaxCallsPerPart];
+  pc::part_draws(pc::make_stream(seed, 0), step, int(w / K), pc::draws_per_part(rates), u);
+  return (pc::step_masks(u, rates).high >> (uint64_t(site) / W)) & 1u;
+}
+
 TEST(PcpdMultispin, LonePairsAtTheWrapsFollowTheRules) {
   const int64_t L = 8192, W = L / 64;
-  for (int64_t site : {W - 1, int64_t(0), 5 * W, L - 1, 17 * W + 40}) {
-    for (double p : {1.0, 0.0}) {
-      const uint64_t seed = 11 + uint64_t(site);
+  // Word W-1 (its right neighbour word 0 a bit up), W-2 (its pair's right neighbour
+  // word 0), word 0 (its left neighbour word W-1 a bit down), bit 63 of words W-1 and
+  // W-2 (sites L-1 and L-2: the pair or its right neighbour across site 0), inner sites.
+  for (int64_t site : {W - 1, W - 2, int64_t(0), 5 * W, L - 1, L - 2, 17 * W + 40}) {
+    // p = 1: the pair vanishes; p = 0: a birth, on each side (a seed for each).
+    for (int outcome : {0, 1, 2}) {
+      const double p = outcome == 0 ? 1.0 : 0.0;
+      uint64_t seed = 11 + uint64_t(site), step = first_step_on(seed, L, site);
+      while (outcome > 0 && high_side(seed, step, L, site) != (outcome == 2)) step = first_step_on(++seed, L, site);
       Ensemble e(OPSPLIT_PCPD_MULTISPIN, L, 1, p, 0.0, seed);
       std::vector<uint8_t> q(L, 0);
       const int64_t next = (site + 1) % L;
       q[site] = q[next] = 1;
       e.set(q);
-      const uint64_t step = first_step_on(seed, L, site);
       e.run(double(step) * 2048 / L);
       EXPECT_EQ(e.lattice(), q) << "site " << site << " before its step " << step;
       e.run(double(step + 1) * 2048 / L);
       std::vector<uint8_t> expect = q;
-      if (p == 1.0) {
-        expect[site] = expect[next] = 0;
-      } else {
-        const uint64_t w = uint64_t(site) % W, K = uint64_t(W) / pc::kParts;
-        uint32_t u[4 * pc::kMaxCallsPerPart];
-        const pc::MultispinRates rates{0, 0, 1, 0};  // d = 0, p = 0
-        pc::part_draws(pc::make_stream(seed, 0), step, int(w / K), pc::draws_per_part(rates), u);
-        const bool high = (pc::step_masks(u, rates).high >> (uint64_t(site) / W)) & 1u;
-        expect[high ? (site + 2) % L : (site + L - 1) % L] = 1;
-      }
-      EXPECT_EQ(e.lattice(), expect) << "site " << site << ", p " << p;
+      if (outcome == 0) expect[site] = expect[next] = 0;
+      if (outcome == 1) expect[(site + L - 1) % L] = 1;
+      if (outcome == 2) expect[(site + 2) % L] = 1;
+      EXPECT_EQ(e.lattice(), expect) << "site " << site << ", outcome " << outcome;
     }
   }
 }
@@ -285,6 +292,7 @@ TEST(PcpdStatistics, ExactAndMultispinAgree) {
       ASSERT_EQ(sm.t, sx.t);  // 0, 1, 10, 100
       for (size_t k = 2; k < sx.t.size(); ++k) {
         const double se = std::sqrt(sx.error[k] * sx.error[k] + sm.error[k] * sm.error[k]);
+        ASSERT_GT(se, 0.0) << "d " << c.d << " p " << c.p << ": a comparison that could not fail";
         worst = std::fmax(worst, std::fabs(sx.mean[k] - sm.mean[k]) / se);
         EXPECT_LE(std::fabs(sx.mean[k] - sm.mean[k]), 3 * se)
             << "d " << c.d << " p " << c.p << " quantity " << q << " t " << sx.t[k] << ": exact " << sx.mean[k]
@@ -296,33 +304,44 @@ TEST(PcpdStatistics, ExactAndMultispinAgree) {
               worst);
 }
 
-// CPU against CUDA: the same seed, the same bits (both algorithms, a random start).
+// CPU against CUDA: the same seed, the same bits, for both algorithms from a random
+// start, over rates that take 2 to 6 Philox calls a part (d = 1/4, 1/256, 0, 1; every
+// uncorrelated mask), a run in pieces (the GPU's launches start mid-way through a
+// draw of four local indices) and rates changed mid-run.
 TEST(PcpdParity, CpuAndCudaBitForBit) {
+  struct Rates {
+    double p, d;
+  };
+  const Rates before[] = {{0.13, 0.25}, {0.6, 1.0 / 256}, {0.3, 0.0}, {0.9, 1.0}};
   for (auto algorithm : {OPSPLIT_PCPD_EXACT, OPSPLIT_PCPD_MULTISPIN}) {
-    test::Context cpu(OPSPLIT_BACKEND_CPU), gpu(OPSPLIT_BACKEND_CUDA);
-    opsplit_pcpd a = nullptr, b = nullptr;
-    const int64_t L = algorithm == OPSPLIT_PCPD_EXACT ? 4096 : 16384, R = 40;
-    ASSERT_EQ(opsplit_pcpd_create(cpu, algorithm, L, R, &a), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-    ASSERT_EQ(opsplit_pcpd_create(gpu, algorithm, L, R, &b), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-    for (opsplit_pcpd e : {a, b}) {
-      ASSERT_EQ(opsplit_pcpd_set_probabilities(e, 0.13, 0.25), OPSPLIT_SUCCESS);
-      ASSERT_EQ(opsplit_pcpd_initialize(e, 0x123456789abcdefull, 0.7), OPSPLIT_SUCCESS);
-      ASSERT_EQ(opsplit_pcpd_run(e, algorithm == OPSPLIT_PCPD_EXACT ? 20 : 200), OPSPLIT_SUCCESS)
-          << opsplit_last_error_message();
+    for (const Rates& r : before) {
+      test::Context cpu(OPSPLIT_BACKEND_CPU), gpu(OPSPLIT_BACKEND_CUDA);
+      opsplit_pcpd a = nullptr, b = nullptr;
+      const int64_t L = algorithm == OPSPLIT_PCPD_EXACT ? 4096 : 16384, R = 40;
+      ASSERT_EQ(opsplit_pcpd_create(cpu, algorithm, L, R, &a), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+      ASSERT_EQ(opsplit_pcpd_create(gpu, algorithm, L, R, &b), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+      const double t1 = algorithm == OPSPLIT_PCPD_EXACT ? 7.3 : 77.3, t2 = algorithm == OPSPLIT_PCPD_EXACT ? 20 : 200;
+      for (opsplit_pcpd e : {a, b}) {
+        ASSERT_EQ(opsplit_pcpd_set_probabilities(e, r.p, r.d), OPSPLIT_SUCCESS);
+        ASSERT_EQ(opsplit_pcpd_initialize(e, 0x123456789abcdefull, 0.7), OPSPLIT_SUCCESS);
+        ASSERT_EQ(opsplit_pcpd_run(e, t1), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+        ASSERT_EQ(opsplit_pcpd_set_probabilities(e, 0.15, 0.5), OPSPLIT_SUCCESS);
+        ASSERT_EQ(opsplit_pcpd_run(e, t2), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+      }
+      std::vector<uint8_t> qa(static_cast<size_t>(L)), qb(static_cast<size_t>(L));
+      for (int64_t i = 0; i < R; ++i) {
+        ASSERT_EQ(opsplit_pcpd_get_lattice(a, i, qa.data()), OPSPLIT_SUCCESS);
+        ASSERT_EQ(opsplit_pcpd_get_lattice(b, i, qb.data()), OPSPLIT_SUCCESS);
+        ASSERT_EQ(qa, qb) << algorithm << " p " << r.p << " d " << r.d << " replica " << i;
+      }
+      int64_t n = 0;
+      ASSERT_EQ(opsplit_pcpd_get_series_length(a, &n), OPSPLIT_SUCCESS);
+      std::vector<double> ma(static_cast<size_t>(n)), mb(static_cast<size_t>(n));
+      ASSERT_EQ(opsplit_pcpd_get_series(a, OPSPLIT_PCPD_PAIR_DENSITY, n, nullptr, ma.data(), nullptr), OPSPLIT_SUCCESS);
+      ASSERT_EQ(opsplit_pcpd_get_series(b, OPSPLIT_PCPD_PAIR_DENSITY, n, nullptr, mb.data(), nullptr), OPSPLIT_SUCCESS);
+      EXPECT_EQ(ma, mb);
+      opsplit_pcpd_destroy(&a), opsplit_pcpd_destroy(&b);
     }
-    std::vector<uint8_t> qa(static_cast<size_t>(L)), qb(static_cast<size_t>(L));
-    for (int64_t r = 0; r < R; ++r) {
-      ASSERT_EQ(opsplit_pcpd_get_lattice(a, r, qa.data()), OPSPLIT_SUCCESS);
-      ASSERT_EQ(opsplit_pcpd_get_lattice(b, r, qb.data()), OPSPLIT_SUCCESS);
-      ASSERT_EQ(qa, qb) << algorithm << " replica " << r;
-    }
-    int64_t n = 0;
-    ASSERT_EQ(opsplit_pcpd_get_series_length(a, &n), OPSPLIT_SUCCESS);
-    std::vector<double> ma(static_cast<size_t>(n)), mb(static_cast<size_t>(n));
-    ASSERT_EQ(opsplit_pcpd_get_series(a, OPSPLIT_PCPD_PAIR_DENSITY, n, nullptr, ma.data(), nullptr), OPSPLIT_SUCCESS);
-    ASSERT_EQ(opsplit_pcpd_get_series(b, OPSPLIT_PCPD_PAIR_DENSITY, n, nullptr, mb.data(), nullptr), OPSPLIT_SUCCESS);
-    EXPECT_EQ(ma, mb);
-    opsplit_pcpd_destroy(&a), opsplit_pcpd_destroy(&b);
   }
 }
 
