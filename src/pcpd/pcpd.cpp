@@ -114,8 +114,7 @@ opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t r
                                           "(L <= 1859584 on an H100 or H200)");
   }
   L_ = static_cast<uint64_t>(L), replicas_ = static_cast<uint64_t>(replicas);
-  const uint64_t per_replica = multispin() ? words_ * sizeof(uint64_t) : L_;
-  lattice_ = Buffer(ctx, per_replica * replicas_);
+  lattice_ = Buffer(ctx, replica_bytes() * replicas_);
   if (ctx.is_cuda()) device_counts_ = Buffer(ctx, 2 * replicas_ * sizeof(int64_t));
   set_probabilities(p_, d_);
   initialize(0, 1.0);
@@ -178,7 +177,7 @@ void opsplit_pcpd_s::initialize(uint64_t seed, double density) {
   const uint64_t t = threshold(density);
   // Every replica's lattice in the backend's form first (nothing changes if that fails):
   // each site from its replica's initial stream, 4 sites a draw; density 1: all occupied.
-  const uint64_t per_replica = multispin() ? words_ * sizeof(uint64_t) : L_;
+  const uint64_t per_replica = replica_bytes();
   std::vector<uint8_t> staged(per_replica * replicas_);
   const auto n = static_cast<int64_t>(replicas_);
 #pragma omp parallel for num_threads(context().threads()) schedule(dynamic, 1)
@@ -191,18 +190,9 @@ void opsplit_pcpd_s::initialize(uint64_t seed, double density) {
         for (uint64_t i = 4 * j, e = 0; e < 4 && i < L_; ++i, ++e) sites[i] = below(u.v[e], t) ? 1 : 0;
       }
     }
-    uint8_t* out = staged.data() + static_cast<uint64_t>(r) * per_replica;
-    if (multispin())
-      pack(sites.data(), words_, reinterpret_cast<uint64_t*>(out));
-    else
-      std::memcpy(out, sites.data(), L_);
+    to_stored(sites.data(), staged.data() + static_cast<uint64_t>(r) * per_replica);
   }
-  if (context().is_cuda()) {
-    context().device().copy_to_device(lattice_.data(), staged.data(), staged.size());
-    context().device().synchronize();  // staged is on this frame
-  } else {
-    std::memcpy(lattice_.data(), staged.data(), staged.size());
-  }
+  store(0, staged.data(), staged.size());
   seed_ = seed;
   done_ = 0;
   series_.clear();
@@ -217,52 +207,54 @@ void opsplit_pcpd_s::check_replica(int64_t replica, const void* sites) const {
   if (sites == nullptr) fail_argument("sites is NULL");
 }
 
+uint64_t opsplit_pcpd_s::replica_bytes() const { return multispin() ? words_ * sizeof(uint64_t) : L_; }
+
+// A replica's sites (bytes, any nonzero occupied) in the stored form: 0/1 bytes (EXACT)
+// or MULTISPIN's words; and back.
+void opsplit_pcpd_s::to_stored(const uint8_t* sites, uint8_t* stored) const {
+  if (multispin()) {
+    pack(sites, words_, reinterpret_cast<uint64_t*>(stored));
+  } else {
+    for (uint64_t i = 0; i < L_; ++i) stored[i] = sites[i] != 0;
+  }
+}
+void opsplit_pcpd_s::from_stored(const uint8_t* stored, uint8_t* sites) const {
+  if (multispin())
+    unpack(reinterpret_cast<const uint64_t*>(stored), words_, sites);
+  else
+    std::memcpy(sites, stored, L_);
+}
+
+// Host bytes into the lattice buffer at `offset` (waits: the host bytes may go), and out.
+void opsplit_pcpd_s::store(uint64_t offset, const void* host, uint64_t bytes) {
+  uint8_t* dst = lattice_.as<uint8_t>() + offset;
+  if (context().is_cuda()) {
+    context().device().copy_to_device(dst, host, bytes);
+    context().device().synchronize();
+  } else {
+    std::memcpy(dst, host, bytes);
+  }
+}
+void opsplit_pcpd_s::load(uint64_t offset, void* host, uint64_t bytes) const {
+  const uint8_t* src = lattice_.as<uint8_t>() + offset;
+  if (context().is_cuda())
+    context().device().copy_to_host(host, src, bytes);
+  else
+    std::memcpy(host, src, bytes);
+}
+
 void opsplit_pcpd_s::get_lattice(int64_t replica, uint8_t* sites) const {
   check_replica(replica, sites);
-  const auto r = static_cast<uint64_t>(replica);
-  if (!multispin()) {
-    const uint8_t* src = lattice_.as<uint8_t>() + r * L_;
-    if (context().is_cuda())
-      context().device().copy_to_host(sites, src, L_);
-    else
-      std::memcpy(sites, src, L_);
-    for (uint64_t i = 0; i < L_; ++i) sites[i] = sites[i] != 0;
-    return;
-  }
-  std::vector<uint64_t> words(words_);
-  const uint64_t* src = lattice_.as<uint64_t>() + r * words_;
-  if (context().is_cuda())
-    context().device().copy_to_host(words.data(), src, words_ * sizeof(uint64_t));
-  else
-    std::memcpy(words.data(), src, words_ * sizeof(uint64_t));
-  unpack(words.data(), words_, sites);
+  std::vector<uint8_t> stored(replica_bytes());
+  load(static_cast<uint64_t>(replica) * stored.size(), stored.data(), stored.size());
+  from_stored(stored.data(), sites);
 }
 
 void opsplit_pcpd_s::set_lattice(int64_t replica, const uint8_t* sites) {
   check_replica(replica, sites);
-  const auto r = static_cast<uint64_t>(replica);
-  if (!multispin()) {
-    std::vector<uint8_t> q(sites, sites + L_);
-    for (uint8_t& x : q) x = x != 0;
-    uint8_t* dst = lattice_.as<uint8_t>() + r * L_;
-    if (context().is_cuda()) {
-      context().device().copy_to_device(dst, q.data(), L_);
-      context().device().synchronize();  // q is on this frame
-    } else {
-      std::memcpy(dst, q.data(), L_);
-    }
-    retake_start();
-    return;
-  }
-  std::vector<uint64_t> words(words_);
-  pack(sites, words_, words.data());
-  uint64_t* dst = lattice_.as<uint64_t>() + r * words_;
-  if (context().is_cuda()) {
-    context().device().copy_to_device(dst, words.data(), words_ * sizeof(uint64_t));
-    context().device().synchronize();
-  } else {
-    std::memcpy(dst, words.data(), words_ * sizeof(uint64_t));
-  }
+  std::vector<uint8_t> stored(replica_bytes());
+  to_stored(sites, stored.data());
+  store(static_cast<uint64_t>(replica) * stored.size(), stored.data(), stored.size());
   retake_start();
 }
 

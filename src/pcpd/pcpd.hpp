@@ -40,6 +40,11 @@ struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::Con
   void take_point();
   void retake_start();  // at time 0: the series' first point again (the lattices were set)
   void check_replica(int64_t replica, const void* sites) const;
+  uint64_t replica_bytes() const;  // a replica's stored bytes
+  void to_stored(const uint8_t* sites, uint8_t* stored) const;
+  void from_stored(const uint8_t* stored, uint8_t* sites) const;
+  void store(uint64_t offset, const void* host, uint64_t bytes);
+  void load(uint64_t offset, void* host, uint64_t bytes) const;
 
   int algorithm_;
   uint64_t L_, replicas_, words_ = 0;  // words_: MULTISPIN's words a replica
