@@ -10,12 +10,14 @@
 //   pcpd/multispin/cpu/threads:N       the same on the CPU backend, all threads (4 replicas
 //                                      a thread)
 //   pcpd/multispin/cpu/threads:1       one thread: moves per second per core
+//   pcpd/multispin32/...               the same on 32-bit words (MULTISPIN32): the issue's
+//                                      "32- or 64-bit words on the GPU - measure"
 //   pcpd/exact/cpu/threads:1           EXACT (the seed's Algorithm 1), one thread: the
 //                                      plain sequential baseline
 //   pcpd/summary                       the ratios
 // Counters: moves_per_s; x_seed_gtx580 (the seed's ~8e10 moves/s on a GTX 580);
 // floor ratios (issue 7: 1e12 on the GPU, 2e9 per CPU core); x_exact (against EXACT on
-// one thread, the same run).
+// one thread, the same run); x_64bit (32-bit words against 64-bit, the same run).
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -33,6 +35,7 @@ constexpr double kSeedGtx580 = 8e10, kGpuFloor = 1e12, kCpuFloorPerCore = 2e9;
 
 struct Rates {
   double cuda = 0, cpu_all = 0, cpu_one = 0, exact_one = 0;
+  double cuda32 = 0, cpu32_all = 0, cpu32_one = 0;
   int threads = 0;
 } g_rates;
 
@@ -89,6 +92,10 @@ void BM_summary(benchmark::State& state) {
     if (g_rates.exact_one > 0) state.counters["cpu_1thread_x_exact"] = g_rates.cpu_one / g_rates.exact_one;
   }
   if (g_rates.exact_one > 0) state.counters["exact_1thread_moves_per_s"] = g_rates.exact_one;
+  if (g_rates.cuda32 > 0 && g_rates.cuda > 0) state.counters["cuda32_x_64bit"] = g_rates.cuda32 / g_rates.cuda;
+  if (g_rates.cpu32_all > 0 && g_rates.cpu_all > 0) state.counters["cpu32_x_64bit"] = g_rates.cpu32_all / g_rates.cpu_all;
+  if (g_rates.cpu32_one > 0 && g_rates.cpu_one > 0)
+    state.counters["cpu32_1thread_x_64bit"] = g_rates.cpu32_one / g_rates.cpu_one;
 }
 
 }  // namespace
@@ -106,11 +113,17 @@ int main(int argc, char** argv) {
     const int64_t replicas = 2 * 6 * 132;
     add("pcpd/multispin/cuda/replicas:" + std::to_string(replicas), BM_pcpd, OPSPLIT_BACKEND_CUDA,
         OPSPLIT_PCPD_MULTISPIN, replicas, 0, 200.0, &g_rates.cuda);
+    add("pcpd/multispin32/cuda/replicas:" + std::to_string(replicas), BM_pcpd, OPSPLIT_BACKEND_CUDA,
+        OPSPLIT_PCPD_MULTISPIN32, replicas, 0, 200.0, &g_rates.cuda32);
   }
   add("pcpd/multispin/cpu/threads:" + std::to_string(threads), BM_pcpd, OPSPLIT_BACKEND_CPU, OPSPLIT_PCPD_MULTISPIN,
       int64_t(4 * threads), 0, 400.0, &g_rates.cpu_all);
   add("pcpd/multispin/cpu/threads:1", BM_pcpd, OPSPLIT_BACKEND_CPU, OPSPLIT_PCPD_MULTISPIN, int64_t(1), 1, 400.0,
       &g_rates.cpu_one);
+  add("pcpd/multispin32/cpu/threads:" + std::to_string(threads), BM_pcpd, OPSPLIT_BACKEND_CPU,
+      OPSPLIT_PCPD_MULTISPIN32, int64_t(4 * threads), 0, 400.0, &g_rates.cpu32_all);
+  add("pcpd/multispin32/cpu/threads:1", BM_pcpd, OPSPLIT_BACKEND_CPU, OPSPLIT_PCPD_MULTISPIN32, int64_t(1), 1, 400.0,
+      &g_rates.cpu32_one);
   add("pcpd/exact/cpu/threads:1", BM_pcpd, OPSPLIT_BACKEND_CPU, OPSPLIT_PCPD_EXACT, int64_t(1), 1, 40.0,
       &g_rates.exact_one);
   add("pcpd/summary", BM_summary);

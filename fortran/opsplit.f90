@@ -126,6 +126,7 @@ module opsplit
   ! opsplit_pcpd_algorithm
   integer(c_int), parameter :: OPSPLIT_PCPD_EXACT = 0
   integer(c_int), parameter :: OPSPLIT_PCPD_MULTISPIN = 1
+  integer(c_int), parameter :: OPSPLIT_PCPD_MULTISPIN32 = 2
   ! opsplit_pcpd_quantity
   integer(c_int), parameter :: OPSPLIT_PCPD_DENSITY = 0
   integer(c_int), parameter :: OPSPLIT_PCPD_PAIR_DENSITY = 1
@@ -3403,7 +3404,8 @@ contains
   ! ---- opsplit_pcpd_t --------------------------------------------------------
 
   !> An ensemble of `replicas` lattices of L sites (default integers or
-  !> integer(c_int64_t)), algorithm OPSPLIT_PCPD_EXACT or OPSPLIT_PCPD_MULTISPIN: fully
+  !> integer(c_int64_t)), algorithm OPSPLIT_PCPD_EXACT, OPSPLIT_PCPD_MULTISPIN or
+  !> OPSPLIT_PCPD_MULTISPIN32: fully
   !> occupied at time 0, seed 0, d = 0.25, p = 0.125141.
   subroutine pcpd_create_i4(this, ctx, algorithm, L, replicas, stat)
     class(opsplit_pcpd_t), intent(inout) :: this

@@ -25,6 +25,13 @@
  *              only as K grows: a pair's attempts come as Binomial(K t, 1/K), not
  *              Poisson(t); at t ~ 1 sweep its densities lie measurably below EXACT's for
  *              K = 8 (docs/VALIDATION.md). Use L = 2^18 (K = 128, the seed's) or more.
+ *   MULTISPIN32 MULTISPIN on 32-bit words, as the seed's GPU code: 32 sites a word, L/32
+ *              apart; a step is 1024 moves; L a multiple of 1024 and at least 4096; d and
+ *              p as MULTISPIN (the correlated draw shared by a part's 32 sites). Another
+ *              trajectory than MULTISPIN's for a seed (the same on both backends). Slower
+ *              on both backends (0.71x on an H100, 0.64-0.69x on its host's CPU:
+ *              docs/PERFORMANCE.md): MULTISPIN is the one to use; this one is kept to
+ *              measure the word size and to check MULTISPIN against another layout.
  *
  * Random numbers are Philox4x32-10 keyed by the seed, counted by replica and move:
  * cuRAND's generator on the GPU, Random123's on the CPU, so a seed gives the same
@@ -48,7 +55,8 @@ typedef struct opsplit_pcpd_s* opsplit_pcpd;
 
 typedef enum opsplit_pcpd_algorithm {
   OPSPLIT_PCPD_EXACT = 0,
-  OPSPLIT_PCPD_MULTISPIN = 1
+  OPSPLIT_PCPD_MULTISPIN = 1,
+  OPSPLIT_PCPD_MULTISPIN32 = 2
 } opsplit_pcpd_algorithm;
 
 typedef enum opsplit_pcpd_quantity {

@@ -98,23 +98,26 @@ OPSPLIT_HD void exact_move(uint8_t* q, uint64_t L, const ExactRates& rates, cons
   }
 }
 
-// ---- MULTISPIN: the seed's Algorithm 2 and memory layout, 64 sites a word.
+// ---- MULTISPIN: the seed's Algorithm 2 and memory layout, 64 (or 32) sites a word.
 //
-// A replica's L sites are W = L / 64 words; bit b of word w is site w + b W (the 64
-// strips of W sites are one lattice: the right neighbour of word W-1's bit b is word 0's
-// bit b+1). The words form kParts parts of K = W / kParts consecutive words; a step picks
-// one local index l (0 .. K-1) and every part p updates the pairs (w, w+1) of word
-// w = p K + l, its 64 sites at once: 64 kParts moves, all parts on disjoint words (K >= 4).
-constexpr int kParts = 32;        // the seed's workgroup of 32 (its safest choice; one warp)
-constexpr int kWordBits = 64;
-constexpr int kMovesPerStep = kParts * kWordBits;
+// A replica's L sites are W = L / B words of B bits (Word = uint64_t: MULTISPIN,
+// uint32_t: MULTISPIN32); bit b of word w is site w + b W (the B strips of W sites are
+// one lattice: the right neighbour of word W-1's bit b is word 0's bit b+1). The words
+// form kParts parts of K = W / kParts consecutive words; a step picks one local index l
+// (0 .. K-1) and every part p updates the pairs (w, w+1) of word w = p K + l, its B
+// sites at once: B kParts moves, all parts on disjoint words (K >= 4).
+constexpr int kParts = 32;  // the seed's workgroup of 32 (its safest choice; one warp)
+template <class Word>
+constexpr int kWordBits = 8 * sizeof(Word);
+template <class Word>
+constexpr int kMovesPerStep = kParts * kWordBits<Word>;
 constexpr int kMinPartWords = 4;  // a part's step touches words w-1 .. w+2
 constexpr int kMaxDiffusionWords = 8;  // d = k / 2^n with n <= 8
 
 // What a MULTISPIN step needs of d and p: d = diffusion_bits / 2^diffusion_words, built
 // bit by bit from that many random words; p = (the probability of the uncorrelated
 // annihilation mask, 1/4, 1/2, 3/4 or 1: the smallest that is >= p) x (the probability
-// that one 32-bit draw, shared by the part's 64 sites, is below `correlated`).
+// that one 32-bit draw, shared by the part's B sites, is below `correlated`).
 struct MultispinRates {
   uint32_t diffusion_bits;
   int diffusion_words;       // 0 .. kMaxDiffusionWords
@@ -122,73 +125,102 @@ struct MultispinRates {
   uint64_t correlated;        // 2^32 p / (quarters / 4)
 };
 
-// The 32-bit numbers a part draws in a step: u[0] the correlated draw, then 64-bit words
-// (u[1 + 2j] low, u[2 + 2j] high): word 0 the fission side, words 1-2 the uncorrelated
-// mask's (drawn whether its probability needs two, one or none), words 3 .. 2 + n d's
-// bits. Fixed places: the GPU keeps them
-// in registers.
-OPSPLIT_HD int draws_per_part(const MultispinRates& m) { return 1 + 2 * (3 + m.diffusion_words); }
+// The 32-bit numbers a part draws in a step: u[0] the correlated draw, then random words
+// of B bits (a 64-bit word is u[1 + 2j] low, u[2 + 2j] high; a 32-bit one u[1 + j]):
+// word 0 the fission side, words 1-2 the uncorrelated mask's (drawn whether its
+// probability needs two, one or none), words 3 .. 2 + n d's bits. Fixed places: the GPU
+// keeps them in registers. A step's counters leave room for the most calls either word
+// takes (kMaxCallsPerPart).
+template <class Word>
+constexpr int kDrawsPerWord = sizeof(Word) / sizeof(uint32_t);
+template <class Word>
+OPSPLIT_HD int draws_per_part(const MultispinRates& m) {
+  return 1 + kDrawsPerWord<Word> * (3 + m.diffusion_words);
+}
 constexpr int kMaxDrawsPerPart = 1 + 2 * (3 + kMaxDiffusionWords);
 constexpr int kMaxCallsPerPart = (kMaxDrawsPerPart + 3) / 4;
 
-OPSPLIT_HD uint64_t rotate_left(uint64_t x) { return x << 1 | x >> 63; }
-OPSPLIT_HD uint64_t rotate_right(uint64_t x) { return x >> 1 | x << 63; }
+template <class Word>
+OPSPLIT_HD Word rotate_left(Word x) {
+  return x << 1 | x >> (kWordBits<Word> - 1);
+}
+template <class Word>
+OPSPLIT_HD Word rotate_right(Word x) {
+  return x >> 1 | x << (kWordBits<Word> - 1);
+}
+template <class Word>
+OPSPLIT_HD int popcount(Word x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(Word) == 8) return __popcll(x); else return __popc(x);
+#else
+  if constexpr (sizeof(Word) == 8) return __builtin_popcountll(x); else return __builtin_popcount(x);
+#endif
+}
 
 // The masks of one part's step from its draws: each bit of `diffuse` 1 with probability
 // d, of `annihilate` (before the pair test) with probability p, and `high` picking the
 // fission side. Built from the pieces below, which the CPU's loop over the parts (part
 // fastest, vectorized) applies one at a time.
+template <class Word>
 struct StepMasks {
-  uint64_t diffuse, annihilate, high;
+  Word diffuse, annihilate, high;
 };
-// Draw word j (64 bits) of u(i), the part's 32-bit draws.
-template <class Draws>
-OPSPLIT_HD uint64_t draw_word(Draws&& u, int j) {
-  return static_cast<uint64_t>(u(1 + 2 * j)) | static_cast<uint64_t>(u(2 + 2 * j)) << 32;
+// Draw word j (B bits) of u(i), the part's 32-bit draws.
+template <class Word, class Draws>
+OPSPLIT_HD Word draw_word(Draws&& u, int j) {
+  if constexpr (sizeof(Word) == 8)
+    return static_cast<uint64_t>(u(1 + 2 * j)) | static_cast<uint64_t>(u(2 + 2 * j)) << 32;
+  else
+    return u(1 + j);
 }
 // The annihilation mask from the correlated draw and the uncorrelated words 1 and 2.
-OPSPLIT_HD uint64_t annihilation_mask(uint32_t correlated, uint64_t w1, uint64_t w2, const MultispinRates& m) {
+template <class Word>
+OPSPLIT_HD Word annihilation_mask(uint32_t correlated, Word w1, Word w2, const MultispinRates& m) {
   const int q = m.annihilation_quarters;
-  const uint64_t uncorrelated = q == 1 ? w1 & w2 : q == 2 ? w1 : q == 3 ? w1 | w2 : ~uint64_t(0);
+  const Word uncorrelated = q == 1 ? w1 & w2 : q == 2 ? w1 : q == 3 ? w1 | w2 : ~Word(0);
   return below(correlated, m.correlated) ? uncorrelated : 0;
 }
 // d's mask, bit j of d's numerator at a time from the least significant (word 3 + j):
 // with bit 1, x | r (probability (1 + P) / 2), with bit 0, x & r (P / 2); from x = 0
 // (x = ~0 for d = 1, no words) this ends at P = d.
-OPSPLIT_HD uint64_t diffusion_start(const MultispinRates& m) {
-  return m.diffusion_words == 0 && m.diffusion_bits != 0 ? ~uint64_t(0) : 0;
+template <class Word>
+OPSPLIT_HD Word diffusion_start(const MultispinRates& m) {
+  return m.diffusion_words == 0 && m.diffusion_bits != 0 ? ~Word(0) : 0;
 }
-OPSPLIT_HD uint64_t diffusion_bit(uint64_t x, uint64_t r, const MultispinRates& m, int j) {
+template <class Word>
+OPSPLIT_HD Word diffusion_bit(Word x, Word r, const MultispinRates& m, int j) {
   return (m.diffusion_bits >> j) & 1u ? x | r : x & r;
 }
-template <class Draws>
-OPSPLIT_HD StepMasks step_masks_of(Draws&& u, const MultispinRates& m) {
-  StepMasks s;
-  s.high = draw_word(u, 0);
-  s.annihilate = annihilation_mask(u(0), draw_word(u, 1), draw_word(u, 2), m);
-  s.diffuse = diffusion_start(m);
+template <class Word, class Draws>
+OPSPLIT_HD StepMasks<Word> step_masks_of(Draws&& u, const MultispinRates& m) {
+  StepMasks<Word> s;
+  s.high = draw_word<Word>(u, 0);
+  s.annihilate = annihilation_mask(u(0), draw_word<Word>(u, 1), draw_word<Word>(u, 2), m);
+  s.diffuse = diffusion_start<Word>(m);
   OPSPLIT_UNROLL
   for (int j = 0; j < kMaxDiffusionWords; ++j) {
     if (j >= m.diffusion_words) break;
-    s.diffuse = diffusion_bit(s.diffuse, draw_word(u, 3 + j), m, j);
+    s.diffuse = diffusion_bit(s.diffuse, draw_word<Word>(u, 3 + j), m, j);
   }
   return s;
 }
-OPSPLIT_HD StepMasks step_masks(const uint32_t* u, const MultispinRates& m) {
-  return step_masks_of([u](int j) { return u[j]; }, m);
+template <class Word>
+OPSPLIT_HD StepMasks<Word> step_masks(const uint32_t* u, const MultispinRates& m) {
+  return step_masks_of<Word>([u](int j) { return u[j]; }, m);
 }
 
 // Algorithm 2 on the four words around a part's pair: left (the sites i-1), a (i),
 // b (i+1), right (i+2), each bit one lattice position. The seed's lines 14-15 print
 // l[i] & aMask; the text (the sites are cleared) means l[i] & ~aMask, as here.
-OPSPLIT_HD void multispin_update(uint64_t& left, uint64_t& a, uint64_t& b, uint64_t& right, const StepMasks& s) {
-  const uint64_t a0 = a;
+template <class Word>
+OPSPLIT_HD void multispin_update(Word& left, Word& a, Word& b, Word& right, const StepMasks<Word>& s) {
+  const Word a0 = a;
   a = (s.diffuse & b) | (~s.diffuse & a);
   b = (s.diffuse & a0) | (~s.diffuse & b);
-  const uint64_t pair = a & b & ~s.diffuse;
-  const uint64_t gone = pair & s.annihilate;
+  const Word pair = a & b & ~s.diffuse;
+  const Word gone = pair & s.annihilate;
   a &= ~gone, b &= ~gone;
-  const uint64_t born = pair & ~gone;
+  const Word born = pair & ~gone;
   right |= born & s.high;
   left |= born & ~s.high;
 }
@@ -239,24 +271,25 @@ struct PartWords {
     iw[0] = first ? W - 1 : w - 1, iw[1] = w;
     iw[2] = beyond == 2 ? 0 : w + 1, iw[3] = beyond == 2 ? 1 : beyond == 1 ? 0 : w + 2;
   }
-  template <class Words>
-  OPSPLIT_HD void load(Words&& at, uint64_t& left, uint64_t& a, uint64_t& b, uint64_t& right) const {
-    left = first ? rotate_left(at(iw[0])) : at(iw[0]), a = at(iw[1]);
-    b = beyond == 2 ? rotate_right(at(iw[2])) : at(iw[2]), right = beyond >= 1 ? rotate_right(at(iw[3])) : at(iw[3]);
+  template <class Words, class Word>
+  OPSPLIT_HD void load(Words&& at, Word& left, Word& a, Word& b, Word& right) const {
+    left = first ? rotate_left<Word>(at(iw[0])) : at(iw[0]), a = at(iw[1]);
+    b = beyond == 2 ? rotate_right<Word>(at(iw[2])) : at(iw[2]);
+    right = beyond >= 1 ? rotate_right<Word>(at(iw[3])) : at(iw[3]);
   }
-  template <class Words>
-  OPSPLIT_HD void store(Words&& at, uint64_t left, uint64_t a, uint64_t b, uint64_t right) const {
+  template <class Words, class Word>
+  OPSPLIT_HD void store(Words&& at, Word left, Word a, Word b, Word right) const {
     at(iw[0]) = first ? rotate_right(left) : left, at(iw[1]) = a;
     at(iw[2]) = beyond == 2 ? rotate_left(b) : b, at(iw[3]) = beyond >= 1 ? rotate_left(right) : right;
   }
 };
 
 // Part p's step: Algorithm 2 on its four words.
-template <class Words>
+template <class Words, class Word>
 OPSPLIT_HD void multispin_part_step(Words&& at, uint64_t W, uint64_t part_words, uint64_t l, int part,
-                                    const StepMasks& s) {
+                                    const StepMasks<Word>& s) {
   const PartWords pw(W, part_words, l, part);
-  uint64_t left, a, b, right;
+  Word left, a, b, right;
   pw.load(at, left, a, b, right);
   multispin_update(left, a, b, right, s);
   pw.store(at, left, a, b, right);
@@ -266,16 +299,12 @@ OPSPLIT_HD void multispin_part_step(Words&& at, uint64_t W, uint64_t part_words,
 struct Counts {
   int64_t particles = 0, pairs = 0;
 };
-template <class Words>
+template <class Word, class Words>
 OPSPLIT_HD Counts multispin_counts_range(Words&& at, uint64_t W, uint64_t w0, uint64_t w1) {
   Counts c;
   for (uint64_t w = w0; w < w1; ++w) {
-    const uint64_t x = at(w), next = w + 1 == W ? rotate_right(at(0)) : at(w + 1);
-#if defined(__CUDA_ARCH__)
-    c.particles += __popcll(x), c.pairs += __popcll(x & next);
-#else
-    c.particles += __builtin_popcountll(x), c.pairs += __builtin_popcountll(x & next);
-#endif
+    const Word x = at(w), next = w + 1 == W ? rotate_right<Word>(at(0)) : at(w + 1);
+    c.particles += popcount(x), c.pairs += popcount<Word>(x & next);
   }
   return c;
 }

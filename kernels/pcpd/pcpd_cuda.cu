@@ -1,5 +1,5 @@
-// The CUDA side of PCPD ensembles: EXACT a thread a replica; MULTISPIN a warp a replica,
-// lane p the seed's part p, the replica's words in shared memory for the launch. The
+// The CUDA side of PCPD ensembles: EXACT a thread a replica; MULTISPIN (64-bit words)
+// and MULTISPIN32 (32-bit) a warp a replica, lane p the seed's part p, the replica's words in shared memory for the launch. The
 // moves are pcpd.cuh's, the random numbers cuRAND's Philox: the CPU's trajectories.
 #include <cuda_runtime.h>
 
@@ -33,28 +33,30 @@ __global__ void exact_kernel(uint8_t* sites, uint64_t L, uint64_t replicas, Exac
 // w / K by a multiply-high with m = floor(2^32 / K) + 1, exact for w K < 2^32 (w < 32 K
 // and K < 2^13 here): a 64-bit division is a long chain of dependent instructions, and
 // a step makes four (H100: the kernel took 1.6e12 moves/s with them).
+template <class Word>
 struct SharedWords {
-  uint64_t* s;
+  Word* s;
   uint32_t K, m;
-  __device__ SharedWords(uint64_t* shared, uint64_t part_words)
+  __device__ SharedWords(Word* shared, uint64_t part_words)
       : s(shared), K(static_cast<uint32_t>(part_words)), m(static_cast<uint32_t>((uint64_t(1) << 32) / part_words + 1)) {}
-  __device__ uint64_t& operator()(uint64_t w) const {
+  __device__ Word& operator()(uint64_t w) const {
     const uint32_t w32 = static_cast<uint32_t>(w), p = __umulhi(w32, m);
     return s[(w32 - p * K) * kParts + p];
   }
 };
 
-__global__ void __launch_bounds__(kParts) multispin_kernel(uint64_t* words, uint64_t W, MultispinRates rates,
+template <class Word>
+__global__ void __launch_bounds__(kParts) multispin_kernel(Word* words, uint64_t W, MultispinRates rates,
                                                            uint64_t seed, uint64_t from, uint64_t to) {
-  extern __shared__ uint64_t lattice[];
+  extern __shared__ uint64_t shared_words[];  // one declaration for both words (aligned for 64 bits)
   const uint64_t r = blockIdx.x, K = W / kParts;
   const int lane = threadIdx.x;
-  uint64_t* global = words + r * W;
-  const SharedWords at(lattice, K);
+  Word* global = words + r * W;
+  const SharedWords<Word> at(reinterpret_cast<Word*>(shared_words), K);
   for (uint64_t w = lane; w < W; w += kParts) at(w) = global[w];
   __syncwarp();
   const Stream stream = make_stream(seed, static_cast<uint32_t>(r));
-  const int draws = draws_per_part(rates);
+  const int draws = draws_per_part<Word>(rates);
   // Two steps at a time: their draws do not depend on the lattice, so both steps' Philox
   // calls are computed together (twice the independent work between the latencies of
   // a warp that has few neighbours on its SM), then the two updates in order.
@@ -68,10 +70,10 @@ __global__ void __launch_bounds__(kParts) multispin_kernel(uint64_t* words, uint
     uint32_t u0[4 * kMaxCallsPerPart], u1[4 * kMaxCallsPerPart];
     part_draws(stream, s, lane, draws, u0);
     part_draws(stream, s + 1, lane, draws, u1);  // unused past `to`: a draw, no change
-    multispin_part_step(at, W, K, local_word_at(s), lane, step_masks(u0, rates));
+    multispin_part_step(at, W, K, local_word_at(s), lane, step_masks<Word>(u0, rates));
     __syncwarp();  // the next step's words may be another lane's
     if (s + 1 == to) break;
-    multispin_part_step(at, W, K, local_word_at(s + 1), lane, step_masks(u1, rates));
+    multispin_part_step(at, W, K, local_word_at(s + 1), lane, step_masks<Word>(u1, rates));
     __syncwarp();
   }
   for (uint64_t w = lane; w < W; w += kParts) global[w] = at(w);
@@ -86,11 +88,12 @@ __device__ Counts warp_sum(Counts c) {
 }
 
 // A warp a replica: its particles and pairs (integer sums: the same in any order).
-__global__ void multispin_counts_kernel(const uint64_t* words, uint64_t W, int64_t* counts) {
+template <class Word>
+__global__ void multispin_counts_kernel(const Word* words, uint64_t W, int64_t* counts) {
   const uint64_t r = blockIdx.x;
-  const uint64_t* x = words + r * W;
+  const Word* x = words + r * W;
   const uint64_t share = (W + 31) / 32, w0 = threadIdx.x * share, w1 = min(W, w0 + share);
-  Counts c = w0 < W ? multispin_counts_range([x](uint64_t w) { return x[w]; }, W, w0, w1) : Counts{};
+  Counts c = w0 < W ? multispin_counts_range<Word>([x](uint64_t w) { return x[w]; }, W, w0, w1) : Counts{};
   c = warp_sum(c);
   if (threadIdx.x == 0) counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
 }
@@ -118,19 +121,18 @@ static int most_shared(Context& ctx) {
   return most;
 }
 
-bool multispin_fits_cuda(Context& ctx, uint64_t W) {
-  return W * sizeof(uint64_t) <= static_cast<uint64_t>(most_shared(ctx));
-}
+bool multispin_fits_cuda(Context& ctx, uint64_t bytes) { return bytes <= static_cast<uint64_t>(most_shared(ctx)); }
 
-void multispin_steps_cuda(Context& ctx, uint64_t* words, uint64_t W, uint64_t replicas, const MultispinRates& rates,
+template <class Word>
+void multispin_steps_cuda(Context& ctx, Word* words, uint64_t W, uint64_t replicas, const MultispinRates& rates,
                           uint64_t seed, uint64_t from, uint64_t to) {
-  const size_t bytes = W * sizeof(uint64_t);
+  const size_t bytes = W * sizeof(Word);
   // The kernel's limit is the process's, per device: always the device's maximum, so
   // that contexts of other L on other threads never lower it under a launch.
-  check(cudaFuncSetAttribute(multispin_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most_shared(ctx)),
+  check(cudaFuncSetAttribute(multispin_kernel<Word>, cudaFuncAttributeMaxDynamicSharedMemorySize, most_shared(ctx)),
         "cudaFuncSetAttribute(multispin_kernel)");
   // A block a replica: replicas <= 2^31 - 1 (opsplit_pcpd_create), the grid's x limit.
-  multispin_kernel<<<unsigned(replicas), kParts, bytes, stream_of(ctx)>>>(words, W, rates, seed, from, to);
+  multispin_kernel<Word><<<unsigned(replicas), kParts, bytes, stream_of(ctx)>>>(words, W, rates, seed, from, to);
   check(cudaGetLastError(), "multispin_kernel launch");
 }
 
@@ -141,11 +143,19 @@ void exact_counts_cuda(Context& ctx, const uint8_t* sites, uint64_t L, uint64_t 
   ctx.device().copy_to_host(counts, device_counts, 2 * replicas * sizeof(int64_t));
 }
 
-void multispin_counts_cuda(Context& ctx, const uint64_t* words, uint64_t W, uint64_t replicas,
-                           int64_t* device_counts, int64_t* counts) {
-  multispin_counts_kernel<<<unsigned(replicas), 32, 0, stream_of(ctx)>>>(words, W, device_counts);
+template <class Word>
+void multispin_counts_cuda(Context& ctx, const Word* words, uint64_t W, uint64_t replicas, int64_t* device_counts,
+                           int64_t* counts) {
+  multispin_counts_kernel<Word><<<unsigned(replicas), 32, 0, stream_of(ctx)>>>(words, W, device_counts);
   check(cudaGetLastError(), "multispin_counts_kernel launch");
   ctx.device().copy_to_host(counts, device_counts, 2 * replicas * sizeof(int64_t));
 }
+
+template void multispin_steps_cuda(Context&, uint32_t*, uint64_t, uint64_t, const MultispinRates&, uint64_t,
+                                   uint64_t, uint64_t);
+template void multispin_steps_cuda(Context&, uint64_t*, uint64_t, uint64_t, const MultispinRates&, uint64_t,
+                                   uint64_t, uint64_t);
+template void multispin_counts_cuda(Context&, const uint32_t*, uint64_t, uint64_t, int64_t*, int64_t*);
+template void multispin_counts_cuda(Context&, const uint64_t*, uint64_t, uint64_t, int64_t*, int64_t*);
 
 }  // namespace opsplit::pcpd

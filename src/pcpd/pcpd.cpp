@@ -30,32 +30,30 @@ void check_probability(double x, const char* name) {
 }
 
 // The sites of a replica packed into MULTISPIN words: bit b of word w is site w + b W.
-void pack(const uint8_t* sites, uint64_t W, uint64_t* words) {
+template <class Word>
+void pack(const uint8_t* sites, uint64_t W, Word* words) {
   for (uint64_t w = 0; w < W; ++w) {
-    uint64_t x = 0;
-    for (int b = 0; b < kWordBits; ++b) x |= static_cast<uint64_t>(sites[w + b * W] != 0) << b;
+    Word x = 0;
+    for (int b = 0; b < kWordBits<Word>; ++b) x |= static_cast<Word>(sites[w + b * W] != 0) << b;
     words[w] = x;
   }
 }
-void unpack(const uint64_t* words, uint64_t W, uint8_t* sites) {
+template <class Word>
+void unpack(const Word* words, uint64_t W, uint8_t* sites) {
   for (uint64_t w = 0; w < W; ++w)
-    for (int b = 0; b < kWordBits; ++b) sites[w + b * W] = static_cast<uint8_t>((words[w] >> b) & 1u);
+    for (int b = 0; b < kWordBits<Word>; ++b) sites[w + b * W] = static_cast<uint8_t>((words[w] >> b) & 1u);
 }
 
 // MULTISPIN steps [from, to) of one replica's W words: each step's Philox calls for the
 // 32 parts at once (a loop over the parts that the compiler vectorizes: the parts'
 // counters differ in one word), then the parts' updates in order (on disjoint words:
-// any order gives the same bits). Compiled for three x86-64 levels, like the field's
-// row loops (src/field/field_cpu.cpp); integer operations: the same bits on each.
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && defined(__ELF__) && \
-    !defined(OPSPLIT_NO_ROW_CLONES)
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), noinline))
-#endif
-void multispin_replica_steps(uint64_t* words, uint64_t W, const MultispinRates& rates, const Stream& stream,
-                             uint64_t from, uint64_t to) {
+// any order gives the same bits).
+template <class Word>
+[[gnu::always_inline]] inline void multispin_replica_steps(Word* words, uint64_t W, const MultispinRates& rates,
+                                                           const Stream& stream, uint64_t from, uint64_t to) {
   const uint64_t K = W / kParts;
-  const int calls = calls_per_part(draws_per_part(rates));
-  auto at = [words](uint64_t w) -> uint64_t& { return words[w]; };
+  const int calls = calls_per_part(draws_per_part<Word>(rates));
+  auto at = [words](uint64_t w) -> Word& { return words[w]; };
   uint32_t u[4 * kMaxCallsPerPart][kParts];  // the parts' draws, part fastest
   Philox4 local{};
   for (uint64_t s = from; s < to; ++s) {
@@ -67,31 +65,50 @@ void multispin_replica_steps(uint64_t* words, uint64_t W, const MultispinRates& 
         for (int j = 0; j < 4; ++j) u[4 * call + j][p] = x.v[j];
       }
     // step_masks_of's pieces, each over all parts.
-    uint64_t diffuse[kParts], annihilate[kParts], high[kParts];
+    Word diffuse[kParts], annihilate[kParts], high[kParts];
     for (int p = 0; p < kParts; ++p) {
       auto mine = [&u, p](int j) { return u[j][p]; };
-      high[p] = draw_word(mine, 0);
-      annihilate[p] = annihilation_mask(u[0][p], draw_word(mine, 1), draw_word(mine, 2), rates);
-      diffuse[p] = diffusion_start(rates);
+      high[p] = draw_word<Word>(mine, 0);
+      annihilate[p] = annihilation_mask(u[0][p], draw_word<Word>(mine, 1), draw_word<Word>(mine, 2), rates);
+      diffuse[p] = diffusion_start<Word>(rates);
     }
     for (int j = 0; j < rates.diffusion_words; ++j)
       for (int p = 0; p < kParts; ++p)
-        diffuse[p] = diffusion_bit(diffuse[p], draw_word([&u, p](int i) { return u[i][p]; }, 3 + j), rates, j);
+        diffuse[p] = diffusion_bit(diffuse[p], draw_word<Word>([&u, p](int i) { return u[i][p]; }, 3 + j), rates, j);
     // multispin_part_step's pieces, each over all parts: the updates vectorize.
-    uint64_t left[kParts], a[kParts], b[kParts], right[kParts];
+    Word left[kParts], a[kParts], b[kParts], right[kParts];
     for (int p = 0; p < kParts; ++p) PartWords(W, K, l, p).load(at, left[p], a[p], b[p], right[p]);
     for (int p = 0; p < kParts; ++p)
-      multispin_update(left[p], a[p], b[p], right[p], StepMasks{diffuse[p], annihilate[p], high[p]});
+      multispin_update(left[p], a[p], b[p], right[p], StepMasks<Word>{diffuse[p], annihilate[p], high[p]});
     for (int p = 0; p < kParts; ++p) PartWords(W, K, l, p).store(at, left[p], a[p], b[p], right[p]);
   }
+}
+
+// The steps compiled for three x86-64 levels, like the field's row loops
+// (src/field/field_cpu.cpp); integer operations: the same bits on each. (Clones of a
+// template are not supported: one clone set a word size.)
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && defined(__ELF__) && \
+    !defined(OPSPLIT_NO_ROW_CLONES)
+#define OPSPLIT_PCPD_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), noinline))
+#else
+#define OPSPLIT_PCPD_CLONES
+#endif
+OPSPLIT_PCPD_CLONES void replica_steps(uint64_t* words, uint64_t W, const MultispinRates& rates, const Stream& stream,
+                                       uint64_t from, uint64_t to) {
+  multispin_replica_steps(words, W, rates, stream, from, to);
+}
+OPSPLIT_PCPD_CLONES void replica_steps(uint32_t* words, uint64_t W, const MultispinRates& rates, const Stream& stream,
+                                       uint64_t from, uint64_t to) {
+  multispin_replica_steps(words, W, rates, stream, from, to);
 }
 
 }  // namespace
 
 opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t replicas)
     : ContextMember(ctx), algorithm_(algorithm) {
-  if (algorithm != OPSPLIT_PCPD_EXACT && algorithm != OPSPLIT_PCPD_MULTISPIN)
-    fail_argument("algorithm=" + num(algorithm) + " is not OPSPLIT_PCPD_EXACT (0) or OPSPLIT_PCPD_MULTISPIN (1)");
+  if (algorithm != OPSPLIT_PCPD_EXACT && algorithm != OPSPLIT_PCPD_MULTISPIN && algorithm != OPSPLIT_PCPD_MULTISPIN32)
+    fail_argument("algorithm=" + num(algorithm) +
+                  " is not OPSPLIT_PCPD_EXACT (0), OPSPLIT_PCPD_MULTISPIN (1) or OPSPLIT_PCPD_MULTISPIN32 (2)");
   if (L < 4 || L > kMaxSites) fail_argument("L=" + num(static_cast<long long>(L)) + " is not in 4 .. 2^40");
   if (replicas < 1 || replicas > kMaxReplicas)
     fail_argument("replicas=" + num(static_cast<long long>(replicas)) + " is not in 1 .. 2^31 - 1");
@@ -100,15 +117,17 @@ opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t r
                   " is more than 2^44 sites");
   if (algorithm == OPSPLIT_PCPD_EXACT && L > kMaxExactSites)
     fail_argument("L=" + num(static_cast<long long>(L)) + ": EXACT picks a move's site from one 32-bit draw: L <= 2^32");
-  if (algorithm == OPSPLIT_PCPD_MULTISPIN) {
-    constexpr int64_t kMinL = int64_t(kMinPartWords) * kMovesPerStep;
-    if (L % kMovesPerStep != 0 || L < kMinL)
-      fail_argument("L=" + num(static_cast<long long>(L)) + ": MULTISPIN needs L a multiple of " +
-                    num(kMovesPerStep) + " (32 parts of 64-bit words) and at least " + num(static_cast<long long>(kMinL)) +
+  if (multispin()) {
+    const int bits = with_word([](auto word) { return kWordBits<decltype(word)>; });
+    const int64_t step = int64_t(kParts) * bits, min_L = int64_t(kMinPartWords) * step;
+    const std::string name = bits == 64 ? "MULTISPIN" : "MULTISPIN32";
+    if (L % step != 0 || L < min_L)
+      fail_argument("L=" + num(static_cast<long long>(L)) + ": " + name + " needs L a multiple of " + num(step) +
+                    " (32 parts of " + num(bits) + "-bit words) and at least " + num(static_cast<long long>(min_L)) +
                     " (4 words a part)");
-    words_ = static_cast<uint64_t>(L) / kWordBits;
-    if (ctx.is_cuda() && !multispin_fits_cuda(ctx, words_))
-      fail(OPSPLIT_ERROR_UNSUPPORTED, "L=" + num(static_cast<long long>(L)) + ": a MULTISPIN replica's " +
+    words_ = static_cast<uint64_t>(L) / static_cast<uint64_t>(bits);
+    if (ctx.is_cuda() && !multispin_fits_cuda(ctx, static_cast<uint64_t>(L) / 8))
+      fail(OPSPLIT_ERROR_UNSUPPORTED, "L=" + num(static_cast<long long>(L)) + ": a " + name + " replica's " +
                                           num(static_cast<long long>(L / 8)) +
                                           " bytes do not fit one block's shared memory on this device "
                                           "(L <= 1859584 on an H100 or H200)");
@@ -148,12 +167,16 @@ void opsplit_pcpd_s::set_points_per_decade(int points) {
   next_point_ = next_point_after(done_);
 }
 
+double opsplit_pcpd_s::moves_per_unit() const {
+  return multispin() ? with_word([](auto word) { return double(kMovesPerStep<decltype(word)>); }) : 1.0;
+}
+
 double opsplit_pcpd_s::time_of(uint64_t units) const {
-  return static_cast<double>(units) * (multispin() ? double(kMovesPerStep) : 1.0) / static_cast<double>(L_);
+  return static_cast<double>(units) * moves_per_unit() / static_cast<double>(L_);
 }
 
 uint64_t opsplit_pcpd_s::units_at(double t) const {
-  const double per_unit = multispin() ? double(kMovesPerStep) : 1.0;
+  const double per_unit = moves_per_unit();
   auto u = static_cast<uint64_t>(std::ceil(t * static_cast<double>(L_) / per_unit));
   while (time_of(u) < t) ++u;  // the rounding of t L, either way
   while (u > 0 && time_of(u - 1) >= t) --u;
@@ -207,20 +230,20 @@ void opsplit_pcpd_s::check_replica(int64_t replica, const void* sites) const {
   if (sites == nullptr) fail_argument("sites is NULL");
 }
 
-uint64_t opsplit_pcpd_s::replica_bytes() const { return multispin() ? words_ * sizeof(uint64_t) : L_; }
+uint64_t opsplit_pcpd_s::replica_bytes() const { return multispin() ? L_ / 8 : L_; }
 
 // A replica's sites (bytes, any nonzero occupied) in the stored form: 0/1 bytes (EXACT)
 // or MULTISPIN's words; and back.
 void opsplit_pcpd_s::to_stored(const uint8_t* sites, uint8_t* stored) const {
   if (multispin()) {
-    pack(sites, words_, reinterpret_cast<uint64_t*>(stored));
+    with_word([&](auto word) { pack(sites, words_, reinterpret_cast<decltype(word)*>(stored)); });
   } else {
     for (uint64_t i = 0; i < L_; ++i) stored[i] = sites[i] != 0;
   }
 }
 void opsplit_pcpd_s::from_stored(const uint8_t* stored, uint8_t* sites) const {
   if (multispin())
-    unpack(reinterpret_cast<const uint64_t*>(stored), words_, sites);
+    with_word([&](auto word) { unpack(reinterpret_cast<const decltype(word)*>(stored), words_, sites); });
   else
     std::memcpy(sites, stored, L_);
 }
@@ -268,7 +291,9 @@ void opsplit_pcpd_s::advance(uint64_t from, uint64_t to) {
   Context& ctx = context();
   if (ctx.is_cuda()) {
     if (multispin())
-      multispin_steps_cuda(ctx, lattice_.as<uint64_t>(), words_, replicas_, multispin_, seed_, from, to);
+      with_word([&](auto word) {
+        multispin_steps_cuda(ctx, lattice_.as<decltype(word)>(), words_, replicas_, multispin_, seed_, from, to);
+      });
     else
       exact_moves_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, exact_, seed_, from, to);
     return;
@@ -285,12 +310,14 @@ void opsplit_pcpd_s::advance(uint64_t from, uint64_t to) {
     }
     return;
   }
-  uint64_t* base = lattice_.as<uint64_t>();
-  const MultispinRates rates = multispin_;
+  with_word([&](auto word) {
+    auto* base = lattice_.as<decltype(word)>();
+    const MultispinRates rates = multispin_;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (int64_t r = 0; r < n; ++r)
-    multispin_replica_steps(base + static_cast<uint64_t>(r) * words_, words_, rates,
-                            make_stream(seed_, static_cast<uint32_t>(r)), from, to);
+    for (int64_t r = 0; r < n; ++r)
+      replica_steps(base + static_cast<uint64_t>(r) * words_, words_, rates,
+                    make_stream(seed_, static_cast<uint32_t>(r)), from, to);
+  });
 }
 
 void opsplit_pcpd_s::take_point() {
@@ -298,8 +325,10 @@ void opsplit_pcpd_s::take_point() {
   std::vector<int64_t> counts(2 * replicas_);
   if (ctx.is_cuda()) {
     if (multispin())
-      multispin_counts_cuda(ctx, lattice_.as<uint64_t>(), words_, replicas_, device_counts_.as<int64_t>(),
-                            counts.data());
+      with_word([&](auto word) {
+        multispin_counts_cuda(ctx, lattice_.as<decltype(word)>(), words_, replicas_, device_counts_.as<int64_t>(),
+                              counts.data());
+      });
     else
       exact_counts_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, device_counts_.as<int64_t>(), counts.data());
   } else {
@@ -309,8 +338,11 @@ void opsplit_pcpd_s::take_point() {
     for (int64_t r = 0; r < n; ++r) {
       Counts c;
       if (multispin()) {
-        const uint64_t* words = lattice_.as<uint64_t>() + static_cast<uint64_t>(r) * words_;
-        c = multispin_counts_range([words](uint64_t w) { return words[w]; }, words_, 0, words_);
+        c = with_word([&](auto word) {
+          using Word = decltype(word);
+          const Word* words = lattice_.as<Word>() + static_cast<uint64_t>(r) * words_;
+          return multispin_counts_range<Word>([words](uint64_t w) { return words[w]; }, words_, 0, words_);
+        });
       } else {
         c = exact_counts(lattice_.as<uint8_t>() + static_cast<uint64_t>(r) * L_, L_, 0, 1);
       }

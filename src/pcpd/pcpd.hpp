@@ -1,6 +1,6 @@
 // A PCPD ensemble: `replicas` independent lattices of L sites on the context's backend,
-// advanced by EXACT moves (a byte a site) or MULTISPIN steps (64 sites a word; the
-// numerics in kernels/pcpd/pcpd.cuh), with the series of densities taken at log-spaced
+// advanced by EXACT moves (a byte a site) or MULTISPIN steps (64 sites a word, or 32 for
+// MULTISPIN32; the numerics in kernels/pcpd/pcpd.cuh), with the series of densities taken at log-spaced
 // times.
 #pragma once
 
@@ -31,7 +31,14 @@ struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::Con
     double time;
     double mean[3], error[3];  // density, pair density, surviving fraction
   };
-  bool multispin() const { return algorithm_ == OPSPLIT_PCPD_MULTISPIN; }
+  bool multispin() const { return algorithm_ != OPSPLIT_PCPD_EXACT; }
+  // f(Word{}) with the MULTISPIN word type: uint32_t for MULTISPIN32, else uint64_t.
+  template <class F>
+  decltype(auto) with_word(F&& f) const {
+    if (algorithm_ == OPSPLIT_PCPD_MULTISPIN32) return f(uint32_t{});
+    return f(uint64_t{});
+  }
+  double moves_per_unit() const;  // 1 (EXACT) or a MULTISPIN step's moves
   // Units are moves (EXACT) or steps (MULTISPIN) since time 0.
   double time_of(uint64_t units) const;
   uint64_t units_at(double t) const;  // the first unit count whose time is >= t
@@ -47,7 +54,7 @@ struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::Con
   void load(uint64_t offset, void* host, uint64_t bytes) const;
 
   int algorithm_;
-  uint64_t L_, replicas_, words_ = 0;  // words_: MULTISPIN's words a replica
+  uint64_t L_, replicas_, words_ = 0;  // words_: MULTISPIN's words a replica (of 64 or 32 bits)
   double p_ = 0.125141, d_ = 0.25;  // the seed's critical point for d = 0.25
   opsplit::pcpd::ExactRates exact_{};
   opsplit::pcpd::MultispinRates multispin_{};

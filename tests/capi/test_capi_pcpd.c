@@ -40,8 +40,8 @@ int main(void) {
   EXPECT_ERROR(opsplit_pcpd_create(NULL, OPSPLIT_PCPD_EXACT, L, R, &e), OPSPLIT_ERROR_INVALID_HANDLE, create, "ctx");
   EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_EXACT, L, R, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
                "pcpd is NULL");
-  EXPECT_ERROR(opsplit_pcpd_create(ctx, (opsplit_pcpd_algorithm)2, L, R, &e), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
-               "algorithm=2");
+  EXPECT_ERROR(opsplit_pcpd_create(ctx, (opsplit_pcpd_algorithm)3, L, R, &e), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
+               "algorithm=3");
   EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_EXACT, 3, R, &e), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "L=3");
   EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_EXACT, INT64_MAX, R, &e), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
                "2^40");
@@ -57,6 +57,10 @@ int main(void) {
                "multiple of 2048");
   EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_MULTISPIN, 4096, R, &e), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
                "at least 8192");
+  EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_MULTISPIN32, 4096 + 512, R, &e), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               create, "multiple of 1024 (32 parts of 32-bit words)");
+  EXPECT_ERROR(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_MULTISPIN32, 3072, R, &e), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
+               "at least 4096");
   CHECK(e == NULL);
 
   CHECK_OK(opsplit_pcpd_create(ctx, OPSPLIT_PCPD_MULTISPIN, L, R, &e));

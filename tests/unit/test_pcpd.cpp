@@ -1,10 +1,11 @@
 // PCPD ensembles (kernels/pcpd/pcpd.cuh, src/pcpd/pcpd.cpp, include/opsplit/pcpd.h):
 // Philox against Random123's known-answer vectors; single pairs on empty lattices by
-// the rules, move by move (EXACT) and step by step (MULTISPIN, across the wrap of the
-// strips); absorbing states; pure diffusion conserving particles; determinism across
-// runs, thread counts and continued runs; EXACT against MULTISPIN within 3 standard
-// errors in the active phase, near the critical point and in the absorbing phase for
-// d = 0.25, 0.5, 0.75; CPU against CUDA bit for bit (PcpdParity, on the GPU only).
+// the rules, move by move (EXACT) and step by step (MULTISPIN on 64- and 32-bit words,
+// across the wrap of the strips); absorbing states; pure diffusion conserving particles;
+// determinism across runs, thread counts and continued runs; EXACT against both
+// MULTISPINs within 3 standard errors in the active phase, near the critical point and
+// in the absorbing phase for d = 0.25, 0.5, 0.75; CPU against CUDA bit for bit
+// (PcpdParity, on the GPU only).
 // Registered on both backends.
 #include <gtest/gtest.h>
 
@@ -143,14 +144,18 @@ TEST(PcpdExact, PureDiffusionMovesTheParticleByTheSwaps) {
   EXPECT_EQ(e.lattice(), expect);
 }
 
-// MULTISPIN words: site w + b W is bit b of word w. A pair at sites (s, s+1) lies in the
-// word w = s mod W, part w / K at local index w % K, bit s / W; the first step whose local
-// index is w % K acts on it. d = 0, p = 1: it vanishes there; p = 0: a birth at s-1 or
-// s+2 by the part's `high` word. Sites chosen at the wraps: word W-1 (its right
-// neighbour is word 0's next bit), word 0 (its left one is word W-1's bit before), and
-// bit 63 of word W-1 (site L-1, whose right neighbour is site 0).
-uint64_t first_step_on(uint64_t seed, int64_t L, int64_t site) {
-  const uint64_t W = uint64_t(L) / 64, K = W / pc::kParts, l = (uint64_t(site) % W) % K;
+const opsplit_pcpd_algorithm kMultispins[] = {OPSPLIT_PCPD_MULTISPIN, OPSPLIT_PCPD_MULTISPIN32};
+const opsplit_pcpd_algorithm kAll[] = {OPSPLIT_PCPD_EXACT, OPSPLIT_PCPD_MULTISPIN, OPSPLIT_PCPD_MULTISPIN32};
+int word_bits(opsplit_pcpd_algorithm a) { return a == OPSPLIT_PCPD_MULTISPIN32 ? 32 : 64; }
+
+// MULTISPIN words of B bits: site w + b W is bit b of word w. A pair at sites (s, s+1)
+// lies in the word w = s mod W, part w / K at local index w % K, bit s / W; the first
+// step whose local index is w % K acts on it. d = 0, p = 1: it vanishes there; p = 0: a
+// birth at s-1 or s+2 by the part's `high` word. Sites chosen at the wraps: word W-1
+// (its right neighbour is word 0's next bit), word 0 (its left one is word W-1's bit
+// before), and bit B-1 of word W-1 (site L-1, whose right neighbour is site 0).
+uint64_t first_step_on(uint64_t seed, int64_t L, int bits, int64_t site) {
+  const uint64_t W = uint64_t(L) / bits, K = W / pc::kParts, l = (uint64_t(site) % W) % K;
   const pc::Stream s = pc::make_stream(seed, 0);
   uint64_t step = 0;
   while (pc::local_word(s, step, K) != l) ++step;
@@ -158,45 +163,53 @@ uint64_t first_step_on(uint64_t seed, int64_t L, int64_t site) {
 }
 
 // The side part p's step gives birth on (seed, step): 1 high (s+2), 0 low (s-1).
-bool high_side(uint64_t seed, uint64_t step, int64_t L, int64_t site) {
-  const uint64_t W = uint64_t(L) / 64, K = W / pc::kParts, w = uint64_t(site) % W;
+template <class Word>
+bool high_side_of(uint64_t seed, uint64_t step, int64_t L, int64_t site) {
+  const uint64_t W = uint64_t(L) / pc::kWordBits<Word>, K = W / pc::kParts, w = uint64_t(site) % W;
   const pc::MultispinRates rates{0, 0, 1, 0};  // d = 0, p = 0
   uint32_t u[4 * pc::kMaxCallsPerPart];
-  pc::part_draws(pc::make_stream(seed, 0), step, int(w / K), pc::draws_per_part(rates), u);
-  return (pc::step_masks(u, rates).high >> (uint64_t(site) / W)) & 1u;
+  pc::part_draws(pc::make_stream(seed, 0), step, int(w / K), pc::draws_per_part<Word>(rates), u);
+  return (pc::step_masks<Word>(u, rates).high >> (uint64_t(site) / W)) & 1u;
+}
+bool high_side(uint64_t seed, uint64_t step, int64_t L, int bits, int64_t site) {
+  return bits == 32 ? high_side_of<uint32_t>(seed, step, L, site) : high_side_of<uint64_t>(seed, step, L, site);
 }
 
 TEST(PcpdMultispin, LonePairsAtTheWrapsFollowTheRules) {
-  const int64_t L = 8192, W = L / 64;
-  // Word W-1 (its right neighbour word 0 a bit up), W-2 (its pair's right neighbour
-  // word 0), word 0 (its left neighbour word W-1 a bit down), bit 63 of words W-1 and
-  // W-2 (sites L-1 and L-2: the pair or its right neighbour across site 0), inner sites.
-  for (int64_t site : {W - 1, W - 2, int64_t(0), 5 * W, L - 1, L - 2, 17 * W + 40}) {
-    // p = 1: the pair vanishes; p = 0: a birth, on each side (a seed for each).
-    for (int outcome : {0, 1, 2}) {
-      const double p = outcome == 0 ? 1.0 : 0.0;
-      uint64_t seed = 11 + uint64_t(site), step = first_step_on(seed, L, site);
-      while (outcome > 0 && high_side(seed, step, L, site) != (outcome == 2)) step = first_step_on(++seed, L, site);
-      Ensemble e(OPSPLIT_PCPD_MULTISPIN, L, 1, p, 0.0, seed);
-      std::vector<uint8_t> q(L, 0);
-      const int64_t next = (site + 1) % L;
-      q[site] = q[next] = 1;
-      e.set(q);
-      e.run(double(step) * 2048 / L);
-      EXPECT_EQ(e.lattice(), q) << "site " << site << " before its step " << step;
-      e.run(double(step + 1) * 2048 / L);
-      std::vector<uint8_t> expect = q;
-      if (outcome == 0) expect[site] = expect[next] = 0;
-      if (outcome == 1) expect[(site + L - 1) % L] = 1;
-      if (outcome == 2) expect[(site + 2) % L] = 1;
-      EXPECT_EQ(e.lattice(), expect) << "site " << site << ", outcome " << outcome;
+  for (auto algorithm : kMultispins) {
+    const int bits = word_bits(algorithm);
+    const int64_t L = 8192, W = L / bits, moves_per_step = 32 * bits;
+    // Word W-1 (its right neighbour word 0 a bit up), W-2 (its pair's right neighbour
+    // word 0), word 0 (its left neighbour word W-1 a bit down), bit B-1 of words W-1 and
+    // W-2 (sites L-1 and L-2: the pair or its right neighbour across site 0), inner sites.
+    for (int64_t site : {W - 1, W - 2, int64_t(0), 5 * W, L - 1, L - 2, 17 * W + 40}) {
+      // p = 1: the pair vanishes; p = 0: a birth, on each side (a seed for each).
+      for (int outcome : {0, 1, 2}) {
+        const double p = outcome == 0 ? 1.0 : 0.0;
+        uint64_t seed = 11 + uint64_t(site), step = first_step_on(seed, L, bits, site);
+        while (outcome > 0 && high_side(seed, step, L, bits, site) != (outcome == 2))
+          step = first_step_on(++seed, L, bits, site);
+        Ensemble e(algorithm, L, 1, p, 0.0, seed);
+        std::vector<uint8_t> q(L, 0);
+        const int64_t next = (site + 1) % L;
+        q[site] = q[next] = 1;
+        e.set(q);
+        e.run(double(step) * moves_per_step / L);
+        EXPECT_EQ(e.lattice(), q) << bits << "-bit words, site " << site << " before its step " << step;
+        e.run(double(step + 1) * moves_per_step / L);
+        std::vector<uint8_t> expect = q;
+        if (outcome == 0) expect[site] = expect[next] = 0;
+        if (outcome == 1) expect[(site + L - 1) % L] = 1;
+        if (outcome == 2) expect[(site + 2) % L] = 1;
+        EXPECT_EQ(e.lattice(), expect) << bits << "-bit words, site " << site << ", outcome " << outcome;
+      }
     }
   }
 }
 
 // A lattice of 0 or 1 particle never changes its count; pure diffusion keeps any count.
-TEST(PcpdBothAlgorithms, AbsorbingStatesAndPureDiffusion) {
-  for (auto algorithm : {OPSPLIT_PCPD_EXACT, OPSPLIT_PCPD_MULTISPIN}) {
+TEST(PcpdAllAlgorithms, AbsorbingStatesAndPureDiffusion) {
+  for (auto algorithm : kAll) {
     const int64_t L = 8192;
     {
       Ensemble e(algorithm, L, 2, 0.1, 0.5, 5);
@@ -245,7 +258,7 @@ TEST(PcpdSeries, StartsFullAndTakesLogSpacedPoints) {
 
 // The same seed gives the same bits: again, with 1 thread, and run in pieces.
 TEST(PcpdDeterminism, RunsThreadsAndPieces) {
-  for (auto algorithm : {OPSPLIT_PCPD_EXACT, OPSPLIT_PCPD_MULTISPIN}) {
+  for (auto algorithm : kAll) {
     Ensemble a(algorithm, 8192, 5, 0.2, 0.5, 99, 0.5), b(algorithm, 8192, 5, 0.2, 0.5, 99, 0.5);
     ASSERT_EQ(opsplit_context_set_num_threads(b.ctx, 1), OPSPLIT_SUCCESS);
     a.run(30);
@@ -260,14 +273,16 @@ TEST(PcpdDeterminism, RunsThreadsAndPieces) {
   }
 }
 
-// EXACT and MULTISPIN sample the same process: the densities at t = 10 and 100 agree
-// within 3 combined standard errors (fixed seeds: the comparison is the same every run).
+// EXACT and MULTISPIN (64- and 32-bit words) sample the same process: the densities at
+// t = 10 and 100 agree within 3 combined standard errors (fixed seeds: the comparison is
+// the same every run).
 // MULTISPIN is exact only as its parts grow long (K = L / 2048 words a part): a step
 // updates one local index of every part, so a pair's attempts come as Binomial(K t,
 // 1/K), not Poisson(t), with neighbouring pairs' counts correlated. At t = 1 (d = 0.5,
 // p = 0.6) its pair density lay 4.6 standard errors low at K = 8 (L = 16384), 1.5 at
 // K = 32 and 1.9 at K = 128 (the gap shrinking like 1/K, 0.032 to 0.005); by t = 10 it
-// agrees at K >= 32. Hence L = 65536 here, and the seed's L = 2^18 (K = 128) for physics.
+// agrees at K >= 32. Hence L = 65536 here (K = 32 words of 64 bits, 64 of 32), and the
+// seed's L = 2^18 (K = 128) for physics.
 TEST(PcpdStatistics, ExactAndMultispinAgree) {
   const int64_t L = 65536, R = 16;
   struct Case {
@@ -281,13 +296,14 @@ TEST(PcpdStatistics, ExactAndMultispinAgree) {
   uint64_t seed = 1000;
   double worst = 0;
   for (const Case& c : cases) {
-    Ensemble x(OPSPLIT_PCPD_EXACT, L, R, c.p, c.d, seed++), m(OPSPLIT_PCPD_MULTISPIN, L, R, c.p, c.d, seed++);
-    for (Ensemble* e : {&x, &m}) {
+    Ensemble x(OPSPLIT_PCPD_EXACT, L, R, c.p, c.d, seed++), m64(OPSPLIT_PCPD_MULTISPIN, L, R, c.p, c.d, seed++),
+        m32(OPSPLIT_PCPD_MULTISPIN32, L, R, c.p, c.d, seed++);
+    for (Ensemble* e : {&x, &m64, &m32}) {
       ASSERT_EQ(opsplit_pcpd_set_points_per_decade(e->pcpd, 1), OPSPLIT_SUCCESS);
       e->run(100);
     }
-    for (auto q : {OPSPLIT_PCPD_DENSITY, OPSPLIT_PCPD_PAIR_DENSITY}) {
-      const auto sx = x.series(q), sm = m.series(q);
+    for (auto q : {OPSPLIT_PCPD_DENSITY, OPSPLIT_PCPD_PAIR_DENSITY}) for (const Ensemble* m : {&m64, &m32}) {
+      const auto sx = x.series(q), sm = m->series(q);
       ASSERT_EQ(sx.t.size(), 4u);
       ASSERT_EQ(sm.t, sx.t);  // 0, 1, 10, 100
       for (size_t k = 2; k < sx.t.size(); ++k) {
@@ -295,17 +311,21 @@ TEST(PcpdStatistics, ExactAndMultispinAgree) {
         ASSERT_GT(se, 0.0) << "d " << c.d << " p " << c.p << ": a comparison that could not fail";
         worst = std::fmax(worst, std::fabs(sx.mean[k] - sm.mean[k]) / se);
         EXPECT_LE(std::fabs(sx.mean[k] - sm.mean[k]), 3 * se)
-            << "d " << c.d << " p " << c.p << " quantity " << q << " t " << sx.t[k] << ": exact " << sx.mean[k]
+            << "d " << c.d << " p " << c.p << " quantity " << q << " t " << sx.t[k] << " words of "
+            << (m == &m32 ? 32 : 64) << " bits: exact " << sx.mean[k]
             << " +- " << sx.error[k] << ", multispin " << sm.mean[k] << " +- " << sm.error[k];
       }
     }
   }
-  std::printf("EXACT against MULTISPIN, 9 cases x 2 quantities x 2 times: the largest gap %.2f standard errors\n",
+  std::printf(
+      "EXACT against MULTISPIN (64- and 32-bit words), 9 cases x 2 quantities x 2 times: the largest gap %.2f "
+      "standard errors\n",
               worst);
 }
 
-// CPU against CUDA: the same seed, the same bits, for both algorithms from a random
-// start, over rates that take 2 to 6 Philox calls a part (d = 1/4, 1/256, 0, 1; every
+// CPU against CUDA: the same seed, the same bits, for all three algorithms from a random
+// start, over rates that take 2 to 6 Philox calls a part (64-bit words; 2 to 4 for 32-bit;
+// d = 1/4, 1/256, 0, 1; every
 // uncorrelated mask), a run in pieces (the GPU's launches start mid-way through a
 // draw of four local indices) and rates changed mid-run.
 TEST(PcpdParity, CpuAndCudaBitForBit) {
@@ -313,7 +333,7 @@ TEST(PcpdParity, CpuAndCudaBitForBit) {
     double p, d;
   };
   const Rates before[] = {{0.13, 0.25}, {0.6, 1.0 / 256}, {0.3, 0.0}, {0.9, 1.0}};
-  for (auto algorithm : {OPSPLIT_PCPD_EXACT, OPSPLIT_PCPD_MULTISPIN}) {
+  for (auto algorithm : kAll) {
     for (const Rates& r : before) {
       test::Context cpu(OPSPLIT_BACKEND_CPU), gpu(OPSPLIT_BACKEND_CUDA);
       opsplit_pcpd a = nullptr, b = nullptr;
