@@ -43,6 +43,7 @@ module opsplit
   integer(c_int), parameter :: OPSPLIT_ERROR_DEVICE = 9
   integer(c_int), parameter :: OPSPLIT_ERROR_CANCELLED = 10
   integer(c_int), parameter :: OPSPLIT_ERROR_INTERNAL = 11
+  integer(c_int), parameter :: OPSPLIT_ERROR_COMMUNICATION = 12
   ! opsplit_backend
   integer(c_int), parameter :: OPSPLIT_BACKEND_AUTO = 0
   integer(c_int), parameter :: OPSPLIT_BACKEND_CPU = 1
@@ -1101,6 +1102,13 @@ module opsplit
       type(c_ptr), value :: sites
       integer(c_int) :: status
     end function opsplit_pcpd_set_lattice
+
+    function opsplit_pcpd_get_replicas(pcpd, first, count) bind(C, name="opsplit_pcpd_get_replicas") result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: pcpd
+      integer(c_int64_t), intent(out) :: first, count
+      integer(c_int) :: status
+    end function opsplit_pcpd_get_replicas
   end interface
 
   ! The C library's strlen, to read its NUL-terminated strings.
@@ -1356,6 +1364,8 @@ module opsplit
     procedure :: get_series => pcpd_get_series
     procedure :: get_lattice => pcpd_get_lattice
     procedure :: set_lattice => pcpd_set_lattice
+    procedure :: replicas => pcpd_replicas
+    procedure :: adopt => pcpd_adopt
     procedure :: created => pcpd_created
     procedure :: c_handle => pcpd_c_handle
   end type opsplit_pcpd_t
@@ -1394,7 +1404,7 @@ module opsplit
   private :: pcpd_create_i4, pcpd_create_i8, pcpd_destroy, pcpd_set_probabilities, pcpd_initialize_i4, &
              pcpd_initialize_i8, &
              pcpd_set_points_per_decade, pcpd_run, pcpd_time, pcpd_series_length, pcpd_get_series, pcpd_get_lattice, &
-             pcpd_set_lattice, pcpd_lattice_size, pcpd_created, pcpd_c_handle
+             pcpd_set_lattice, pcpd_lattice_size, pcpd_created, pcpd_c_handle, pcpd_replicas, pcpd_adopt
   private :: finish, fortran_failure, already_created, precision_name, itoa, quiet_nan, values_at, int_flag
 
   ! Where a zero-size array's address goes: C refuses NULL even where it reads or
@@ -3546,6 +3556,38 @@ contains
     if (.not. pcpd_lattice_size(this, 'set_lattice', size(sites, kind=c_int64_t), stat)) return
     call finish(opsplit_pcpd_set_lattice(this%handle, int(replica, c_int64_t) - 1, c_loc(sites)), stat)
   end subroutine pcpd_set_lattice
+
+  !> The replicas this process holds, 1-based: first .. first + count - 1 (all of them,
+  !> unless the ensemble is spread over MPI processes: module opsplit_mpi).
+  subroutine pcpd_replicas(this, first, count, stat)
+    class(opsplit_pcpd_t), intent(in) :: this
+    integer(c_int64_t), intent(out) :: first, count
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    first = 0
+    count = 0
+    status = opsplit_pcpd_get_replicas(this%handle, first, count)
+    if (status == OPSPLIT_SUCCESS) first = first + 1
+    call finish(status, stat)
+  end subroutine pcpd_replicas
+
+  !> Takes over an ensemble that a C call made (e.g. opsplit_mpi_pcpd_create through
+  !> module opsplit_mpi): `status` is that call's result, `handle` its ensemble of L sites
+  !> a replica. On success this object owns it (destroy frees it); a failure is reported
+  !> as every call's (stat, or the message and error stop).
+  subroutine pcpd_adopt(this, handle, L, status, stat)
+    class(opsplit_pcpd_t), intent(inout) :: this
+    type(c_ptr), intent(in) :: handle
+    integer(c_int64_t), intent(in) :: L
+    integer(c_int), intent(in) :: status
+    integer, intent(out), optional :: stat
+    if (already_created(this%handle, 'opsplit_pcpd_t%adopt', stat)) return
+    if (status == OPSPLIT_SUCCESS) then
+      this%handle = handle
+      this%L = L
+    end if
+    call finish(status, stat)
+  end subroutine pcpd_adopt
 
   ! Whether a sites array has the ensemble's L values (else the failure is reported).
   logical function pcpd_lattice_size(this, who, n, stat)

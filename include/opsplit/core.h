@@ -28,7 +28,8 @@ typedef enum opsplit_status {
   OPSPLIT_ERROR_PARSE = 8,
   OPSPLIT_ERROR_DEVICE = 9,      /* a CUDA runtime failure */
   OPSPLIT_ERROR_CANCELLED = 10,  /* a progress callback asked to stop */
-  OPSPLIT_ERROR_INTERNAL = 11
+  OPSPLIT_ERROR_INTERNAL = 11,
+  OPSPLIT_ERROR_COMMUNICATION = 12 /* a message-passing failure (opsplit_mpi) */
 } opsplit_status;
 
 typedef enum opsplit_backend {

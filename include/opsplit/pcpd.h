@@ -104,6 +104,10 @@ OPSPLIT_API opsplit_status opsplit_pcpd_get_series(opsplit_pcpd pcpd, opsplit_pc
 OPSPLIT_API opsplit_status opsplit_pcpd_get_lattice(opsplit_pcpd pcpd, int64_t replica, uint8_t* sites);
 OPSPLIT_API opsplit_status opsplit_pcpd_set_lattice(opsplit_pcpd pcpd, int64_t replica, const uint8_t* sites);
 
+/* The replicas this process holds: all of them (first 0), or its share of a distributed
+ * ensemble (opsplit/mpi.h), whose get_lattice and set_lattice take these indices. */
+OPSPLIT_API opsplit_status opsplit_pcpd_get_replicas(opsplit_pcpd pcpd, int64_t* first, int64_t* count);
+
 #ifdef __cplusplus
 }
 #endif

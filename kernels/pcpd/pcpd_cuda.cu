@@ -19,11 +19,11 @@ void check(cudaError_t err, const char* what) {
 
 cudaStream_t stream_of(Context& ctx) { return static_cast<cudaStream_t>(ctx.device().stream()); }
 
-__global__ void exact_kernel(uint8_t* sites, uint64_t L, uint64_t replicas, ExactRates rates, uint64_t seed,
-                             uint64_t from, uint64_t to) {
+__global__ void exact_kernel(uint8_t* sites, uint64_t L, uint64_t replicas, uint64_t first, ExactRates rates,
+                             uint64_t seed, uint64_t from, uint64_t to) {
   const uint64_t r = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= replicas) return;
-  const Stream stream = make_stream(seed, static_cast<uint32_t>(r));
+  const Stream stream = make_stream(seed, static_cast<uint32_t>(first + r));
   uint8_t* q = sites + r * L;
   for (uint64_t m = from; m < to; ++m) exact_move(q, L, rates, stream, m);
 }
@@ -46,8 +46,9 @@ struct SharedWords {
 };
 
 template <class Word>
-__global__ void __launch_bounds__(kParts) multispin_kernel(Word* words, uint64_t W, MultispinRates rates,
-                                                           uint64_t seed, uint64_t from, uint64_t to) {
+__global__ void __launch_bounds__(kParts) multispin_kernel(Word* words, uint64_t W, uint64_t first,
+                                                           MultispinRates rates, uint64_t seed, uint64_t from,
+                                                           uint64_t to) {
   extern __shared__ uint64_t shared_words[];  // one declaration for both words (aligned for 64 bits)
   const uint64_t r = blockIdx.x, K = W / kParts;
   const int lane = threadIdx.x;
@@ -55,7 +56,7 @@ __global__ void __launch_bounds__(kParts) multispin_kernel(Word* words, uint64_t
   const SharedWords<Word> at(reinterpret_cast<Word*>(shared_words), K);
   for (uint64_t w = lane; w < W; w += kParts) at(w) = global[w];
   __syncwarp();
-  const Stream stream = make_stream(seed, static_cast<uint32_t>(r));
+  const Stream stream = make_stream(seed, static_cast<uint32_t>(first + r));
   const int draws = draws_per_part<Word>(rates);
   // Two steps at a time: their draws do not depend on the lattice, so both steps' Philox
   // calls are computed together (twice the independent work between the latencies of
@@ -106,11 +107,11 @@ __global__ void exact_counts_kernel(const uint8_t* sites, uint64_t L, int64_t* c
 
 }  // namespace
 
-void exact_moves_cuda(Context& ctx, uint8_t* sites, uint64_t L, uint64_t replicas, const ExactRates& rates,
-                      uint64_t seed, uint64_t from, uint64_t to) {
+void exact_moves_cuda(Context& ctx, uint8_t* sites, uint64_t L, uint64_t replicas, uint64_t first,
+                      const ExactRates& rates, uint64_t seed, uint64_t from, uint64_t to) {
   constexpr unsigned kThreads = 128;
   exact_kernel<<<unsigned((replicas + kThreads - 1) / kThreads), kThreads, 0, stream_of(ctx)>>>(
-      sites, L, replicas, rates, seed, from, to);
+      sites, L, replicas, first, rates, seed, from, to);
   check(cudaGetLastError(), "exact_kernel launch");
 }
 
@@ -124,15 +125,15 @@ static int most_shared(Context& ctx) {
 bool multispin_fits_cuda(Context& ctx, uint64_t bytes) { return bytes <= static_cast<uint64_t>(most_shared(ctx)); }
 
 template <class Word>
-void multispin_steps_cuda(Context& ctx, Word* words, uint64_t W, uint64_t replicas, const MultispinRates& rates,
-                          uint64_t seed, uint64_t from, uint64_t to) {
+void multispin_steps_cuda(Context& ctx, Word* words, uint64_t W, uint64_t replicas, uint64_t first,
+                          const MultispinRates& rates, uint64_t seed, uint64_t from, uint64_t to) {
   const size_t bytes = W * sizeof(Word);
   // The kernel's limit is the process's, per device: always the device's maximum, so
   // that contexts of other L on other threads never lower it under a launch.
   check(cudaFuncSetAttribute(multispin_kernel<Word>, cudaFuncAttributeMaxDynamicSharedMemorySize, most_shared(ctx)),
         "cudaFuncSetAttribute(multispin_kernel)");
   // A block a replica: replicas <= 2^31 - 1 (opsplit_pcpd_create), the grid's x limit.
-  multispin_kernel<Word><<<unsigned(replicas), kParts, bytes, stream_of(ctx)>>>(words, W, rates, seed, from, to);
+  multispin_kernel<Word><<<unsigned(replicas), kParts, bytes, stream_of(ctx)>>>(words, W, first, rates, seed, from, to);
   check(cudaGetLastError(), "multispin_kernel launch");
 }
 
@@ -151,10 +152,10 @@ void multispin_counts_cuda(Context& ctx, const Word* words, uint64_t W, uint64_t
   ctx.device().copy_to_host(counts, device_counts, 2 * replicas * sizeof(int64_t));
 }
 
-template void multispin_steps_cuda(Context&, uint32_t*, uint64_t, uint64_t, const MultispinRates&, uint64_t,
-                                   uint64_t, uint64_t);
-template void multispin_steps_cuda(Context&, uint64_t*, uint64_t, uint64_t, const MultispinRates&, uint64_t,
-                                   uint64_t, uint64_t);
+template void multispin_steps_cuda(Context&, uint32_t*, uint64_t, uint64_t, uint64_t, const MultispinRates&,
+                                   uint64_t, uint64_t, uint64_t);
+template void multispin_steps_cuda(Context&, uint64_t*, uint64_t, uint64_t, uint64_t, const MultispinRates&,
+                                   uint64_t, uint64_t, uint64_t);
 template void multispin_counts_cuda(Context&, const uint32_t*, uint64_t, uint64_t, int64_t*, int64_t*);
 template void multispin_counts_cuda(Context&, const uint64_t*, uint64_t, uint64_t, int64_t*, int64_t*);
 

@@ -37,6 +37,7 @@ OPSPLIT_API const char* opsplit_status_string(opsplit_status status) {
     case OPSPLIT_ERROR_DEVICE: return "OPSPLIT_ERROR_DEVICE";
     case OPSPLIT_ERROR_CANCELLED: return "OPSPLIT_ERROR_CANCELLED";
     case OPSPLIT_ERROR_INTERNAL: return "OPSPLIT_ERROR_INTERNAL";
+    case OPSPLIT_ERROR_COMMUNICATION: return "OPSPLIT_ERROR_COMMUNICATION";
   }
   return "unknown opsplit_status";
 }

@@ -21,6 +21,42 @@ OPSPLIT_API opsplit_status opsplit_pcpd_create(opsplit_context ctx, opsplit_pcpd
   });
 }
 
+OPSPLIT_API opsplit_status opsplit_pcpd_create_distributed(opsplit_context ctx, opsplit_pcpd_algorithm algorithm,
+                                                           int64_t L, int64_t replicas, const opsplit_group* group,
+                                                           opsplit_pcpd* pcpd) {
+  return api_guard(__func__, [&] {
+    Context& c = checked(ctx, "ctx", "opsplit_context");
+    opsplit_pcpd& out = output(pcpd, "pcpd");
+    if (group == nullptr) fail_argument("group is NULL");
+    const Group agreement(*group);  // not owned: the caller keeps the group if this fails
+    const int a = enum_value(algorithm);
+    agreement.settle(nullptr, __func__, {a, L, replicas}, "algorithm, L and replicas");
+    opsplit_pcpd made = nullptr;
+    try {
+      agreement.settle(attempt([&] {
+                         if (c.is_cuda()) c.device().activate();
+                         made = make_handle<opsplit_pcpd_s>(c, a, L, replicas, Group(*group));
+                       }),
+                       __func__);
+      made->start_series();
+    } catch (...) {
+      if (made != nullptr) destroy_handle(made);
+      throw;
+    }
+    made->adopt_group();
+    out = made;
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_pcpd_get_replicas(opsplit_pcpd pcpd, int64_t* first, int64_t* count) {
+  return api_guard(__func__, [&] {
+    const opsplit_pcpd_s& p = pcpd_arg(pcpd);
+    int64_t& f = output(first, "first");
+    int64_t& n = output(count, "count");
+    f = p.first_replica(), n = p.local_replicas();
+  });
+}
+
 OPSPLIT_API opsplit_status opsplit_pcpd_destroy(opsplit_pcpd* pcpd) {
   return api_guard(__func__, [&] { destroy_through(pcpd, kPcpd); });
 }

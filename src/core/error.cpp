@@ -1,4 +1,5 @@
 #include "core/error.hpp"
+#include "opsplit/distributed.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -31,3 +32,9 @@ void clear_last_error() { last_error.clear(); }
 }  // namespace opsplit
 
 extern "C" OPSPLIT_API const char* opsplit_last_error_message(void) { return opsplit::last_error.c_str(); }
+
+extern "C" OPSPLIT_API opsplit_status opsplit_set_last_error(opsplit_status status, const char* function,
+                                                             const char* message) {
+  opsplit::set_last_error(function ? function : "(unnamed)", message ? message : "");
+  return status;
+}

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "pcpd/pcpd_cuda.hpp"
@@ -104,8 +106,8 @@ OPSPLIT_PCPD_CLONES void replica_steps(uint32_t* words, uint64_t W, const Multis
 
 }  // namespace
 
-opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t replicas)
-    : ContextMember(ctx), algorithm_(algorithm) {
+opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t replicas, Group group)
+    : ContextMember(ctx), algorithm_(algorithm), group_(std::move(group)) {
   if (algorithm != OPSPLIT_PCPD_EXACT && algorithm != OPSPLIT_PCPD_MULTISPIN && algorithm != OPSPLIT_PCPD_MULTISPIN32)
     fail_argument("algorithm=" + num(algorithm) +
                   " is not OPSPLIT_PCPD_EXACT (0), OPSPLIT_PCPD_MULTISPIN (1) or OPSPLIT_PCPD_MULTISPIN32 (2)");
@@ -115,6 +117,9 @@ opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t r
   if (L > kMaxTotal / replicas)
     fail_argument("L x replicas = " + num(static_cast<long long>(L)) + " x " + num(static_cast<long long>(replicas)) +
                   " is more than 2^44 sites");
+  if (replicas < group_.size())
+    fail_argument("replicas=" + num(static_cast<long long>(replicas)) + " is fewer than the group's " +
+                  num(group_.size()) + " processes (each holds at least one)");
   if (algorithm == OPSPLIT_PCPD_EXACT && L > kMaxExactSites)
     fail_argument("L=" + num(static_cast<long long>(L)) + ": EXACT picks a move's site from one 32-bit draw: L <= 2^32");
   if (multispin()) {
@@ -132,14 +137,33 @@ opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t r
                                           " bytes do not fit one block's shared memory on this device "
                                           "(L <= 1859584 on an H100 or H200)");
   }
-  L_ = static_cast<uint64_t>(L), replicas_ = static_cast<uint64_t>(replicas);
+  // This process's share: replicas [k R / n, (k + 1) R / n) of R for process k of n.
+  L_ = static_cast<uint64_t>(L), total_ = static_cast<uint64_t>(replicas);
+  const auto k = static_cast<uint64_t>(group_.rank()), n = static_cast<uint64_t>(group_.size());
+  first_ = k * total_ / n, replicas_ = (k + 1) * total_ / n - first_;
   lattice_ = Buffer(ctx, replica_bytes() * replicas_);
   if (ctx.is_cuda()) device_counts_ = Buffer(ctx, 2 * replicas_ * sizeof(int64_t));
-  set_probabilities(p_, d_);
-  initialize(0, 1.0);
+  std::tie(exact_, multispin_) = rates_for(p_, d_);
+  store(0, stage(0, 1.0).data(), replica_bytes() * replicas_);
+  if (!group_.distributed()) start_series();  // a group's processes take it together
+}
+
+std::vector<int64_t> opsplit_pcpd_s::share_counts(int64_t per_replica) const {
+  std::vector<int64_t> counts;
+  const auto n = static_cast<uint64_t>(group_.size());
+  for (uint64_t k = 0; k < n; ++k)
+    counts.push_back(static_cast<int64_t>((k + 1) * total_ / n - k * total_ / n) * per_replica);
+  return counts;
 }
 
 void opsplit_pcpd_s::set_probabilities(double p, double d) {
+  std::pair<ExactRates, MultispinRates> rates;
+  collective(
+      "opsplit_pcpd_set_probabilities", {bits_of(p), bits_of(d)}, "p and d", [&] { rates = rates_for(p, d); },
+      [&] { p_ = p, d_ = d, std::tie(exact_, multispin_) = rates; });
+}
+
+std::pair<ExactRates, MultispinRates> opsplit_pcpd_s::rates_for(double p, double d) const {
   check_probability(p, "p");
   check_probability(d, "d");
   MultispinRates m{};
@@ -156,15 +180,19 @@ void opsplit_pcpd_s::set_probabilities(double p, double d) {
     while (p > 0.25 * m.annihilation_quarters) ++m.annihilation_quarters;
     m.correlated = threshold(p / (0.25 * m.annihilation_quarters));
   }
-  p_ = p, d_ = d;
-  exact_ = ExactRates{threshold(d), threshold(p)};
-  multispin_ = m;
+  return {ExactRates{threshold(d), threshold(p)}, m};
 }
 
 void opsplit_pcpd_s::set_points_per_decade(int points) {
-  if (points < 1 || points > 1000) fail_argument("points=" + num(points) + " is not in 1 .. 1000");
-  points_per_decade_ = points;
-  next_point_ = next_point_after(done_);
+  collective(
+      "opsplit_pcpd_set_points_per_decade", {points}, "points",
+      [&] {
+        if (points < 1 || points > 1000) fail_argument("points=" + num(points) + " is not in 1 .. 1000");
+      },
+      [&] {
+        points_per_decade_ = points;
+        next_point_ = next_point_after(done_);
+      });
 }
 
 double opsplit_pcpd_s::moves_per_unit() const {
@@ -196,10 +224,26 @@ uint64_t opsplit_pcpd_s::next_point_after(uint64_t units) const {
 }
 
 void opsplit_pcpd_s::initialize(uint64_t seed, double density) {
-  check_probability(density, "density");
+  // Every replica's lattice in the backend's form first (nothing changes if that fails).
+  std::vector<uint8_t> staged;
+  collective(
+      "opsplit_pcpd_initialize", {static_cast<int64_t>(seed), bits_of(density)}, "seed and density",
+      [&] {
+        check_probability(density, "density");
+        staged = stage(seed, density);
+      },
+      [&] {
+        store(0, staged.data(), staged.size());
+        seed_ = seed;
+        done_ = 0;
+      });
+  start_series();
+}
+
+// This process's replicas at time 0 in the stored form: each site from its replica's
+// initial stream, 4 sites a draw; density 1: all occupied.
+std::vector<uint8_t> opsplit_pcpd_s::stage(uint64_t seed, double density) const {
   const uint64_t t = threshold(density);
-  // Every replica's lattice in the backend's form first (nothing changes if that fails):
-  // each site from its replica's initial stream, 4 sites a draw; density 1: all occupied.
   const uint64_t per_replica = replica_bytes();
   std::vector<uint8_t> staged(per_replica * replicas_);
   const auto n = static_cast<int64_t>(replicas_);
@@ -207,7 +251,7 @@ void opsplit_pcpd_s::initialize(uint64_t seed, double density) {
   for (int64_t r = 0; r < n; ++r) {
     std::vector<uint8_t> sites(L_, 1);
     if (density < 1.0) {
-      const Stream stream = make_stream(seed, static_cast<uint32_t>(r));
+      const Stream stream = make_stream(seed, static_cast<uint32_t>(first_ + static_cast<uint64_t>(r)));
       for (uint64_t j = 0; 4 * j < L_; ++j) {
         const Philox4 u = stream.draw(kStreamInitial, j);
         for (uint64_t i = 4 * j, e = 0; e < 4 && i < L_; ++i, ++e) sites[i] = below(u.v[e], t) ? 1 : 0;
@@ -215,19 +259,35 @@ void opsplit_pcpd_s::initialize(uint64_t seed, double density) {
     }
     to_stored(sites.data(), staged.data() + static_cast<uint64_t>(r) * per_replica);
   }
-  store(0, staged.data(), staged.size());
-  seed_ = seed;
-  done_ = 0;
-  series_.clear();
-  take_point();
-  next_point_ = next_point_after(0);
+  return staged;
 }
 
-void opsplit_pcpd_s::check_replica(int64_t replica, const void* sites) const {
-  if (replica < 0 || static_cast<uint64_t>(replica) >= replicas_)
+void opsplit_pcpd_s::start_series() {
+  series_.clear();
+  start_pending_ = true;  // until the point is taken
+  take_point();
+  start_pending_ = false;
+  next_point_ = next_point_after(done_);
+}
+
+void opsplit_pcpd_s::check_series() const {
+  if (start_pending_)
+    fail_argument(
+        "a lattice was set at time 0 on a distributed ensemble: the series' first point is taken again by the "
+        "next opsplit_pcpd_run (collective; opsplit_pcpd_run(pcpd, 0) does only that)");
+}
+
+uint64_t opsplit_pcpd_s::check_replica(int64_t replica, const void* sites) const {
+  if (replica < 0 || static_cast<uint64_t>(replica) >= total_)
     fail_argument("replica=" + num(static_cast<long long>(replica)) + " is not in 0 .. " +
-                  num(static_cast<long long>(replicas_ - 1)));
+                  num(static_cast<long long>(total_ - 1)));
+  const auto r = static_cast<uint64_t>(replica);
+  if (r < first_ || r >= first_ + replicas_)
+    fail_argument("replica=" + num(static_cast<long long>(replica)) + " is another process's (this one holds " +
+                  num(static_cast<long long>(first_)) + " .. " + num(static_cast<long long>(first_ + replicas_ - 1)) +
+                  ")");
   if (sites == nullptr) fail_argument("sites is NULL");
+  return r - first_;
 }
 
 uint64_t opsplit_pcpd_s::replica_bytes() const { return multispin() ? L_ / 8 : L_; }
@@ -267,24 +327,24 @@ void opsplit_pcpd_s::load(uint64_t offset, void* host, uint64_t bytes) const {
 }
 
 void opsplit_pcpd_s::get_lattice(int64_t replica, uint8_t* sites) const {
-  check_replica(replica, sites);
+  const uint64_t r = check_replica(replica, sites);
   std::vector<uint8_t> stored(replica_bytes());
-  load(static_cast<uint64_t>(replica) * stored.size(), stored.data(), stored.size());
+  load(r * stored.size(), stored.data(), stored.size());
   from_stored(stored.data(), sites);
 }
 
 void opsplit_pcpd_s::set_lattice(int64_t replica, const uint8_t* sites) {
-  check_replica(replica, sites);
+  const uint64_t r = check_replica(replica, sites);
   std::vector<uint8_t> stored(replica_bytes());
   to_stored(sites, stored.data());
-  store(static_cast<uint64_t>(replica) * stored.size(), stored.data(), stored.size());
-  retake_start();
-}
-
-void opsplit_pcpd_s::retake_start() {
+  store(r * stored.size(), stored.data(), stored.size());
   if (done_ != 0) return;
-  series_.clear();
-  take_point();
+  // At time 0 the series starts from the lattices set: now, or (a group's collective
+  // point) at the next run.
+  if (group_.distributed())
+    start_pending_ = true;
+  else
+    start_series();
 }
 
 void opsplit_pcpd_s::advance(uint64_t from, uint64_t to) {
@@ -292,10 +352,11 @@ void opsplit_pcpd_s::advance(uint64_t from, uint64_t to) {
   if (ctx.is_cuda()) {
     if (multispin())
       with_word([&](auto word) {
-        multispin_steps_cuda(ctx, lattice_.as<decltype(word)>(), words_, replicas_, multispin_, seed_, from, to);
+        multispin_steps_cuda(ctx, lattice_.as<decltype(word)>(), words_, replicas_, first_, multispin_, seed_, from,
+                             to);
       });
     else
-      exact_moves_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, exact_, seed_, from, to);
+      exact_moves_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, first_, exact_, seed_, from, to);
     return;
   }
   const int threads = ctx.threads();
@@ -304,7 +365,7 @@ void opsplit_pcpd_s::advance(uint64_t from, uint64_t to) {
     uint8_t* base = lattice_.as<uint8_t>();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int64_t r = 0; r < n; ++r) {
-      const Stream stream = make_stream(seed_, static_cast<uint32_t>(r));
+      const Stream stream = make_stream(seed_, static_cast<uint32_t>(first_ + static_cast<uint64_t>(r)));
       uint8_t* q = base + static_cast<uint64_t>(r) * L_;
       for (uint64_t m = from; m < to; ++m) exact_move(q, L_, exact_, stream, m);
     }
@@ -316,78 +377,102 @@ void opsplit_pcpd_s::advance(uint64_t from, uint64_t to) {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int64_t r = 0; r < n; ++r)
       replica_steps(base + static_cast<uint64_t>(r) * words_, words_, rates,
-                    make_stream(seed_, static_cast<uint32_t>(r)), from, to);
+                    make_stream(seed_, static_cast<uint32_t>(first_ + static_cast<uint64_t>(r))), from, to);
   });
 }
 
 void opsplit_pcpd_s::take_point() {
-  Context& ctx = context();
-  std::vector<int64_t> counts(2 * replicas_);
-  if (ctx.is_cuda()) {
-    if (multispin())
-      with_word([&](auto word) {
-        multispin_counts_cuda(ctx, lattice_.as<decltype(word)>(), words_, replicas_, device_counts_.as<int64_t>(),
-                              counts.data());
-      });
-    else
-      exact_counts_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, device_counts_.as<int64_t>(), counts.data());
-  } else {
-    const int threads = ctx.threads();
-    const auto n = static_cast<int64_t>(replicas_);
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int64_t r = 0; r < n; ++r) {
-      Counts c;
-      if (multispin()) {
-        c = with_word([&](auto word) {
-          using Word = decltype(word);
-          const Word* words = lattice_.as<Word>() + static_cast<uint64_t>(r) * words_;
-          return multispin_counts_range<Word>([words](uint64_t w) { return words[w]; }, words_, 0, words_);
-        });
-      } else {
-        c = exact_counts(lattice_.as<uint8_t>() + static_cast<uint64_t>(r) * L_, L_, 0, 1);
-      }
-      counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
-    }
-  }
-  // Means and standard errors over the replicas, two passes in replica order.
+  std::vector<int64_t> mine(2 * replicas_);  // this process's particles and pairs a replica
+  group_.settle(attempt([&] { count(mine.data()); }), "opsplit_pcpd (a series point)");
+  std::vector<int64_t> counts(2 * total_);
+  group_.allgather(mine.data(), share_counts(2), counts.data());
+  // Means and standard errors over all replicas, two passes in replica order (the same
+  // sums on any number of processes).
   Point point{time_of(done_), {}, {}};
-  const double R = static_cast<double>(replicas_), L = static_cast<double>(L_);
+  const double R = static_cast<double>(total_), L = static_cast<double>(L_);
   auto value = [&](int q, uint64_t r) {
     const int64_t particles = counts[2 * r];
     return q == 2 ? (particles >= 2 ? 1.0 : 0.0) : static_cast<double>(counts[2 * r + q]) / L;
   };
   for (int q = 0; q < 3; ++q) {
     double sum = 0.0;
-    for (uint64_t r = 0; r < replicas_; ++r) sum += value(q, r);
+    for (uint64_t r = 0; r < total_; ++r) sum += value(q, r);
     const double mean = sum / R;
     double squares = 0.0;
-    for (uint64_t r = 0; r < replicas_; ++r) squares += (value(q, r) - mean) * (value(q, r) - mean);
+    for (uint64_t r = 0; r < total_; ++r) squares += (value(q, r) - mean) * (value(q, r) - mean);
     point.mean[q] = mean;
-    point.error[q] = replicas_ > 1 ? std::sqrt(squares / (R - 1.0) / R) : std::numeric_limits<double>::quiet_NaN();
+    point.error[q] = total_ > 1 ? std::sqrt(squares / (R - 1.0) / R) : std::numeric_limits<double>::quiet_NaN();
   }
   series_.push_back(point);
 }
 
-void opsplit_pcpd_s::run(double t_end) {
-  if (!std::isfinite(t_end) || t_end < 0.0) fail_argument("t_end=" + num(t_end) + " is not a finite time >= 0");
-  if (t_end * static_cast<double>(L_) >= static_cast<double>(kMaxUnits))
-    fail_argument("t_end=" + num(t_end) + " x L=" + num(static_cast<long long>(L_)) + " is 2^62 moves or more");
+void opsplit_pcpd_s::count(int64_t* counts) const {
   Context& ctx = context();
+  if (ctx.is_cuda()) {
+    if (multispin())
+      with_word([&](auto word) {
+        multispin_counts_cuda(ctx, lattice_.as<decltype(word)>(), words_, replicas_, device_counts_.as<int64_t>(),
+                              counts);
+      });
+    else
+      exact_counts_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, device_counts_.as<int64_t>(), counts);
+    return;
+  }
+  const auto n = static_cast<int64_t>(replicas_);
+#pragma omp parallel for num_threads(ctx.threads()) schedule(static)
+  for (int64_t r = 0; r < n; ++r) {
+    Counts c;
+    if (multispin()) {
+      c = with_word([&](auto word) {
+        using Word = decltype(word);
+        const Word* words = lattice_.as<Word>() + static_cast<uint64_t>(r) * words_;
+        return multispin_counts_range<Word>([words](uint64_t w) { return words[w]; }, words_, 0, words_);
+      });
+    } else {
+      c = exact_counts(lattice_.as<uint8_t>() + static_cast<uint64_t>(r) * L_, L_, 0, 1);
+    }
+    counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
+  }
+}
+
+void opsplit_pcpd_s::run(double t_end) {
+  constexpr const char* kCall = "opsplit_pcpd_run";
+  group_.settle(attempt([&] {
+                  if (!std::isfinite(t_end) || t_end < 0.0)
+                    fail_argument("t_end=" + num(t_end) + " is not a finite time >= 0");
+                  if (t_end * static_cast<double>(L_) >= static_cast<double>(kMaxUnits))
+                    fail_argument("t_end=" + num(t_end) + " x L=" + num(static_cast<long long>(L_)) +
+                                  " is 2^62 moves or more");
+                }),
+                kCall, {bits_of(t_end)}, "t_end");
+  Context& ctx = context();
+  // A group's processes take the same pieces and points: a lattice set at time 0 on any
+  // of them retakes the first point everywhere, and a progress callback on any of them
+  // makes every process report (and cancel) at the same moves.
+  int64_t any[2] = {start_pending_ ? 1 : 0, ctx.has_progress() ? 1 : 0};
+  group_.allmax(any, 2);
+  if (any[0] != 0) start_series();
+  const bool reporting = any[1] != 0;
   const uint64_t target = units_at(t_end), start = done_;
   if (target <= start) return;
-  const uint64_t chunk = ctx.has_progress() ? std::max<uint64_t>(1, (target - start + 19) / 20) : target - start;
+  const uint64_t chunk = reporting ? std::max<uint64_t>(1, (target - start + 19) / 20) : target - start;
   while (done_ < target) {
     const uint64_t next = std::min({target, next_point_, done_ + chunk});
-    advance(done_, next);
+    group_.settle(attempt([&] { advance(done_, next); }), kCall);
     done_ = next;
     if (done_ == next_point_) {
       take_point();
       next_point_ = next_point_after(done_);
     }
-    if (ctx.has_progress()) {
-      if (ctx.is_cuda()) ctx.synchronize();
+    if (reporting) {
+      group_.settle(attempt([&] {
+                      if (ctx.is_cuda()) ctx.synchronize();
+                    }),
+                    kCall);
       const double fraction = static_cast<double>(done_ - start) / static_cast<double>(target - start);
-      if (ctx.report_progress(fraction, "opsplit_pcpd_run") && done_ < target)
+      int64_t cancel = ctx.has_progress() && ctx.report_progress(fraction, kCall) ? 1 : 0;
+      group_.allmax(&cancel, 1);
+      if (cancel != 0 && done_ < target)
         fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback at time " + num(time()) + " of " +
                                           num(time_of(target)) + " sweeps (every replica there)");
     }
@@ -397,6 +482,7 @@ void opsplit_pcpd_s::run(double t_end) {
 
 void opsplit_pcpd_s::get_series(int quantity, int64_t length, double* times, double* mean,
                                 double* standard_error) const {
+  check_series();
   if (quantity < 0 || quantity > 2)
     fail_argument("quantity=" + num(quantity) +
                   " is not OPSPLIT_PCPD_DENSITY (0), OPSPLIT_PCPD_PAIR_DENSITY (1) or OPSPLIT_PCPD_SURVIVING (2)");

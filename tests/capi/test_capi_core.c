@@ -24,6 +24,8 @@ int main(void) {
   CHECK(strcmp(opsplit_status_string(OPSPLIT_ERROR_CANCELLED), "OPSPLIT_ERROR_CANCELLED") == 0);
   CHECK(strcmp(opsplit_status_string((opsplit_status)99), "unknown opsplit_status") == 0);
   CHECK(OPSPLIT_ERROR_INTERNAL == 11 && OPSPLIT_BACKEND_CUDA == 2 && OPSPLIT_FLOAT32 == 1);
+  CHECK(OPSPLIT_ERROR_COMMUNICATION == 12);
+  CHECK(strcmp(opsplit_status_string(OPSPLIT_ERROR_COMMUNICATION), "OPSPLIT_ERROR_COMMUNICATION") == 0);
 
   /* Contexts: bad arguments. */
   opsplit_context ctx = NULL;

@@ -1,0 +1,50 @@
+/* opsplit's hooks for communication layers: how a library such as opsplit_mpi
+ * (opsplit/mpi.h) spreads an object over a group of processes while the core depends on
+ * no message-passing library. Hosts use opsplit/mpi.h; this header is for such layers.
+ *
+ * A group is the processes' ranks 0 .. size-1 and two collective operations, each
+ * called by every process of the group in the same order. Each returns 0, or nonzero
+ * after writing a NUL-terminated message of at most message_size bytes (the object's
+ * call then fails with OPSPLIT_ERROR_COMMUNICATION). */
+#ifndef OPSPLIT_DISTRIBUTED_H
+#define OPSPLIT_DISTRIBUTED_H
+
+#include <stddef.h>
+
+#include "opsplit/core.h"
+#include "opsplit/pcpd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct opsplit_group {
+  void* user;
+  int rank, size;
+  /* all[0 .. sum of counts) = every process's mine[0 .. counts[rank]) in rank order. */
+  int (*allgather_int64)(void* user, const int64_t* mine, const int64_t* counts, int64_t* all, char* message,
+                         size_t message_size);
+  /* values[0 .. n) = their maximum over the processes, in place. */
+  int (*allmax_int64)(void* user, int64_t* values, int n, char* message, size_t message_size);
+  /* Frees user: the object that owns the group is destroyed (may be NULL). */
+  void (*release)(void* user);
+} opsplit_group;
+
+/* A PCPD ensemble of `replicas` replicas spread over the group: rank k holds replicas
+ * [k R / size, (k + 1) R / size), each keyed by its global index, so the group's run is
+ * the single process's, bit for bit (opsplit/mpi.h describes the collective calls). On
+ * success the ensemble owns the group (its release runs at destroy); on failure, on
+ * every process alike, the caller keeps it. Collective. */
+OPSPLIT_API opsplit_status opsplit_pcpd_create_distributed(opsplit_context ctx, opsplit_pcpd_algorithm algorithm,
+                                                           int64_t L, int64_t replicas, const opsplit_group* group,
+                                                           opsplit_pcpd* pcpd);
+
+/* Sets the calling thread's last error (what opsplit_last_error_message returns) to
+ * "function: message" and returns status: a layer's own failures read like the core's. */
+OPSPLIT_API opsplit_status opsplit_set_last_error(opsplit_status status, const char* function, const char* message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
