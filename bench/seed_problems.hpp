@@ -32,14 +32,15 @@ inline ProblemInfo problem_info(Problem p) {
   }
 }
 
-// The model and its n^3 initial field (seed 000 Table 1, 19-point stencil; seed 003 for
-// Cahn-Hilliard) and its dt. On failure: false, with `error` naming the call.
-inline bool make_seed_problem(opsplit_context ctx, int64_t n, Problem p, opsplit_precision prec, opsplit_rd* rd,
-                              opsplit_field* field, double* dt, std::string& error) {
+// The model and its nx x ny x nz initial field (seed 000 Table 1, 19-point stencil; seed
+// 003 for Cahn-Hilliard) and its dt. On failure: false, with `error` naming the call.
+inline bool make_seed_problem(opsplit_context ctx, int64_t nx, int64_t ny, int64_t nz, Problem p,
+                              opsplit_precision prec, opsplit_rd* rd, opsplit_field* field, double* dt,
+                              std::string& error) {
   const ProblemInfo info = problem_info(p);
-  const int64_t cells = n * n * n;
+  const int64_t cells = nx * ny * nz;
   API_CHECK_RET(opsplit_rd_create(ctx, info.ncomp, rd), false);
-  API_CHECK_RET(opsplit_field_create(ctx, n, n, n, info.ncomp, prec, field), false);
+  API_CHECK_RET(opsplit_field_create(ctx, nx, ny, nz, info.ncomp, prec, field), false);
   API_CHECK_RET(opsplit_rd_set_stencil(*rd, OPSPLIT_STENCIL_19POINT), false);
   std::vector<double> init(static_cast<size_t>(cells * info.ncomp));
   uint64_t state = 12345;
@@ -70,7 +71,7 @@ inline bool make_seed_problem(opsplit_context ctx, int64_t n, Problem p, opsplit
       API_CHECK_RET(opsplit_rd_set_velocity(*rd, 0, 5.0, 0.0, 0.0, 0.0), false);
       API_CHECK_RET(opsplit_rd_set_velocity(*rd, 1, 1.0, 0.0, 0.0, 0.0), false);
       API_CHECK_RET(opsplit_rd_set_velocity(*rd, 2, 0.0, 5.0, 1.0 / 500.0, 0.0), false);
-      API_CHECK_RET(opsplit_rd_add_source(*rd, 0, n / 4, n / 2, n / 2, 10.0), false);
+      API_CHECK_RET(opsplit_rd_add_source(*rd, 0, nx / 4, ny / 2, nz / 2, 10.0), false);
       break;
     case Problem::cahn_hilliard:
       API_CHECK_RET(opsplit_rd_set_cahn_hilliard(*rd, 0, 1.0, 1.0, 1.0, 1.0), false);
@@ -90,6 +91,12 @@ inline bool make_seed_problem(opsplit_context ctx, int64_t n, Problem p, opsplit
   }
   API_CHECK_RET(opsplit_context_synchronize(ctx), false);
   return true;
+}
+
+// The same on n^3.
+inline bool make_seed_problem(opsplit_context ctx, int64_t n, Problem p, opsplit_precision prec, opsplit_rd* rd,
+                              opsplit_field* field, double* dt, std::string& error) {
+  return make_seed_problem(ctx, n, n, n, p, prec, rd, field, dt, error);
 }
 
 

@@ -186,6 +186,14 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_context_get_backend
 
+    function opsplit_context_get_cuda_device(ctx, device) &
+        bind(C, name="opsplit_context_get_cuda_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ctx
+      integer(c_int), intent(out) :: device
+      integer(c_int) :: status
+    end function opsplit_context_get_cuda_device
+
     function opsplit_context_set_num_threads(ctx, nthreads) &
         bind(C, name="opsplit_context_set_num_threads") result(status)
       import :: c_int, c_ptr
@@ -1172,6 +1180,7 @@ module opsplit
     procedure :: create_on_device => context_create_on_device
     procedure :: destroy => context_destroy
     procedure :: backend => context_backend
+    procedure :: cuda_device => context_cuda_device
     procedure :: set_num_threads => context_set_num_threads
     procedure :: set_cuda_stream => context_set_cuda_stream
     procedure :: synchronize => context_synchronize
@@ -1371,7 +1380,7 @@ module opsplit
   end type opsplit_pcpd_t
 
   ! The implementations are reached through the types only.
-  private :: context_create, context_create_on_device, context_destroy, context_backend, &
+  private :: context_create, context_create_on_device, context_destroy, context_backend, context_cuda_device, &
              context_set_num_threads, context_set_cuda_stream, context_synchronize, &
              context_set_progress_callback, context_created, context_c_handle
   private :: field_create_i4, field_create_i8, field_create_impl, field_destroy, field_set_spacing, &
@@ -1578,6 +1587,18 @@ contains
     if (status /= OPSPLIT_SUCCESS) context_backend = -1
     call finish(status, stat)
   end function context_backend
+
+  !> The GPU of a CUDA context (0-based, as CUDA numbers them); -1 for a CPU context
+  !> or on failure.
+  integer(c_int) function context_cuda_device(this, stat)
+    class(opsplit_context_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    context_cuda_device = -1
+    status = opsplit_context_get_cuda_device(this%handle, context_cuda_device)
+    if (status /= OPSPLIT_SUCCESS) context_cuda_device = -1
+    call finish(status, stat)
+  end function context_cuda_device
 
   !> OpenMP threads of the context's CPU work; 0 restores the OpenMP default.
   subroutine context_set_num_threads(this, nthreads, stat)

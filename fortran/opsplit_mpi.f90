@@ -4,10 +4,12 @@
 !> here. Collective calls and their rules: opsplit/mpi.h and docs/API.md.
 module opsplit_mpi
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_ptr, c_null_ptr
-  use opsplit, only: opsplit_context_t, opsplit_pcpd_t, OPSPLIT_ERROR_INVALID_ARGUMENT
+  use, intrinsic :: iso_fortran_env, only: error_unit
+  use opsplit, only: opsplit_context_t, opsplit_pcpd_t, opsplit_field_t, opsplit_last_error, &
+                     OPSPLIT_ERROR_INVALID_ARGUMENT, OPSPLIT_SUCCESS
   implicit none
   private
-  public :: opsplit_mpi_pcpd_create
+  public :: opsplit_mpi_pcpd_create, opsplit_mpi_field_attach
 
   !> call opsplit_mpi_pcpd_create(pcpd, ctx, comm, algorithm, L, replicas [, stat]):
   !> `replicas` replicas in all, spread over comm's processes (collective); L and
@@ -27,6 +29,13 @@ module opsplit_mpi
       type(c_ptr), intent(out) :: pcpd
       integer(c_int) :: status
     end function c_mpi_pcpd_create
+
+    function c_mpi_field_attach(field, comm) bind(C, name="opsplit_mpi_field_attach") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: field
+      integer(c_int), value :: comm  ! MPI_Fint
+      integer(c_int) :: status
+    end function c_mpi_field_attach
   end interface
 
 contains
@@ -58,5 +67,23 @@ contains
     status = c_mpi_pcpd_create(ctx%c_handle(), int(comm, c_int), algorithm, L, replicas, handle)
     call pcpd%adopt(handle, L, status, stat)
   end subroutine mpi_pcpd_create_i8
+
+  !> Makes `field` this process's subdomain of a field decomposed over `comm`, a
+  !> Cartesian communicator (MPI_Cart_create; dimension 1 is x): from then on every
+  !> rd%step on it fills the ghosts of faces that border another process from that
+  !> process (opsplit/mpi.h). Collective.
+  subroutine opsplit_mpi_field_attach(field, comm, stat)
+    type(opsplit_field_t), intent(inout) :: field
+    integer, intent(in) :: comm
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    status = c_mpi_field_attach(field%c_handle(), int(comm, c_int))
+    if (present(stat)) then
+      stat = int(status)
+    else if (status /= OPSPLIT_SUCCESS) then
+      write(error_unit, '(a)') 'opsplit: ' // opsplit_last_error()
+      error stop
+    end if
+  end subroutine opsplit_mpi_field_attach
 
 end module opsplit_mpi

@@ -52,8 +52,14 @@ OPSPLIT_API const char* opsplit_last_error_message(void);
 /* 1: built with CUDA and a device is usable; 0 otherwise. */
 OPSPLIT_API int opsplit_cuda_available(void);
 
+/* A CUDA context (backend CUDA, or AUTO where CUDA is available) takes the GPU that
+ * OPSPLIT_CUDA_DEVICE names; else, under an MPI launcher that gives each process its
+ * rank on the node (Open MPI, MPICH, MVAPICH2, Slurm, PMI), that rank modulo the node's
+ * GPUs, so that the ranks of a node spread over its GPUs; else GPU 0. */
 OPSPLIT_API opsplit_status opsplit_context_create(opsplit_backend backend, opsplit_context* ctx);
 OPSPLIT_API opsplit_status opsplit_context_create_on_device(int cuda_device, opsplit_context* ctx);
+/* The GPU of a CUDA context, -1 for a CPU context. */
+OPSPLIT_API opsplit_status opsplit_context_get_cuda_device(opsplit_context ctx, int* device);
 /* Refused (INVALID_ARGUMENT) while objects made from the context are alive. */
 OPSPLIT_API opsplit_status opsplit_context_destroy(opsplit_context* ctx);
 OPSPLIT_API opsplit_status opsplit_context_get_backend(opsplit_context ctx, opsplit_backend* backend);

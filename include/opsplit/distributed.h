@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "opsplit/core.h"
+#include "opsplit/field.h"
 #include "opsplit/pcpd.h"
 
 #ifdef __cplusplus
@@ -28,7 +29,23 @@ typedef struct opsplit_group {
   int (*allmax_int64)(void* user, int64_t* values, int n, char* message, size_t message_size);
   /* Frees user: the object that owns the group is destroyed (may be NULL). */
   void (*release)(void* user);
+  /* Fields only (may be NULL otherwise): along `axis` (0 x, 1 y, 2 z), sends send[s] to
+   * the neighbour on side s (0 low, 1 high) and receives recv[s] from it, `bytes` each;
+   * a NULL pair means no neighbour on that side. Pointers are host memory, or device
+   * memory where device_pointers is nonzero (a CUDA-aware MPI). Collective over the
+   * group: every process calls it for the same axes in the same order. */
+  int (*exchange)(void* user, int axis, const void* const send[2], void* const recv[2], size_t bytes,
+                  char* message, size_t message_size);
+  int device_pointers;
 } opsplit_group;
+
+/* A field's place in a Cartesian decomposition of the global grid over the group. */
+typedef struct opsplit_decomposition {
+  int dims[3];       /* processes along x, y, z */
+  int periodic[3];   /* the axis wraps around across processes */
+  int coords[3];     /* this process's position, 0 .. dims - 1 */
+  int neighbours[6]; /* the rank across each face (OPSPLIT_FACE_*), -1 where none */
+} opsplit_decomposition;
 
 /* A PCPD ensemble of `replicas` replicas spread over the group: rank k holds replicas
  * [k R / size, (k + 1) R / size), each keyed by its global index, so the group's run is
@@ -38,6 +55,13 @@ typedef struct opsplit_group {
 OPSPLIT_API opsplit_status opsplit_pcpd_create_distributed(opsplit_context ctx, opsplit_pcpd_algorithm algorithm,
                                                            int64_t L, int64_t replicas, const opsplit_group* group,
                                                            opsplit_pcpd* pcpd);
+
+/* Makes `field` this process's subdomain of a field decomposed over the group: from now
+ * on opsplit_rd_step fills the ghosts of faces that border another process from that
+ * process, every step (opsplit/mpi.h describes the rules). On success the field owns
+ * the group; on failure, on every process alike, the caller keeps it. Collective. */
+OPSPLIT_API opsplit_status opsplit_field_attach_distributed(opsplit_field field, const opsplit_group* group,
+                                                            const opsplit_decomposition* decomposition);
 
 /* Sets the calling thread's last error (what opsplit_last_error_message returns) to
  * "function: message" and returns status: a layer's own failures read like the core's. */

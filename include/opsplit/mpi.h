@@ -33,12 +33,29 @@
 
 #include <mpi.h>
 
+#include "opsplit/field.h"
 #include "opsplit/mpi_export.h"
 #include "opsplit/pcpd.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Makes `field` this process's subdomain of a field decomposed over comm, a Cartesian
+ * communicator (MPI_Cart_create) of 1 to 3 dimensions: dimension a is axis a (x, y, z),
+ * and the field holds this process's cells as the host holds them, without ghosts.
+ * From then on opsplit_rd_step (collective for this field) fills every step the ghosts
+ * of faces that border another process from that process, the edge ghosts of the
+ * 19-point stencil included: an axis split over processes wraps around across them
+ * where comm is periodic along it (the model's faces on that axis must then be
+ * PERIODIC, and must not be otherwise); the other faces take the model's conditions.
+ * The result is the one-process run's, bit for bit. Neighbours must have the same
+ * cells along the axes of the face they share, and every process the same ncomp and
+ * precision; a field is attached once. The slabs travel in device memory where MPI is
+ * CUDA-aware (Open MPI's MPIX_Query_cuda_support at run time; OPSPLIT_MPI_CUDA_AWARE=0
+ * or 1 overrides), else through host buffers. Not supported yet (UNSUPPORTED):
+ * Cahn-Hilliard terms, velocity fields. Collective. */
+OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI_Fint comm);
 
 /* A PCPD ensemble of `replicas` replicas (in all) spread over the processes of comm.
  * Collective; the other arguments as opsplit_pcpd_create's. */

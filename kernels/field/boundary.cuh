@@ -13,8 +13,10 @@
 
 namespace opsplit::field {
 
-// The values of opsplit_bc (field.h).
-enum FaceKind : int { kNoFlux = 0, kDirichlet = 1, kPeriodic = 2 };
+// The values of opsplit_bc (field.h), and kRemote: a face of a distributed field that
+// borders another process, whose ghosts the exchange brings (field/halo.hpp); the fill
+// leaves a mirror image there first, and the 3D march reads such an axis from memory.
+enum FaceKind : int { kNoFlux = 0, kDirichlet = 1, kPeriodic = 2, kRemote = 3 };
 
 struct FaceCondition {
   int type;  // FaceKind

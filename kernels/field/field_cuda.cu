@@ -1087,12 +1087,42 @@ std::vector<double> row_energy(const Context& ctx, const T* data, const Grid& gr
   });
 }
 
+// ---- a distributed field's ghost exchange: face slabs (halo.cuh) -----------------------
+template <class T>
+__global__ void pack_face_kernel(const T* data, Grid grid, FaceSlab s, int64_t layer, T* slab) {
+  const int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (e < s.values(grid.ncomp)) slab[e] = data[slab_index(grid, s, layer, e)];
+}
+
+template <class T>
+__global__ void unpack_face_kernel(const T* slab, Grid grid, FaceSlab s, int64_t layer, T* data) {
+  const int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (e < s.values(grid.ncomp)) data[slab_index(grid, s, layer, e)] = slab[e];
+}
+
+template <class T>
+void pack_face(const Context& ctx, const T* data, const Grid& grid, int axis, int side, T* slab) {
+  const FaceSlab s = face_slab(grid, axis);
+  pack_face_kernel<<<blocks_for(s.values(grid.ncomp), 256), 256, 0, stream_of(ctx)>>>(
+      data, grid, s, sent_layer(grid, axis, side), slab);
+  cuda::check_launch("pack_face_kernel");
+}
+
+template <class T>
+void unpack_face(const Context& ctx, const T* slab, const Grid& grid, int axis, int side, T* data) {
+  const FaceSlab s = face_slab(grid, axis);
+  unpack_face_kernel<<<blocks_for(s.values(grid.ncomp), 256), 256, 0, stream_of(ctx)>>>(
+      slab, grid, s, ghost_layer(grid, axis, side), data);
+  cuda::check_launch("unpack_face_kernel");
+}
+
 }  // namespace
 
 template <class T>
 const Launchers<T>& cuda_launchers() {
   static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,  update<T>,       add_sources<T>, pack<T>,
-                                  unpack<T>,      row_sums<T>, row_extremes<T>, row_energy<T>};
+                                  unpack<T>,      row_sums<T>, row_extremes<T>, row_energy<T>,  pack_face<T>,
+                                  unpack_face<T>};
   return table;
 }
 

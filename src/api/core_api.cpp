@@ -1,6 +1,9 @@
 // C entry points of the core: thin checks, then the context object.
 #include "api/guard.hpp"
+#include <cstdlib>
+
 #include "core/cuda_device.hpp"
+#include "core/default_device.hpp"
 
 using namespace opsplit;
 
@@ -56,7 +59,11 @@ OPSPLIT_API opsplit_status opsplit_context_create(opsplit_backend backend, opspl
     if (b != OPSPLIT_BACKEND_AUTO && b != OPSPLIT_BACKEND_CPU && b != OPSPLIT_BACKEND_CUDA)
       fail_argument("backend=" + num(b) + " is not AUTO (0), CPU (1) or CUDA (2)");
     output(ctx, "ctx");
-    create_context(resolve_backend(static_cast<opsplit_backend>(b)), 0, ctx);
+    const opsplit_backend resolved = resolve_backend(static_cast<opsplit_backend>(b));
+    const int device = resolved == OPSPLIT_BACKEND_CUDA
+                           ? default_cuda_device(cuda::device_count(), [](const char* name) { return std::getenv(name); })
+                           : 0;
+    create_context(resolved, device, ctx);
   });
 }
 
@@ -79,6 +86,13 @@ OPSPLIT_API opsplit_status opsplit_context_destroy(opsplit_context* ctx) {
 
 OPSPLIT_API opsplit_status opsplit_context_get_backend(opsplit_context ctx, opsplit_backend* backend) {
   return api_guard(__func__, [&] { output(backend, "backend") = context_arg(ctx).backend(); });
+}
+
+OPSPLIT_API opsplit_status opsplit_context_get_cuda_device(opsplit_context ctx, int* device) {
+  return api_guard(__func__, [&] {
+    const Context& c = context_arg(ctx);
+    output(device, "device") = c.is_cuda() ? c.device().id() : -1;
+  });
 }
 
 OPSPLIT_API opsplit_status opsplit_context_set_num_threads(opsplit_context ctx, int nthreads) {

@@ -1,4 +1,5 @@
 #include "core/cuda_device.hpp"
+#include "core/pinned.hpp"
 
 #include <cuda_runtime.h>
 
@@ -53,6 +54,15 @@ bool available(std::string* why) {
     return false;
   }
   return true;
+}
+
+int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
 }
 
 Device::Device(int device) : id_(device) {
@@ -138,6 +148,35 @@ LocalMemoryRelease::~LocalMemoryRelease() {
   // A failure here only leaves the reservation in place: not worth an error, and not
   // left behind as the runtime's last error for the next launch's check either.
   if (known_ && cudaDeviceSetLimit(cudaLimitStackSize, limit_) != cudaSuccess) cudaGetLastError();
+}
+
+}  // namespace opsplit::cuda
+
+namespace opsplit::cuda {
+
+PinnedBuffer::PinnedBuffer(size_t bytes) : bytes_(bytes) {
+  void* p = nullptr;
+  const cudaError_t err = cudaMallocHost(&p, bytes);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    bytes_ = 0;
+    fail(OPSPLIT_ERROR_OUT_OF_MEMORY,
+         "cudaMallocHost of " + std::to_string(bytes) + " bytes failed: " + cudaGetErrorString(err));
+  }
+  data_ = static_cast<unsigned char*>(p);
+}
+
+PinnedBuffer::~PinnedBuffer() {
+  if (data_ != nullptr) cudaFreeHost(data_);
+}
+
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
+  if (this != &other) {
+    if (data_ != nullptr) cudaFreeHost(data_);
+    data_ = other.data_, bytes_ = other.bytes_;
+    other.data_ = nullptr, other.bytes_ = 0;
+  }
+  return *this;
 }
 
 }  // namespace opsplit::cuda

@@ -10,6 +10,7 @@ namespace opsplit::cuda {
 
 // 1 when built with CUDA and a device is usable; otherwise 0 and why.
 bool available(std::string* why);
+int device_count();  // 0 where there is none (or no driver)
 
 class Device {
  public:

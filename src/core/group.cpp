@@ -44,6 +44,13 @@ void Group::allmax(int64_t* values, int n) const {
     fail(OPSPLIT_ERROR_COMMUNICATION, std::string("allmax failed: ") + message);
 }
 
+void Group::exchange(int axis, const void* const send[2], void* const recv[2], size_t bytes) const {
+  char message[512] = "";
+  if (g_.exchange == nullptr) fail(OPSPLIT_ERROR_INTERNAL, "the group has no exchange");
+  if (g_.exchange(g_.user, axis, send, recv, bytes, message, sizeof message) != 0)
+    fail(OPSPLIT_ERROR_COMMUNICATION, std::string("ghost exchange failed: ") + message);
+}
+
 void Group::settle(std::exception_ptr local, const char* call, const std::vector<int64_t>& same,
                    const char* names) const {
   if (!distributed_) {

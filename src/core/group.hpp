@@ -43,6 +43,10 @@ class Group {
   void allgather(const int64_t* mine, const std::vector<int64_t>& counts, int64_t* all) const;
   // values = their maximum over the processes.
   void allmax(int64_t* values, int n) const;
+  // Along axis: send[s] to the neighbour on side s, recv[s] from it (NULL: none).
+  void exchange(int axis, const void* const send[2], void* const recv[2], size_t bytes) const;
+  bool has_exchange() const { return g_.exchange != nullptr; }
+  bool device_pointers() const { return g_.device_pointers != 0; }
 
   // Every process's call succeeds or fails together. `local` is this process's failure
   // (nullptr: none). If any process failed, every one throws: its own error, or the
@@ -53,7 +57,7 @@ class Group {
               const char* names = "") const;
 
  private:
-  opsplit_group g_{nullptr, 0, 1, nullptr, nullptr, nullptr};
+  opsplit_group g_{nullptr, 0, 1, nullptr, nullptr, nullptr, nullptr, 0};
   bool distributed_ = false, owned_ = false;
 };
 

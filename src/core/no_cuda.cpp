@@ -1,5 +1,6 @@
 // The CUDA side of a context in a build without CUDA: every use says so.
 #include "core/cuda_device.hpp"
+#include "core/pinned.hpp"
 #include "core/error.hpp"
 
 namespace opsplit::cuda {
@@ -12,6 +13,8 @@ bool available(std::string* why) {
   if (why) *why = kWhy;
   return false;
 }
+
+int device_count() { return 0; }
 
 Device::Device(int device) : id_(device) { fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, kWhy); }
 Device::~Device() = default;
@@ -27,4 +30,10 @@ LocalMemoryRelease::LocalMemoryRelease() = default;
 LocalMemoryRelease::~LocalMemoryRelease() = default;
 void check_launch(const char*) {}
 
+}  // namespace opsplit::cuda
+
+namespace opsplit::cuda {
+PinnedBuffer::PinnedBuffer(size_t) { fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, kWhy); }
+PinnedBuffer::~PinnedBuffer() = default;
+PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&&) noexcept { return *this; }
 }  // namespace opsplit::cuda

@@ -3,10 +3,16 @@
 #pragma once
 
 #include "core/buffer.hpp"
+#include <memory>
+#include <vector>
+
 #include "core/context.hpp"
+#include "core/group.hpp"
 #include "core/handle.hpp"
+#include "core/pinned.hpp"
 #include "field/grid.cuh"
 #include "field/launch.hpp"
+#include "opsplit/distributed.h"
 #include "opsplit/field.h"
 
 struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::ContextMember {
@@ -40,6 +46,22 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
   // Which ghosts of `data` follow its values (upload forgets them).
   opsplit::field::GhostRecord& ghost_record() { return ghost_record_; }
 
+  // A distributed field (opsplit/distributed.h): this process's subdomain, the faces
+  // whose ghosts come from another process, and the exchange's slabs (halo.cuh): on
+  // the backend [send low, send high, receive low, receive high] of slab_values each,
+  // and their page-locked host copies where a CUDA field's group takes host pointers.
+  struct Decomposition {
+    opsplit::Group group;
+    opsplit_decomposition place{};
+    bool remote[6] = {};
+    int64_t slab_values = 0;
+    opsplit::Buffer slabs;
+    opsplit::cuda::PinnedBuffer staging;
+  };
+  // Checks (collectively) and attaches; the field owns the group after success.
+  void attach(const opsplit_group& group, const opsplit_decomposition& place);
+  Decomposition* decomposition() const { return decomposition_.get(); }
+
  private:
   opsplit::field::Grid grid_;
   opsplit_precision precision_;
@@ -48,6 +70,7 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
   opsplit::Buffer scratch_;
   opsplit::Buffer auxiliary_;
   opsplit::field::GhostRecord ghost_record_;
+  std::unique_ptr<Decomposition> decomposition_;
 };
 
 namespace opsplit {

@@ -351,12 +351,27 @@ std::vector<double> row_energy(const Context& ctx, const T* data, const Grid& gr
   return sums;
 }
 
+template <class T>
+void pack_face(const Context&, const T* data, const Grid& grid, int axis, int side, T* slab) {
+  const FaceSlab s = face_slab(grid, axis);
+  const int64_t layer = sent_layer(grid, axis, side), n = s.values(grid.ncomp);
+  for (int64_t e = 0; e < n; ++e) slab[e] = data[slab_index(grid, s, layer, e)];
+}
+
+template <class T>
+void unpack_face(const Context&, const T* slab, const Grid& grid, int axis, int side, T* data) {
+  const FaceSlab s = face_slab(grid, axis);
+  const int64_t layer = ghost_layer(grid, axis, side), n = s.values(grid.ncomp);
+  for (int64_t e = 0; e < n; ++e) data[slab_index(grid, s, layer, e)] = slab[e];
+}
+
 }  // namespace
 
 template <class T>
 const Launchers<T>& cpu_launchers() {
   static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,  update<T>,       add_sources<T>, pack<T>,
-                                  unpack<T>,      row_sums<T>, row_extremes<T>, row_energy<T>};
+                                  unpack<T>,      row_sums<T>, row_extremes<T>, row_energy<T>,  pack_face<T>,
+                                  unpack_face<T>};
   return table;
 }
 

@@ -11,6 +11,7 @@
 #include "field/boundary.cuh"
 #include "field/diffusion.cuh"
 #include "field/grid.cuh"
+#include "field/halo.cuh"
 #include "field/health.cuh"
 #include "field/model.cuh"
 
@@ -98,6 +99,10 @@ struct Launchers {
   std::vector<double> (*row_extremes)(const Context&, const T* data, const Grid&, int comp);  // min, max per row
   std::vector<double> (*row_energy)(const Context&, const T* data, const Grid&, int comp, int points,
                                     const PotentialTerms<double>& terms, double volume);
+  // A distributed field's ghost exchange (halo.cuh): the cells next to face (axis,
+  // side) into `slab`, and a received slab into the ghosts beyond that face.
+  void (*pack_face)(const Context&, const T* data, const Grid&, int axis, int side, T* slab);
+  void (*unpack_face)(const Context&, const T* slab, const Grid&, int axis, int side, T* data);
 };
 
 // Fills the ghosts of `axes` of an operation's input that are not valid yet, with the

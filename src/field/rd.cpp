@@ -6,6 +6,7 @@
 #include <string>
 
 #include "field/diffusion.cuh"
+#include "field/halo.hpp"
 #include "field/launch.hpp"
 #include "field/reduce.cuh"
 
@@ -303,7 +304,54 @@ double opsplit_rd_s::max_stable_dt(const opsplit::Field& field) const {
   return worst == 0.0 ? std::numeric_limits<double>::infinity() : 1.0 / worst;
 }
 
+// A distributed field: what its exchange supports, and the model's periodic axes those
+// the decomposition wraps.
+void opsplit_rd_s::check_distributed(const opsplit::Field& field) const {
+  const auto* d = field.decomposition();
+  for (const CahnHilliard& ch : cahn_hilliard_)
+    if (ch.m > 0.0)
+      opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED,
+                    "Cahn-Hilliard terms on a distributed field are not supported yet (their potential's "
+                    "ghosts would need a second exchange within the step)");
+  if (!velocity_field_.empty())
+    opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED, "a velocity field on a distributed field is not supported yet");
+  for (int axis = 0; axis < 3; ++axis) {
+    if (d->place.dims[axis] < 2) continue;
+    const bool periodic = faces_[static_cast<size_t>(2 * axis)].type == OPSPLIT_BC_PERIODIC;
+    if (periodic != (d->place.periodic[axis] != 0))
+      fail_argument(std::string("axis ") + kAxisNames[axis] + " is split over " + num(d->place.dims[axis]) +
+                    " processes and is " + (d->place.periodic[axis] ? "" : "not ") +
+                    "periodic in the decomposition, but the model's " + kFaceNames[2 * axis] + " face is " +
+                    (periodic ? "" : "not ") + "PERIODIC: make them agree");
+  }
+}
+
+// The face conditions a step on `field` uses: the model's, with the faces that border
+// another process marked kRemote (their ghosts come from the exchange).
+std::vector<opsplit::field::FaceCondition> opsplit_rd_s::faces_for(const opsplit::Field& field) const {
+  std::vector<opsplit::field::FaceCondition> faces = faces_;
+  if (const auto* d = field.decomposition())
+    for (size_t i = 0; i < faces.size(); ++i)
+      if (d->remote[i % 6]) faces[i] = opsplit::field::FaceCondition{opsplit::field::kRemote, 0.0};
+  return faces;
+}
+
 void opsplit_rd_s::step(opsplit::Field& field, double dt, int64_t nsteps, const char* function) {
+  auto* d = field.decomposition();
+  if (d == nullptr) {
+    check_step(field, dt, nsteps);
+  } else {
+    d->group.settle(opsplit::attempt([&] {
+                      check_step(field, dt, nsteps);
+                      check_distributed(field);
+                    }),
+                    function, {opsplit::bits_of(dt), nsteps}, "dt and nsteps");
+  }
+  if (nsteps == 0) return;
+  opsplit::with_value_type(field.precision(), [&](auto zero) { run_steps<decltype(zero)>(field, dt, nsteps, function); });
+}
+
+void opsplit_rd_s::check_step(const opsplit::Field& field, double dt, int64_t nsteps) const {
   if (!std::isfinite(dt) || dt <= 0.0) fail_argument("dt=" + num(dt) + " must be finite and > 0");
   if (nsteps < 0) fail_argument("nsteps=" + num(static_cast<long long>(nsteps)) + " must be >= 0");
   const double limit = max_stable_dt(field);
@@ -315,8 +363,6 @@ void opsplit_rd_s::step(opsplit::Field& field, double dt, int64_t nsteps, const 
     opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED, "a plane of " + num(static_cast<long long>(field.grid().stride[2])) +
                                                  " stored values (nx*ny with padding) is 2^31 or more; "
                                                  "the stepping kernels index neighbours with 32-bit offsets");
-  if (nsteps == 0) return;
-  opsplit::with_value_type(field.precision(), [&](auto zero) { run_steps<decltype(zero)>(field, dt, nsteps, function); });
 }
 
 opsplit::field::FaceCondition opsplit_rd_s::potential_face(int c, int face) const {
@@ -382,9 +428,11 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     for (int f = 0; f < 6; ++f)
       velocity_faces.push_back(FaceCondition{faces_[f].type == OPSPLIT_BC_PERIODIC ? OPSPLIT_BC_PERIODIC : OPSPLIT_BC_NOFLUX, 0.0});
 
+  const std::vector<FaceCondition> step_faces = faces_for(field);
+  auto* decomposition = field.decomposition();
   ParamBlock block;
   const size_t at_health = block.add(std::vector<unsigned long long>{kHealthy});
-  const size_t at_faces = block.add(faces_);
+  const size_t at_faces = block.add(step_faces);
   const size_t at_weights = block.add(weights);
   const size_t at_terms = block.add(terms);
   const size_t at_slots = block.add(slots);
@@ -454,12 +502,22 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   };
 
   // Progress is reported about 100 times per call, after waiting for the work so far.
+  // A distributed field's processes report at the same steps if any has a callback.
   const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
+  int64_t reporting = ctx.has_progress() ? 1 : 0;
+  if (decomposition) decomposition->group.allmax(&reporting, 1);
+  // Every process of a distributed field checks (and fails) together.
+  auto check_health_everywhere = [&](int64_t launched) {
+    if (decomposition)
+      decomposition->group.settle(opsplit::attempt([&] { check_health(launched); }), function);
+    else
+      check_health(launched);
+  };
   // The axes whose ghosts in the field are already those of its values under faces_:
   // at first those the call before left (take_ghosts), then those a step wrote
   // (Launchers::diffuse and update), unless a source then changed a cell on one of
   // their faces.
-  unsigned ghosts_valid = field.ghost_record().take(faces_);
+  unsigned ghosts_valid = field.ghost_record().take(step_faces);
   unsigned source_axes = 0;  // the axes with a source on one of their faces
   for (const SourceTerm<T>& src_term : sources) {
     const int64_t at[3] = {src_term.position % grid.n[0], src_term.position / grid.n[0] % grid.n[1],
@@ -469,7 +527,11 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   }
   for (int64_t n = 0; n < nsteps; ++n) {
     const Health health{first_bad, static_cast<unsigned long long>(n)};
-    Input<T> in{field.data().as<T>(), faces, faces_.data(), ghosts_valid};
+    if (decomposition) {  // every ghost, the remote faces' from the neighbours
+      fill_and_exchange_ghosts<T>(ctx, field, faces, run);
+      ghosts_valid = kAllAxes;
+    }
+    Input<T> in{field.data().as<T>(), faces, step_faces.data(), ghosts_valid};
     unsigned written = 0;
     if (pure_diffusion) {
       written = run.diffuse(ctx, in, target.as<T>(), grid, points_, w, health);
@@ -486,12 +548,15 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
     ghosts_valid = written & ~source_axes;
     field.data().swap(target);
-    const bool report = ctx.has_progress() && ((n + 1) % report_every == 0 || n + 1 == nsteps);
-    if (!ctx.is_cuda() || report) check_health(n + 1);
+    const bool report = reporting != 0 && ((n + 1) % report_every == 0 || n + 1 == nsteps);
+    if ((!ctx.is_cuda() && !decomposition) || report) check_health_everywhere(n + 1);
     if (report) {
       ctx.synchronize();
       time_ = t0 + static_cast<double>(n + 1) * dt;
-      if (ctx.report_progress(static_cast<double>(n + 1) / static_cast<double>(nsteps), function) && n + 1 < nsteps)
+      int64_t cancel =
+          ctx.has_progress() && ctx.report_progress(static_cast<double>(n + 1) / static_cast<double>(nsteps), function);
+      if (decomposition) decomposition->group.allmax(&cancel, 1);
+      if (cancel != 0 && n + 1 < nsteps)
         opsplit::fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " +
                                                    num(static_cast<long long>(n + 1)) + " of " +
                                                    num(static_cast<long long>(nsteps)) +
@@ -499,13 +564,15 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
                                                    num(static_cast<long long>(n + 1)));
     }
   }
-  check_health(nsteps);
+  check_health_everywhere(nsteps);
   time_ = t0 + static_cast<double>(nsteps) * dt;
-  field.ghost_record().record(faces_, ghosts_valid);
+  field.ghost_record().record(step_faces, ghosts_valid);
 }
 
 double opsplit_rd_s::free_energy(opsplit::Field& field, int comp) {
   check_compatible(field);
+  if (field.decomposition() != nullptr)
+    opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED, "the free energy of a distributed field is not supported yet");
   check_component(comp, ncomp());
   if (cahn_hilliard_[static_cast<size_t>(comp)].m == 0.0)
     fail_argument("component " + num(comp) + " has no Cahn-Hilliard term (opsplit_rd_set_cahn_hilliard)");

@@ -4,17 +4,23 @@
 // opsplit statuses; nothing here prints or aborts.
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "opsplit/distributed.h"
 #include "opsplit/mpi.h"
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support
+#endif
 
 namespace {
 
 struct MpiGroup {
   MPI_Comm comm = MPI_COMM_NULL;
+  int neighbours[6] = {MPI_PROC_NULL, MPI_PROC_NULL, MPI_PROC_NULL, MPI_PROC_NULL, MPI_PROC_NULL, MPI_PROC_NULL};
 };
 
 int mpi_failed(int err, const char* what, char* message, size_t size) {
@@ -57,6 +63,43 @@ int allmax_int64(void* user, int64_t* values, int n, char* message, size_t size)
   return err == MPI_SUCCESS ? 0 : mpi_failed(err, "MPI_Allreduce", message, size);
 }
 
+// Along an axis: each side's slab to the neighbour there, tagged by the direction it
+// travels (2 axis + side), and the neighbour's slab travelling the other way from it.
+int exchange(void* user, int axis, const void* const send[2], void* const recv[2], size_t bytes, char* message,
+             size_t size) {
+  const auto* g = static_cast<MpiGroup*>(user);
+  if (bytes > static_cast<size_t>(INT_MAX)) {
+    std::snprintf(message, size, "a face of %zu bytes is more than MPI's int count of bytes", bytes);
+    return 1;
+  }
+  const int count = static_cast<int>(bytes);
+  MPI_Request requests[4];
+  int n = 0, err = MPI_SUCCESS;
+  for (int side = 0; side < 2 && err == MPI_SUCCESS; ++side)
+    if (recv[side] != nullptr)
+      err = MPI_Irecv(recv[side], count, MPI_BYTE, g->neighbours[2 * axis + side], 2 * axis + (1 - side), g->comm,
+                      &requests[n++]);
+  for (int side = 0; side < 2 && err == MPI_SUCCESS; ++side)
+    if (send[side] != nullptr)
+      err = MPI_Isend(send[side], count, MPI_BYTE, g->neighbours[2 * axis + side], 2 * axis + side, g->comm,
+                      &requests[n++]);
+  if (err != MPI_SUCCESS) return mpi_failed(err, "MPI_Irecv/MPI_Isend", message, size);
+  err = MPI_Waitall(n, requests, MPI_STATUSES_IGNORE);
+  return err == MPI_SUCCESS ? 0 : mpi_failed(err, "MPI_Waitall", message, size);
+}
+
+// Whether MPI takes device pointers: OPSPLIT_MPI_CUDA_AWARE=0 or 1 if set, else Open
+// MPI's answer at run time (MPIX_Query_cuda_support), else no.
+int cuda_aware() {
+  const char* env = std::getenv("OPSPLIT_MPI_CUDA_AWARE");
+  if (env != nullptr && *env != '\0') return std::strcmp(env, "0") != 0;
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support();
+#else
+  return 0;
+#endif
+}
+
 void release(void* user) {
   auto* g = static_cast<MpiGroup*>(user);
   int finalized = 0;
@@ -85,13 +128,23 @@ opsplit_status make_group(MPI_Fint comm, const char* function, opsplit_group* gr
     release(g);
     return opsplit_set_last_error(OPSPLIT_ERROR_COMMUNICATION, function, message);
   }
-  *group = opsplit_group{g, 0, 1, allgather_int64, allmax_int64, release};
+  *group = opsplit_group{g, 0, 1, allgather_int64, allmax_int64, release, exchange, 0};
   MPI_Comm_rank(g->comm, &group->rank);
   MPI_Comm_size(g->comm, &group->size);
   return OPSPLIT_SUCCESS;
 }
 
 }  // namespace
+
+// A failed core call did not take the group: frees it, and names the host's function
+// in the message.
+opsplit_status give_back(opsplit_group& group, opsplit_status status, const char* function) {
+  const std::string message = opsplit_last_error_message();
+  const size_t colon = message.find(": ");
+  group.release(group.user);
+  return opsplit_set_last_error(status, function,
+                                colon == std::string::npos ? message.c_str() : message.c_str() + colon + 2);
+}
 
 extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_pcpd_create(opsplit_context ctx, MPI_Fint comm,
                                                                   opsplit_pcpd_algorithm algorithm, int64_t L,
@@ -100,11 +153,37 @@ extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_pcpd_create(opsplit_contex
   const opsplit_status made = make_group(comm, __func__, &group);
   if (made != OPSPLIT_SUCCESS) return made;
   const opsplit_status status = opsplit_pcpd_create_distributed(ctx, algorithm, L, replicas, &group, pcpd);
-  if (status == OPSPLIT_SUCCESS) return status;
-  // The ensemble did not take the group. The message names the function the host called.
-  const std::string message = opsplit_last_error_message();
-  const size_t colon = message.find(": ");
-  group.release(group.user);
-  return opsplit_set_last_error(status, __func__,
-                                colon == std::string::npos ? message.c_str() : message.c_str() + colon + 2);
+  return status == OPSPLIT_SUCCESS ? status : give_back(group, status, __func__);
+}
+
+extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI_Fint comm) {
+  opsplit_group group;
+  const opsplit_status made = make_group(comm, __func__, &group);
+  if (made != OPSPLIT_SUCCESS) return made;
+  auto* g = static_cast<MpiGroup*>(group.user);
+  // The same answers on every process (the communicator's topology is collective).
+  int topology = MPI_UNDEFINED, ndims = 0;
+  MPI_Topo_test(g->comm, &topology);
+  if (topology == MPI_CART) MPI_Cartdim_get(g->comm, &ndims);
+  if (topology != MPI_CART || ndims < 1 || ndims > 3) {
+    group.release(group.user);
+    return opsplit_set_last_error(OPSPLIT_ERROR_INVALID_ARGUMENT, __func__,
+                                  topology != MPI_CART
+                                      ? "comm is not a Cartesian communicator (make one with MPI_Cart_create)"
+                                      : "comm's Cartesian topology has more than 3 dimensions");
+  }
+  int dims[3] = {1, 1, 1}, periods[3] = {0, 0, 0}, coords[3] = {0, 0, 0};
+  MPI_Cart_get(g->comm, ndims, dims, periods, coords);
+  opsplit_decomposition d{};
+  for (int a = 0; a < 3; ++a) {
+    d.dims[a] = dims[a], d.periodic[a] = periods[a], d.coords[a] = coords[a];
+    int low = MPI_PROC_NULL, high = MPI_PROC_NULL;
+    if (a < ndims) MPI_Cart_shift(g->comm, a, 1, &low, &high);
+    g->neighbours[2 * a] = low, g->neighbours[2 * a + 1] = high;
+    d.neighbours[2 * a] = low == MPI_PROC_NULL ? -1 : low;
+    d.neighbours[2 * a + 1] = high == MPI_PROC_NULL ? -1 : high;
+  }
+  group.device_pointers = cuda_aware();
+  const opsplit_status status = opsplit_field_attach_distributed(field, &group, &d);
+  return status == OPSPLIT_SUCCESS ? status : give_back(group, status, __func__);
 }

@@ -72,6 +72,13 @@ int main(void) {
   CHECK(backend == OPSPLIT_BACKEND_CPU || backend == OPSPLIT_BACKEND_CUDA);
   if (!opsplit_cuda_available()) CHECK(backend == OPSPLIT_BACKEND_CPU);
   printf("backend: %s\n", backend == OPSPLIT_BACKEND_CUDA ? "cuda" : "cpu");
+  int device = -2;
+  CHECK_OK(opsplit_context_get_cuda_device(ctx, &device));
+  CHECK(backend == OPSPLIT_BACKEND_CUDA ? device >= 0 : device == -1);
+  EXPECT_ERROR(opsplit_context_get_cuda_device(ctx, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               "opsplit_context_get_cuda_device", "device");
+  EXPECT_ERROR(opsplit_context_get_cuda_device(NULL, &device), OPSPLIT_ERROR_INVALID_HANDLE,
+               "opsplit_context_get_cuda_device", "ctx");
 
   EXPECT_ERROR(opsplit_context_get_backend(ctx, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_context_get_backend",
                "backend");

@@ -62,6 +62,8 @@ program test_fourier
   if (wanted_status /= 0) wanted = ''
   print '(a,a,a,a,a)', 'backend: ', backend_name(backend), ' (OPSPLIT_BACKEND=', trim(wanted), ')'
   if (wanted == 'cpu') call check(backend == OPSPLIT_BACKEND_CPU, 'OPSPLIT_BACKEND=cpu gives a CPU context')
+  if (backend == OPSPLIT_BACKEND_CPU) call check(ctx%cuda_device() == -1, 'a CPU context has no GPU')
+  if (backend == OPSPLIT_BACKEND_CUDA) call check(ctx%cuda_device() >= 0, 'a CUDA context has its GPU')
   if (wanted == 'cuda') call check(backend == OPSPLIT_BACKEND_CUDA, 'OPSPLIT_BACKEND=cuda gives a CUDA context')
 
   call fourier_case('7-point, cubic cells, k=(1,1,1)', OPSPLIT_STENCIL_7POINT, cubic, [1, 1, 1])

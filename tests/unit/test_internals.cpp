@@ -6,12 +6,15 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <string>
 #include <random>
 #include <vector>
 
 #include "field/diffusion.cuh"
 #include "field/grid.cuh"
 #include "field/layout.cuh"
+#include "core/default_device.hpp"
 #include "field/reduce.cuh"
 #include "helpers.hpp"
 
@@ -259,4 +262,28 @@ void expect_grouped_rounding() {
 TEST(StencilSum, UniformGivesZeroAndRoundingStaysAtTheValuesUlp) {
   expect_grouped_rounding<double>();
   expect_grouped_rounding<float>();
+}
+
+// The GPU of a context from opsplit_context_create: OPSPLIT_CUDA_DEVICE, else the
+// node-local rank an MPI launcher gives modulo the GPUs, else 0.
+TEST(DefaultCudaDevice, OverrideThenNodeLocalRankThenZero) {
+  std::map<std::string, std::string> env;
+  auto get = [&env](const char* name) -> const char* {
+    const auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  EXPECT_EQ(opsplit::default_cuda_device(4, get), 0);
+  env["OMPI_COMM_WORLD_LOCAL_RANK"] = "5";
+  EXPECT_EQ(opsplit::default_cuda_device(4, get), 1);
+  env.clear();
+  env["SLURM_LOCALID"] = "3";
+  EXPECT_EQ(opsplit::default_cuda_device(2, get), 1);
+  env["MPI_LOCALRANKID"] = "2";  // MPICH's comes before Slurm's
+  EXPECT_EQ(opsplit::default_cuda_device(2, get), 0);
+  env["OPSPLIT_CUDA_DEVICE"] = "1";
+  EXPECT_EQ(opsplit::default_cuda_device(2, get), 1);
+  for (const char* bad : {"2", "-1", "x", "1x"}) {
+    env["OPSPLIT_CUDA_DEVICE"] = bad;
+    EXPECT_THROW(opsplit::default_cuda_device(2, get), opsplit::Error) << bad;
+  }
 }

@@ -1,0 +1,169 @@
+// Distributed fields on several GPUs (opsplit_mpi_field_attach), run under mpirun with
+// one process a GPU (each takes the GPU of its node-local rank). Seed 000's Turing
+// problem with the 19-point stencil, float64 (2 components), split along z (each
+// process's z faces are whole xy planes).
+//
+// Cases (every process runs each; the time of an iteration is the slowest process's,
+// from a barrier to the end of its opsplit_rd_step call, which waits for the device):
+//   mpi_field/turing19/alone/N:n          each process steps its own n^3 field, not
+//                                         attached: one GPU's time, the weak-scaling base
+//   mpi_field/turing19/weak/N:n/gpus:P    n^3 a process, attached: the field is n x n x Pn
+//   mpi_field/turing19/strong/1024x512x512/gpus:P   the global 1024 x 512 x 512, split
+// Counters: Mpoints_per_s (all cells x steps / time), per_gpu_Mpoints_per_s;
+// efficiency (weak: the alone time / the attached time, the same run: the fraction of a
+// GPU's stepping rate kept while exchanging), halo_ms_per_step (attached - alone, per
+// step: the exchange, none of it hidden yet), x_seed_gtx275 (the seed's Turing speed on
+// a GTX 275, Table 6), frac_of_copy_bw (the bytes a step must move at least, 2 x
+// components x cells x 8, against the copy bandwidth of a GPU measured at startup).
+// Only process 0 prints.
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "opsplit/mpi.h"
+#include "seed_problems.hpp"
+
+namespace {
+
+int g_rank = 0, g_size = 1;
+double g_alone_seconds = 0, g_copy_bytes_per_s = 0;
+opsplit_context g_ctx = nullptr;
+
+// An n^3 field of this process, attached to a 1 x 1 x P decomposition when `attach`.
+struct Run {
+  opsplit_rd rd = nullptr;
+  opsplit_field field = nullptr;
+  double dt = 0;
+  MPI_Comm cart = MPI_COMM_NULL;
+  ~Run() {
+    if (rd) opsplit_rd_destroy(&rd);
+    if (field) opsplit_field_destroy(&field);
+    if (cart != MPI_COMM_NULL) MPI_Comm_free(&cart);
+  }
+};
+
+bool make_run(Run& r, int64_t nx, int64_t ny, int64_t nz, bool attach, std::string& error) {
+  if (!bench::make_seed_problem(g_ctx, nx, ny, nz, bench::Problem::turing, OPSPLIT_FLOAT64, &r.rd, &r.field, &r.dt,
+                                error))
+    return false;
+  if (!attach) return true;
+  int dims[3] = {1, 1, g_size}, periods[3] = {0, 0, 0};
+  MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &r.cart);
+  API_CHECK_RET(opsplit_mpi_field_attach(r.field, MPI_Comm_c2f(r.cart)), false);
+  return true;
+}
+
+// The slowest process's time for nsteps, from a barrier.
+double timed_steps(Run& r, int64_t nsteps, std::string& error) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const auto start = std::chrono::steady_clock::now();
+  const opsplit_status st = opsplit_rd_step(r.rd, r.field, r.dt, nsteps);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (st != OPSPLIT_SUCCESS) error = bench::api_error("opsplit_rd_step", st), s = -1;
+  double slowest = 0;
+  MPI_Allreduce(&s, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double worst_failure = s;
+  MPI_Allreduce(&s, &worst_failure, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  return worst_failure < 0 ? -1 : slowest;
+}
+
+void BM_turing(benchmark::State& state, int64_t nx, int64_t ny, int64_t nz, bool attach, int64_t nsteps,
+               bool weak) {
+  Run r;
+  std::string error;
+  const bool ok = make_run(r, nx, ny, nz, attach, error);
+  int all_ok = ok ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all_ok) return state.SkipWithError(("setup: " + error).c_str());
+  if (timed_steps(r, 2, error) < 0) return state.SkipWithError(error.c_str());  // warm-up
+  double seconds = 0;
+  for (auto _ : state) {
+    seconds = timed_steps(r, nsteps, error);
+    if (seconds < 0) return state.SkipWithError(error.c_str());
+    state.SetIterationTime(seconds);
+  }
+  const int parts = attach ? g_size : 1;
+  const double cells = static_cast<double>(nx * ny * nz) * parts, per_step = seconds / static_cast<double>(nsteps);
+  state.counters["Mpoints_per_s"] = cells * static_cast<double>(nsteps) / seconds / 1e6;
+  state.counters["per_gpu_Mpoints_per_s"] = cells * static_cast<double>(nsteps) / seconds / 1e6 / parts;
+  state.counters["ms_per_step"] = per_step * 1e3;
+  state.counters["x_seed_gtx275"] =
+      cells * static_cast<double>(nsteps) / seconds / 1e6 / bench::problem_info(bench::Problem::turing).seed_gtx275_mpoints;
+  if (g_copy_bytes_per_s > 0)
+    state.counters["frac_of_copy_bw"] = 2.0 * 2 * 8 * cells / parts / per_step / g_copy_bytes_per_s;
+  if (!attach) g_alone_seconds = per_step;
+  if (attach && weak && g_alone_seconds > 0) {
+    state.counters["efficiency"] = g_alone_seconds / per_step;
+    state.counters["halo_ms_per_step"] = (per_step - g_alone_seconds) * 1e3;
+  }
+}
+
+// One GPU's device-to-device copy bandwidth (bytes read + written a second), best of 5.
+double copy_bandwidth() {
+  const size_t bytes = size_t(1) << 30;
+  void *a = nullptr, *b = nullptr;
+  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) return 0;
+  double best = 0;
+  for (int rep = 0; rep < 6; ++rep) {
+    cudaDeviceSynchronize();
+    const auto start = std::chrono::steady_clock::now();
+    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+    cudaDeviceSynchronize();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (rep > 0 && (best == 0 || s < best)) best = s;
+  }
+  cudaFree(a), cudaFree(b);
+  return best > 0 ? 2.0 * static_cast<double>(bytes) / best : 0;
+}
+
+class Silent : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  benchmark::Initialize(&argc, argv);
+  if (opsplit_context_create(OPSPLIT_BACKEND_CUDA, &g_ctx) != OPSPLIT_SUCCESS) {
+    if (g_rank == 0) std::fprintf(stderr, "no CUDA context: %s\n", opsplit_last_error_message());
+    MPI_Finalize();
+    return 0;
+  }
+  int device = 0;
+  opsplit_context_get_cuda_device(g_ctx, &device);
+  cudaSetDevice(device);
+  g_copy_bytes_per_s = copy_bandwidth();
+  const int64_t n = std::getenv("OPSPLIT_BENCH_MPI_N") ? std::atoll(std::getenv("OPSPLIT_BENCH_MPI_N")) : 512;
+  const std::string gpus = std::to_string(g_size), N = std::to_string(n);
+  auto add = [](const std::string& name, auto... args) {
+    benchmark::RegisterBenchmark(name.c_str(), BM_turing, args...)
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  };
+  add("mpi_field/turing19/alone/N:" + N, n, n, n, false, int64_t(20), true);
+  add("mpi_field/turing19/weak/N:" + N + "/gpus:" + gpus, n, n, n, true, int64_t(20), true);
+  if (1024 % (2 * g_size) == 0)
+    add("mpi_field/turing19/strong/1024x512x512/gpus:" + gpus, int64_t(1024), int64_t(512), int64_t(512 / g_size),
+        true, int64_t(10), false);
+  if (g_rank == 0) {
+    benchmark::RunSpecifiedBenchmarks();
+  } else {
+    Silent silent;
+    benchmark::RunSpecifiedBenchmarks(&silent);
+  }
+  benchmark::Shutdown();
+  opsplit_context_destroy(&g_ctx);
+  MPI_Finalize();
+  return 0;
+}
