@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "device_copy.hpp"
 #include "opsplit/mpi.h"
 #include "seed_problems.hpp"
 
@@ -108,15 +109,7 @@ double copy_bandwidth() {
   const size_t bytes = size_t(1) << 30;
   void *a = nullptr, *b = nullptr;
   if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) return 0;
-  double best = 0;
-  for (int rep = 0; rep < 6; ++rep) {
-    cudaDeviceSynchronize();
-    const auto start = std::chrono::steady_clock::now();
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaDeviceSynchronize();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (rep > 0 && (best == 0 || s < best)) best = s;
-  }
+  const double best = best_device_copy_seconds(b, a, bytes);
   cudaFree(a), cudaFree(b);
   return best > 0 ? 2.0 * static_cast<double>(bytes) / best : 0;
 }
