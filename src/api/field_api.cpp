@@ -225,9 +225,14 @@ OPSPLIT_API opsplit_status opsplit_field_attach_distributed(opsplit_field field,
 
 OPSPLIT_API opsplit_status opsplit_rd_step(opsplit_rd rd, opsplit_field field, double dt, int64_t nsteps) {
   return api_guard(__func__, [&] {
-    ReactionDiffusion& r = rd_arg(rd);
     Field& f = field_arg(field);
-    r.step(f, dt, nsteps, "opsplit_rd_step");
+    ReactionDiffusion* r = nullptr;
+    const std::exception_ptr bad_rd = attempt([&] { r = &rd_arg(rd); });
+    // A distributed field's other processes are in the step's agreement: this one joins
+    // it with its failure.
+    if (bad_rd && f.decomposition() != nullptr) ReactionDiffusion::settle_step(f, bad_rd, dt, nsteps, __func__);
+    if (bad_rd) std::rethrow_exception(bad_rd);
+    r->step(f, dt, nsteps, "opsplit_rd_step");
   });
 }
 

@@ -25,12 +25,18 @@ OPSPLIT_API opsplit_status opsplit_pcpd_create_distributed(opsplit_context ctx, 
                                                            int64_t L, int64_t replicas, const opsplit_group* group,
                                                            opsplit_pcpd* pcpd) {
   return api_guard(__func__, [&] {
-    Context& c = checked(ctx, "ctx", "opsplit_context");
-    opsplit_pcpd& out = output(pcpd, "pcpd");
     if (group == nullptr) fail_argument("group is NULL");
     const Group agreement(*group);  // not owned: the caller keeps the group if this fails
     const int a = enum_value(algorithm);
-    agreement.settle(nullptr, __func__, {a, L, replicas}, "algorithm, L and replicas");
+    Context* context = nullptr;
+    opsplit_pcpd* out_pointer = nullptr;
+    agreement.settle(attempt([&] {
+                       context = &checked(ctx, "ctx", "opsplit_context");
+                       out_pointer = &output(pcpd, "pcpd");
+                     }),
+                     __func__, {a, L, replicas}, "algorithm, L and replicas");
+    Context& c = *context;
+    opsplit_pcpd& out = *out_pointer;
     opsplit_pcpd made = nullptr;
     try {
       agreement.settle(attempt([&] {

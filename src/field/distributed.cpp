@@ -2,6 +2,7 @@
 // checked on every process alike before it is taken, so that a mismatch fails the
 // call everywhere with the same message.
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "field/field.hpp"
@@ -24,6 +25,8 @@ void check_place(const opsplit_field_s& field, const Group& group, const opsplit
     if (d.dims[a] > 1 && !field.grid().active(a))
       fail_argument("axis " + num(a) + " has one cell (not a dimension of the field) but dims[" + num(a) +
                     "]=" + num(d.dims[a]) + " processes");
+    if (d.dims[a] > (int64_t(1) << 31) / processes)
+      fail_argument("dims " + num(d.dims[0]) + "x" + num(d.dims[1]) + "x" + num(d.dims[2]) + " is too many processes");
     processes *= d.dims[a];
   }
   if (processes != group.size())
@@ -79,6 +82,10 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                        if (grid.active(a))
                          made->slab_values = std::max(made->slab_values, field::face_slab(grid, a).values(grid.ncomp));
                      const size_t bytes = static_cast<size_t>(made->slab_values) * value_size();
+                     if (bytes > static_cast<size_t>(INT32_MAX))
+                       opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED,
+                                     "a face of " + num(static_cast<long long>(bytes)) +
+                                         " bytes is more than one message of 2^31 - 1 bytes can carry");
                      made->slabs = Buffer(context(), 4 * bytes);
                      if (context().is_cuda() && !agreement.device_pointers())
                        made->staging = cuda::PinnedBuffer(4 * bytes);

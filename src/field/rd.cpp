@@ -317,13 +317,20 @@ void opsplit_rd_s::check_distributed(const opsplit::Field& field) const {
     opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED, "a velocity field on a distributed field is not supported yet");
   for (int axis = 0; axis < 3; ++axis) {
     if (d->place.dims[axis] < 2) continue;
-    const bool periodic = faces_[static_cast<size_t>(2 * axis)].type == OPSPLIT_BC_PERIODIC;
-    if (periodic != (d->place.periodic[axis] != 0))
-      fail_argument(std::string("axis ") + kAxisNames[axis] + " is split over " + num(d->place.dims[axis]) +
-                    " processes and is " + (d->place.periodic[axis] ? "" : "not ") +
-                    "periodic in the decomposition, but the model's " + kFaceNames[2 * axis] + " face is " +
-                    (periodic ? "" : "not ") + "PERIODIC: make them agree");
+    for (int c = 0; c < ncomp(); ++c) {
+      const bool periodic = faces_[static_cast<size_t>(6 * c + 2 * axis)].type == OPSPLIT_BC_PERIODIC;
+      if (periodic != (d->place.periodic[axis] != 0))
+        fail_argument(std::string("axis ") + kAxisNames[axis] + " is split over " + num(d->place.dims[axis]) +
+                      " processes and is " + (d->place.periodic[axis] ? "" : "not ") +
+                      "periodic in the decomposition, but component " + num(c) + "'s " + kFaceNames[2 * axis] +
+                      " face is " + (periodic ? "" : "not ") + "PERIODIC: make them agree");
+    }
   }
+}
+
+void opsplit_rd_s::settle_step(opsplit::Field& field, std::exception_ptr local, double dt, int64_t nsteps,
+                               const char* function) {
+  field.decomposition()->group.settle(local, function, {opsplit::bits_of(dt), nsteps}, "dt and nsteps");
 }
 
 // The face conditions a step on `field` uses: the model's, with the faces that border
@@ -341,11 +348,14 @@ void opsplit_rd_s::step(opsplit::Field& field, double dt, int64_t nsteps, const 
   if (d == nullptr) {
     check_step(field, dt, nsteps);
   } else {
-    d->group.settle(opsplit::attempt([&] {
-                      check_step(field, dt, nsteps);
-                      check_distributed(field);
-                    }),
-                    function, {opsplit::bits_of(dt), nsteps}, "dt and nsteps");
+    // The step's own storage too: a process short of memory fails them all here.
+    settle_step(field,
+                opsplit::attempt([&] {
+                  check_step(field, dt, nsteps);
+                  check_distributed(field);
+                  if (nsteps > 0) field.scratch();
+                }),
+                dt, nsteps, function);
   }
   if (nsteps == 0) return;
   opsplit::with_value_type(field.precision(), [&](auto zero) { run_steps<decltype(zero)>(field, dt, nsteps, function); });

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <exception>
 #include <map>
 #include <vector>
 
@@ -40,6 +41,10 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   // nsteps forward-Euler steps; `function` names the caller in progress reports.
   void step(opsplit::Field& field, double dt, int64_t nsteps, const char* function);
   double free_energy(opsplit::Field& field, int comp);
+  // A distributed field's agreement on a step: every process's failure (local) and its
+  // dt and nsteps. Also for a process whose rd handle is bad (src/api/field_api.cpp).
+  static void settle_step(opsplit::Field& field, std::exception_ptr local, double dt, int64_t nsteps,
+                          const char* function);
 
  private:
   struct CahnHilliard {

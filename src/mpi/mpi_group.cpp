@@ -134,8 +134,6 @@ opsplit_status make_group(MPI_Fint comm, const char* function, opsplit_group* gr
   return OPSPLIT_SUCCESS;
 }
 
-}  // namespace
-
 // A failed core call did not take the group: frees it, and names the host's function
 // in the message.
 opsplit_status give_back(opsplit_group& group, opsplit_status status, const char* function) {
@@ -145,6 +143,8 @@ opsplit_status give_back(opsplit_group& group, opsplit_status status, const char
   return opsplit_set_last_error(status, function,
                                 colon == std::string::npos ? message.c_str() : message.c_str() + colon + 2);
 }
+
+}  // namespace
 
 extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_pcpd_create(opsplit_context ctx, MPI_Fint comm,
                                                                   opsplit_pcpd_algorithm algorithm, int64_t L,

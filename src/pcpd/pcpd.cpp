@@ -232,11 +232,9 @@ void opsplit_pcpd_s::initialize(uint64_t seed, double density) {
         check_probability(density, "density");
         staged = stage(seed, density);
       },
-      [&] {
-        store(0, staged.data(), staged.size());
-        seed_ = seed;
-        done_ = 0;
-      });
+      [&] { store(0, staged.data(), staged.size()); });
+  seed_ = seed;  // every process stored its lattices
+  done_ = 0;
   start_series();
 }
 

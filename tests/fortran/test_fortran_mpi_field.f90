@@ -67,8 +67,8 @@ program test_fortran_mpi_field
   call opsplit_mpi_field_attach(mine, cart, stat=stat)
   call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'attached twice')
   call check(index(opsplit_last_error(), 'already attached') > 0, 'attached twice: the message')
-  call rd%step(mine, dt, 1)
-  call check(mine%created(), 'usable after the refusal')
+  call rd%step(mine, dt, 1, stat=stat)
+  call check(stat == OPSPLIT_SUCCESS, 'usable after the refusal')
 
   call rd%destroy()
   call mine%destroy()

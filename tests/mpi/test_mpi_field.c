@@ -135,7 +135,9 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   opsplit_context ctx = NULL;
   CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_AUTO, &ctx));
-  /* On CUDA, each process of a node takes its own GPU (its node-local rank modulo them). */
+  /* On CUDA, each process of a node takes its own GPU (its node-local rank modulo them);
+   * checked where the run names the node's GPU count (OPSPLIT_GPUS: the GPU machine's
+   * command sets it, 2 on the two-GPU machine). */
   int device = -2, gpus = 0;
   CHECK_OK(opsplit_context_get_cuda_device(ctx, &device));
   const char* local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
@@ -211,9 +213,30 @@ int main(int argc, char** argv) {
     }
     CHECK_OK(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_PERIODIC, 0));
     CHECK_OK(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XHI, 0, OPSPLIT_BC_PERIODIC, 0));
-    if (size > 1)
+    if (size > 1) {
       EXPECT_ERROR(opsplit_rd_step(rd, f, rank == 0 ? 0.01 : 0.02, 3), OPSPLIT_ERROR_INVALID_ARGUMENT,
                    "opsplit_rd_step", "different dt and nsteps");
+      /* A bad model handle on the last process alone: all fail, none waits. */
+      EXPECT_ERROR(opsplit_rd_step(rank == size - 1 ? NULL : rd, f, 0.01, 3),
+                   rank == size - 1 ? OPSPLIT_ERROR_INVALID_HANDLE : OPSPLIT_ERROR_INVALID_HANDLE, "opsplit_rd_step",
+                   rank == size - 1 ? "rd is NULL" : "process");
+      /* A second component periodic on x (split, periodic in the decomposition) but not
+       * on y: fine; NOFLUX on x: refused, naming the component. */
+      opsplit_rd two = NULL;
+      opsplit_field g = NULL;
+      CHECK_OK(opsplit_rd_create(ctx, 2, &two));
+      CHECK_OK(opsplit_field_create(ctx, 8, 6, 4, 2, OPSPLIT_FLOAT64, &g));
+      CHECK_OK(opsplit_mpi_field_attach(g, fcart));
+      CHECK_OK(opsplit_rd_set_boundary(two, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_PERIODIC, 0));
+      CHECK_OK(opsplit_rd_set_boundary(two, OPSPLIT_FACE_XHI, 0, OPSPLIT_BC_PERIODIC, 0));
+      EXPECT_ERROR(opsplit_rd_step(two, g, 0.01, 1), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_rd_step",
+                   "component 1's XLO face is not PERIODIC");
+      CHECK_OK(opsplit_rd_set_boundary(two, OPSPLIT_FACE_XLO, 1, OPSPLIT_BC_PERIODIC, 0));
+      CHECK_OK(opsplit_rd_set_boundary(two, OPSPLIT_FACE_XHI, 1, OPSPLIT_BC_PERIODIC, 0));
+      CHECK_OK(opsplit_rd_step(two, g, 0.01, 1));
+      CHECK_OK(opsplit_rd_destroy(&two));
+      CHECK_OK(opsplit_field_destroy(&g));
+    }
     CHECK_OK(opsplit_rd_set_cahn_hilliard(rd, 0, 1.0, 1.0, 1.0, 1.0));
     EXPECT_ERROR(opsplit_rd_step(rd, f, 1e-4, 3), OPSPLIT_ERROR_UNSUPPORTED, "opsplit_rd_step", "Cahn-Hilliard");
     CHECK_OK(opsplit_field_component_sum(f, 0, &after));

@@ -155,6 +155,10 @@ int main(int argc, char** argv) {
     CHECK(d == NULL);
     EXPECT_ERROR(opsplit_mpi_pcpd_create(ctx, MPI_Comm_c2f(MPI_COMM_NULL), OPSPLIT_PCPD_EXACT, 64, R, &d),
                  OPSPLIT_ERROR_INVALID_ARGUMENT, create, "MPI_COMM_NULL");
+    /* A NULL output on the last process alone: all fail, none waits. */
+    EXPECT_ERROR(opsplit_mpi_pcpd_create(ctx, world, OPSPLIT_PCPD_EXACT, 64, R, rank == size - 1 ? NULL : &d),
+                 OPSPLIT_ERROR_INVALID_ARGUMENT, create, rank == size - 1 ? "pcpd is NULL" : "process");
+    CHECK(d == NULL);
 
     CHECK_OK(opsplit_mpi_pcpd_create(ctx, world, OPSPLIT_PCPD_EXACT, 64, R, &d));
     CHECK_OK(opsplit_pcpd_run(d, 2));
