@@ -15,7 +15,7 @@ namespace opsplit::field {
 
 // The values of opsplit_bc (field.h), and kRemote: a face of a distributed field that
 // borders another process, whose ghosts the exchange brings (field/halo.hpp); the fill
-// leaves a mirror image there first, and the 3D march reads such an axis from memory.
+// leaves them alone, and the 3D march reads such an axis from memory.
 enum FaceKind : int { kNoFlux = 0, kDirichlet = 1, kPeriodic = 2, kRemote = 3 };
 
 struct FaceCondition {
@@ -73,6 +73,7 @@ OPSPLIT_HD void fill_ghost(T* data, const Grid& grid, int axis, int side, int64_
   int64_t at[3];
   at[u_axis] = u;
   at[v_axis] = v;
+  if (bc.type == kRemote) return;
   const int64_t n = grid.n[axis];
   for (int64_t layer = 1; layer <= grid.g[axis]; ++layer) {
     const int64_t ghost = side == 0 ? -layer : n - 1 + layer;

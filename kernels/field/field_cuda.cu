@@ -627,7 +627,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // not finite (rare).
   auto record_if_bad = [&](T bad, int g, int e, int64_t j, int k) {
     if (!is_finite(bad))
-      atomicMin(health.first_bad, health_key(health.step, planar_position(grid.n, c0 + g, x + e * kStep, j, k)));
+      atomicMin(health.first_bad, health_key(health.step, bad_position(health, grid.n, c0 + g, x + e * kStep, j, k)));
   };
   // Plane k (p = k - k0 + R). Issued so far: planes 0 .. p-R+RING-1, so waiting until
   // at most RING-1-2R groups are pending means plane p+R has landed. After the barrier
@@ -809,6 +809,18 @@ unsigned diffuse(const Context& ctx, Input<T>& in, T* out, const Grid& grid, int
                       : diffuse_points<7>(ctx, in, out, grid, weights, health);
 }
 
+// What diffuse and update read from memory: the march's HaloPlan (the model shapes all
+// mirror x, and copy x and y unless a Cahn-Hilliard term is known: model_copied_halo),
+// every ghost elsewhere.
+template <class T>
+unsigned ghosts_read(const Grid& grid, const FaceCondition* faces_host, bool pure_diffusion, bool potential_terms) {
+  if (!marches(grid)) return kAllAxes;
+  if (pure_diffusion)
+    return plan_halo<T>(grid, faces_host, DiffuseCells<7, T>::kCopiedHalo, DiffusionTile<T>::MIRRORS_X).from_memory();
+  if (potential_terms || grid.ncomp > 3 || !queues_fit(grid.ncomp, sizeof(T))) return kAllAxes;
+  return plan_halo<T>(grid, faces_host, model_copied_halo(kKnownTerms), ModelTile<T, 1>::MIRRORS_X).from_memory();
+}
+
 // ---- the whole model ----------------------------------------------------------
 // 3D grids of 1 to 3 components whose queues fit (queues_fit) take the march above
 // (ModelCells). Other grids (1D, 2D, more components): one thread per (x, y) column of a block of 32 x 4 cells,
@@ -837,7 +849,7 @@ __global__ void __launch_bounds__(kCellBlockX* kCellBlockY)
   const Neighbours nb = neighbours_of(grid);
   for (int64_t k = k0; k < k1; ++k) {
     const int bad = update_cell<Points, Kind, NC>(in, out, mu, velocity, nb, grid.index(0, i, j, k), t, step);
-    if (bad >= 0) atomicMin(health.first_bad, health_key(health.step, planar_position(grid.n, bad, i, j, k)));
+    if (bad >= 0) atomicMin(health.first_bad, health_key(health.step, bad_position(health, grid.n, bad, i, j, k)));
   }
 }
 
@@ -1120,9 +1132,9 @@ void unpack_face(const Context& ctx, const T* slab, const Grid& grid, int axis, 
 
 template <class T>
 const Launchers<T>& cuda_launchers() {
-  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,  update<T>,       add_sources<T>, pack<T>,
-                                  unpack<T>,      row_sums<T>, row_extremes<T>, row_energy<T>,  pack_face<T>,
-                                  unpack_face<T>};
+  static const Launchers<T> table{fill_ghosts<T>, ghosts_read<T>, diffuse<T>,      update<T>,     add_sources<T>,
+                                  pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>,
+                                  pack_face<T>,   unpack_face<T>};
   return table;
 }
 

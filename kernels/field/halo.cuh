@@ -1,8 +1,8 @@
 // The slabs a distributed field's ghost exchange moves: along `axis`, the layer of cells
 // next to a face (sent to the neighbour across it) and the ghost layer beyond it
-// (received), over ghost_sweep's range of the other two axes (the ghosts of the axes
-// exchanged before included: edge ghosts arrive with the later axis, as the fill's face
-// rules give them), every component. Element e of a slab is (c, v, u) with u fastest.
+// (received), over the other two axes with their ghosts, every component. Element e of
+// a slab is (c, v, u) with u fastest. Edge ghosts arrive with the slabs (field/halo.hpp
+// says why they are the one-process fill's).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,10 @@ struct FaceSlab {
 OPSPLIT_HD FaceSlab face_slab(const Grid& grid, int axis) {
   FaceSlab s;
   s.axis = axis;
-  ghost_sweep(grid, axis, &s.u_axis, &s.v_axis, &s.u_lo, &s.u_len, &s.v_lo, &s.v_len);
+  s.u_axis = axis == 0 ? 1 : 0;
+  s.v_axis = axis == 2 ? 1 : 2;
+  s.u_lo = -grid.g[s.u_axis], s.u_len = grid.n[s.u_axis] + 2 * grid.g[s.u_axis];
+  s.v_lo = -grid.g[s.v_axis], s.v_len = grid.n[s.v_axis] + 2 * grid.g[s.v_axis];
   return s;
 }
 

@@ -93,6 +93,12 @@ Device::~Device() {
   cudaSetDevice(id_);
   cudaStreamSynchronize(as_stream(stream()));
   cudaStreamDestroy(as_stream(own_stream_));
+  if (beside_ != nullptr) {
+    cudaStreamSynchronize(as_stream(beside_));
+    cudaStreamDestroy(as_stream(beside_));
+    cudaEventDestroy(static_cast<cudaEvent_t>(copied_));
+  }
+  if (mark_ != nullptr) cudaEventDestroy(static_cast<cudaEvent_t>(mark_));
   cudaGetLastError();
 }
 
@@ -128,6 +134,52 @@ void Device::copy_to_device(void* device, const void* host, size_t bytes) const 
 void Device::copy_to_host(void* host, const void* device, size_t bytes) const {
   check(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, as_stream(stream())), "cudaMemcpyAsync to the host");
   synchronize();
+}
+
+void Device::mark() const {
+  if (mark_ == nullptr) {
+    cudaEvent_t event = nullptr;
+    check(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    mark_ = event;
+  }
+  check(cudaEventRecord(static_cast<cudaEvent_t>(mark_), as_stream(stream())), "cudaEventRecord");
+}
+
+void Device::wait_for_mark() const {
+  if (mark_ != nullptr) check(cudaEventSynchronize(static_cast<cudaEvent_t>(mark_)), "the device work of this context");
+}
+
+void Device::make_beside() const {
+  if (beside_ != nullptr) return;
+  cudaStream_t s = nullptr;
+  cudaEvent_t e = nullptr;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  const cudaError_t made = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+  if (made != cudaSuccess) cudaStreamDestroy(s);
+  check(made, "cudaEventCreateWithFlags");
+  beside_ = s, copied_ = e;
+}
+
+void Device::copy_to_host_beside(void* host, const void* device, size_t bytes) const {
+  make_beside();
+  mark();
+  check(cudaStreamWaitEvent(as_stream(beside_), static_cast<cudaEvent_t>(mark_), 0), "cudaStreamWaitEvent");
+  check(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, as_stream(beside_)), "cudaMemcpyAsync to the host");
+}
+
+void Device::copy_to_device_beside(void* device, const void* host, size_t bytes) const {
+  make_beside();
+  check(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, as_stream(beside_)), "cudaMemcpyAsync to the device");
+}
+
+void Device::wait_beside() const {
+  if (beside_ != nullptr) check(cudaStreamSynchronize(as_stream(beside_)), "the copies of this context");
+}
+
+void Device::join_beside() const {
+  if (beside_ == nullptr) return;
+  check(cudaEventRecord(static_cast<cudaEvent_t>(copied_), as_stream(beside_)), "cudaEventRecord");
+  check(cudaStreamWaitEvent(as_stream(stream()), static_cast<cudaEvent_t>(copied_), 0), "cudaStreamWaitEvent");
 }
 
 void Device::copy_on_device(void* to, const void* from, size_t bytes) const {

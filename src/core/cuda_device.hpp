@@ -31,11 +31,26 @@ class Device {
   void copy_to_device(void* device, const void* host, size_t bytes) const;  // ordered on the stream
   void copy_to_host(void* host, const void* device, size_t bytes) const;    // completes before return
   void copy_on_device(void* to, const void* from, size_t bytes) const;      // ordered on the stream
+  // For work that overlaps the stream's (a distributed field's faces, field/halo.hpp): a
+  // mark on the stream that the host can wait for while later work runs, and copies of
+  // page-locked host memory on a second stream beside it (made at the first use). A
+  // copy to the host there starts after the stream's work so far; the stream's work
+  // after join_beside() waits for the copies to the device so far.
+  void mark() const;           // the stream's work so far
+  void wait_for_mark() const;  // until that work is done; throws DEVICE on an asynchronous failure
+  void copy_to_host_beside(void* host, const void* device, size_t bytes) const;
+  void copy_to_device_beside(void* device, const void* host, size_t bytes) const;
+  void wait_beside() const;  // the host waits for the copies beside
+  void join_beside() const;
 
  private:
   int id_;
   void* own_stream_ = nullptr;
   void* stream_ = nullptr;  // the host's stream, when it gave one
+  mutable void* mark_ = nullptr;     // a cudaEvent_t, made at the first mark()
+  mutable void* beside_ = nullptr;   // the second stream and the event of its copies so far
+  mutable void* copied_ = nullptr;
+  void make_beside() const;
 };
 
 // After a kernel launch: throws DEVICE naming the kernel if the launch failed.

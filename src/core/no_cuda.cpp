@@ -26,6 +26,13 @@ void Device::zero(void*, size_t) const {}
 void Device::copy_to_device(void*, const void*, size_t) const {}
 void Device::copy_to_host(void*, const void*, size_t) const {}
 void Device::copy_on_device(void*, const void*, size_t) const {}
+void Device::mark() const {}
+void Device::wait_for_mark() const {}
+void Device::copy_to_host_beside(void*, const void*, size_t) const {}
+void Device::copy_to_device_beside(void*, const void*, size_t) const {}
+void Device::wait_beside() const {}
+void Device::join_beside() const {}
+void Device::make_beside() const {}
 LocalMemoryRelease::LocalMemoryRelease() = default;
 LocalMemoryRelease::~LocalMemoryRelease() = default;
 void check_launch(const char*) {}

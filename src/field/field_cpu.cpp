@@ -75,7 +75,7 @@ void record_first_bad(unsigned long long* first, const Health& h, const Grid& gr
                       int64_t k) {
   for (int64_t i = 0; i < grid.n[0]; ++i)
     if (!is_finite(row[i])) {
-      const unsigned long long key = health_key(h.step, planar_position(grid.n, c, i, j, k));
+      const unsigned long long key = health_key(h.step, bad_position(h, grid.n, c, i, j, k));
       if (key < *first) *first = key;
       return;
     }
@@ -98,9 +98,10 @@ OPSPLIT_ROW_LOOP bool diffuse_row(const T* in, T* out, int64_t n, int64_t sy, in
 // so the thread that writes a row writes the ghosts it feeds and no two threads write
 // one ghost. In the order of fill_ghosts (x, then y over x's ghosts, then z over both):
 // the row's x ghosts; the y ghost row that row 0 or n-1 feeds, x ghosts included; the
-// z ghost rows of both that plane 0 or n-1 feeds. Separate fills of all faces took
-// 15-25 % of a one-step call (perf, one thread: 7-point float32 at 256^3, Turing at
-// 128^3): the x faces touch two cache lines of every row.
+// z ghost rows of both that plane 0 or n-1 feeds; none beyond a remote face (the
+// exchange brings those). Separate fills of all faces took 15-25 % of a one-step call
+// (perf, one thread: 7-point float32 at 256^3, Turing at 128^3): the x faces touch two
+// cache lines of every row.
 struct RowGhosts {
   const FaceCondition* faces = nullptr;  // 6 per component; NULL: none written
 
@@ -120,7 +121,7 @@ struct RowGhosts {
     if (grid.active(0))
       for (int side = 0; side < 2; ++side) {
         const FedGhost ghost = ghost_fed_by(side, n, f);
-        row[ghost.at] = ghost_from(ghost.face, row[side == 0 ? 0 : n - 1]);
+        if (ghost.face.type != kRemote) row[ghost.at] = ghost_from(ghost.face, row[side == 0 ? 0 : n - 1]);
       }
     const int64_t from = -grid.g[0], len = n + 2 * grid.g[0];  // the row with its x ghosts
     auto fed_row = [&](T* source, int axis, int64_t at, auto&& then) {
@@ -128,6 +129,7 @@ struct RowGhosts {
       for (int side = 0; side < 2; ++side)
         if (at == (side == 0 ? 0 : grid.n[axis] - 1)) {
           const FedGhost ghost = ghost_fed_by(side, grid.n[axis], f + 2 * axis);
+          if (ghost.face.type == kRemote) continue;  // the exchange brings it (or a view's cut: a cell)
           T* target = source + (ghost.at - at) * grid.step(axis);
           for (int64_t i = from; i < from + len; ++i) target[i] = ghost_from(ghost.face, source[i]);
           then(target);
@@ -169,6 +171,8 @@ unsigned diffuse_points(const Context& ctx, const T* in, T* out, const Grid& gri
 
 // The CPU loops read every ghost of their input from memory, and write every ghost of
 // the output along with its rows (RowGhosts).
+unsigned ghosts_read(const Grid&, const FaceCondition*, bool, bool) { return kAllAxes; }
+
 template <class T>
 unsigned diffuse(const Context& ctx, Input<T>& in, T* out, const Grid& grid, int points,
                  const DiffusionWeights<T>* weights, Health health) {
@@ -369,9 +373,9 @@ void unpack_face(const Context&, const T* slab, const Grid& grid, int axis, int 
 
 template <class T>
 const Launchers<T>& cpu_launchers() {
-  static const Launchers<T> table{fill_ghosts<T>, diffuse<T>,  update<T>,       add_sources<T>, pack<T>,
-                                  unpack<T>,      row_sums<T>, row_extremes<T>, row_energy<T>,  pack_face<T>,
-                                  unpack_face<T>};
+  static const Launchers<T> table{fill_ghosts<T>, ghosts_read, diffuse<T>,      update<T>,     add_sources<T>,
+                                  pack<T>,        unpack<T>,   row_sums<T>,     row_extremes<T>, row_energy<T>,
+                                  pack_face<T>,   unpack_face<T>};
   return table;
 }
 

@@ -1,9 +1,22 @@
-// A distributed field's ghosts before a step: axis by axis (x, y, z), the faces' own
-// conditions first (fill_ghosts: a remote face gets a placeholder), then the remote
-// faces' slabs from the neighbours (halo.cuh), so that each later axis carries the
-// earlier ones' ghosts and the edge ghosts of the 19-point stencil arrive as the
-// one-process fill makes them.
+// A distributed field's ghosts before a step. First every face's own condition
+// (fill_missing_ghosts: the fill leaves the remote faces alone), then the remote faces'
+// slabs from the neighbours (halo.cuh), axis by axis (x, y, z), each slab over the
+// whole of the other two axes with their ghosts. The edge ghosts come out as the
+// one-process fill makes them: a face rule takes a ghost from one cell along its own
+// axis at the same place on the others, so it gives the same value before or after a
+// copy across another axis (an exchange copies, as PERIODIC does): the neighbour's
+// ghost beside the cells it sends is the one-process edge ghost, and an edge of two
+// remote faces comes with the later axis, from the neighbour that got it with the
+// earlier one.
+//
+// The exchange of an axis runs in two halves, so that a step can compute the cells no
+// remote ghost reaches between them (rd.cpp): begin packs the faces and starts them to
+// the host where MPI needs them there; finish waits for that, swaps them with the
+// neighbours and unpacks what came. A CUDA context's stream runs on meanwhile, and the
+// copies through the host run beside it (Device::copy_to_host_beside).
 #pragma once
+
+#include <vector>
 
 #include "core/context.hpp"
 #include "field/field.hpp"
@@ -12,45 +25,107 @@
 namespace opsplit::field {
 
 template <class T>
-void fill_and_exchange_ghosts(const Context& ctx, opsplit_field_s& field, const FaceCondition* faces,
-                              const Launchers<T>& run) {
-  const Grid& grid = field.grid();
-  auto& d = *field.decomposition();
-  T* data = field.data().as<T>();
-  T* slabs = d.slabs.as<T>();
-  const int64_t most = d.slab_values;
-  for (int axis = 0; axis < 3; ++axis) {
-    if (!grid.active(axis)) continue;
-    run.fill_ghosts(ctx, data, grid, faces, 1u << axis);
-    const bool remote[2] = {d.remote[2 * axis], d.remote[2 * axis + 1]};
-    if (!remote[0] && !remote[1]) continue;
-    const size_t bytes = static_cast<size_t>(face_slab(grid, axis).values(grid.ncomp)) * sizeof(T);
-    T* send[2] = {slabs, slabs + most};
-    T* recv[2] = {slabs + 2 * most, slabs + 3 * most};
-    for (int side = 0; side < 2; ++side)
-      if (remote[side]) run.pack_face(ctx, data, grid, axis, side, send[side]);
-    const bool staged = !d.staging.empty();
-    unsigned char* host = d.staging.data();
-    const size_t slot = static_cast<size_t>(most) * sizeof(T);
+class HaloExchange {
+ public:
+  HaloExchange(const Context& ctx, opsplit_field_s& field, const Launchers<T>& run)
+      : ctx_(ctx), grid_(field.grid()), d_(*field.decomposition()), data_(field.data().as<T>()), run_(run) {}
+
+  // The axes with a remote face, in order.
+  std::vector<int> axes() const {
+    std::vector<int> a;
+    for (int axis = 0; axis < 3; ++axis)
+      if (d_.remote[2 * axis] || d_.remote[2 * axis + 1]) a.push_back(axis);
+    return a;
+  }
+
+  void begin(int axis) {
+    const size_t bytes = slab_bytes(axis);
+    for (int side = 0; side < 2; ++side) {
+      if (!d_.remote[2 * axis + side]) continue;
+      run_.pack_face(ctx_, data_, grid_, axis, side, slot(side));
+      if (staged()) ctx_.device().copy_to_host_beside(host_slot(side), slot(side), bytes);
+    }
+    if (ctx_.is_cuda() && !staged()) ctx_.device().mark();  // MPI reads the slabs once they are written
+  }
+
+  void finish(int axis) {
+    const size_t bytes = slab_bytes(axis);
     const void* out[2] = {nullptr, nullptr};
     void* in[2] = {nullptr, nullptr};
-    for (int side = 0; side < 2; ++side) {
-      if (!remote[side]) continue;
-      if (staged) {
-        ctx.device().copy_to_host(host + side * slot, send[side], bytes);
-        out[side] = host + side * slot, in[side] = host + (2 + side) * slot;
-      } else {
-        out[side] = send[side], in[side] = recv[side];
+    for (int side = 0; side < 2; ++side)
+      if (d_.remote[2 * axis + side]) {
+        out[side] = staged() ? static_cast<void*>(host_slot(side)) : slot(side);
+        in[side] = staged() ? static_cast<void*>(host_slot(2 + side)) : slot(2 + side);
       }
+    if (staged())
+      ctx_.device().wait_beside();
+    else if (ctx_.is_cuda())
+      ctx_.device().wait_for_mark();
+    d_.group.exchange(axis, out, in, bytes);
+    if (staged()) {
+      for (int side = 0; side < 2; ++side)
+        if (d_.remote[2 * axis + side])
+          ctx_.device().copy_to_device_beside(slot(2 + side), host_slot(2 + side), bytes);
+      ctx_.device().join_beside();
     }
-    if (ctx.is_cuda() && !staged) ctx.synchronize();  // the slabs are written before MPI reads them
-    d.group.exchange(axis, out, in, bytes);
-    for (int side = 0; side < 2; ++side) {
-      if (!remote[side]) continue;
-      if (staged) ctx.device().copy_to_device(recv[side], in[side], bytes);
-      run.unpack_face(ctx, recv[side], grid, axis, side, data);
-    }
+    for (int side = 0; side < 2; ++side)
+      if (d_.remote[2 * axis + side]) run_.unpack_face(ctx_, slot(2 + side), grid_, axis, side, data_);
   }
+
+ private:
+  // Slots 0, 1: the low and high faces sent; 2, 3: their ghosts received.
+  T* slot(int s) const { return d_.slabs.as<T>() + s * d_.slab_values; }
+  unsigned char* host_slot(int s) const { return d_.staging.data() + s * d_.slab_values * sizeof(T); }
+  bool staged() const { return !d_.staging.empty(); }
+  size_t slab_bytes(int axis) const {
+    return static_cast<size_t>(face_slab(grid_, axis).values(grid_.ncomp)) * sizeof(T);
+  }
+
+  const Context& ctx_;
+  const Grid& grid_;
+  opsplit_field_s::Decomposition& d_;
+  T* data_;
+  const Launchers<T>& run_;
+};
+
+// The parts of a step that overlap the exchange, as views of the grid (rd.cpp): the
+// interior, which no remote ghost reaches, and the shell of cells next to the remote
+// faces, split into boxes. Only y and z are cut (a view starts a row where the grid
+// does: a cut along x would break the rows' alignment), two cells deep (a view keeps
+// every axis longer than one cell, so that it takes the 3D march); a face of a view
+// that is a cut reads its ghosts from memory: the field's own cells.
+struct GridView {
+  int64_t origin[3];
+  int64_t n[3];
+  bool cut[6];  // per face: a cut through the field (not one of its own faces)
+};
+
+// Empty where there is nothing to overlap or the step cannot be split so: a remote x
+// face, a grid not 3D, or an axis too short to keep an interior.
+inline std::vector<GridView> overlap_views(const Grid& grid, const bool remote[6]) {
+  constexpr int64_t kDepth = 2;
+  if (remote[0] || remote[1] || !(remote[2] || remote[3] || remote[4] || remote[5])) return {};
+  if (!grid.active(0) || !grid.active(1) || !grid.active(2)) return {};
+  GridView inner{{0, 0, 0}, {grid.n[0], grid.n[1], grid.n[2]}, {false, false, false, false, false, false}};
+  for (int axis = 1; axis < 3; ++axis) {
+    const int64_t lo = remote[2 * axis] ? kDepth : 0, hi = remote[2 * axis + 1] ? kDepth : 0;
+    if (grid.n[axis] - lo - hi < kDepth) return {};
+    inner.origin[axis] = lo, inner.n[axis] = grid.n[axis] - lo - hi;
+    inner.cut[2 * axis] = lo > 0, inner.cut[2 * axis + 1] = hi > 0;
+  }
+  std::vector<GridView> views{inner};
+  // The shell: boxes of z planes over every row, then of y rows over the inner planes.
+  for (int axis = 2; axis >= 1; --axis)
+    for (int side = 0; side < 2; ++side) {
+      if (!remote[2 * axis + side]) continue;
+      GridView box = inner;
+      if (axis == 2) box.origin[1] = 0, box.n[1] = grid.n[1], box.cut[2] = box.cut[3] = false;
+      box.origin[axis] = side == 0 ? 0 : grid.n[axis] - kDepth;
+      box.n[axis] = kDepth;
+      box.cut[2 * axis] = side == 1, box.cut[2 * axis + 1] = side == 0;
+      views.push_back(box);
+    }
+  return views;
 }
 
 }  // namespace opsplit::field

@@ -76,6 +76,10 @@ struct Launchers {
   // The ghosts of the axes in `axes`, in axis order (each axis over the ghosts of the
   // ones before).
   void (*fill_ghosts)(const Context&, T* data, const Grid&, const FaceCondition* bc, unsigned axes);
+  // The axes whose input ghosts diffuse (pure_diffusion) or update read from memory,
+  // under the faces `faces_host` (the CPU loops: all; the CUDA marches copy some from
+  // the cells instead), for a caller that fills them first (rd.cpp's distributed step).
+  unsigned (*ghosts_read)(const Grid&, const FaceCondition* faces_host, bool pure_diffusion, bool potential_terms);
   // diffuse and update return the axes whose ghosts of their output they also wrote
   // (the CPU loops write all of them, from the input's faces; the CUDA diffusion march
   // writes x where it reads x ghosts from memory): the next operation on that buffer

@@ -1,6 +1,7 @@
 #include "field/rd.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -440,6 +441,18 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
   const std::vector<FaceCondition> step_faces = faces_for(field);
   auto* decomposition = field.decomposition();
+  // A distributed step computes its interior while the halo travels (halo.hpp; on the
+  // CPU, where MPI's exchange blocks, in turn, by the same code): each view's faces are
+  // the step's, its cuts read from memory.
+  // OPSPLIT_HALO_OVERLAP=0 exchanges before the step, whole (bench_mpi_field's base).
+  const char* overlap = std::getenv("OPSPLIT_HALO_OVERLAP");
+  std::vector<GridView> views;
+  if (decomposition != nullptr && nslots == 0 && !with_velocity_field && !(overlap && std::strcmp(overlap, "0") == 0))
+    views = overlap_views(grid, decomposition->remote);
+  std::vector<FaceCondition> view_faces;
+  for (const GridView& v : views)
+    for (size_t i = 0; i < step_faces.size(); ++i)
+      view_faces.push_back(v.cut[i % 6] ? FaceCondition{kRemote, 0.0} : step_faces[i]);
   ParamBlock block;
   const size_t at_health = block.add(std::vector<unsigned long long>{kHealthy});
   const size_t at_faces = block.add(step_faces);
@@ -449,6 +462,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const size_t at_slot_faces = block.add(slot_faces);
   const size_t at_sources = block.add(sources);
   const size_t at_velocity_faces = block.add(velocity_faces);
+  const size_t at_view_faces = block.add(view_faces);
 
   opsplit::Context& ctx = context();
   // Everything that can fail for want of memory comes before the first step.
@@ -463,6 +477,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const auto* s = reinterpret_cast<const PotentialTerms<T>*>(base + at_slots);
   const auto* sf = reinterpret_cast<const FaceCondition*>(base + at_slot_faces);
   const auto* src = reinterpret_cast<const SourceTerm<T>*>(base + at_sources);
+  const auto* faces_of_views = reinterpret_cast<const FaceCondition*>(base + at_view_faces);
   T* velocity = with_velocity_field ? velocity_field_.as<T>() : nullptr;
   const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf};
 
@@ -535,25 +550,51 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     for (int a = 0; a < 3; ++a)
       if (at[a] == 0 || at[a] == grid.n[a] - 1) source_axes |= 1u << a;
   }
+  // One step's update of `in` into `out` over `g` (the grid or a view of it).
+  auto update_cells = [&](Input<T>& input, T* out, const Grid& g, const Health& health, int64_t n) -> unsigned {
+    if (pure_diffusion) return run.diffuse(ctx, input, out, g, points_, w, health);
+    const double t_n = t0 + static_cast<double>(n) * dt;
+    for (int a = 0; a < 3; ++a) {
+      st.courant[a] = active[a] ? static_cast<T>(velocity_[a].at(t_n) * dt / h[a]) : T(0);
+      st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
+      st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
+    }
+    return run.update(ctx, input, out, potential, velocity, g, points_, kind_, t, terms.data(), st, health);
+  };
+  // The same over view v: its cells in the field's storage, every ghost it reads there.
+  auto update_view = [&](size_t v, const Health& health, int64_t n) -> unsigned {
+    const GridView& view = views[v];
+    Grid g = grid;
+    Health part = health;
+    for (int a = 0; a < 3; ++a) g.n[a] = view.n[a], part.field_n[a] = grid.n[a], part.origin[a] = view.origin[a];
+    const int64_t offset = view.origin[1] * grid.stride[1] + view.origin[2] * grid.stride[2];
+    const size_t at = v * step_faces.size();
+    Input<T> part_in{field.data().as<T>() + offset, faces_of_views + at, view_faces.data() + at, kAllAxes};
+    return update_cells(part_in, target.as<T>() + offset, g, part, n);
+  };
   for (int64_t n = 0; n < nsteps; ++n) {
     const Health health{first_bad, static_cast<unsigned long long>(n)};
-    if (decomposition) {  // every ghost, the remote faces' from the neighbours
-      fill_and_exchange_ghosts<T>(ctx, field, faces, run);
-      ghosts_valid = kAllAxes;
-    }
     Input<T> in{field.data().as<T>(), faces, step_faces.data(), ghosts_valid};
     unsigned written = 0;
-    if (pure_diffusion) {
-      written = run.diffuse(ctx, in, target.as<T>(), grid, points_, w, health);
+    if (decomposition == nullptr) {
+      written = update_cells(in, target.as<T>(), grid, health, n);
     } else {
-      const double t_n = t0 + static_cast<double>(n) * dt;
-      for (int a = 0; a < 3; ++a) {
-        st.courant[a] = active[a] ? static_cast<T>(velocity_[a].at(t_n) * dt / h[a]) : T(0);
-        st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
-        st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
+      // Every face's own ghosts that the step reads (the remote ones come below): none
+      // filled inside a view, where a fill would write over cells at its cuts.
+      fill_missing_ghosts(ctx, in, grid, run.ghosts_read(grid, step_faces.data(), pure_diffusion, nslots > 0),
+                          run.fill_ghosts);
+      HaloExchange<T> halo(ctx, field, run);
+      const std::vector<int> axes = halo.axes();
+      if (views.empty()) {
+        for (int axis : axes) halo.begin(axis), halo.finish(axis);
+        written = update_cells(in, target.as<T>(), grid, health, n);
+      } else {  // the interior while the first axis's faces travel, then the shell
+        halo.begin(axes[0]);
+        written = update_view(0, health, n);
+        halo.finish(axes[0]);
+        for (size_t i = 1; i < axes.size(); ++i) halo.begin(axes[i]), halo.finish(axes[i]);
+        for (size_t v = 1; v < views.size(); ++v) written &= update_view(v, health, n);
       }
-      written =
-          run.update(ctx, in, target.as<T>(), potential, velocity, grid, points_, kind_, t, terms.data(), st, health);
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
     ghosts_valid = written & ~source_axes;

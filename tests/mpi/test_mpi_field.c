@@ -8,7 +8,8 @@
  * process with a clear message and changes nothing: a communicator without a
  * Cartesian topology, neighbours whose shared faces differ, a field attached twice, a
  * periodic split axis whose model faces are not PERIODIC, dt differing between
- * processes, Cahn-Hilliard terms (not supported yet). */
+ * processes, Cahn-Hilliard terms (not supported yet). A NaN fails every process, and the
+ * one that holds it names the cell. */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -129,6 +130,36 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
   MPI_Comm_free(&cart);
 }
 
+/* A NaN at global cell (5, 9, 10) of the split above: every process fails in the first
+ * step, and the process that holds it names the first bad cell of that step, (5, 9, 9)
+ * (7 points: the lowest position the NaN reaches), in its own coordinates. */
+static void nan_case(opsplit_context ctx) {
+  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64};
+  MPI_Comm cart;
+  int coords[3];
+  MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k.dims, (int*)k.periodic, 0, &cart);
+  MPI_Cart_coords(cart, rank, 3, coords);
+  int64_t offset[3], local[3];
+  for (int a = 0; a < 3; ++a) share(k.n[a], k.dims[a], coords[a], &offset[a], &local[a]);
+  opsplit_field f = make_field(ctx, &k, offset, local);
+  opsplit_rd rd = make_model(ctx, &k, offset, local);
+  const int64_t at[3] = {5 - offset[0], 9 - offset[1], 10 - offset[2]};
+  const int holds = at[1] >= 0 && at[1] < local[1] && at[2] >= 0 && at[2] < local[2];
+  const int64_t cells = local[0] * local[1] * local[2];
+  double* v = malloc((size_t)cells * sizeof(double));
+  CHECK_OK(opsplit_field_download(f, v, OPSPLIT_LAYOUT_PLANAR));
+  if (holds) v[(at[2] * local[1] + at[1]) * local[0] + at[0]] = NAN;
+  CHECK_OK(opsplit_field_upload(f, v, OPSPLIT_LAYOUT_PLANAR));
+  CHECK_OK(opsplit_mpi_field_attach(f, MPI_Comm_c2f(cart)));
+  char where[96];
+  snprintf(where, sizeof where, "at cell (%lld, %lld, %lld)", (long long)at[0], (long long)at[1], (long long)at[2] - 1);
+  EXPECT_ERROR(opsplit_rd_step(rd, f, 0.05, 4), OPSPLIT_ERROR_NUMERICAL, "opsplit_rd_step", holds ? where : "process");
+  free(v);
+  opsplit_rd_destroy(&rd);
+  opsplit_field_destroy(&f);
+  MPI_Comm_free(&cart);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -180,6 +211,16 @@ int main(int argc, char** argv) {
     Case k = {{17, 10, 6}, {d[0], d[1], d[2]}, {1, 0, 1}, 2, 19, 1, OPSPLIT_FLOAT32};
     run_case(ctx, &k, 30);
   }
+
+  /* Long enough along y and z that every process splits its step around the exchange
+   * (an interior, then a shell two cells deep: field/halo.hpp), periodic across. */
+  {
+    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 2, 19, 1, OPSPLIT_FLOAT64};
+    run_case(ctx, &k, 20);
+    k.points = 7, k.periodic[1] = 0, k.precision = OPSPLIT_FLOAT32;
+    run_case(ctx, &k, 20);
+  }
+  nan_case(ctx);
 
   /* Bad input. */
   {

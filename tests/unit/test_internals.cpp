@@ -13,6 +13,7 @@
 
 #include "field/diffusion.cuh"
 #include "field/grid.cuh"
+#include "field/halo.hpp"
 #include "field/layout.cuh"
 #include "core/default_device.hpp"
 #include "field/reduce.cuh"
@@ -286,4 +287,42 @@ TEST(DefaultCudaDevice, OverrideThenNodeLocalRankThenZero) {
     env["OPSPLIT_CUDA_DEVICE"] = bad;
     EXPECT_THROW(opsplit::default_cuda_device(2, get), opsplit::Error) << bad;
   }
+}
+
+// The views a distributed step splits into (field/halo.hpp): every cell in exactly one
+// view, each view 3D (at least 2 cells an axis), the interior first and 2 cells away
+// from every remote face, cuts exactly where a view's face is inside the field.
+TEST(OverlapViews, PartitionTheGridAroundTheRemoteFaces) {
+  using opsplit::field::GridView;
+  const opsplit::field::Grid grid = opsplit::field::Grid::make(5, 9, 8, 1, 1);
+  for (int mask = 0; mask < 64; ++mask) {
+    bool remote[6];
+    for (int f = 0; f < 6; ++f) remote[f] = (mask >> f & 1) != 0;
+    const std::vector<GridView> views = opsplit::field::overlap_views(grid, remote);
+    const bool expect = !remote[0] && !remote[1] && (mask & 0x3c) != 0;
+    ASSERT_EQ(!views.empty(), expect) << "mask " << mask;
+    if (views.empty()) continue;
+    std::vector<int> owner(5 * 9 * 8, 0);
+    for (const GridView& v : views) {
+      for (int a = 0; a < 3; ++a) {
+        EXPECT_GE(v.n[a], 2) << "mask " << mask;
+        for (int side = 0; side < 2; ++side) {
+          const bool inside = side == 0 ? v.origin[a] > 0 : v.origin[a] + v.n[a] < grid.n[a];
+          EXPECT_EQ(v.cut[2 * a + side], inside) << "mask " << mask << " axis " << a;
+        }
+      }
+      for (int64_t k = v.origin[2]; k < v.origin[2] + v.n[2]; ++k)
+        for (int64_t j = v.origin[1]; j < v.origin[1] + v.n[1]; ++j)
+          for (int64_t i = v.origin[0]; i < v.origin[0] + v.n[0]; ++i) ++owner[static_cast<size_t>((k * 9 + j) * 5 + i)];
+    }
+    EXPECT_EQ(std::count(owner.begin(), owner.end(), 1), static_cast<long>(owner.size())) << "mask " << mask;
+    const GridView& inner = views[0];
+    for (int a = 1; a < 3; ++a) {
+      EXPECT_EQ(inner.origin[a], remote[2 * a] ? 2 : 0);
+      EXPECT_EQ(inner.origin[a] + inner.n[a], grid.n[a] - (remote[2 * a + 1] ? 2 : 0));
+    }
+  }
+  const bool z_both[6] = {false, false, false, false, true, true};
+  EXPECT_TRUE(opsplit::field::overlap_views(opsplit::field::Grid::make(5, 9, 5, 1, 1), z_both).empty());  // 1 plane left
+  EXPECT_FALSE(opsplit::field::overlap_views(opsplit::field::Grid::make(5, 9, 6, 1, 1), z_both).empty());
 }
