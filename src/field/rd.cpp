@@ -597,6 +597,9 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
       }
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
+    // On a distributed field this counts an axis valid with its remote ghosts stale (the
+    // CPU loops skip them): right only because every distributed step exchanges them and
+    // the record's faces, which say kRemote there, match no undistributed step.
     ghosts_valid = written & ~source_axes;
     field.data().swap(target);
     const bool report = reporting != 0 && ((n + 1) % report_every == 0 || n + 1 == nsteps);
