@@ -783,8 +783,13 @@ __global__ void diffuse_flat_kernel(const T* __restrict__ in, T* __restrict__ ou
   if (!is_finite(v)) atomicMin(health.first_bad, health_key(health.step, t));
 }
 
-// Whether a grid takes the 3D march.
+// Whether a grid takes the 3D march: diffusion, and the model of up to 3 components
+// whose queues fit (with_component_count).
 bool marches(const Grid& grid) { return grid.active(0) && grid.active(1) && grid.active(2); }
+template <class T>
+bool model_marches(const Grid& grid) {
+  return marches(grid) && grid.ncomp <= 3 && queues_fit(grid.ncomp, sizeof(T));
+}
 
 // The 3D kernel writes the x ghosts of its output (march_3d).
 template <int Points, class T>
@@ -817,7 +822,7 @@ unsigned ghosts_read(const Grid& grid, const FaceCondition* faces_host, bool pur
   if (!marches(grid)) return kAllAxes;
   if (pure_diffusion)
     return plan_halo<T>(grid, faces_host, DiffuseCells<7, T>::kCopiedHalo, DiffusionTile<T>::MIRRORS_X).from_memory();
-  if (potential_terms || grid.ncomp > 3 || !queues_fit(grid.ncomp, sizeof(T))) return kAllAxes;
+  if (potential_terms || !model_marches<T>(grid)) return kAllAxes;
   return plan_halo<T>(grid, faces_host, model_copied_halo(kKnownTerms), ModelTile<T, 1>::MIRRORS_X).from_memory();
 }
 
@@ -934,8 +939,7 @@ unsigned update(const Context& ctx, Input<T>& input, T* out, const PotentialPass
   const bool fits = grid.ncomp <= kMaxTermComponents;
   if (fits)
     for (int c = 0; c < grid.ncomp; ++c) by_value.comp[c] = terms_host[c];
-  // The march takes up to 3 components whose queues fit (with_component_count).
-  const bool march = marches(grid) && grid.ncomp <= 3 && queues_fit(grid.ncomp, sizeof(T));
+  const bool march = model_marches<T>(grid);
   const int terms_known = transport_terms(step, terms_host, grid.ncomp);
   // With Cahn-Hilliard terms known at compile time, the march computes the potentials
   // itself where it can (fuses_potential); else a pass before writes them to memory.

@@ -48,8 +48,9 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
 
   // A distributed field (opsplit/distributed.h): this process's subdomain, the faces
   // whose ghosts come from another process, and the exchange's slabs (halo.cuh): on
-  // the backend [send low, send high, receive low, receive high] of slab_values each,
-  // and their page-locked host copies where a CUDA field's group takes host pointers.
+  // the backend room for [send low, send high, receive low, receive high] of the
+  // largest slab (slab_values), packed at each axis's own slab size (HaloExchange), and
+  // their page-locked host copies where a CUDA field's group takes host pointers.
   struct Decomposition {
     opsplit::Group group;
     opsplit_decomposition place{};

@@ -39,47 +39,58 @@ class HaloExchange {
   }
 
   void begin(int axis) {
-    const size_t bytes = slab_bytes(axis);
-    for (int side = 0; side < 2; ++side) {
-      if (!d_.remote[2 * axis + side]) continue;
-      run_.pack_face(ctx_, data_, grid_, axis, side, slot(side));
-      if (staged()) ctx_.device().copy_to_host_beside(host_slot(side), slot(side), bytes);
-    }
-    if (ctx_.is_cuda() && !staged()) ctx_.device().mark();  // MPI reads the slabs once they are written
+    for (int side = 0; side < 2; ++side)
+      if (d_.remote[2 * axis + side]) run_.pack_face(ctx_, data_, grid_, axis, side, slot(axis, side));
+    if (staged())
+      staging_copies(axis, 0, [&](int s, size_t bytes) {
+        ctx_.device().copy_to_host_beside(host_slot(axis, s), slot(axis, s), bytes);
+      });
+    else if (ctx_.is_cuda())
+      ctx_.device().mark();  // MPI reads the slabs once they are written
   }
 
   void finish(int axis) {
-    const size_t bytes = slab_bytes(axis);
     const void* out[2] = {nullptr, nullptr};
     void* in[2] = {nullptr, nullptr};
     for (int side = 0; side < 2; ++side)
       if (d_.remote[2 * axis + side]) {
-        out[side] = staged() ? static_cast<void*>(host_slot(side)) : slot(side);
-        in[side] = staged() ? static_cast<void*>(host_slot(2 + side)) : slot(2 + side);
+        out[side] = staged() ? static_cast<void*>(host_slot(axis, side)) : slot(axis, side);
+        in[side] = staged() ? static_cast<void*>(host_slot(axis, 2 + side)) : slot(axis, 2 + side);
       }
     if (staged())
       ctx_.device().wait_beside();
     else if (ctx_.is_cuda())
       ctx_.device().wait_for_mark();
-    d_.group.exchange(axis, out, in, bytes);
+    d_.group.exchange(axis, out, in, slab_bytes(axis));
     if (staged()) {
-      for (int side = 0; side < 2; ++side)
-        if (d_.remote[2 * axis + side])
-          ctx_.device().copy_to_device_beside(slot(2 + side), host_slot(2 + side), bytes);
+      staging_copies(axis, 2, [&](int s, size_t bytes) {
+        ctx_.device().copy_to_device_beside(slot(axis, s), host_slot(axis, s), bytes);
+      });
       ctx_.device().join_beside();
     }
     for (int side = 0; side < 2; ++side)
-      if (d_.remote[2 * axis + side]) run_.unpack_face(ctx_, slot(2 + side), grid_, axis, side, data_);
+      if (d_.remote[2 * axis + side]) run_.unpack_face(ctx_, slot(axis, 2 + side), grid_, axis, side, data_);
   }
 
  private:
-  // Slots 0, 1: the low and high faces sent; 2, 3: their ghosts received.
-  T* slot(int s) const { return d_.slabs.as<T>() + s * d_.slab_values; }
-  unsigned char* host_slot(int s) const { return d_.staging.data() + s * d_.slab_values * sizeof(T); }
-  bool staged() const { return !d_.staging.empty(); }
-  size_t slab_bytes(int axis) const {
-    return static_cast<size_t>(face_slab(grid_, axis).values(grid_.ncomp)) * sizeof(T);
+  // Slots first, first + 1 of the axis (0, 1: the low and high faces sent; 2, 3: their
+  // ghosts received) lie next to each other, so that one copy moves both.
+  T* slot(int axis, int s) const { return d_.slabs.as<T>() + s * slab_values(axis); }
+  unsigned char* host_slot(int axis, int s) const {
+    return d_.staging.data() + s * slab_values(axis) * sizeof(T);
   }
+  // copy(s, bytes) for the remote sides' slots from `first`: one copy where both are.
+  template <class Copy>
+  void staging_copies(int axis, int first, Copy copy) const {
+    const bool lo = d_.remote[2 * axis], hi = d_.remote[2 * axis + 1];
+    if (lo && hi)
+      copy(first, 2 * slab_bytes(axis));
+    else if (lo || hi)
+      copy(first + (hi ? 1 : 0), slab_bytes(axis));
+  }
+  bool staged() const { return !d_.staging.empty(); }
+  int64_t slab_values(int axis) const { return face_slab(grid_, axis).values(grid_.ncomp); }
+  size_t slab_bytes(int axis) const { return static_cast<size_t>(slab_values(axis)) * sizeof(T); }
 
   const Context& ctx_;
   const Grid& grid_;

@@ -550,19 +550,22 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     for (int a = 0; a < 3; ++a)
       if (at[a] == 0 || at[a] == grid.n[a] - 1) source_axes |= 1u << a;
   }
-  // One step's update of `in` into `out` over `g` (the grid or a view of it).
-  auto update_cells = [&](Input<T>& input, T* out, const Grid& g, const Health& health, int64_t n) -> unsigned {
-    if (pure_diffusion) return run.diffuse(ctx, input, out, g, points_, w, health);
+  // Step n's Courant numbers (the wind at its start).
+  auto set_courant = [&](int64_t n) {
     const double t_n = t0 + static_cast<double>(n) * dt;
     for (int a = 0; a < 3; ++a) {
       st.courant[a] = active[a] ? static_cast<T>(velocity_[a].at(t_n) * dt / h[a]) : T(0);
       st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
       st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
     }
+  };
+  // One step's update of `in` into `out` over `g` (the grid or a view of it).
+  auto update_cells = [&](Input<T>& input, T* out, const Grid& g, const Health& health) -> unsigned {
+    if (pure_diffusion) return run.diffuse(ctx, input, out, g, points_, w, health);
     return run.update(ctx, input, out, potential, velocity, g, points_, kind_, t, terms.data(), st, health);
   };
   // The same over view v: its cells in the field's storage, every ghost it reads there.
-  auto update_view = [&](size_t v, const Health& health, int64_t n) -> unsigned {
+  auto update_view = [&](size_t v, const Health& health) -> unsigned {
     const GridView& view = views[v];
     Grid g = grid;
     Health part = health;
@@ -570,14 +573,15 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     const int64_t offset = view.origin[1] * grid.stride[1] + view.origin[2] * grid.stride[2];
     const size_t at = v * step_faces.size();
     Input<T> part_in{field.data().as<T>() + offset, faces_of_views + at, view_faces.data() + at, kAllAxes};
-    return update_cells(part_in, target.as<T>() + offset, g, part, n);
+    return update_cells(part_in, target.as<T>() + offset, g, part);
   };
   for (int64_t n = 0; n < nsteps; ++n) {
     const Health health{first_bad, static_cast<unsigned long long>(n)};
+    if (!pure_diffusion) set_courant(n);
     Input<T> in{field.data().as<T>(), faces, step_faces.data(), ghosts_valid};
     unsigned written = 0;
     if (decomposition == nullptr) {
-      written = update_cells(in, target.as<T>(), grid, health, n);
+      written = update_cells(in, target.as<T>(), grid, health);
     } else {
       // Every face's own ghosts that the step reads (the remote ones come below): none
       // filled inside a view, where a fill would write over cells at its cuts.
@@ -587,13 +591,13 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
       const std::vector<int> axes = halo.axes();
       if (views.empty()) {
         for (int axis : axes) halo.begin(axis), halo.finish(axis);
-        written = update_cells(in, target.as<T>(), grid, health, n);
+        written = update_cells(in, target.as<T>(), grid, health);
       } else {  // the interior while the first axis's faces travel, then the shell
         halo.begin(axes[0]);
-        written = update_view(0, health, n);
+        written = update_view(0, health);
         halo.finish(axes[0]);
         for (size_t i = 1; i < axes.size(); ++i) halo.begin(axes[i]), halo.finish(axes[i]);
-        for (size_t v = 1; v < views.size(); ++v) written &= update_view(v, health, n);
+        for (size_t v = 1; v < views.size(); ++v) written &= update_view(v, health);
       }
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
