@@ -242,8 +242,9 @@ OPSPLIT_HD void lava_emit_all(const LavaVents& e, double start, double duration,
   }
 }
 
-// A sum that keeps the rounding error of its additions apart (Neumaier's): the volumes'
-// totals, and fv3's emitted thickness on either backend in the same order.
+// A sum that keeps the rounding error of its additions apart (Neumaier's): the emitted
+// thickness, on the host and in fv3's kernels, in the same order. (The volumes on the
+// grid are exact sums: core/exact_sum.hpp.)
 struct CompensatedSum {
   double sum = 0.0, error = 0.0;
   OPSPLIT_HD void add(double x) {

@@ -12,6 +12,7 @@
 #include "ca/sciara_cuda.hpp"
 #include "chem/loaders.hpp"
 #include "core/error.hpp"
+#include "core/exact_sum.hpp"
 
 namespace opsplit::ca {
 namespace {
@@ -633,9 +634,9 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
 void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double& lost) const {
   const double area = params_.Pc * params_.Pc;
   std::vector<double> v(static_cast<size_t>(rows_ * cols_));
-  auto total = [&](LavaSubstate s) {  // compensated, in row-major order: the same on both backends
+  auto total = [&](LavaSubstate s) {  // exact, rounded once: the same on both backends and in any order
     download(s, v.data());
-    CompensatedSum sum;
+    ExactSum sum;
     for (double x : v) sum.add(x);
     return sum.value() * area;
   };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <string>
@@ -16,6 +17,7 @@
 #include "field/halo.hpp"
 #include "field/layout.cuh"
 #include "core/default_device.hpp"
+#include "core/exact_sum.hpp"
 #include "field/reduce.cuh"
 #include "helpers.hpp"
 
@@ -325,4 +327,66 @@ TEST(OverlapViews, PartitionTheGridAroundTheRemoteFaces) {
   const bool z_both[6] = {false, false, false, false, true, true};
   EXPECT_TRUE(opsplit::field::overlap_views(opsplit::field::Grid::make(5, 9, 5, 1, 1), z_both).empty());  // 1 plane left
   EXPECT_FALSE(opsplit::field::overlap_views(opsplit::field::Grid::make(5, 9, 6, 1, 1), z_both).empty());
+}
+
+// The exact sum (core/exact_sum.hpp): rounded once to nearest even, whatever the order
+// and however it was split.
+static double exact_sum_of(std::initializer_list<double> xs) {
+  opsplit::ExactSum sum;
+  for (double x : xs) sum.add(x);
+  return sum.value();
+}
+
+TEST(ExactSum, RoundsOnceToNearestEven) {
+  const double u = std::ldexp(1.0, -53);  // half an ulp of 1
+  EXPECT_EQ(exact_sum_of({1.0, u}), 1.0);  // a tie: to even
+  EXPECT_EQ(exact_sum_of({1.0, u, u}), 1.0 + 2 * u);  // a plain sum left 1
+  EXPECT_EQ(exact_sum_of({1.0, u, std::ldexp(1.0, -200)}), 1.0 + 2 * u);  // past the tie
+  EXPECT_EQ(exact_sum_of({1.0 + 2 * u, u}), 1.0 + 4 * u);  // a tie from an odd mantissa: up
+  EXPECT_EQ(exact_sum_of({1e308, 1e-308, -1e308}), 1e-308);
+  EXPECT_EQ(exact_sum_of({0.5, -1.0}), -0.5);
+  EXPECT_EQ(exact_sum_of({-1.0, std::ldexp(1.0, -60)}), -1.0);
+  EXPECT_EQ(exact_sum_of({}), 0.0);
+  EXPECT_EQ(exact_sum_of({3.0, -3.0}), 0.0);
+}
+
+TEST(ExactSum, SubnormalsOverflowAndSpecials) {
+  const double tiny = std::numeric_limits<double>::denorm_min(), min = std::numeric_limits<double>::min();
+  const double max = std::numeric_limits<double>::max(), inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(exact_sum_of({tiny, tiny, tiny}), 3 * tiny);
+  EXPECT_EQ(exact_sum_of({min / 2, min / 2}), min);
+  EXPECT_EQ(exact_sum_of({min, -tiny}), min - tiny);
+  EXPECT_EQ(exact_sum_of({max, max}), inf);
+  EXPECT_EQ(exact_sum_of({max, max, -max}), max);  // exact where IEEE addition overflows
+  EXPECT_EQ(exact_sum_of({-max, -max}), -inf);
+  EXPECT_EQ(exact_sum_of({inf, 1.0}), inf);
+  EXPECT_TRUE(std::isnan(exact_sum_of({inf, -inf, 1.0})));
+  EXPECT_TRUE(std::isnan(exact_sum_of({1.0, std::nan("")})));
+}
+
+// Multiples of 2^-30 below 2^41 in magnitude: their sum is exact in int64, and int64 to
+// double rounds to nearest even, so it is the reference. Orders and splits must agree.
+TEST(ExactSum, EqualsTheIntegerSumInAnyOrderAndSplit) {
+  std::mt19937_64 random(7);
+  std::uniform_int_distribution<int64_t> draw(-(int64_t{1} << 41), int64_t{1} << 41);
+  std::vector<double> values;
+  int64_t exact = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const int64_t k = draw(random) >> (i % 37);  // magnitudes over many exponents
+    exact += k;
+    values.push_back(std::ldexp(static_cast<double>(k), -30));
+  }
+  const double reference = std::ldexp(static_cast<double>(exact), -30);
+  opsplit::ExactSum whole;
+  for (double x : values) whole.add(x);
+  EXPECT_EQ(whole.value(), reference);
+  for (int round = 0; round < 4; ++round) {
+    std::shuffle(values.begin(), values.end(), random);
+    opsplit::ExactSum parts[3];
+    for (size_t i = 0; i < values.size(); ++i) parts[(i * 7 + round) % 3].add(values[i]);
+    opsplit::ExactSum merged, from_limbs;
+    for (const opsplit::ExactSum& p : parts) merged.merge(p), from_limbs.add_limbs(p.limbs());
+    EXPECT_EQ(merged.value(), reference);
+    EXPECT_EQ(from_limbs.value(), reference);
+  }
 }
