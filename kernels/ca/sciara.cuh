@@ -170,6 +170,24 @@ OPSPLIT_HD void lava_balance(double out, const double in[kLavaNeighbours], const
   }
 }
 
+// A CLOSED grid's outermost ring is its sink: lava that flows into it leaves the grid.
+OPSPLIT_HD bool lava_is_sink(int64_t rows, int64_t cols, int64_t r, int64_t c) {
+  return r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
+}
+
+// The cells a backend stores, rows x cols row-major, and where they lie: the first at
+// (row0, col0) of the whole grid of global_rows x global_cols (a grid on one process:
+// 0, 0, rows, cols). Storage ends only where the whole grid does or at a band of
+// ghost cells, so a neighbour inside the storage is a neighbour on the grid.
+struct LavaShape {
+  int64_t rows, cols;
+  int64_t row0, col0, global_rows, global_cols;
+  // Whether stored cell (r, c) is on the whole grid's sink ring.
+  OPSPLIT_HD bool sink(int64_t r, int64_t c) const { return lava_is_sink(global_rows, global_cols, row0 + r, col0 + c); }
+  OPSPLIT_HD bool stored(int64_t r, int64_t c) const { return r >= 0 && r < rows && c >= 0 && c < cols; }
+};
+OPSPLIT_HD LavaShape lava_whole_grid(int64_t rows, int64_t cols) { return LavaShape{rows, cols, 0, 0, rows, cols}; }
+
 // The substates on one backend, row-major. Altitude, thickness, temperature and fv3's
 // momentum come in pairs of buffers: a CUDA step, and an fv3 step on either backend,
 // reads one and writes the other; fv2 on the CPU uses the first only.
@@ -181,7 +199,7 @@ struct LavaPlanes {
   double* momentum_y[2];
   double* motion;  // fv3: each lava cell's motion in a step, Lava3Motion's 25 values as planes
   double *solidified, *lost;
-  int64_t rows, cols;
+  LavaShape shape;
 };
 
 // A vent: its cell and its emission schedule (rates[s] m^3/s during slot s).
@@ -255,14 +273,10 @@ struct CompensatedSum {
   OPSPLIT_HD double value() const { return sum + error; }
 };
 
-// A CLOSED grid's outermost ring is its sink: lava that flows into it leaves the grid.
-OPSPLIT_HD bool lava_is_sink(int64_t rows, int64_t cols, int64_t r, int64_t c) {
-  return r == 0 || c == 0 || r == rows - 1 || c == cols - 1;
-}
-
-// Whether lava can leave cell (r, c) of thickness plane h: it holds some, off the sink ring.
-OPSPLIT_HD bool lava_moves(const double* h, int64_t rows, int64_t cols, int64_t r, int64_t c) {
-  return h[r * cols + c] > 0.0 && !lava_is_sink(rows, cols, r, c);
+// Whether lava can leave stored cell (r, c) of thickness plane h: it holds some, off the
+// sink ring.
+OPSPLIT_HD bool lava_moves(const double* h, const LavaShape& s, int64_t r, int64_t c) {
+  return h[r * s.cols + c] > 0.0 && !s.sink(r, c);
 }
 
 // The altitudes and thicknesses of cell i (a cell off the sink ring) and its neighbours,
@@ -278,14 +292,14 @@ OPSPLIT_HD void lava_gather(const double* z, const double* h, int64_t cols, int6
 
 // Phase 1 of a step at cell (r, c) of row-major altitude, thickness and temperature
 // planes: its outflows f (zero unless it holds lava off the sink ring).
-OPSPLIT_HD void lava_cell_outflows(const double* z, const double* h, const double* t, int64_t rows, int64_t cols,
-                                   int64_t r, int64_t c, const LavaConstants& k, double f[kLavaNeighbours]) {
+OPSPLIT_HD void lava_cell_outflows(const double* z, const double* h, const double* t, const LavaShape& s, int64_t r,
+                                   int64_t c, const LavaConstants& k, double f[kLavaNeighbours]) {
   OPSPLIT_UNROLL
   for (int m = 0; m < kLavaNeighbours; ++m) f[m] = 0.0;
-  if (!lava_moves(h, rows, cols, r, c)) return;
-  const int64_t i = r * cols + c;
+  if (!lava_moves(h, s, r, c)) return;
+  const int64_t i = r * s.cols + c;
   double zs[9], hs[9];
-  lava_gather(z, h, cols, i, zs, hs);
+  lava_gather(z, h, s.cols, i, zs, hs);
   lava_outflows(zs, hs, t[i], k, f);
 }
 

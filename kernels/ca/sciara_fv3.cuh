@@ -138,12 +138,12 @@ OPSPLIT_HD void lava3_flow(double phi, double v0, double slope, double keep, con
 // Phase 1 at cell (r, c) of row-major planes: its motion, false when it holds no lava or
 // is on the sink ring (nothing flows from there).
 OPSPLIT_HD bool lava3_cell_motion(const double* z, const double* h, const double* t, const double* px,
-                                  const double* py, int64_t rows, int64_t cols, int64_t r, int64_t c,
+                                  const double* py, const LavaShape& s, int64_t r, int64_t c,
                                   const Lava3Constants& k, Lava3Motion& m) {
-  if (!lava_moves(h, rows, cols, r, c)) return false;
-  const int64_t i = r * cols + c;
+  if (!lava_moves(h, s, r, c)) return false;
+  const int64_t i = r * s.cols + c;
   double zs[9], hs[9];
-  lava_gather(z, h, cols, i, zs, hs);
+  lava_gather(z, h, s.cols, i, zs, hs);
   lava3_motion(zs, hs, t[i], px[i], py[i], k, m);
   return true;
 }
@@ -217,19 +217,20 @@ OPSPLIT_HD void lava3_stored_flow(const double* motion, int64_t n, int64_t i, in
 // holds lava after.
 OPSPLIT_HD bool lava3_cell_step(const LavaPlanes& p, int cur, int64_t r, int64_t c, const Lava3Constants& k,
                                 double clock, const LavaVents& vents, bool may_be_vent, double now) {
-  const int64_t rows = p.rows, cols = p.cols, n = rows * cols, i = r * cols + c;
+  const LavaShape& s = p.shape;
+  const int64_t cols = s.cols, n = s.rows * cols, i = r * cols + c;
   const double *h = p.thickness[cur], *t = p.temperature[cur];
-  const bool sink = lava_is_sink(rows, cols, r, c);
+  const bool sink = s.sink(r, c);
   double own[kLavaNeighbours], in[kLavaNeighbours], in_momentum[kLavaNeighbours], t_in[kLavaNeighbours];
-  const bool own_moves = lava_moves(h, rows, cols, r, c);
+  const bool own_moves = lava_moves(h, s, r, c);
   OPSPLIT_UNROLL
   for (int d = 0; d < kLavaNeighbours; ++d) {
     double unused = 0.0;
     own[d] = 0.0, in[d] = 0.0, in_momentum[d] = 0.0;
     if (own_moves) lava3_stored_flow(p.motion, n, i, d, k, clock, own[d], unused);
     const int64_t rr = r + lava_drow(d), cc = c + lava_dcol(d), j = rr * cols + cc;
-    const bool inside = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
-    if (inside && lava_moves(h, rows, cols, rr, cc))
+    const bool inside = s.stored(rr, cc);
+    if (inside && lava_moves(h, s, rr, cc))
       lava3_stored_flow(p.motion, n, j, lava_opposite(d), k, clock, in[d], in_momentum[d]);
     t_in[d] = inside ? t[j] : 0.0;  // outside the grid: zero flows and temperature
   }

@@ -363,7 +363,7 @@ LavaPlanes LavaGrid::planes() const {
     p.momentum_y[b] = momentum_y_[b].as<double>();
   p.motion = motion_.as<double>();
   p.solidified = solidified_.as<double>(), p.lost = lost_.as<double>();
-  p.rows = rows_, p.cols = cols_;
+  p.shape = lava_whole_grid(rows_, cols_);
   return p;
 }
 
@@ -587,8 +587,10 @@ void LavaGrid::advance(int64_t n, double until) {
   if (!ctx_.is_cuda()) {
     for (int64_t s = 0; s < n; ++s) {
       count_emission(steps_);
-      lava_step_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), on_host, steps_,
-                    lava_region(box_, all_cells_, rows_, cols_), k, ctx_.threads(), box_);
+      lava_emit_all(on_host, lava_step_start(on_host, steps_), on_host.pclock, g.thickness[0], g.temperature[0]);
+      const LavaBox region = lava_region(box_, all_cells_, rows_, cols_);
+      lava_flows_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), region, region, k, ctx_.threads(),
+                     box_);
       ++steps_;
     }
     return;
@@ -608,10 +610,16 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
     const std::vector<LavaVentSchedule> host = host_schedules();
     const LavaVents on_host = vents_on_host(host);
     for (int64_t s = 0; s < n && time_ < until; ++s) {
+      // Time evaluation: the motions of the cells holding lava (all inside the box) and
+      // the shortest time; the clock; flow mode over the box grown by one (lava moves at
+      // most a cell a step); the step's emission counted.
       bool last = false;
-      const double clock = lava3_step_cpu(g, current_, on_host, vent_box_, time_, until, all_cells_, k, ctx_.threads(),
-                                          box_, emitted_, &last);
-      if (clock < 0.0) fail_stalled(time_);
+      const double shortest = lava3_motion_cpu(g, current_, box_, k, ctx_.threads());
+      const double clock = lava3_clock(shortest, time_, until, k, &last);
+      if (lava3_stalled(time_, clock, last)) fail_stalled(time_);  // nothing changed but the motions
+      lava3_flow_cpu(g, current_, clock, lava_region(box_, all_cells_, rows_, cols_), on_host, vent_box_, time_, k,
+                     ctx_.threads(), box_);
+      lava3_count_emission(on_host, time_, clock, emitted_);
       time_ = last ? until : time_ + clock;
       ++steps_, current_ ^= 1;
     }
@@ -668,68 +676,61 @@ void update_region(const LavaBox& region, int threads, LavaBox& box, Update upda
 }
 }  // namespace
 
-void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
-                   const LavaBox& region, const LavaConstants& k, int threads, LavaBox& box) {
+void lava_flows_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaBox& outflows,
+                    const LavaBox& updates, const LavaConstants& k, int threads, LavaBox& box) {
   double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
-  lava_emit_all(vents, lava_step_start(vents, step), vents.pclock, h, t);
-  if (region.empty()) return;
-  const int64_t rows = g.rows, cols = g.cols, n = rows * cols;
+  const int64_t cols = g.shape.cols, n = g.shape.rows * cols;
+  if (outflows.empty() && updates.empty()) return;
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (int64_t r = region.r0; r <= region.r1; ++r)
-    for (int64_t c = region.c0; c <= region.c1; ++c) {
+  for (int64_t r = outflows.r0; r <= outflows.r1; ++r)
+    for (int64_t c = outflows.c0; c <= outflows.c1; ++c) {
       const int64_t i = r * cols + c;
       double f[kLavaNeighbours];
-      lava_cell_outflows(z, h, t, rows, cols, r, c, k, f);
+      lava_cell_outflows(z, h, t, g.shape, r, c, k, f);
       OPSPLIT_UNROLL
       for (int m = 0; m < kLavaNeighbours; ++m) flows[m * n + i] = f[m];
       previous[i] = t[i];
     }
-  update_region(region, threads, box, [&](int64_t r, int64_t c) {
+  update_region(updates, threads, box, [&](int64_t r, int64_t c) {
     const int64_t i = r * cols + c;
     double own[kLavaNeighbours], in[kLavaNeighbours], t_in[kLavaNeighbours];
     OPSPLIT_UNROLL
     for (int m = 0; m < kLavaNeighbours; ++m) {  // outside the grid: zero flows and temperature
       const int64_t rr = r + lava_drow(m), cc = c + lava_dcol(m), j = rr * cols + cc;
-      const bool inside = rr >= 0 && rr < rows && cc >= 0 && cc < cols;
+      const bool inside = g.shape.stored(rr, cc);
       own[m] = flows[m * n + i];
       in[m] = inside ? flows[lava_opposite(m) * n + j] : 0.0;
       t_in[m] = inside ? previous[j] : 0.0;
     }
-    return lava_cell_update(lava_is_sink(rows, cols, r, c), own, in, t_in, k, z[i], h[i], t[i], g.solidified[i],
+    return lava_cell_update(g.shape.sink(r, c), own, in, t_in, k, z[i], h[i], t[i], g.solidified[i],
                             g.lost[i]);
   });
 }
 
-double lava3_step_cpu(const LavaPlanes& g, int cur, const LavaVents& vents, const LavaBox& vent_box, double now,
-                      double until, bool all_cells, const Lava3Constants& k, int threads, LavaBox& box,
-                      CompensatedSum& emitted, bool* last) {
+double lava3_motion_cpu(const LavaPlanes& g, int cur, const LavaBox& cells, const Lava3Constants& k, int threads) {
   const double *z = g.altitude[cur], *h = g.thickness[cur], *t = g.temperature[cur];
   const double *px = g.momentum_x[cur], *py = g.momentum_y[cur];
-  const int64_t rows = g.rows, cols = g.cols;
-  // Time evaluation: the motions of the cells holding lava (all inside the box), kept,
-  // and the shortest time.
+  const int64_t cols = g.shape.cols, n = g.shape.rows * cols;
   double shortest = HUGE_VAL;
-  if (!box.empty()) {
+  if (cells.empty()) return shortest;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(min : shortest)
-    for (int64_t r = box.r0; r <= box.r1; ++r)
-      for (int64_t c = box.c0; c <= box.c1; ++c) {
-        Lava3Motion m;
-        if (!lava3_cell_motion(z, h, t, px, py, rows, cols, r, c, k, m)) continue;
-        shortest = std::min(shortest, lava3_cell_time(m, k));
-        lava3_store_motion(g.motion, rows * cols, r * cols + c, m);
-      }
-  }
-  const double clock = lava3_clock(shortest, now, until, k, last);
-  if (lava3_stalled(now, clock, *last)) return -1.0;  // nothing changed but the motions
-  // Flow mode over the region: the box grown by one (lava moves at most a cell a step).
-  const LavaBox region = lava_region(box, all_cells, rows, cols);
-  if (!region.empty())
-    update_region(region, threads, box, [&](int64_t r, int64_t c) {
-      const bool may_be_vent = r >= vent_box.r0 && r <= vent_box.r1 && c >= vent_box.c0 && c <= vent_box.c1;
-      return lava3_cell_step(g, cur, r, c, k, clock, vents, may_be_vent, now);
-    });
-  lava3_count_emission(vents, now, clock, emitted);
-  return clock;
+  for (int64_t r = cells.r0; r <= cells.r1; ++r)
+    for (int64_t c = cells.c0; c <= cells.c1; ++c) {
+      Lava3Motion m;
+      if (!lava3_cell_motion(z, h, t, px, py, g.shape, r, c, k, m)) continue;
+      shortest = std::min(shortest, lava3_cell_time(m, k));
+      lava3_store_motion(g.motion, n, r * cols + c, m);
+    }
+  return shortest;
+}
+
+void lava3_flow_cpu(const LavaPlanes& g, int cur, double clock, const LavaBox& cells, const LavaVents& vents,
+                    const LavaBox& vent_box, double now, const Lava3Constants& k, int threads, LavaBox& box) {
+  if (cells.empty()) return;
+  update_region(cells, threads, box, [&](int64_t r, int64_t c) {
+    const bool may_be_vent = r >= vent_box.r0 && r <= vent_box.r1 && c >= vent_box.c0 && c <= vent_box.c1;
+    return lava3_cell_step(g, cur, r, c, k, clock, vents, may_be_vent, now);
+  });
 }
 
 }  // namespace opsplit::ca

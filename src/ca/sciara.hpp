@@ -180,21 +180,21 @@ class LavaGrid {
   CompensatedSum emitted_;  // thickness the vents emitted
 };
 
-// fv2's step `step` on the host's threads over the first buffers of g: emission, then the
-// outflows of `region` into flows (8 planes) with each cell's temperature kept in
-// previous, then the updates; `box` takes in every cell of the region holding lava after.
-void lava_step_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaVents& vents, int64_t step,
-                   const LavaBox& region, const LavaConstants& k, int threads, LavaBox& box);
+// fv2's step on the host's threads over the first buffers of g, after the emission: the
+// outflows of the cells of `outflows` into flows (8 planes), each cell's temperature
+// kept in previous, then the updates of the cells of `updates` (one process: both the
+// region); `box` takes in every updated cell holding lava after.
+void lava_flows_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaBox& outflows,
+                    const LavaBox& updates, const LavaConstants& k, int threads, LavaBox& box);
 
-// An fv3 step at time `now` on the host's threads, reading buffer `cur` of g's pairs and
-// writing the other: the motions of the cells of `box` holding lava into g.motion and
-// the shortest time, the clock (cut at `until`), then each cell of `box` grown by one
-// (all cells when all_cells) by lava3_cell_step; the step's emission counted into
-// emitted. Returns the clock (-1 when it is too short to advance the time: then nothing
-// changed); *last when the step ends at `until`. `box` takes in every cell holding lava
-// after.
-double lava3_step_cpu(const LavaPlanes& g, int cur, const LavaVents& vents, const LavaBox& vent_box, double now,
-                      double until, bool all_cells, const Lava3Constants& k, int threads, LavaBox& box,
-                      CompensatedSum& emitted, bool* last);
+// fv3's time evaluation on the host's threads, reading buffer `cur` of g's pairs: the
+// motions of the cells of `cells` holding lava into g.motion; returns their shortest
+// time (infinity when none).
+double lava3_motion_cpu(const LavaPlanes& g, int cur, const LavaBox& cells, const Lava3Constants& k, int threads);
+// fv3's flow mode over `cells` for a step of `clock` seconds from `now`, reading buffer
+// `cur` and writing the other: lava3_cell_step at each, emission included; `box` takes
+// in every cell holding lava after.
+void lava3_flow_cpu(const LavaPlanes& g, int cur, double clock, const LavaBox& cells, const LavaVents& vents,
+                    const LavaBox& vent_box, double now, const Lava3Constants& k, int threads, LavaBox& box);
 
 }  // namespace opsplit::ca
