@@ -134,6 +134,40 @@ opsplit_status make_group(MPI_Fint comm, const char* function, opsplit_group* gr
   return OPSPLIT_SUCCESS;
 }
 
+// A group over a duplicate of comm, a Cartesian communicator of 1 to max_dims
+// dimensions, and this process's place in it (dimension a: the object's axis a), or a
+// status with the message set. The same answers on every process (the communicator's
+// topology is collective).
+opsplit_status make_cartesian_group(MPI_Fint comm, int max_dims, const char* function, opsplit_group* group,
+                                    opsplit_decomposition* d) {
+  const opsplit_status made = make_group(comm, function, group);
+  if (made != OPSPLIT_SUCCESS) return made;
+  auto* g = static_cast<MpiGroup*>(group->user);
+  int topology = MPI_UNDEFINED, ndims = 0;
+  MPI_Topo_test(g->comm, &topology);
+  if (topology == MPI_CART) MPI_Cartdim_get(g->comm, &ndims);
+  if (topology != MPI_CART || ndims < 1 || ndims > max_dims) {
+    group->release(group->user);
+    const std::string why = topology != MPI_CART
+                                ? "comm is not a Cartesian communicator (make one with MPI_Cart_create)"
+                                : "comm's Cartesian topology has more than " + std::to_string(max_dims) + " dimensions";
+    return opsplit_set_last_error(OPSPLIT_ERROR_INVALID_ARGUMENT, function, why.c_str());
+  }
+  int dims[3] = {1, 1, 1}, periods[3] = {0, 0, 0}, coords[3] = {0, 0, 0};
+  MPI_Cart_get(g->comm, ndims, dims, periods, coords);
+  *d = opsplit_decomposition{};
+  for (int a = 0; a < 3; ++a) {
+    d->dims[a] = dims[a], d->periodic[a] = periods[a], d->coords[a] = coords[a];
+    int low = MPI_PROC_NULL, high = MPI_PROC_NULL;
+    if (a < ndims) MPI_Cart_shift(g->comm, a, 1, &low, &high);
+    g->neighbours[2 * a] = low, g->neighbours[2 * a + 1] = high;
+    d->neighbours[2 * a] = low == MPI_PROC_NULL ? -1 : low;
+    d->neighbours[2 * a + 1] = high == MPI_PROC_NULL ? -1 : high;
+  }
+  group->device_pointers = cuda_aware();
+  return OPSPLIT_SUCCESS;
+}
+
 // A failed core call did not take the group: frees it, and names the host's function
 // in the message.
 opsplit_status give_back(opsplit_group& group, opsplit_status status, const char* function) {
@@ -158,32 +192,9 @@ extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_pcpd_create(opsplit_contex
 
 extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI_Fint comm) {
   opsplit_group group;
-  const opsplit_status made = make_group(comm, __func__, &group);
-  if (made != OPSPLIT_SUCCESS) return made;
-  auto* g = static_cast<MpiGroup*>(group.user);
-  // The same answers on every process (the communicator's topology is collective).
-  int topology = MPI_UNDEFINED, ndims = 0;
-  MPI_Topo_test(g->comm, &topology);
-  if (topology == MPI_CART) MPI_Cartdim_get(g->comm, &ndims);
-  if (topology != MPI_CART || ndims < 1 || ndims > 3) {
-    group.release(group.user);
-    return opsplit_set_last_error(OPSPLIT_ERROR_INVALID_ARGUMENT, __func__,
-                                  topology != MPI_CART
-                                      ? "comm is not a Cartesian communicator (make one with MPI_Cart_create)"
-                                      : "comm's Cartesian topology has more than 3 dimensions");
-  }
-  int dims[3] = {1, 1, 1}, periods[3] = {0, 0, 0}, coords[3] = {0, 0, 0};
-  MPI_Cart_get(g->comm, ndims, dims, periods, coords);
   opsplit_decomposition d{};
-  for (int a = 0; a < 3; ++a) {
-    d.dims[a] = dims[a], d.periodic[a] = periods[a], d.coords[a] = coords[a];
-    int low = MPI_PROC_NULL, high = MPI_PROC_NULL;
-    if (a < ndims) MPI_Cart_shift(g->comm, a, 1, &low, &high);
-    g->neighbours[2 * a] = low, g->neighbours[2 * a + 1] = high;
-    d.neighbours[2 * a] = low == MPI_PROC_NULL ? -1 : low;
-    d.neighbours[2 * a + 1] = high == MPI_PROC_NULL ? -1 : high;
-  }
-  group.device_pointers = cuda_aware();
+  const opsplit_status made = make_cartesian_group(comm, 3, __func__, &group, &d);
+  if (made != OPSPLIT_SUCCESS) return made;
   const opsplit_status status = opsplit_field_attach_distributed(field, &group, &d);
   return status == OPSPLIT_SUCCESS ? status : give_back(group, status, __func__);
 }
