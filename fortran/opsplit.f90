@@ -848,6 +848,14 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_ca_get_shape
 
+    function opsplit_ca_get_place(ca, first_row, first_col, global_rows, global_cols) &
+        bind(C, name="opsplit_ca_get_place") result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ca
+      integer(c_int64_t), intent(out) :: first_row, first_col, global_rows, global_cols
+      integer(c_int) :: status
+    end function opsplit_ca_get_place
+
     function opsplit_ca_set_boundary(ca, boundary) bind(C, name="opsplit_ca_set_boundary") result(status)
       import :: c_int, c_ptr
       type(c_ptr), value :: ca
@@ -1324,6 +1332,7 @@ module opsplit
     generic :: create => ca_create_i4, ca_create_i8
     procedure :: destroy => ca_destroy
     procedure :: get_shape => ca_get_shape
+    procedure :: get_place => ca_get_place
     procedure :: set_boundary => ca_set_boundary
     procedure :: set_rule => ca_set_rule
     procedure :: set_cells => ca_set_cells
@@ -1405,7 +1414,7 @@ module opsplit
              ode_set_absolute_tolerances, ode_set_initial_step, ode_set_max_steps_i4, ode_set_max_steps_i8, &
              ode_set_keep_step, ode_set_clip_negative, ode_set_state, ode_get_state, ode_set_parameters, &
              ode_get_parameters, ode_transfer, ode_integrate, ode_results, ode_bad_size, ode_created, ode_c_handle
-  private :: ca_create_i4, ca_create_i8, ca_destroy, ca_get_shape, ca_set_boundary, ca_set_rule, ca_set_cells, &
+  private :: ca_create_i4, ca_create_i8, ca_destroy, ca_get_shape, ca_get_place, ca_set_boundary, ca_set_rule, ca_set_cells, &
              ca_get_cells, ca_transfer, ca_place_rle, ca_load_rle, ca_step_i4, ca_step_i8, ca_steps, ca_population, ca_created, &
              ca_c_handle, ca_set_substate, ca_get_substate, ca_substate_transfer, ca_load_substate, ca_set_parameter, &
              ca_get_parameter, ca_load_parameters, ca_add_vent, ca_load_vents, ca_run_until, ca_get_time, &
@@ -3157,6 +3166,26 @@ contains
     cols = 0
     call finish(opsplit_ca_get_shape(this%handle, rows, cols), stat)
   end subroutine ca_get_shape
+
+  !> Where this grid lies in the whole grid: its first row and column (1-based, as
+  !> add_vent's) and the whole grid's shape; a grid on one process is the whole (1, 1,
+  !> rows, cols). A grid attached with opsplit_mpi_ca_attach is one block.
+  subroutine ca_get_place(this, first_row, first_col, global_rows, global_cols, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    integer(c_int64_t), intent(out) :: first_row, first_col, global_rows, global_cols
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status
+    first_row = 0
+    first_col = 0
+    global_rows = 0
+    global_cols = 0
+    status = opsplit_ca_get_place(this%handle, first_row, first_col, global_rows, global_cols)
+    if (status == OPSPLIT_SUCCESS) then
+      first_row = first_row + 1
+      first_col = first_col + 1
+    end if
+    call finish(status, stat)
+  end subroutine ca_get_place
 
   !> OPSPLIT_CA_PERIODIC (a torus) or OPSPLIT_CA_CLOSED.
   subroutine ca_set_boundary(this, boundary, stat)

@@ -5,11 +5,11 @@
 module opsplit_mpi
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_ptr, c_null_ptr
   use, intrinsic :: iso_fortran_env, only: error_unit
-  use opsplit, only: opsplit_context_t, opsplit_pcpd_t, opsplit_field_t, opsplit_last_error, &
+  use opsplit, only: opsplit_context_t, opsplit_pcpd_t, opsplit_field_t, opsplit_ca_t, opsplit_last_error, &
                      OPSPLIT_ERROR_INVALID_ARGUMENT, OPSPLIT_SUCCESS
   implicit none
   private
-  public :: opsplit_mpi_pcpd_create, opsplit_mpi_field_attach
+  public :: opsplit_mpi_pcpd_create, opsplit_mpi_field_attach, opsplit_mpi_ca_attach
 
   !> call opsplit_mpi_pcpd_create(pcpd, ctx, comm, algorithm, L, replicas [, stat]):
   !> `replicas` replicas in all, spread over comm's processes (collective); L and
@@ -36,6 +36,13 @@ module opsplit_mpi
       integer(c_int), value :: comm  ! MPI_Fint
       integer(c_int) :: status
     end function c_mpi_field_attach
+
+    function c_mpi_ca_attach(ca, comm) bind(C, name="opsplit_mpi_ca_attach") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ca
+      integer(c_int), value :: comm  ! MPI_Fint
+      integer(c_int) :: status
+    end function c_mpi_ca_attach
   end interface
 
 contains
@@ -76,14 +83,29 @@ contains
     type(opsplit_field_t), intent(inout) :: field
     integer, intent(in) :: comm
     integer, intent(out), optional :: stat
-    integer(c_int) :: status
-    status = c_mpi_field_attach(field%c_handle(), int(comm, c_int))
+    call finish_attach(c_mpi_field_attach(field%c_handle(), int(comm, c_int)), stat)
+  end subroutine opsplit_mpi_field_attach
+
+  !> Makes `ca`, a lava grid created with this process's block's shape, its block of a
+  !> grid decomposed over `comm`, a Cartesian communicator of 1 or 2 dimensions, not
+  !> periodic (dimension 1 splits the rows, 2 the columns). Attach before the first vent
+  !> or step; ca%get_place then says where the block lies (opsplit/mpi.h). Collective.
+  subroutine opsplit_mpi_ca_attach(ca, comm, stat)
+    type(opsplit_ca_t), intent(inout) :: ca
+    integer, intent(in) :: comm
+    integer, intent(out), optional :: stat
+    call finish_attach(c_mpi_ca_attach(ca%c_handle(), int(comm, c_int)), stat)
+  end subroutine opsplit_mpi_ca_attach
+
+  subroutine finish_attach(status, stat)
+    integer(c_int), intent(in) :: status
+    integer, intent(out), optional :: stat
     if (present(stat)) then
       stat = int(status)
     else if (status /= OPSPLIT_SUCCESS) then
       write(error_unit, '(a)') 'opsplit: ' // opsplit_last_error()
       error stop
     end if
-  end subroutine opsplit_mpi_field_attach
+  end subroutine finish_attach
 
 end module opsplit_mpi

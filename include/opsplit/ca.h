@@ -69,6 +69,11 @@ OPSPLIT_API opsplit_status opsplit_ca_create(opsplit_context ctx, opsplit_ca_mod
                                              opsplit_ca* ca);
 OPSPLIT_API opsplit_status opsplit_ca_destroy(opsplit_ca* ca);
 OPSPLIT_API opsplit_status opsplit_ca_get_shape(opsplit_ca ca, int64_t* rows, int64_t* cols);
+/* Where this grid lies in the whole grid: its first row and column (0-based) and the whole
+ * grid's shape. A grid spread over processes (opsplit/mpi.h) is one block of the whole;
+ * any other grid is the whole: 0, 0, rows, cols. Local. */
+OPSPLIT_API opsplit_status opsplit_ca_get_place(opsplit_ca ca, int64_t* first_row, int64_t* first_col,
+                                                int64_t* global_rows, int64_t* global_cols);
 
 /* A lava grid takes only CLOSED (PERIODIC: OPSPLIT_ERROR_UNSUPPORTED). */
 OPSPLIT_API opsplit_status opsplit_ca_set_boundary(opsplit_ca ca, opsplit_ca_boundary boundary);

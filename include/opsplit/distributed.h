@@ -5,12 +5,17 @@
  * A group is the processes' ranks 0 .. size-1 and two collective operations, each
  * called by every process of the group in the same order. Each returns 0, or nonzero
  * after writing a NUL-terminated message of at most message_size bytes (the object's
- * call then fails with OPSPLIT_ERROR_COMMUNICATION). */
+ * call then fails with OPSPLIT_ERROR_COMMUNICATION).
+ *
+ * No Fortran bindings: a group is a table of C function pointers that a communication
+ * layer written in C fills; Fortran hosts use module opsplit_mpi, whose calls make the
+ * group from their communicator. */
 #ifndef OPSPLIT_DISTRIBUTED_H
 #define OPSPLIT_DISTRIBUTED_H
 
 #include <stddef.h>
 
+#include "opsplit/ca.h"
 #include "opsplit/core.h"
 #include "opsplit/field.h"
 #include "opsplit/pcpd.h"
@@ -39,7 +44,8 @@ typedef struct opsplit_group {
   int device_pointers;
 } opsplit_group;
 
-/* A field's place in a Cartesian decomposition of the global grid over the group. */
+/* An object's place in a Cartesian decomposition of the global grid over the group
+ * (a field's axes x, y, z; a CA grid's rows, then columns, with dims[2] = 1). */
 typedef struct opsplit_decomposition {
   int dims[3];       /* processes along x, y, z */
   int periodic[3];   /* the axis wraps around across processes */
@@ -62,6 +68,16 @@ OPSPLIT_API opsplit_status opsplit_pcpd_create_distributed(opsplit_context ctx, 
  * the group; on failure, on every process alike, the caller keeps it. Collective. */
 OPSPLIT_API opsplit_status opsplit_field_attach_distributed(opsplit_field field, const opsplit_group* group,
                                                             const opsplit_decomposition* decomposition);
+
+/* Makes `ca`, a SCIARA_FV2 or SCIARA_FV3 grid created with this process's block's shape
+ * and not yet given a vent or a step, its block of a grid decomposed over the group:
+ * dims[0] processes along the rows (north to south), dims[1] along the columns, dims[2]
+ * = 1, never periodic along a split dimension (a lava grid is CLOSED). The substates set
+ * so far are kept. On success the grid owns the group; on failure, on every process
+ * alike, the caller keeps it. CPU contexts (CUDA and LIFE grids: UNSUPPORTED for now).
+ * Collective. */
+OPSPLIT_API opsplit_status opsplit_ca_attach_distributed(opsplit_ca ca, const opsplit_group* group,
+                                                         const opsplit_decomposition* decomposition);
 
 /* Sets the calling thread's last error (what opsplit_last_error_message returns) to
  * "function: message" and returns status: a layer's own failures read like the core's. */

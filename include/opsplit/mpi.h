@@ -33,6 +33,7 @@
 
 #include <mpi.h>
 
+#include "opsplit/ca.h"
 #include "opsplit/field.h"
 #include "opsplit/mpi_export.h"
 #include "opsplit/pcpd.h"
@@ -56,6 +57,23 @@ extern "C" {
  * or 1 overrides), else through host buffers. Not supported yet (UNSUPPORTED):
  * Cahn-Hilliard terms, velocity fields. Collective. */
 OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI_Fint comm);
+
+/* Makes `ca`, a lava grid (SCIARA_FV2 or SCIARA_FV3) created with this process's block's
+ * shape, its block of a grid decomposed over comm, a Cartesian communicator of 1 or 2
+ * dimensions, not periodic: dimension 0 splits the rows (north to south), dimension 1
+ * the columns. Neighbours along a dimension have as many rows (or columns) as each
+ * other; the blocks of a process row or column line up. Attach before the first vent
+ * or step; substates set before are kept. Each step then exchanges two rows and
+ * columns of ghosts with the neighbours (fv3's clock is the minimum over all
+ * processes), and the run is the one-process run's, bit for bit.
+ * After it, collective: opsplit_ca_step, run_until, add_vent and load_vents (rows and
+ * columns of the whole grid, the same vents everywhere), load_substate and
+ * load_parameters (files of the whole grid), get_volumes (the whole grid's) and
+ * destroy. Local: set_substate and get_substate (this block, row and column 0 its
+ * first; the thickness ring check is the whole grid's), set_parameter (compared at the
+ * next step), set_cells_computed, get_shape (the block's), get_place, get_time,
+ * get_steps and get_parameter. CPU contexts only for now (UNSUPPORTED). Collective. */
+OPSPLIT_MPI_API opsplit_status opsplit_mpi_ca_attach(opsplit_ca ca, MPI_Fint comm);
 
 /* A PCPD ensemble of `replicas` replicas (in all) spread over the processes of comm.
  * Collective; the other arguments as opsplit_pcpd_create's. */

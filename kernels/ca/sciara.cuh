@@ -250,13 +250,14 @@ OPSPLIT_HD void lava_emit(const LavaVents& e, double start, double duration, int
 OPSPLIT_HD double lava_step_start(const LavaVents& e, int64_t step) { return static_cast<double>(step) * e.pclock; }
 
 // The emission over [start, start + duration) into every vent cell of the thickness and
-// temperature planes, each cell once (lava_emit takes all its vents).
+// temperature planes, each cell once (lava_emit takes all its vents); a vent at cell -1
+// (another process's) emits nothing here.
 OPSPLIT_HD void lava_emit_all(const LavaVents& e, double start, double duration, double* h, double* t) {
   for (int v = 0; v < e.count; ++v) {
     bool seen = false;
     for (int u = 0; u < v; ++u) seen = seen || e.vents[u].cell == e.vents[v].cell;
     const int64_t i = e.vents[v].cell;
-    if (!seen) lava_emit(e, start, duration, i, h[i], t[i]);
+    if (!seen && i >= 0) lava_emit(e, start, duration, i, h[i], t[i]);
   }
 }
 

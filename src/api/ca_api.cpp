@@ -1,6 +1,8 @@
 // C entry points of CA grids.
 #include "api/guard.hpp"
 #include "ca/ca.hpp"
+#include "core/group.hpp"
+#include "opsplit/distributed.h"
 
 using namespace opsplit;
 
@@ -11,6 +13,37 @@ opsplit_ca_s& ca_arg(opsplit_ca ca) { return on_its_device(ca, "ca", kCa); }
 
 // A lava grid behind the handle (INVALID_ARGUMENT for a LIFE grid, naming the call).
 ca::LavaGrid& lava_arg(opsplit_ca ca, const char* function) { return ca_arg(ca).lava(function); }
+
+// A collective call on a distributed grid: `check` (this process's arguments) settled
+// with the others and the values every process must pass alike, then the lava grid.
+// Alone, the same without the agreement. A bad handle cannot join: the others wait.
+template <class Check>
+ca::LavaGrid& agreed_lava(opsplit_ca ca, const char* function, const std::vector<int64_t>& same, const char* names,
+                          Check check) {
+  opsplit_ca_s& grid = ca_arg(ca);
+  ca::LavaGrid* g = nullptr;
+  grid.settle(attempt([&] {
+                g = &grid.lava(function);
+                check();
+              }),
+              function, same, names);
+  return *g;
+}
+
+// What a load agrees on: its outcome on every process.
+ca::LavaGrid::Agree agreement_of(opsplit_ca ca, const char* function) {
+  const opsplit_ca_s* grid = &ca_arg(ca);
+  return [grid, function](std::exception_ptr failed) { grid->settle(failed, function); };
+}
+
+// FNV-1a of n doubles' bits (0 for none).
+int64_t hash_of(const double* x, int64_t n) {
+  if (x == nullptr || n < 1 || n > (int64_t(1) << 40)) return 0;
+  uint64_t h = 1469598103934665603ull;
+  for (int64_t i = 0; i < n; ++i)
+    for (int b = 0; b < 8; ++b) h = (h ^ (static_cast<uint64_t>(bits_of(x[i])) >> (8 * b) & 0xff)) * 1099511628211ull;
+  return static_cast<int64_t>(h);
+}
 
 // The order as the caller passed it (read as bytes: any int may arrive; guard.hpp).
 bool column_major(const opsplit_ca_order& order) {
@@ -35,6 +68,34 @@ OPSPLIT_API opsplit_status opsplit_ca_create(opsplit_context ctx, opsplit_ca_mod
 
 OPSPLIT_API opsplit_status opsplit_ca_destroy(opsplit_ca* ca) {
   return api_guard(__func__, [&] { destroy_through(ca, kCa); });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_get_place(opsplit_ca ca, int64_t* first_row, int64_t* first_col,
+                                                int64_t* global_rows, int64_t* global_cols) {
+  return api_guard(__func__, [&] {
+    const opsplit_ca_s& g = ca_arg(ca);
+    int64_t* out[4] = {&output(first_row, "first_row"), &output(first_col, "first_col"),
+                       &output(global_rows, "global_rows"), &output(global_cols, "global_cols")};
+    int64_t place[4];
+    g.get_place(place);
+    for (int i = 0; i < 4; ++i) *out[i] = place[i];
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_attach_distributed(opsplit_ca ca, const opsplit_group* group,
+                                                         const opsplit_decomposition* decomposition) {
+  return api_guard(__func__, [&] {
+    if (group == nullptr) fail_argument("group is NULL");
+    // A bad handle or a NULL decomposition fails every process: the agreement comes first.
+    opsplit_ca_s* g = nullptr;
+    const Group agreement(*group);
+    agreement.settle(attempt([&] {
+                       g = &ca_arg(ca);
+                       if (decomposition == nullptr) fail_argument("decomposition is NULL");
+                     }),
+                     __func__);
+    g->attach(*group, *decomposition);
+  });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_get_shape(opsplit_ca ca, int64_t* rows, int64_t* cols) {
@@ -107,7 +168,9 @@ OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* na
 
 OPSPLIT_API opsplit_status opsplit_ca_load_substate(opsplit_ca ca, const char* name, const char* path) {
   return api_guard(__func__, [&] {
-    lava_arg(ca, "opsplit_ca_load_substate").load_substate(text_input(name, "name"), text_input(path, "path"));
+    std::string n, p;
+    ca::LavaGrid& g = agreed_lava(ca, __func__, {}, "", [&] { n = text_input(name, "name"), p = text_input(path, "path"); });
+    g.load_substate(n, p, agreement_of(ca, __func__));
   });
 }
 
@@ -128,22 +191,30 @@ OPSPLIT_API opsplit_status opsplit_ca_get_parameter(opsplit_ca ca, const char* n
 
 OPSPLIT_API opsplit_status opsplit_ca_load_parameters(opsplit_ca ca, const char* path) {
   return api_guard(__func__, [&] {
-    lava_arg(ca, "opsplit_ca_load_parameters").load_parameters(text_input(path, "path"));
+    std::string p;
+    ca::LavaGrid& g = agreed_lava(ca, __func__, {}, "", [&] { p = text_input(path, "path"); });
+    g.load_parameters(p, agreement_of(ca, __func__));
   });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_add_vent(opsplit_ca ca, int64_t row, int64_t col, const double* rates,
                                                int64_t nslots, double slot_seconds, int64_t* vent) {
   return api_guard(__func__, [&] {
-    const int64_t v = lava_arg(ca, "opsplit_ca_add_vent").add_vent(row, col, rates, nslots, slot_seconds);
+    // The same vent everywhere, or none (add_vent's own checks then fail alike).
+    ca::LavaGrid& g = agreed_lava(ca, __func__, {row, col, nslots, bits_of(slot_seconds), hash_of(rates, nslots)},
+                                  "vents (row, col, nslots, slot_seconds or rates)", [] {});
+    const int64_t v = g.add_vent(row, col, rates, nslots, slot_seconds);
     if (vent != nullptr) *vent = v;
   });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_load_vents(opsplit_ca ca, const char* vents_path, const char* rates_path) {
   return api_guard(__func__, [&] {
-    lava_arg(ca, "opsplit_ca_load_vents")
-        .load_vents(text_input(vents_path, "vents_path"), text_input(rates_path, "rates_path"));
+    std::string v, r;
+    ca::LavaGrid& g = agreed_lava(ca, __func__, {}, "", [&] {
+      v = text_input(vents_path, "vents_path"), r = text_input(rates_path, "rates_path");
+    });
+    g.load_vents(v, r, agreement_of(ca, __func__));
   });
 }
 
@@ -162,12 +233,12 @@ OPSPLIT_API opsplit_status opsplit_ca_get_time(opsplit_ca ca, double* t_sim) {
 OPSPLIT_API opsplit_status opsplit_ca_get_volumes(opsplit_ca ca, double* emitted, double* lava, double* solidified,
                                                   double* lost) {
   return api_guard(__func__, [&] {
-    const ca::LavaGrid& g = lava_arg(ca, "opsplit_ca_get_volumes");
-    double& e = output(emitted, "emitted");
-    double& l = output(lava, "lava");
-    double& s = output(solidified, "solidified");
-    double& o = output(lost, "lost");
-    g.volumes(e, l, s, o);
+    double *e = nullptr, *l = nullptr, *s = nullptr, *o = nullptr;
+    const ca::LavaGrid& g = agreed_lava(ca, __func__, {}, "", [&] {
+      e = &output(emitted, "emitted"), l = &output(lava, "lava");
+      s = &output(solidified, "solidified"), o = &output(lost, "lost");
+    });
+    g.volumes(*e, *l, *s, *o);
   });
 }
 

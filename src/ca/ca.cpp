@@ -150,16 +150,23 @@ void opsplit_ca_s::load_rle(const char* path, int64_t row, int64_t col) {
 }
 
 void opsplit_ca_s::step(int64_t nsteps, const char* call) {
-  if (nsteps < 0) fail_argument("nsteps=" + num(nsteps) + " is negative");
-  if (nsteps > INT64_MAX - steps_)
-    fail_argument("nsteps=" + num(nsteps) + " would take the generation count past 2^63 - 1 (it is " + num(steps_) +
-                  ")");
+  std::vector<int64_t> same = step_agreement();
+  same.push_back(nsteps);
+  settle(attempt([&] {
+           if (nsteps < 0) fail_argument("nsteps=" + num(nsteps) + " is negative");
+           if (nsteps > INT64_MAX - steps_)
+             fail_argument("nsteps=" + num(nsteps) + " would take the generation count past 2^63 - 1 (it is " +
+                           num(steps_) + ")");
+         }),
+         call, same, "step counts, times, parameters, vents or nsteps");
   const std::string unit = lava_ ? "step" : "generation";
   Context& ctx = context();
   const int64_t start = steps_;
   const double start_time = lava_ ? lava_->time() : 0.0;
-  // With a progress callback: a report after each twentieth of the generations.
-  const int64_t report_every = ctx.has_progress() ? std::max<int64_t>(1, nsteps / 20 + (nsteps % 20 != 0)) : nsteps;
+  // With a progress callback (on any process, when distributed): a report after each
+  // twentieth of the generations.
+  const bool reporting = any_process(ctx.has_progress());
+  const int64_t report_every = reporting ? std::max<int64_t>(1, nsteps / 20 + (nsteps % 20 != 0)) : nsteps;
   for (int64_t done = 0; done < nsteps;) {
     const int64_t chunk = std::min(report_every, nsteps - done);
     if (lava_) {  // the lava grid launches several steps at once
@@ -189,9 +196,10 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
       }
     }
     done += chunk;
-    if (ctx.has_progress()) {
+    if (reporting) {
       synchronize_generations(start, start_time);
-      const bool cancel = ctx.report_progress(static_cast<double>(done) / static_cast<double>(nsteps), call);
+      const bool cancel = any_process(ctx.has_progress() &&
+                                      ctx.report_progress(static_cast<double>(done) / static_cast<double>(nsteps), call));
       if (cancel && done < nsteps)
         fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " + num(done) + " of " + num(nsteps) +
                                           " " + unit + "s; the grid is at " + unit + " " + num(steps_));
@@ -223,7 +231,12 @@ void opsplit_ca_s::synchronize_generations(int64_t start, double start_time) {
 
 void opsplit_ca_s::run_until(double t_sim) {
   ca::LavaGrid& g = lava("opsplit_ca_run_until");
-  if (!std::isfinite(t_sim)) fail_argument("t_sim=" + num(t_sim) + " is not finite");
+  std::vector<int64_t> same = step_agreement();
+  same.push_back(bits_of(t_sim));
+  settle(attempt([&] {
+           if (!std::isfinite(t_sim)) fail_argument("t_sim=" + num(t_sim) + " is not finite");
+         }),
+         "opsplit_ca_run_until", same, "step counts, times, parameters, vents or t_sim");
   if (g.fv3()) return run_until_fv3(t_sim);
   int64_t n = 0;
   if (t_sim > g.time()) {
@@ -248,12 +261,14 @@ void opsplit_ca_s::run_until_fv3(double t_sim) {
   if (t_sim > start_time &&
       !((t_sim - start_time) / (g.get_parameter("Pr") * g.get_parameter("Ptmax")) < 9.0e18 - static_cast<double>(steps_)))
     fail_argument("t_sim=" + num(t_sim) + " is too many steps away (each at most Pr x Ptmax seconds)");
-  const int64_t chunk = ctx.has_progress() ? kFv3ProgressSteps : INT64_MAX - steps_;
+  const bool reporting = any_process(ctx.has_progress());
+  const int64_t chunk = reporting ? kFv3ProgressSteps : INT64_MAX - steps_;
   while (g.time() < t_sim) {
     advance_lava(chunk, t_sim);
-    if (ctx.has_progress()) {
+    if (reporting) {
       const double done = (g.time() - start_time) / (t_sim - start_time);
-      if (ctx.report_progress(std::min(done, 1.0), "opsplit_ca_run_until") && g.time() < t_sim)
+      if (any_process(ctx.has_progress() && ctx.report_progress(std::min(done, 1.0), "opsplit_ca_run_until")) &&
+          g.time() < t_sim)
         fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback at time " + num(g.time()) + " s of " +
                                           num(t_sim) + "; the grid is at step " + num(steps_));
     }

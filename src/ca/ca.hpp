@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <exception>
 #include <string>
+#include <vector>
 
 #include "ca/life.cuh"
 #include "ca/sciara.hpp"
@@ -37,8 +39,23 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   // Steps until the time reaches t_sim (already there: none).
   void run_until(double t_sim);
 
+  // Over processes (opsplit/distributed.h; src/ca/distributed.cpp). attach is collective,
+  // and so, after it, are the calls that settle: every process calls them alike, and a
+  // failure or a differing value (`same`) on one fails them on all. Alone: rethrows local.
+  void attach(const opsplit_group& group, const opsplit_decomposition& d);
+  bool distributed() const { return lava_ && lava_->distributed(); }
+  void settle(std::exception_ptr local, const char* call, const std::vector<int64_t>& same = {},
+              const char* names = "") const;
+  // first_row, first_col, global_rows, global_cols (alone: 0, 0, rows, cols).
+  void get_place(int64_t place[4]) const;
+
  private:
   void require_life(const char* call) const;
+  // Whether any process has a progress callback, and whether any asks to cancel.
+  bool any_process(bool mine) const;
+  // What a step needs alike on every process: the steps and time so far and, for lava,
+  // its parameters and vents.
+  std::vector<int64_t> step_agreement() const;
   void synchronize_generations(int64_t start, double start_time);
   void run_until_fv3(double t_sim);
   void advance_lava(int64_t n, double until);

@@ -295,6 +295,11 @@ void LavaBox::include(int64_t r, int64_t c) {
   r0 = std::min(r0, r), r1 = std::max(r1, r), c0 = std::min(c0, c), c1 = std::max(c1, c);
 }
 
+LavaBox LavaBox::clipped(const LavaBox& to) const {
+  const LavaBox b{std::max(r0, to.r0), std::min(r1, to.r1), std::max(c0, to.c0), std::min(c1, to.c1)};
+  return b.empty() || b.c1 < b.c0 ? LavaBox{} : b;
+}
+
 void LavaBox::include(const LavaBox& b) {
   if (b.empty()) return;
   include(b.r0, b.c0);
@@ -320,6 +325,8 @@ LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols, bool fv3)
     : ctx_(ctx),
       rows_(rows),
       cols_(cols),
+      shape_(lava_whole_grid(rows, cols)),
+      own_{0, rows - 1, 0, cols - 1},
       fv3_(fv3),
       params_(lava_default_parameters(fv3)),
       solidified_(ctx, plane_bytes(rows, cols)),
@@ -363,7 +370,7 @@ LavaPlanes LavaGrid::planes() const {
     p.momentum_y[b] = momentum_y_[b].as<double>();
   p.motion = motion_.as<double>();
   p.solidified = solidified_.as<double>(), p.lost = lost_.as<double>();
-  p.shape = lava_whole_grid(rows_, cols_);
+  p.shape = shape_;
   return p;
 }
 
@@ -374,60 +381,84 @@ void LavaGrid::download(LavaSubstate s, double* host) const {
     std::memcpy(host, plane(s), plane_bytes(rows_, cols_));
 }
 
-void LavaGrid::set_substate(const std::string& name, const double* values, bool column_major) {
-  const LavaSubstate s = lava_substate(name, fv3_);
+std::vector<double> LavaGrid::stored_values(LavaSubstate s, const std::string& name, const double* values,
+                                            bool column_major) const {
   if (values == nullptr) fail_argument("values is NULL");
   if (s == LavaSubstate::lost) fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
-  std::vector<double> row_major(static_cast<size_t>(rows_ * cols_));
-  for (int64_t r = 0; r < rows_; ++r)
-    for (int64_t c = 0; c < cols_; ++c) {
-      const double v = values[column_major ? c * rows_ + r : r * cols_ + c];
+  // The block into the storage, its ghosts 0 (each step brings them from the neighbours first).
+  const int64_t rows = block_rows(), cols = block_cols();
+  std::vector<double> stored(static_cast<size_t>(rows_ * cols_));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      const double v = values[column_major ? c * rows + r : r * cols + c];
       const std::string at = name + " at (" + num(r) + ", " + num(c) + ") is " + num(v);
       if (!std::isfinite(v)) fail_argument(at + ": every value must be finite");
       const bool signed_value = s == LavaSubstate::altitude || s == LavaSubstate::momentum_x || s == LavaSubstate::momentum_y;
       if (!signed_value && v < 0.0) fail_argument(at + ": it cannot be negative");
-      if (s == LavaSubstate::thickness && v > 0.0 && lava_is_sink(rows_, cols_, r, c))
+      if (s == LavaSubstate::thickness && v > 0.0 && shape_.sink(own_.r0 + r, own_.c0 + c))
         fail_argument(at + ": the outermost ring is the sink where lava leaves the grid, and holds none");
-      row_major[static_cast<size_t>(r * cols_ + c)] = v;
+      stored[static_cast<size_t>((own_.r0 + r) * cols_ + own_.c0 + c)] = v;
     }
+  return stored;
+}
+
+void LavaGrid::store(LavaSubstate s, const std::vector<double>& stored) {
   synchronize();
   if (ctx_.is_cuda())
-    ctx_.device().copy_to_device(plane(s), row_major.data(), plane_bytes(rows_, cols_));
+    ctx_.device().copy_to_device(plane(s), stored.data(), plane_bytes(rows_, cols_));
   else
-    std::memcpy(plane(s), row_major.data(), plane_bytes(rows_, cols_));
+    std::memcpy(plane(s), stored.data(), plane_bytes(rows_, cols_));
   mirror(s);
-  if (s == LavaSubstate::thickness) reset_region(row_major.data());
+  if (s == LavaSubstate::thickness) reset_region(stored.data());
+}
+
+void LavaGrid::set_substate(const std::string& name, const double* values, bool column_major) {
+  const LavaSubstate s = lava_substate(name, fv3_);
+  store(s, stored_values(s, name, values, column_major));
 }
 
 void LavaGrid::get_substate(const std::string& name, double* values, bool column_major) const {
   const LavaSubstate s = lava_substate(name, fv3_);
   if (values == nullptr) fail_argument("values is NULL");
-  std::vector<double> row_major(static_cast<size_t>(rows_ * cols_));
-  download(s, row_major.data());
-  for (int64_t r = 0; r < rows_; ++r)
-    for (int64_t c = 0; c < cols_; ++c)
-      values[column_major ? c * rows_ + r : r * cols_ + c] = row_major[static_cast<size_t>(r * cols_ + c)];
+  std::vector<double> stored(static_cast<size_t>(rows_ * cols_));
+  download(s, stored.data());
+  const int64_t rows = block_rows(), cols = block_cols();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      values[column_major ? c * rows + r : r * cols + c] = stored[static_cast<size_t>((own_.r0 + r) * cols_ + own_.c0 + c)];
 }
 
-void LavaGrid::load_substate(const std::string& name, const std::string& path) {
-  if (lava_substate(name, fv3_) == LavaSubstate::lost)
-    fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
-  const GridFile g = read_grid_file(path, rows_, cols_);
-  if (g.cell_size != 0.0 && g.cell_size != params_.Pc)
-    fail_argument(path + ": cellsize " + num(g.cell_size) + " is not the grid's cell side Pc=" + num(params_.Pc) +
-                  " (set the parameter \"Pc\" first)");
-  set_substate(name, g.values.data(), false);
+void LavaGrid::load_substate(const std::string& name, const std::string& path, const Agree& agree) {
+  LavaSubstate s{};
+  std::vector<double> stored;
+  agree(attempt([&] {
+    s = lava_substate(name, fv3_);
+    if (s == LavaSubstate::lost) fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
+    const GridFile g = read_grid_file(path, shape_.global_rows, shape_.global_cols);
+    if (g.cell_size != 0.0 && g.cell_size != params_.Pc)
+      fail_argument(path + ": cellsize " + num(g.cell_size) + " is not the grid's cell side Pc=" + num(params_.Pc) +
+                    " (set the parameter \"Pc\" first)");
+    // The block's part of the whole grid's file.
+    const int64_t first_row = shape_.row0 + own_.r0, first_col = shape_.col0 + own_.c0;
+    std::vector<double> block(static_cast<size_t>(block_rows() * block_cols()));
+    for (int64_t r = 0; r < block_rows(); ++r)
+      std::memcpy(&block[static_cast<size_t>(r * block_cols())],
+                  &g.values[static_cast<size_t>((first_row + r) * shape_.global_cols + first_col)],
+                  static_cast<size_t>(block_cols()) * sizeof(double));
+    stored = stored_values(s, name, block.data(), false);
+  }));
+  store(s, stored);
 }
 
-// After thickness was set (row-major, on the host): the region starts again from the
-// cells that hold lava and the vents. CPU: the flows, scratch of a step, are cleared so
+// After thickness was set (the storage, row-major, on the host): the region starts
+// again from the cells that hold lava and the block's vents. CPU: the flows, scratch of a step, are cleared so
 // that no cell outside the region holds any (where none flows, a cell's kept
 // temperature is never read but multiplied by a zero flow).
 void LavaGrid::reset_region(const double* thickness) {
   box_ = LavaBox{};
   for (int64_t i = 0; i < rows_ * cols_; ++i)
     if (thickness[i] > 0.0) box_.include(i / cols_, i % cols_);
-  for (const LavaVent& v : vents_) box_.include(v.row, v.col);
+  box_.include(vent_box_);
   // Steps write every cell of their region into the other buffer of each pair, so both
   // hold the same outside it only while the region grows: a new, smaller region needs
   // them the same everywhere (thickness, just set, already is).
@@ -470,17 +501,21 @@ double LavaGrid::get_parameter(const std::string& name) const {
   return lava_parameter(p, name, fv3_);
 }
 
-void LavaGrid::load_parameters(const std::string& path) {
-  int64_t nsteps = 0;
-  const LavaParameters p = read_lava_parameters(path, rows_, cols_, params_, fv3_, &nsteps);
-  if (steps_ > 0 && p.Pclock != params_.Pclock)
-    fail_argument(path + ": Pclock cannot change after the first step (the clock counts steps of Pclock seconds)");
+void LavaGrid::load_parameters(const std::string& path, const Agree& agree) {
+  LavaParameters p;
+  agree(attempt([&] {
+    int64_t nsteps = 0;
+    p = read_lava_parameters(path, shape_.global_rows, shape_.global_cols, params_, fv3_, &nsteps);
+    if (steps_ > 0 && p.Pclock != params_.Pclock)
+      fail_argument(path + ": Pclock cannot change after the first step (the clock counts steps of Pclock seconds)");
+  }));
   params_ = p;
 }
 
 void LavaGrid::check_vent_cell(int64_t row, int64_t col) const {
-  if (row < 1 || row >= rows_ - 1 || col < 1 || col >= cols_ - 1)
-    fail_argument("a vent at (" + num(row) + ", " + num(col) + ") is not inside the " + shape(rows_, cols_) +
+  const int64_t rows = shape_.global_rows, cols = shape_.global_cols;
+  if (row < 1 || row >= rows - 1 || col < 1 || col >= cols - 1)
+    fail_argument("a vent at (" + num(row) + ", " + num(col) + ") is not inside the " + shape(rows, cols) +
                   " grid's outermost ring (that ring is the sink where lava leaves the grid)");
 }
 
@@ -496,8 +531,8 @@ int64_t LavaGrid::add_vent(int64_t row, int64_t col, const double* rates, int64_
       fail_argument("rates[" + num(s) + "]=" + num(rates[s]) + " must be finite and >= 0 (m^3/s)");
   synchronize();
   vents_.push_back({row, col, std::vector<double>(rates, rates + nslots), slot_seconds});
-  box_.include(row, col);
-  vent_box_.include(row, col);
+  const int64_t r = row - shape_.row0, c = col - shape_.col0;  // in the storage
+  if (r >= own_.r0 && r <= own_.r1 && c >= own_.c0 && c <= own_.c1) box_.include(r, c), vent_box_.include(r, c);
   if (ctx_.is_cuda()) {  // every schedule again, its rates in one device array
     set_device_state();
     std::vector<double> all_rates;
@@ -516,12 +551,15 @@ int64_t LavaGrid::add_vent(int64_t row, int64_t col, const double* rates, int64_
   return static_cast<int64_t>(vents_.size()) - 1;
 }
 
-void LavaGrid::load_vents(const std::string& vents_path, const std::string& rates_path) {
-  const std::vector<LavaVent> vents = read_lava_vents(vents_path, rates_path, rows_, cols_);
-  for (const LavaVent& v : vents) check_vent_cell(v.row, v.col);
-  if (vents.size() + vents_.size() > static_cast<size_t>(kLavaMaxVents))
-    fail_argument(vents_path + ": " + num(static_cast<long long>(vents.size())) + " vents; a grid takes at most " +
-                  num(kLavaMaxVents));
+void LavaGrid::load_vents(const std::string& vents_path, const std::string& rates_path, const Agree& agree) {
+  std::vector<LavaVent> vents;
+  agree(attempt([&] {
+    vents = read_lava_vents(vents_path, rates_path, shape_.global_rows, shape_.global_cols);
+    for (const LavaVent& v : vents) check_vent_cell(v.row, v.col);
+    if (vents.size() + vents_.size() > static_cast<size_t>(kLavaMaxVents))
+      fail_argument(vents_path + ": " + num(static_cast<long long>(vents.size())) + " vents; a grid takes at most " +
+                    num(kLavaMaxVents));
+  }));
   for (const LavaVent& v : vents)
     add_vent(v.row, v.col, v.rates.data(), static_cast<int64_t>(v.rates.size()), v.slot_seconds);
 }
@@ -564,11 +602,16 @@ LavaVents LavaGrid::vents_on_host(const std::vector<LavaVentSchedule>& schedules
   return e;
 }
 
+// Every vent's schedule, in the global order: the block's vents at their storage index,
+// the others at -1 (they emit on their own process; every process counts them all).
 std::vector<LavaVentSchedule> LavaGrid::host_schedules() const {
   std::vector<LavaVentSchedule> host(vents_.size());
-  for (size_t v = 0; v < vents_.size(); ++v)
-    host[v] = {vents_[v].row * cols_ + vents_[v].col, static_cast<int64_t>(vents_[v].rates.size()),
-               vents_[v].slot_seconds, vents_[v].rates.data()};
+  for (size_t v = 0; v < vents_.size(); ++v) {
+    const int64_t r = vents_[v].row - shape_.row0, c = vents_[v].col - shape_.col0;
+    const bool own = r >= own_.r0 && r <= own_.r1 && c >= own_.c0 && c <= own_.c1;
+    host[v] = {own ? r * cols_ + c : -1, static_cast<int64_t>(vents_[v].rates.size()), vents_[v].slot_seconds,
+               vents_[v].rates.data()};
+  }
   return host;
 }
 
@@ -585,12 +628,16 @@ void LavaGrid::advance(int64_t n, double until) {
       emitted_.add(lava_vent_thickness(on_host, v, lava_step_start(on_host, step), on_host.pclock));
   };
   if (!ctx_.is_cuda()) {
+    // Distributed, the block's vents emit, and the exchange carries what they emitted to
+    // the neighbours' ghosts; the outflows are the block's and its first ghost band's.
+    const LavaBox ring = own_and_ring();
     for (int64_t s = 0; s < n; ++s) {
       count_emission(steps_);
       lava_emit_all(on_host, lava_step_start(on_host, steps_), on_host.pclock, g.thickness[0], g.temperature[0]);
+      if (distributed()) exchange_ghosts(0);
       const LavaBox region = lava_region(box_, all_cells_, rows_, cols_);
-      lava_flows_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), region, region, k, ctx_.threads(),
-                     box_);
+      lava_flows_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), region.clipped(ring),
+                     region.clipped(own_), k, ctx_.threads(), box_);
       ++steps_;
     }
     return;
@@ -609,16 +656,27 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
   if (!ctx_.is_cuda()) {
     const std::vector<LavaVentSchedule> host = host_schedules();
     const LavaVents on_host = vents_on_host(host);
+    const LavaBox ring = own_and_ring();
     for (int64_t s = 0; s < n && time_ < until; ++s) {
       // Time evaluation: the motions of the cells holding lava (all inside the box) and
       // the shortest time; the clock; flow mode over the box grown by one (lava moves at
-      // most a cell a step); the step's emission counted.
+      // most a cell a step); the step's emission counted. Distributed: first the
+      // ghosts; the motions of the block and its first ghost band; the shortest time
+      // of all processes; the block's flows.
       bool last = false;
-      const double shortest = lava3_motion_cpu(g, current_, box_, k, ctx_.threads());
+      double shortest = HUGE_VAL;
+      if (!distributed()) {
+        shortest = lava3_motion_cpu(g, current_, box_, k, ctx_.threads());
+      } else {
+        exchange_ghosts(current_);
+        const std::exception_ptr failed =
+            attempt([&] { shortest = lava3_motion_cpu(g, current_, box_.clipped(ring), k, ctx_.threads()); });
+        shortest = block_->group.settle_min(failed, shortest, "the lava step's clock");
+      }
       const double clock = lava3_clock(shortest, time_, until, k, &last);
       if (lava3_stalled(time_, clock, last)) fail_stalled(time_);  // nothing changed but the motions
-      lava3_flow_cpu(g, current_, clock, lava_region(box_, all_cells_, rows_, cols_), on_host, vent_box_, time_, k,
-                     ctx_.threads(), box_);
+      lava3_flow_cpu(g, current_, clock, lava_region(box_, all_cells_, rows_, cols_).clipped(own_), on_host, vent_box_,
+                     time_, k, ctx_.threads(), box_);
       lava3_count_emission(on_host, time_, clock, emitted_);
       time_ = last ? until : time_ + clock;
       ++steps_, current_ ^= 1;
@@ -639,19 +697,164 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
   }
 }
 
+namespace {
+// The sum of every process's sum (exact): their limbs gathered and added, and the
+// non-finite parts (a NaN if any process has one, else an infinity's sign) added too.
+ExactSum whole_grid_sum(const Group& group, const ExactSum& mine) {
+  const ExactSum::Limbs limbs = mine.limbs();
+  constexpr int kPer = ExactSum::kLimbs + 1;
+  std::vector<int64_t> sent(limbs.begin(), limbs.end());
+  sent.push_back(mine.has_special() ? bits_of(mine.special()) : 0);
+  std::vector<int64_t> all(static_cast<size_t>(kPer * group.size()));
+  group.allgather(sent.data(), std::vector<int64_t>(static_cast<size_t>(group.size()), kPer), all.data());
+  ExactSum sum;
+  for (int p = 0; p < group.size(); ++p) {
+    ExactSum::Limbs theirs;
+    std::copy_n(all.begin() + kPer * p, ExactSum::kLimbs, theirs.begin());
+    sum.add_limbs(theirs);
+    const int64_t special = all[static_cast<size_t>(kPer * p + ExactSum::kLimbs)];
+    if (special != 0) {
+      double x;
+      std::memcpy(&x, &special, sizeof x);
+      sum.add(x);
+    }
+  }
+  return sum;
+}
+}  // namespace
+
 void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double& lost) const {
   const double area = params_.Pc * params_.Pc;
   std::vector<double> v(static_cast<size_t>(rows_ * cols_));
-  auto total = [&](LavaSubstate s) {  // exact, rounded once: the same on both backends and in any order
+  // Exact, rounded once: the same on both backends, in any order and over any split.
+  auto total = [&](LavaSubstate s) {
     download(s, v.data());
     ExactSum sum;
-    for (double x : v) sum.add(x);
+    for (int64_t r = own_.r0; r <= own_.r1; ++r)
+      for (int64_t c = own_.c0; c <= own_.c1; ++c) sum.add(v[static_cast<size_t>(r * cols_ + c)]);
+    if (distributed()) sum = whole_grid_sum(block_->group, sum);
     return sum.value() * area;
   };
   emitted = emitted_.value() * area;
   lava = total(LavaSubstate::thickness);
   solidified = total(LavaSubstate::solidified);
   lost = total(LavaSubstate::lost);
+}
+
+// ---- a block of a grid decomposed over processes -----------------------------------
+
+std::vector<Buffer*> LavaGrid::buffers() {
+  return {&altitude_[0],   &altitude_[1],   &thickness_[0], &thickness_[1], &temperature_[0],
+          &temperature_[1], &momentum_x_[0], &momentum_x_[1], &momentum_y_[0], &momentum_y_[1],
+          &solidified_,    &lost_,         &flows_,        &previous_temperature_, &motion_};
+}
+
+std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote[4], int64_t first_row,
+                                                               int64_t first_col, int64_t global_rows,
+                                                               int64_t global_cols) const {
+  if (ctx_.is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "a lava grid on a CUDA context cannot be distributed yet");
+  // Two bands of ghosts on each remote side: a step's outflows reach a cell from one
+  // cell away, and those outflows read one cell further.
+  const int64_t north = remote[0] ? 2 : 0, south = remote[1] ? 2 : 0, west = remote[2] ? 2 : 0, east = remote[3] ? 2 : 0;
+  auto a = std::make_unique<Attachment>();
+  a->rows = rows_ + north + south, a->cols = cols_ + west + east;
+  a->own = {north, north + rows_ - 1, west, west + cols_ - 1};
+  a->shape = {a->rows, a->cols, first_row - north, first_col - west, global_rows, global_cols};
+  // Every buffer at the new size, the block's values in it (ghosts 0).
+  for (Buffer* b : const_cast<LavaGrid*>(this)->buffers()) {
+    const int64_t planes = static_cast<int64_t>(b->bytes() / plane_bytes(rows_, cols_));
+    Buffer grown;
+    if (planes > 0) grown = Buffer(ctx_, static_cast<size_t>(planes) * plane_bytes(a->rows, a->cols));
+    for (int64_t p = 0; p < planes; ++p)
+      for (int64_t r = 0; r < rows_; ++r)
+        std::memcpy(grown.as<double>() + (p * a->rows + r + north) * a->cols + west,
+                    b->as<double>() + (p * rows_ + r) * cols_, static_cast<size_t>(cols_) * sizeof(double));
+    a->buffers.push_back(std::move(grown));
+  }
+  a->block = std::make_unique<Block>();
+  for (int side = 0; side < 4; ++side) a->block->remote[side] = remote[side];
+  const int64_t slab = 2 * std::max(rows_, a->cols) * (fv3_ ? 5 : 3);
+  for (int side = 0; side < 2; ++side)
+    a->block->send[side].resize(static_cast<size_t>(slab)), a->block->receive[side].resize(static_cast<size_t>(slab));
+  return a;
+}
+
+void LavaGrid::attach(std::unique_ptr<Attachment> a, Group&& group) noexcept {
+  std::vector<Buffer*> mine = buffers();
+  for (size_t i = 0; i < mine.size(); ++i) *mine[i] = std::move(a->buffers[i]);
+  if (!box_.empty()) box_ = {box_.r0 + a->own.r0, box_.r1 + a->own.r0, box_.c0 + a->own.c0, box_.c1 + a->own.c0};
+  rows_ = a->rows, cols_ = a->cols, own_ = a->own, shape_ = a->shape;
+  block_ = std::move(a->block);
+  block_->group = std::move(group);
+}
+
+std::vector<int64_t> LavaGrid::agreement() const {
+  std::vector<int64_t> same;
+  for (const NamedParameter& p : kParameters) same.push_back(bits_of(params_.*p.member));
+  // FNV-1a over each vent's cell, slot length and rates.
+  uint64_t hash = 1469598103934665603ull;
+  auto mix = [&](int64_t x) {
+    for (int b = 0; b < 8; ++b) hash = (hash ^ (static_cast<uint64_t>(x) >> (8 * b) & 0xff)) * 1099511628211ull;
+  };
+  for (const LavaVent& v : vents_) {
+    mix(v.row), mix(v.col), mix(bits_of(v.slot_seconds)), mix(static_cast<int64_t>(v.rates.size()));
+    for (double r : v.rates) mix(bits_of(r));
+  }
+  same.push_back(static_cast<int64_t>(vents_.size()));
+  same.push_back(static_cast<int64_t>(hash));
+  return same;
+}
+
+LavaBox LavaGrid::own_and_ring() const {
+  if (!distributed()) return own_;
+  const bool* remote = block_->remote;
+  return {own_.r0 - (remote[0] ? 1 : 0), own_.r1 + (remote[1] ? 1 : 0), own_.c0 - (remote[2] ? 1 : 0),
+          own_.c1 + (remote[3] ? 1 : 0)};
+}
+
+// Columns first (two columns of the block's rows from the west and east neighbours), then
+// rows (two rows of the whole storage width from the north and south ones, the corners
+// with them: the neighbours got theirs with the columns). Every plane in one message a
+// side, two lines each, in increasing order: the sender's first lines are the receiver's
+// last ghosts.
+void LavaGrid::exchange_ghosts(int buffer) {
+  std::vector<double*> planes{plane(LavaSubstate::altitude, buffer), plane(LavaSubstate::thickness, buffer),
+                              plane(LavaSubstate::temperature, buffer)};
+  if (fv3_) planes.push_back(plane(LavaSubstate::momentum_x, buffer)), planes.push_back(plane(LavaSubstate::momentum_y, buffer));
+  Block& b = *block_;
+  for (int axis = 1; axis >= 0; --axis) {
+    if (!b.remote[2 * axis] && !b.remote[2 * axis + 1]) continue;
+    const bool columns = axis == 1;
+    // A line: a column over the block's rows, or a row over the storage's width.
+    const int64_t length = columns ? own_.r1 - own_.r0 + 1 : cols_;
+    auto cell = [&](int64_t line, int64_t k) {  // storage index of cell k of line `line`
+      return columns ? (own_.r0 + k) * cols_ + line : line * cols_ + k;
+    };
+    const int64_t first = columns ? own_.c0 : own_.r0, last = columns ? own_.c1 : own_.r1;
+    const int64_t sent_lines[2] = {first, last - 1}, ghost_lines[2] = {first - 2, last + 1};
+    const void* send[2] = {nullptr, nullptr};
+    void* receive[2] = {nullptr, nullptr};
+    for (int side = 0; side < 2; ++side) {
+      if (!b.remote[2 * axis + side]) continue;
+      double* out = b.send[side].data();
+      for (double* p : planes)
+        for (int64_t line = sent_lines[side]; line < sent_lines[side] + 2; ++line)
+          for (int64_t k = 0; k < length; ++k) *out++ = p[cell(line, k)];
+      send[side] = b.send[side].data(), receive[side] = b.receive[side].data();
+    }
+    b.group.exchange(axis, send, receive, static_cast<size_t>(2 * length) * planes.size() * sizeof(double));
+    for (int side = 0; side < 2; ++side) {
+      if (!b.remote[2 * axis + side]) continue;
+      const double* in = b.receive[side].data();
+      for (size_t p = 0; p < planes.size(); ++p)
+        for (int64_t line = ghost_lines[side]; line < ghost_lines[side] + 2; ++line)
+          for (int64_t k = 0; k < length; ++k) {
+            const int64_t i = cell(line, k);
+            planes[p][i] = *in++;
+            if (p == 1 && planes[1][i] > 0.0) box_.include(i / cols_, i % cols_);  // lava that may cross
+          }
+    }
+  }
 }
 
 // ---- the CPU step ----------------------------------------------------------------------

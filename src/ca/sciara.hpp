@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "core/buffer.hpp"
 #include "core/context.hpp"
 #include "core/error.hpp"
+#include "core/group.hpp"
 
 namespace opsplit::ca {
 
@@ -84,6 +87,7 @@ struct LavaBox {
   LavaBox grown(int64_t by, int64_t rows, int64_t cols) const;
   void include(int64_t r, int64_t c);
   void include(const LavaBox& b);
+  LavaBox clipped(const LavaBox& to) const;  // the cells in both
 };
 
 // The cells a step computes from the box of lava: the box grown by one (lava moves at
@@ -111,16 +115,46 @@ class LavaGrid {
   LavaGrid(Context& ctx, int64_t rows, int64_t cols, bool fv3);
   bool fv3() const { return fv3_; }
 
+  // Makes the grid (rows x cols, no vents, no steps yet) this process's block of a grid of
+  // global_rows x global_cols decomposed over a group, its first cell at (first_row,
+  // first_col); remote: whether its north, south, west and east sides border another
+  // process. Local, in two halves: prepare_attach allocates (and may fail), attach
+  // cannot; the caller checks the decomposition with the other processes and settles
+  // between them. From then on the substates (set and got as the block), vents (global
+  // rows and columns), steps and volumes are collective. CPU only.
+  struct Attachment;
+  std::unique_ptr<Attachment> prepare_attach(const bool remote[4], int64_t first_row, int64_t first_col,
+                                             int64_t global_rows, int64_t global_cols) const;
+  void attach(std::unique_ptr<Attachment> a, Group&& group) noexcept;
+  ~LavaGrid();
+  bool distributed() const { return block_ != nullptr; }
+  // Every parameter's bits, the vents' count and a hash of them: what a distributed step
+  // needs alike on every process.
+  std::vector<int64_t> agreement() const;
+  const Group* group() const { return block_ ? &block_->group : nullptr; }
+  const LavaShape& place() const { return shape_; }  // of the storage
+  const LavaBox& block() const { return own_; }        // the host's block in the storage
+
+  // The block's values (distributed: this process's block, row and column 0 its first).
   void set_substate(const std::string& name, const double* values, bool column_major);
   void get_substate(const std::string& name, double* values, bool column_major) const;
-  void load_substate(const std::string& name, const std::string& path);
+
+  // The loads read and check their files first, then agree(what that did) (which
+  // throws where any process failed: a distributed grid's processes settle), and only
+  // then change the grid. Files are of the whole grid.
+  using Agree = std::function<void(std::exception_ptr)>;
+  static void alone(std::exception_ptr failed) {
+    if (failed) std::rethrow_exception(failed);
+  }
+  void load_substate(const std::string& name, const std::string& path, const Agree& agree = alone);
 
   void set_parameter(const std::string& name, double value);
   double get_parameter(const std::string& name) const;
-  void load_parameters(const std::string& path);
+  void load_parameters(const std::string& path, const Agree& agree = alone);
 
+  // row and col in the whole grid.
   int64_t add_vent(int64_t row, int64_t col, const double* rates, int64_t nslots, double slot_seconds);
-  void load_vents(const std::string& vents_path, const std::string& rates_path);
+  void load_vents(const std::string& vents_path, const std::string& rates_path, const Agree& agree = alone);
   int64_t vents() const { return static_cast<int64_t>(vents_.size()); }
 
   void set_all_cells(bool all) { all_cells_ = all; }
@@ -140,9 +174,9 @@ class LavaGrid {
   double time_at(int64_t steps) const { return static_cast<double>(steps) * params_.Pclock; }
   // Waits for the launched steps (CUDA) and takes the box the device grew.
   void synchronize();
-  ~LavaGrid();
 
   // m^3: emitted by the vents, fluid lava, solidified lava, lava that left the grid.
+  // Distributed: collective, the whole grid's.
   void volumes(double& emitted, double& lava, double& solidified, double& lost) const;
 
  private:
@@ -155,13 +189,50 @@ class LavaGrid {
   void mirror(LavaSubstate s);
   std::vector<LavaVentSchedule> host_schedules() const;
   void download(LavaSubstate s, double* host) const;
+  // A substate's block, checked, as the storage holds it (ghosts 0); store takes it.
+  std::vector<double> stored_values(LavaSubstate s, const std::string& name, const double* values,
+                                    bool column_major) const;
+  void store(LavaSubstate s, const std::vector<double>& stored);
   void reset_region(const double* thickness);
   void set_device_state();
   void advance_fv3(int64_t n, double until);
   void check_vent_cell(int64_t row, int64_t col) const;
+  // The host's block: own_ in the storage.
+  int64_t block_rows() const { return own_.r1 - own_.r0 + 1; }
+  int64_t block_cols() const { return own_.c1 - own_.c0 + 1; }
+  // Where outflows and motions are computed: the block and, on remote sides, the first
+  // band of ghosts (copies of the neighbours' cells that send the block lava).
+  LavaBox own_and_ring() const;
+  // Distributed: the ghost bands from the neighbours (the paired substates' buffer
+  // `buffer`), each ghost holding lava taken into the box.
+  void exchange_ghosts(int buffer);
+
+  // A distributed grid's group and exchange buffers.
+  struct Block {
+    Group group;
+    bool remote[4];                           // north, south, west, east
+    std::vector<double> send[2], receive[2];  // one side's slab each
+  };
+  // The buffers of a pair of substates and the single ones, in one list.
+  std::vector<Buffer*> buffers();
+
+ public:
+  // A grid's new storage and place, ready to be taken (prepare_attach).
+  struct Attachment {
+    std::vector<Buffer> buffers;  // as buffers() lists them
+    std::unique_ptr<Block> block;
+    int64_t rows, cols;
+    LavaBox own;
+    LavaShape shape;
+  };
+
+ private:
 
   Context& ctx_;
-  int64_t rows_, cols_;
+  int64_t rows_, cols_;  // the storage: the block, and 2 bands of ghosts on its remote sides
+  LavaShape shape_;
+  LavaBox own_;  // the block in the storage
+  std::unique_ptr<Block> block_;
   bool fv3_;
   LavaParameters params_;
   std::vector<LavaVent> vents_;

@@ -51,6 +51,27 @@ void Group::exchange(int axis, const void* const send[2], void* const recv[2], s
     fail(OPSPLIT_ERROR_COMMUNICATION, std::string("ghost exchange failed: ") + message);
 }
 
+int64_t Group::failure_word(std::exception_ptr local) const {
+  if (!local) return 0;
+  int status = OPSPLIT_ERROR_INTERNAL;
+  try {
+    std::rethrow_exception(local);
+  } catch (const Error& e) {
+    status = e.status();
+  } catch (const std::bad_alloc&) {
+    status = OPSPLIT_ERROR_OUT_OF_MEMORY;
+  } catch (...) {
+  }
+  return (int64_t(g_.rank) + 1) << 8 | status;
+}
+
+void Group::fail_with(int64_t word, const char* call) const {
+  if (word != 0)
+    fail(static_cast<opsplit_status>(word & 0xff), "process " + num(static_cast<long long>((word >> 8) - 1)) + " of " +
+                                                       num(g_.size) + " failed in " + call +
+                                                       " (its message says why); this process stops too");
+}
+
 void Group::settle(std::exception_ptr local, const char* call, const std::vector<int64_t>& same,
                    const char* names) const {
   if (!distributed_) {
@@ -60,30 +81,30 @@ void Group::settle(std::exception_ptr local, const char* call, const std::vector
   // [failed process + 1 and its status, packed], then each value and its complement: the
   // maximum of ~x is ~(the minimum of x), so max = x and max ~ = ~x on every process
   // exactly when all passed x.
-  int status = OPSPLIT_SUCCESS;
-  if (local) {
-    try {
-      std::rethrow_exception(local);
-    } catch (const Error& e) {
-      status = e.status();
-    } catch (const std::bad_alloc&) {
-      status = OPSPLIT_ERROR_OUT_OF_MEMORY;
-    } catch (...) {
-      status = OPSPLIT_ERROR_INTERNAL;
-    }
-  }
-  std::vector<int64_t> v{local ? (int64_t(g_.rank) + 1) << 8 | status : 0};
+  std::vector<int64_t> v{failure_word(local)};
   for (int64_t x : same) v.push_back(x), v.push_back(~x);
   allmax(v.data(), static_cast<int>(v.size()));
   if (local) std::rethrow_exception(local);
-  if (v[0] != 0)
-    fail(static_cast<opsplit_status>(v[0] & 0xff), "process " + num(static_cast<long long>((v[0] >> 8) - 1)) +
-                                                       " of " + num(g_.size) + " failed in " + call +
-                                                       " (its message says why); this process stops too");
+  fail_with(v[0], call);
   for (size_t i = 0; i < same.size(); ++i)
     if (v[1 + 2 * i] != same[i] || v[2 + 2 * i] != ~same[i])
       fail_argument(std::string("the processes passed different ") + names + " to " + call +
                     " (every process must pass the same)");
+}
+
+double Group::settle_min(std::exception_ptr local, double x, const char* call) const {
+  if (!distributed_) {
+    if (local) std::rethrow_exception(local);
+    return x;
+  }
+  int64_t v[2] = {failure_word(local), -bits_of(x)};
+  allmax(v, 2);
+  if (local) std::rethrow_exception(local);
+  fail_with(v[0], call);
+  const int64_t bits = -v[1];
+  double min;
+  std::memcpy(&min, &bits, sizeof min);
+  return min;
 }
 
 int64_t bits_of(double x) {

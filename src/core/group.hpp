@@ -55,8 +55,15 @@ class Group {
   // Alone: rethrows `local`, nothing else.
   void settle(std::exception_ptr local, const char* call, const std::vector<int64_t>& same = {},
               const char* names = "") const;
+  // settle, returning the minimum of x >= 0 over the processes (exact: one allmax of the
+  // negated bits, which order as the doubles do).
+  double settle_min(std::exception_ptr local, double x, const char* call) const;
 
  private:
+  // This process's failure as one word (0: none), and the failure of any process.
+  int64_t failure_word(std::exception_ptr local) const;
+  void fail_with(int64_t word, const char* call) const;
+
   opsplit_group g_{nullptr, 0, 1, nullptr, nullptr, nullptr, nullptr, 0};
   bool distributed_ = false, owned_ = false;
 };

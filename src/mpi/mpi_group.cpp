@@ -178,6 +178,18 @@ opsplit_status give_back(opsplit_group& group, opsplit_status status, const char
                                 colon == std::string::npos ? message.c_str() : message.c_str() + colon + 2);
 }
 
+// attach(group, place) over a Cartesian communicator of 1 to max_dims dimensions; the
+// group freed if it fails.
+template <class Attach>
+opsplit_status attach_over(MPI_Fint comm, int max_dims, const char* function, Attach attach) {
+  opsplit_group group;
+  opsplit_decomposition d{};
+  const opsplit_status made = make_cartesian_group(comm, max_dims, function, &group, &d);
+  if (made != OPSPLIT_SUCCESS) return made;
+  const opsplit_status status = attach(&group, &d);
+  return status == OPSPLIT_SUCCESS ? status : give_back(group, status, function);
+}
+
 }  // namespace
 
 extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_pcpd_create(opsplit_context ctx, MPI_Fint comm,
@@ -191,10 +203,13 @@ extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_pcpd_create(opsplit_contex
 }
 
 extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI_Fint comm) {
-  opsplit_group group;
-  opsplit_decomposition d{};
-  const opsplit_status made = make_cartesian_group(comm, 3, __func__, &group, &d);
-  if (made != OPSPLIT_SUCCESS) return made;
-  const opsplit_status status = opsplit_field_attach_distributed(field, &group, &d);
-  return status == OPSPLIT_SUCCESS ? status : give_back(group, status, __func__);
+  return attach_over(comm, 3, __func__, [&](const opsplit_group* group, const opsplit_decomposition* d) {
+    return opsplit_field_attach_distributed(field, group, d);
+  });
+}
+
+extern "C" OPSPLIT_MPI_API opsplit_status opsplit_mpi_ca_attach(opsplit_ca ca, MPI_Fint comm) {
+  return attach_over(comm, 2, __func__, [&](const opsplit_group* group, const opsplit_decomposition* d) {
+    return opsplit_ca_attach_distributed(ca, group, d);
+  });
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "opsplit/distributed.h"
 
 #define ROWS 6
 #define COLS 7
@@ -147,6 +148,7 @@ static int has_parameters(opsplit_ca g, const char* const* names, const double* 
 
 static void lava_tests(opsplit_context ctx, opsplit_ca life);
 static void fv3_tests(opsplit_context ctx);
+static void place_tests(opsplit_context ctx, opsplit_ca life);
 
 int main(void) {
   opsplit_context ctx = NULL;
@@ -301,6 +303,7 @@ int main(void) {
 
   lava_tests(ctx, ca);
   fv3_tests(ctx);
+  place_tests(ctx, ca);
 
   /* A context with a live grid cannot be destroyed. */
   EXPECT_ERROR(opsplit_context_destroy(&ctx), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_context_destroy", "1");
@@ -1105,4 +1108,112 @@ static void fv3_tests(opsplit_context ctx) {
   opsplit_ca* grids[] = {&v3, &v2, &a, &b, &c};
   for (size_t i = 0; i < sizeof grids / sizeof grids[0]; ++i) CHECK_OK(opsplit_ca_destroy(grids[i]));
   remove_temp_files();
+}
+
+/* ---- a grid's place in a decomposition (opsplit/distributed.h), on one process ------ */
+
+/* A group of this process alone, as a communication layer would make it; it has no
+ * neighbours, so its exchange is never called. */
+static int one_allgather(void* user, const int64_t* mine, const int64_t* counts, int64_t* all, char* message,
+                         size_t size) {
+  (void)user, (void)message, (void)size;
+  memcpy(all, mine, (size_t)counts[0] * sizeof *all);
+  return 0;
+}
+static int one_allmax(void* user, int64_t* values, int n, char* message, size_t size) {
+  (void)user, (void)values, (void)n, (void)message, (void)size;
+  return 0;
+}
+static int released = 0;
+static void one_release(void* user) {
+  (void)user;
+  ++released;
+}
+static int no_exchange(void* user, int axis, const void* const send[2], void* const recv[2], size_t bytes,
+                       char* message, size_t size) {
+  (void)user, (void)axis, (void)send, (void)recv, (void)bytes;
+  snprintf(message, size, "no neighbours here");
+  return 1;
+}
+
+/* A cone with a vent at its top, stepped 300 times. */
+static void cone_run(opsplit_ca g, int fv3) {
+  double z[RN * RN];
+  for (int r = 0; r < RN; ++r)
+    for (int c = 0; c < RN; ++c) z[r * RN + c] = 100.0 - 2.0 * (double)(abs(r - RN / 2) + abs(c - RN / 2));
+  CHECK_OK(opsplit_ca_set_substate(g, "altitude", z, OPSPLIT_CA_ROW_MAJOR));
+  const double rates[2] = {20.0, 0.0};
+  CHECK_OK(opsplit_ca_add_vent(g, RN / 2, RN / 2, rates, 2, fv3 ? 600.0 : 3600.0, NULL));
+  CHECK_OK(opsplit_ca_step(g, 300));
+}
+
+static void place_tests(opsplit_context ctx, opsplit_ca life) {
+  const opsplit_status BAD = OPSPLIT_ERROR_INVALID_ARGUMENT;
+  const char* attach = "opsplit_ca_attach_distributed";
+  const char* place = "opsplit_ca_get_place";
+  opsplit_group one = {NULL, 0, 1, one_allgather, one_allmax, one_release, no_exchange, 0};
+  opsplit_decomposition whole = {{1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {-1, -1, -1, -1, -1, -1}};
+  int64_t p[4] = {-1, -1, -1, -1};
+  /* Unattached: the whole grid. LIFE grids too. */
+  opsplit_ca g = NULL, alone = NULL;
+  CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV3, RN, RN, &g));
+  CHECK_OK(opsplit_ca_get_place(g, &p[0], &p[1], &p[2], &p[3]));
+  CHECK(p[0] == 0 && p[1] == 0 && p[2] == RN && p[3] == RN);
+  CHECK_OK(opsplit_ca_get_place(life, &p[0], &p[1], &p[2], &p[3]));
+  CHECK(p[0] == 0 && p[1] == 0 && p[2] == ROWS && p[3] == COLS);
+  EXPECT_ERROR(opsplit_ca_get_place(g, NULL, &p[1], &p[2], &p[3]), BAD, place, "first_row");
+  EXPECT_ERROR(opsplit_ca_get_place(NULL, &p[0], &p[1], &p[2], &p[3]), OPSPLIT_ERROR_INVALID_HANDLE, place, "ca");
+
+  /* Refused: NULL arguments, dims that do not make the group's one process, a third
+   * dimension, a periodic split (checked before the size), LIFE grids, a second attach. */
+  EXPECT_ERROR(opsplit_ca_attach_distributed(g, NULL, &whole), BAD, attach, "group is NULL");
+  EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, NULL), BAD, attach, "decomposition is NULL");
+  EXPECT_ERROR(opsplit_ca_attach_distributed(NULL, &one, &whole), OPSPLIT_ERROR_INVALID_HANDLE, attach, "ca");
+  opsplit_decomposition two = whole;
+  two.dims[0] = 2;
+  EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, &two), BAD, attach,
+               "dims 2x1x1 make 2 processes, but the group has 1");
+  opsplit_decomposition deep = whole;
+  deep.dims[2] = 2;
+  EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, &deep), BAD, attach, "two dimensions (rows, cols)");
+  opsplit_decomposition ring = two;
+  ring.periodic[0] = 1;
+  EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, &ring), BAD, attach, "CLOSED");
+  EXPECT_ERROR(opsplit_ca_attach_distributed(life, &one, &whole), OPSPLIT_ERROR_UNSUPPORTED, attach, "LIFE");
+  CHECK(released == 0); /* the caller keeps a group that was refused */
+  opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
+  CHECK_OK(opsplit_context_get_backend(ctx, &backend));
+  if (backend == OPSPLIT_BACKEND_CUDA) { /* not yet: a CPU context's grids only */
+    EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, &whole), OPSPLIT_ERROR_UNSUPPORTED, attach, "CUDA");
+    CHECK(released == 0);
+    CHECK_OK(opsplit_ca_destroy(&g));
+    return;
+  }
+  CHECK_OK(opsplit_ca_attach_distributed(g, &one, &whole));
+  EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, &whole), BAD, attach, "already attached");
+  CHECK_OK(opsplit_ca_get_place(g, &p[0], &p[1], &p[2], &p[3]));
+  CHECK(p[0] == 0 && p[1] == 0 && p[2] == RN && p[3] == RN);
+
+  /* A grid of one block runs as the grid alone, bit for bit. */
+  CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV3, RN, RN, &alone));
+  cone_run(g, 1), cone_run(alone, 1);
+  CHECK(same_substates_of(g, alone, 1));
+  double a[4], b[4];
+  CHECK_OK(opsplit_ca_get_volumes(g, &a[0], &a[1], &a[2], &a[3]));
+  CHECK_OK(opsplit_ca_get_volumes(alone, &b[0], &b[1], &b[2], &b[3]));
+  CHECK(memcmp(a, b, sizeof a) == 0 && a[1] > 0.0);
+  CHECK_OK(opsplit_ca_destroy(&alone));
+  CHECK_OK(opsplit_ca_destroy(&g));
+  CHECK(released == 1); /* the grid released the group it owned */
+
+  /* fv2 too; and a vent before the attach is refused. */
+  CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV2, RN, RN, &g));
+  CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV2, RN, RN, &alone));
+  CHECK_OK(opsplit_ca_attach_distributed(g, &one, &whole));
+  cone_run(g, 0), cone_run(alone, 0);
+  CHECK(same_substates(g, alone));
+  EXPECT_ERROR(opsplit_ca_attach_distributed(alone, &one, &whole), BAD, attach, "before its first vent");
+  CHECK_OK(opsplit_ca_destroy(&alone));
+  CHECK_OK(opsplit_ca_destroy(&g));
+  CHECK(released == 2);
 }
