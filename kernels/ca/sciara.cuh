@@ -182,11 +182,33 @@ OPSPLIT_HD bool lava_is_sink(int64_t rows, int64_t cols, int64_t r, int64_t c) {
 struct LavaShape {
   int64_t rows, cols;
   int64_t row0, col0, global_rows, global_cols;
+  // Which of the storage's outer rows and columns (bits: north, south, west, east) are
+  // the whole grid's sink ring: all of them on one process; a block's remote sides are
+  // ghosts. (One word beside rows and cols: fv3's step kernel is short of registers.)
+  unsigned sink_sides;
   // Whether stored cell (r, c) is on the whole grid's sink ring.
-  OPSPLIT_HD bool sink(int64_t r, int64_t c) const { return lava_is_sink(global_rows, global_cols, row0 + r, col0 + c); }
+  OPSPLIT_HD bool sink(int64_t r, int64_t c) const {
+    return (r == 0 && (sink_sides & 1u)) || (c == 0 && (sink_sides & 4u)) || (r == rows - 1 && (sink_sides & 2u)) ||
+           (c == cols - 1 && (sink_sides & 8u));
+  }
   OPSPLIT_HD bool stored(int64_t r, int64_t c) const { return r >= 0 && r < rows && c >= 0 && c < cols; }
 };
-OPSPLIT_HD LavaShape lava_whole_grid(int64_t rows, int64_t cols) { return LavaShape{rows, cols, 0, 0, rows, cols}; }
+// Storage ends at the whole grid's edge or at a band of ghosts: a side whose storage edge
+// is not the grid's edge is a block's remote side.
+OPSPLIT_HD LavaShape lava_shape(int64_t rows, int64_t cols, int64_t row0, int64_t col0, int64_t global_rows,
+                                int64_t global_cols) {
+  const unsigned sides = (row0 == 0 ? 1u : 0u) | (row0 + rows == global_rows ? 2u : 0u) | (col0 == 0 ? 4u : 0u) |
+                         (col0 + cols == global_cols ? 8u : 0u);
+  return LavaShape{rows, cols, row0, col0, global_rows, global_cols, sides};
+}
+OPSPLIT_HD LavaShape lava_whole_grid(int64_t rows, int64_t cols) { return lava_shape(rows, cols, 0, 0, rows, cols); }
+// The same tests for a grid known to be whole (its storage edge the sink ring): what the
+// one-process CUDA kernels take.
+struct LavaWholeGrid {
+  int64_t rows, cols;
+  OPSPLIT_HD bool sink(int64_t r, int64_t c) const { return lava_is_sink(rows, cols, r, c); }
+  OPSPLIT_HD bool stored(int64_t r, int64_t c) const { return r >= 0 && r < rows && c >= 0 && c < cols; }
+};
 
 // The substates on one backend, row-major. Altitude, thickness, temperature and fv3's
 // momentum come in pairs of buffers: a CUDA step, and an fv3 step on either backend,
@@ -199,7 +221,7 @@ struct LavaPlanes {
   double* momentum_y[2];
   double* motion;  // fv3: each lava cell's motion in a step, Lava3Motion's 25 values as planes
   double *solidified, *lost;
-  LavaShape shape;
+  int64_t rows, cols;  // the storage (its place: LavaShape, which the host's loops take apart)
 };
 
 // A vent: its cell and its emission schedule (rates[s] m^3/s during slot s).
@@ -275,8 +297,9 @@ struct CompensatedSum {
 };
 
 // Whether lava can leave stored cell (r, c) of thickness plane h: it holds some, off the
-// sink ring.
-OPSPLIT_HD bool lava_moves(const double* h, const LavaShape& s, int64_t r, int64_t c) {
+// sink ring. (Shape: LavaShape or LavaWholeGrid, here and below.)
+template <class Shape>
+OPSPLIT_HD bool lava_moves(const double* h, const Shape& s, int64_t r, int64_t c) {
   return h[r * s.cols + c] > 0.0 && !s.sink(r, c);
 }
 
@@ -293,7 +316,8 @@ OPSPLIT_HD void lava_gather(const double* z, const double* h, int64_t cols, int6
 
 // Phase 1 of a step at cell (r, c) of row-major altitude, thickness and temperature
 // planes: its outflows f (zero unless it holds lava off the sink ring).
-OPSPLIT_HD void lava_cell_outflows(const double* z, const double* h, const double* t, const LavaShape& s, int64_t r,
+template <class Shape>
+OPSPLIT_HD void lava_cell_outflows(const double* z, const double* h, const double* t, const Shape& s, int64_t r,
                                    int64_t c, const LavaConstants& k, double f[kLavaNeighbours]) {
   OPSPLIT_UNROLL
   for (int m = 0; m < kLavaNeighbours; ++m) f[m] = 0.0;

@@ -71,7 +71,8 @@ __global__ void __launch_bounds__(kLavaThreads)
   __shared__ double flows[kLavaNeighbours][kHalo];
   __shared__ double temperature[kHalo];
   cg::grid_group grid = cg::this_grid();
-  const int64_t rows = p.shape.rows, cols = p.shape.cols;
+  const int64_t rows = p.rows, cols = p.cols;
+  const LavaWholeGrid whole{rows, cols};
   if (blockIdx.x == 0 && threadIdx.x == 0)
     lava_emit_all(vents, lava_step_start(vents, first_step), vents.pclock, p.thickness[current], p.temperature[current]);
   grid.sync();
@@ -90,9 +91,9 @@ __global__ void __launch_bounds__(kLavaThreads)
       for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const int64_t r = region.r0 + int64_t(tile / tiles_across) * kTileRows - 1 + hy;
         const int64_t c = region.c0 + int64_t(tile % tiles_across) * kTileCols - 1 + hx;
-        const bool on_grid = ring_or_tile && p.shape.stored(r, c);
+        const bool on_grid = ring_or_tile && whole.stored(r, c);
         double own[kLavaNeighbours] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-        if (on_grid) lava_cell_outflows(z, h, t, p.shape, r, c, k, own);
+        if (on_grid) lava_cell_outflows(z, h, t, whole, r, c, k, own);
         if (ring_or_tile) {  // off the grid: zero flows and temperature
           OPSPLIT_UNROLL
           for (int m = 0; m < kLavaNeighbours; ++m) flows[m][q] = own[m];
@@ -108,7 +109,7 @@ __global__ void __launch_bounds__(kLavaThreads)
           }
           const int64_t i = r * cols + c;
           double zi = z[i], hi = h[i], ti = t[i], solid = p.solidified[i], lost = p.lost[i];
-          const bool sink = p.shape.sink(r, c);
+          const bool sink = whole.sink(r, c);
           if (lava_cell_update(sink, own, in, t_in, k, zi, hi, ti, solid, lost) && !inside(lava, r, c))
             found.include(r, c);
           if (s + 1 < nsteps && inside(vent_box, r, c))
@@ -146,7 +147,8 @@ __global__ void __launch_bounds__(kThreads, 2)
     lava3_steps_kernel(LavaPlanes p, int current, long long steps0, LavaVents vents, LavaBox vent_box, int nsteps,
                        double until, bool all_cells, Lava3Constants k, LavaDeviceState* state) {
   cg::grid_group grid = cg::this_grid();
-  const int64_t rows = p.shape.rows, cols = p.shape.cols;
+  const int64_t rows = p.rows, cols = p.cols;
+  const LavaWholeGrid whole{rows, cols};
   const unsigned stride = gridDim.x * kThreads, first = blockIdx.x * kThreads + threadIdx.x;
   const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
   double now = __ldcg(&state->time);
@@ -165,7 +167,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       for (unsigned q = first; q < cells; q += stride) {
         const int64_t r = lava.r0 + q / width, c = lava.c0 + q % width;
         Lava3Motion m;
-        if (!lava3_cell_motion(z, h, t, px, py, p.shape, r, c, k, m)) continue;
+        if (!lava3_cell_motion(z, h, t, px, py, whole, r, c, k, m)) continue;
         mine = fmin(mine, lava3_cell_time(m, k));
         lava3_store_motion(p.motion, rows * cols, r * cols + c, m);
       }
@@ -189,7 +191,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       const unsigned width = unsigned(region.c1 - region.c0 + 1), cells = unsigned(region.r1 - region.r0 + 1) * width;
       for (unsigned q = first; q < cells; q += stride) {
         const int64_t r = region.r0 + q / width, c = region.c0 + q % width;
-        if (lava3_cell_step(p, cur, r, c, k, clock, vents, inside(vent_box, r, c), now) && !inside(lava, r, c))
+        if (lava3_cell_step(p, whole, cur, r, c, k, clock, vents, inside(vent_box, r, c), now) && !inside(lava, r, c))
           found.include(r, c);
       }
     }
@@ -274,7 +276,7 @@ int LavaLauncher::prepare(const LavaPlanes& g, int nsteps, bool all_cells, const
     slot.pending = false;
   }
   // As many blocks as this launch's last region has tiles, up to what is resident.
-  const int64_t rows = g.shape.rows, cols = g.shape.cols;
+  const int64_t rows = g.rows, cols = g.cols;
   const LavaBox last = all_cells ? LavaBox{0, rows - 1, 0, cols - 1}
                                  : known_.grown(launched_steps_ - known_at_ + nsteps + 1, rows, cols);
   const int64_t tiles = last.empty() ? 1

@@ -137,8 +137,9 @@ OPSPLIT_HD void lava3_flow(double phi, double v0, double slope, double keep, con
 
 // Phase 1 at cell (r, c) of row-major planes: its motion, false when it holds no lava or
 // is on the sink ring (nothing flows from there).
+template <class Shape>
 OPSPLIT_HD bool lava3_cell_motion(const double* z, const double* h, const double* t, const double* px,
-                                  const double* py, const LavaShape& s, int64_t r, int64_t c,
+                                  const double* py, const Shape& s, int64_t r, int64_t c,
                                   const Lava3Constants& k, Lava3Motion& m) {
   if (!lava_moves(h, s, r, c)) return false;
   const int64_t i = r * s.cols + c;
@@ -215,9 +216,10 @@ OPSPLIT_HD void lava3_stored_flow(const double* motion, int64_t n, int64_t i, in
 // update (reading buffer `cur` of p's pairs, writing the other; solidified and lost in
 // place), then, at a vent cell, the emission over [now, now + clock). True when the cell
 // holds lava after.
-OPSPLIT_HD bool lava3_cell_step(const LavaPlanes& p, int cur, int64_t r, int64_t c, const Lava3Constants& k,
-                                double clock, const LavaVents& vents, bool may_be_vent, double now) {
-  const LavaShape& s = p.shape;
+template <class Shape>
+OPSPLIT_HD bool lava3_cell_step(const LavaPlanes& p, const Shape& s, int cur, int64_t r, int64_t c,
+                                const Lava3Constants& k, double clock, const LavaVents& vents, bool may_be_vent,
+                                double now) {
   const int64_t cols = s.cols, n = s.rows * cols, i = r * cols + c;
   const double *h = p.thickness[cur], *t = p.temperature[cur];
   const bool sink = s.sink(r, c);

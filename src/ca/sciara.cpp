@@ -370,7 +370,7 @@ LavaPlanes LavaGrid::planes() const {
     p.momentum_y[b] = momentum_y_[b].as<double>();
   p.motion = motion_.as<double>();
   p.solidified = solidified_.as<double>(), p.lost = lost_.as<double>();
-  p.shape = shape_;
+  p.rows = rows_, p.cols = cols_;
   return p;
 }
 
@@ -636,7 +636,7 @@ void LavaGrid::advance(int64_t n, double until) {
       lava_emit_all(on_host, lava_step_start(on_host, steps_), on_host.pclock, g.thickness[0], g.temperature[0]);
       if (distributed()) exchange_ghosts(0);
       const LavaBox region = lava_region(box_, all_cells_, rows_, cols_);
-      lava_flows_cpu(g, flows_.as<double>(), previous_temperature_.as<double>(), region.clipped(ring),
+      lava_flows_cpu(g, shape_, flows_.as<double>(), previous_temperature_.as<double>(), region.clipped(ring),
                      region.clipped(own_), k, ctx_.threads(), box_);
       ++steps_;
     }
@@ -657,6 +657,7 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
     const std::vector<LavaVentSchedule> host = host_schedules();
     const LavaVents on_host = vents_on_host(host);
     const LavaBox ring = own_and_ring();
+    const int threads = ctx_.threads();
     for (int64_t s = 0; s < n && time_ < until; ++s) {
       // Time evaluation: the motions of the cells holding lava (all inside the box) and
       // the shortest time; the clock; flow mode over the box grown by one (lava moves at
@@ -666,17 +667,17 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
       bool last = false;
       double shortest = HUGE_VAL;
       if (!distributed()) {
-        shortest = lava3_motion_cpu(g, current_, box_, k, ctx_.threads());
+        shortest = lava3_motion_cpu(g, shape_, current_, box_, k, threads);
       } else {
         exchange_ghosts(current_);
         const std::exception_ptr failed =
-            attempt([&] { shortest = lava3_motion_cpu(g, current_, box_.clipped(ring), k, ctx_.threads()); });
+            attempt([&] { shortest = lava3_motion_cpu(g, shape_, current_, box_.clipped(ring), k, threads); });
         shortest = block_->group.settle_min(failed, shortest, "the lava step's clock");
       }
       const double clock = lava3_clock(shortest, time_, until, k, &last);
       if (lava3_stalled(time_, clock, last)) fail_stalled(time_);  // nothing changed but the motions
-      lava3_flow_cpu(g, current_, clock, lava_region(box_, all_cells_, rows_, cols_).clipped(own_), on_host, vent_box_,
-                     time_, k, ctx_.threads(), box_);
+      lava3_flow_cpu(g, shape_, current_, clock, lava_region(box_, all_cells_, rows_, cols_).clipped(own_), on_host,
+                     vent_box_, time_, k, threads, box_);
       lava3_count_emission(on_host, time_, clock, emitted_);
       time_ = last ? until : time_ + clock;
       ++steps_, current_ ^= 1;
@@ -759,7 +760,7 @@ std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote
   auto a = std::make_unique<Attachment>();
   a->rows = rows_ + north + south, a->cols = cols_ + west + east;
   a->own = {north, north + rows_ - 1, west, west + cols_ - 1};
-  a->shape = {a->rows, a->cols, first_row - north, first_col - west, global_rows, global_cols};
+  a->shape = lava_shape(a->rows, a->cols, first_row - north, first_col - west, global_rows, global_cols);
   // Every buffer at the new size, the block's values in it (ghosts 0).
   for (Buffer* b : const_cast<LavaGrid*>(this)->buffers()) {
     const int64_t planes = static_cast<int64_t>(b->bytes() / plane_bytes(rows_, cols_));
@@ -879,17 +880,17 @@ void update_region(const LavaBox& region, int threads, LavaBox& box, Update upda
 }
 }  // namespace
 
-void lava_flows_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaBox& outflows,
-                    const LavaBox& updates, const LavaConstants& k, int threads, LavaBox& box) {
+void lava_flows_cpu(const LavaPlanes& g, const LavaShape& shape, double* flows, double* previous,
+                    const LavaBox& outflows, const LavaBox& updates, const LavaConstants& k, int threads, LavaBox& box) {
   double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
-  const int64_t cols = g.shape.cols, n = g.shape.rows * cols;
+  const int64_t cols = shape.cols, n = shape.rows * cols;
   if (outflows.empty() && updates.empty()) return;
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (int64_t r = outflows.r0; r <= outflows.r1; ++r)
     for (int64_t c = outflows.c0; c <= outflows.c1; ++c) {
       const int64_t i = r * cols + c;
       double f[kLavaNeighbours];
-      lava_cell_outflows(z, h, t, g.shape, r, c, k, f);
+      lava_cell_outflows(z, h, t, shape, r, c, k, f);
       OPSPLIT_UNROLL
       for (int m = 0; m < kLavaNeighbours; ++m) flows[m * n + i] = f[m];
       previous[i] = t[i];
@@ -900,39 +901,41 @@ void lava_flows_cpu(const LavaPlanes& g, double* flows, double* previous, const 
     OPSPLIT_UNROLL
     for (int m = 0; m < kLavaNeighbours; ++m) {  // outside the grid: zero flows and temperature
       const int64_t rr = r + lava_drow(m), cc = c + lava_dcol(m), j = rr * cols + cc;
-      const bool inside = g.shape.stored(rr, cc);
+      const bool inside = shape.stored(rr, cc);
       own[m] = flows[m * n + i];
       in[m] = inside ? flows[lava_opposite(m) * n + j] : 0.0;
       t_in[m] = inside ? previous[j] : 0.0;
     }
-    return lava_cell_update(g.shape.sink(r, c), own, in, t_in, k, z[i], h[i], t[i], g.solidified[i],
+    return lava_cell_update(shape.sink(r, c), own, in, t_in, k, z[i], h[i], t[i], g.solidified[i],
                             g.lost[i]);
   });
 }
 
-double lava3_motion_cpu(const LavaPlanes& g, int cur, const LavaBox& cells, const Lava3Constants& k, int threads) {
+double lava3_motion_cpu(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& cells,
+                        const Lava3Constants& k, int threads) {
   const double *z = g.altitude[cur], *h = g.thickness[cur], *t = g.temperature[cur];
   const double *px = g.momentum_x[cur], *py = g.momentum_y[cur];
-  const int64_t cols = g.shape.cols, n = g.shape.rows * cols;
+  const int64_t cols = shape.cols, n = shape.rows * cols;
   double shortest = HUGE_VAL;
   if (cells.empty()) return shortest;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(min : shortest)
   for (int64_t r = cells.r0; r <= cells.r1; ++r)
     for (int64_t c = cells.c0; c <= cells.c1; ++c) {
       Lava3Motion m;
-      if (!lava3_cell_motion(z, h, t, px, py, g.shape, r, c, k, m)) continue;
+      if (!lava3_cell_motion(z, h, t, px, py, shape, r, c, k, m)) continue;
       shortest = std::min(shortest, lava3_cell_time(m, k));
       lava3_store_motion(g.motion, n, r * cols + c, m);
     }
   return shortest;
 }
 
-void lava3_flow_cpu(const LavaPlanes& g, int cur, double clock, const LavaBox& cells, const LavaVents& vents,
-                    const LavaBox& vent_box, double now, const Lava3Constants& k, int threads, LavaBox& box) {
+void lava3_flow_cpu(const LavaPlanes& g, const LavaShape& shape, int cur, double clock, const LavaBox& cells,
+                    const LavaVents& vents, const LavaBox& vent_box, double now, const Lava3Constants& k, int threads,
+                    LavaBox& box) {
   if (cells.empty()) return;
   update_region(cells, threads, box, [&](int64_t r, int64_t c) {
     const bool may_be_vent = r >= vent_box.r0 && r <= vent_box.r1 && c >= vent_box.c0 && c <= vent_box.c1;
-    return lava3_cell_step(g, cur, r, c, k, clock, vents, may_be_vent, now);
+    return lava3_cell_step(g, shape, cur, r, c, k, clock, vents, may_be_vent, now);
   });
 }
 

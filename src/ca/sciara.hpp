@@ -255,17 +255,19 @@ class LavaGrid {
 // outflows of the cells of `outflows` into flows (8 planes), each cell's temperature
 // kept in previous, then the updates of the cells of `updates` (one process: both the
 // region); `box` takes in every updated cell holding lava after.
-void lava_flows_cpu(const LavaPlanes& g, double* flows, double* previous, const LavaBox& outflows,
-                    const LavaBox& updates, const LavaConstants& k, int threads, LavaBox& box);
+void lava_flows_cpu(const LavaPlanes& g, const LavaShape& shape, double* flows, double* previous,
+                    const LavaBox& outflows, const LavaBox& updates, const LavaConstants& k, int threads, LavaBox& box);
 
 // fv3's time evaluation on the host's threads, reading buffer `cur` of g's pairs: the
 // motions of the cells of `cells` holding lava into g.motion; returns their shortest
 // time (infinity when none).
-double lava3_motion_cpu(const LavaPlanes& g, int cur, const LavaBox& cells, const Lava3Constants& k, int threads);
+double lava3_motion_cpu(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& cells,
+                        const Lava3Constants& k, int threads);
 // fv3's flow mode over `cells` for a step of `clock` seconds from `now`, reading buffer
 // `cur` and writing the other: lava3_cell_step at each, emission included; `box` takes
 // in every cell holding lava after.
-void lava3_flow_cpu(const LavaPlanes& g, int cur, double clock, const LavaBox& cells, const LavaVents& vents,
-                    const LavaBox& vent_box, double now, const Lava3Constants& k, int threads, LavaBox& box);
+void lava3_flow_cpu(const LavaPlanes& g, const LavaShape& shape, int cur, double clock, const LavaBox& cells,
+                    const LavaVents& vents, const LavaBox& vent_box, double now, const Lava3Constants& k, int threads,
+                    LavaBox& box);
 
 }  // namespace opsplit::ca
