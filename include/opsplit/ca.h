@@ -170,9 +170,9 @@ OPSPLIT_API opsplit_status opsplit_ca_get_time(opsplit_ca ca, double* t_sim);
 
 /* Volumes in m^3: emitted by the vents so far, fluid lava on the grid, solidified lava,
  * lava that left the grid. emitted = lava + solidified + lost to rounding (the mass
- * balance). lava, solidified and lost are exact sums of the cells, rounded once (to
- * nearest): the same bits whatever the order or split of the cells; emitted is a
- * compensated sum over the steps. */
+ * balance). lava, solidified and lost are the cells' thicknesses summed exactly and
+ * rounded once (to nearest), times the cell area: the same bits whatever the order or
+ * split of the cells; emitted is a compensated sum over the steps. */
 OPSPLIT_API opsplit_status opsplit_ca_get_volumes(opsplit_ca ca, double* emitted, double* lava, double* solidified,
                                                   double* lost);
 

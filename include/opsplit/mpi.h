@@ -72,7 +72,8 @@ OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI
  * destroy. Local: set_substate and get_substate (this block, row and column 0 its
  * first; the thickness ring check is the whole grid's), set_parameter (compared at the
  * next step), set_cells_computed, get_shape (the block's), get_place, get_time,
- * get_steps and get_parameter. CPU contexts only for now (UNSUPPORTED). Collective. */
+ * get_steps and get_parameter. A bad `ca` on one process cannot join the agreement: it
+ * fails there and the others wait. CPU contexts only for now (UNSUPPORTED). Collective. */
 OPSPLIT_MPI_API opsplit_status opsplit_mpi_ca_attach(opsplit_ca ca, MPI_Fint comm);
 
 /* A PCPD ensemble of `replicas` replicas (in all) spread over the processes of comm.

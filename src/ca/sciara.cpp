@@ -519,16 +519,21 @@ void LavaGrid::check_vent_cell(int64_t row, int64_t col) const {
                   " grid's outermost ring (that ring is the sink where lava leaves the grid)");
 }
 
-int64_t LavaGrid::add_vent(int64_t row, int64_t col, const double* rates, int64_t nslots, double slot_seconds) {
+void LavaGrid::check_vent(int64_t row, int64_t col, const double* rates, int64_t nslots, double slot_seconds,
+                          int64_t vents_before) const {
   check_vent_cell(row, col);
   if (nslots < 1) fail_argument("nslots=" + num(nslots) + ": a vent needs at least one slot");
-  if (vents() == kLavaMaxVents) fail_argument("a grid takes at most " + num(kLavaMaxVents) + " vents");
+  if (vents_before >= kLavaMaxVents) fail_argument("a grid takes at most " + num(kLavaMaxVents) + " vents");
   if (rates == nullptr) fail_argument("rates is NULL");
   if (!std::isfinite(slot_seconds) || slot_seconds <= 0.0)
     fail_argument("slot_seconds=" + num(slot_seconds) + " must be finite and > 0");
   for (int64_t s = 0; s < nslots; ++s)
     if (!std::isfinite(rates[s]) || rates[s] < 0.0)
       fail_argument("rates[" + num(s) + "]=" + num(rates[s]) + " must be finite and >= 0 (m^3/s)");
+}
+
+int64_t LavaGrid::add_vent(int64_t row, int64_t col, const double* rates, int64_t nslots, double slot_seconds) {
+  check_vent(row, col, rates, nslots, slot_seconds, vents());
   synchronize();
   vents_.push_back({row, col, std::vector<double>(rates, rates + nslots), slot_seconds});
   const int64_t r = row - shape_.row0, c = col - shape_.col0;  // in the storage
@@ -559,6 +564,10 @@ void LavaGrid::load_vents(const std::string& vents_path, const std::string& rate
     if (vents.size() + vents_.size() > static_cast<size_t>(kLavaMaxVents))
       fail_argument(vents_path + ": " + num(static_cast<long long>(vents.size())) + " vents; a grid takes at most " +
                     num(kLavaMaxVents));
+    // Every vent as add_vent checks it, before any is added: all or none.
+    for (size_t i = 0; i < vents.size(); ++i)
+      check_vent(vents[i].row, vents[i].col, vents[i].rates.data(), static_cast<int64_t>(vents[i].rates.size()),
+                 vents[i].slot_seconds, static_cast<int64_t>(vents_.size() + i));
   }));
   for (const LavaVent& v : vents)
     add_vent(v.row, v.col, v.rates.data(), static_cast<int64_t>(v.rates.size()), v.slot_seconds);
@@ -762,7 +771,8 @@ std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote
   a->own = {north, north + rows_ - 1, west, west + cols_ - 1};
   a->shape = lava_shape(a->rows, a->cols, first_row - north, first_col - west, global_rows, global_cols);
   // Every buffer at the new size, the block's values in it (ghosts 0).
-  for (Buffer* b : const_cast<LavaGrid*>(this)->buffers()) {
+  a->targets = const_cast<LavaGrid*>(this)->buffers();
+  for (Buffer* b : a->targets) {
     const int64_t planes = static_cast<int64_t>(b->bytes() / plane_bytes(rows_, cols_));
     Buffer grown;
     if (planes > 0) grown = Buffer(ctx_, static_cast<size_t>(planes) * plane_bytes(a->rows, a->cols));
@@ -781,8 +791,7 @@ std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote
 }
 
 void LavaGrid::attach(std::unique_ptr<Attachment> a, Group&& group) noexcept {
-  std::vector<Buffer*> mine = buffers();
-  for (size_t i = 0; i < mine.size(); ++i) *mine[i] = std::move(a->buffers[i]);
+  for (size_t i = 0; i < a->targets.size(); ++i) *a->targets[i] = std::move(a->buffers[i]);
   if (!box_.empty()) box_ = {box_.r0 + a->own.r0, box_.r1 + a->own.r0, box_.c0 + a->own.c0, box_.c1 + a->own.c0};
   rows_ = a->rows, cols_ = a->cols, own_ = a->own, shape_ = a->shape;
   block_ = std::move(a->block);

@@ -197,6 +197,9 @@ class LavaGrid {
   void set_device_state();
   void advance_fv3(int64_t n, double until);
   void check_vent_cell(int64_t row, int64_t col) const;
+  // add_vent's checks, for a grid of vents_before vents.
+  void check_vent(int64_t row, int64_t col, const double* rates, int64_t nslots, double slot_seconds,
+                  int64_t vents_before) const;
   // The host's block: own_ in the storage.
   int64_t block_rows() const { return own_.r1 - own_.r0 + 1; }
   int64_t block_cols() const { return own_.c1 - own_.c0 + 1; }
@@ -219,7 +222,8 @@ class LavaGrid {
  public:
   // A grid's new storage and place, ready to be taken (prepare_attach).
   struct Attachment {
-    std::vector<Buffer> buffers;  // as buffers() lists them
+    std::vector<Buffer> buffers;  // the new storage of each of targets
+    std::vector<Buffer*> targets;  // buffers()
     std::unique_ptr<Block> block;
     int64_t rows, cols;
     LavaBox own;

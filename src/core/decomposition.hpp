@@ -40,9 +40,13 @@ void check_place(const Group& group, const opsplit_decomposition& d, const Place
   if (processes != group.size())
     fail_argument("dims " + dims + " make " + num(static_cast<long long>(processes)) + " processes, but the group has " +
                   num(group.size()));
-  for (int f = 0; f < 6; ++f)
+  for (int f = 0; f < 6; ++f) {
     if (d.neighbours[f] < -1 || d.neighbours[f] >= group.size())
       fail_argument(std::string("neighbours[") + names.face[f] + "]=" + num(d.neighbours[f]) + " is not -1 or a rank");
+    if (d.dims[f / 2] == 1 && d.neighbours[f] >= 0 && d.neighbours[f] != group.rank())
+      fail_argument(std::string("neighbours[") + names.face[f] + "]=" + num(d.neighbours[f]) + " along dimension " +
+                    num(f / 2) + ", which dims[" + num(f / 2) + "]=1 does not split");
+  }
 }
 
 // Every process's extents and neighbours, gathered: each process checks every shared

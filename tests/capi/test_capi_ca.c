@@ -739,6 +739,9 @@ static void lava_tests(opsplit_context ctx, opsplit_ca life) {
       const char* f = temp_file(bad_rate_files[i].text);
       EXPECT_ERROR(opsplit_ca_load_vents(lv, vents_map, f), PARSE, loadv, bad_rate_files[i].word);
     }
+    /* A vent without rates after a good one: refused before the first is added. */
+    const char* no_rates = temp_file("[TIME] 600\n[VENT_ID] 1 [EMISSION_RATE] 2\n[VENT_ID] 2 [EMISSION_RATE]\n[END]\n");
+    EXPECT_ERROR(opsplit_ca_load_vents(lv, vents_map, no_rates), BAD, loadv, "nslots=0");
   }
   /* No vent added by the refusals: the next is number 3; the files add 3 and 4. */
   CHECK_OK(opsplit_ca_add_vent(lv, 3, 3, &no_rate, 1, 60.0, &vent));
@@ -1180,6 +1183,13 @@ static void place_tests(opsplit_context ctx, opsplit_ca life) {
   ring.periodic[0] = 1;
   EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, &ring), BAD, attach, "CLOSED");
   EXPECT_ERROR(opsplit_ca_attach_distributed(life, &one, &whole), OPSPLIT_ERROR_UNSUPPORTED, attach, "LIFE");
+  /* A hand-made group of two (its collectives those of this process alone: the check
+   * is this process's own): a neighbour across dimension 1, which dims[1] = 1 does not
+   * split, would make a wrong place. */
+  opsplit_group pair = one;
+  pair.size = 2;
+  opsplit_decomposition sideways = {{2, 1, 1}, {0, 0, 0}, {0, 0, 0}, {-1, 1, 1, -1, -1, -1}};
+  EXPECT_ERROR(opsplit_ca_attach_distributed(g, &pair, &sideways), BAD, attach, "dims[1]=1 does not split");
   CHECK(released == 0); /* the caller keeps a group that was refused */
   opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
   CHECK_OK(opsplit_context_get_backend(ctx, &backend));
