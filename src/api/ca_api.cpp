@@ -2,6 +2,7 @@
 #include "api/guard.hpp"
 #include "ca/ca.hpp"
 #include "core/group.hpp"
+#include "core/hash.hpp"
 #include "opsplit/distributed.h"
 
 using namespace opsplit;
@@ -39,10 +40,9 @@ ca::LavaGrid::Agree agreement_of(opsplit_ca ca, const char* function) {
 // FNV-1a of n doubles' bits (0 for none).
 int64_t hash_of(const double* x, int64_t n) {
   if (x == nullptr || n < 1 || n > (int64_t(1) << 40)) return 0;
-  uint64_t h = 1469598103934665603ull;
-  for (int64_t i = 0; i < n; ++i)
-    for (int b = 0; b < 8; ++b) h = (h ^ (static_cast<uint64_t>(bits_of(x[i])) >> (8 * b) & 0xff)) * 1099511628211ull;
-  return static_cast<int64_t>(h);
+  Fnv1a h;
+  for (int64_t i = 0; i < n; ++i) h.add(static_cast<uint64_t>(bits_of(x[i])));
+  return static_cast<int64_t>(h.value);
 }
 
 // The order as the caller passed it (read as bytes: any int may arrive; guard.hpp).
@@ -85,16 +85,7 @@ OPSPLIT_API opsplit_status opsplit_ca_get_place(opsplit_ca ca, int64_t* first_ro
 OPSPLIT_API opsplit_status opsplit_ca_attach_distributed(opsplit_ca ca, const opsplit_group* group,
                                                          const opsplit_decomposition* decomposition) {
   return api_guard(__func__, [&] {
-    if (group == nullptr) fail_argument("group is NULL");
-    // A bad handle or a NULL decomposition fails every process: the agreement comes first.
-    opsplit_ca_s* g = nullptr;
-    const Group agreement(*group);
-    agreement.settle(attempt([&] {
-                       g = &ca_arg(ca);
-                       if (decomposition == nullptr) fail_argument("decomposition is NULL");
-                     }),
-                     __func__);
-    g->attach(*group, *decomposition);
+    attach_agreed(group, decomposition, __func__, [&]() -> opsplit_ca_s& { return ca_arg(ca); });
   });
 }
 

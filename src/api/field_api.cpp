@@ -210,16 +210,7 @@ OPSPLIT_API opsplit_status opsplit_rd_max_stable_dt(opsplit_rd rd, opsplit_field
 OPSPLIT_API opsplit_status opsplit_field_attach_distributed(opsplit_field field, const opsplit_group* group,
                                                             const opsplit_decomposition* decomposition) {
   return api_guard(__func__, [&] {
-    if (group == nullptr) fail_argument("group is NULL");
-    // A bad handle or a NULL decomposition fails every process: the agreement comes first.
-    Field* f = nullptr;
-    const Group agreement(*group);
-    agreement.settle(attempt([&] {
-                       f = &field_arg(field);
-                       if (decomposition == nullptr) fail_argument("decomposition is NULL");
-                     }),
-                     __func__);
-    f->attach(*group, *decomposition);
+    attach_agreed(group, decomposition, __func__, [&]() -> Field& { return field_arg(field); });
   });
 }
 

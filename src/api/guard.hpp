@@ -9,6 +9,7 @@
 
 #include "core/context.hpp"
 #include "core/error.hpp"
+#include "core/group.hpp"
 
 namespace opsplit {
 
@@ -70,6 +71,24 @@ void destroy_through(T** handle, const char* type) {
   if (handle == nullptr || *handle == nullptr) return;
   checked(*handle, "*handle", type);
   destroy_handle(*handle);
+}
+
+
+// An attach to a group (opsplit/distributed.h): a NULL group fails here, a bad handle
+// (object(), which finds it) or a NULL decomposition fails every process alike (the
+// agreement comes first); then object.attach(group, decomposition).
+template <class Object>
+void attach_agreed(const opsplit_group* group, const opsplit_decomposition* decomposition, const char* function,
+                   Object object) {
+  if (group == nullptr) fail_argument("group is NULL");
+  decltype(&object()) found = nullptr;
+  const Group agreement(*group);
+  agreement.settle(attempt([&] {
+                     found = &object();
+                     if (decomposition == nullptr) fail_argument("decomposition is NULL");
+                   }),
+                   function);
+  found->attach(*group, *decomposition);
 }
 
 }  // namespace opsplit

@@ -1,6 +1,7 @@
 #include "ca/sciara.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "chem/loaders.hpp"
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
+#include "core/hash.hpp"
 
 namespace opsplit::ca {
 namespace {
@@ -675,14 +677,10 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
       // of all processes; the block's flows.
       bool last = false;
       double shortest = HUGE_VAL;
-      if (!distributed()) {
-        shortest = lava3_motion_cpu(g, shape_, current_, box_, k, threads);
-      } else {
-        exchange_ghosts(current_);
-        const std::exception_ptr failed =
-            attempt([&] { shortest = lava3_motion_cpu(g, shape_, current_, box_.clipped(ring), k, threads); });
-        shortest = block_->group.settle_min(failed, shortest, "the lava step's clock");
-      }
+      if (distributed()) exchange_ghosts(current_);
+      const std::exception_ptr failed =
+          attempt([&] { shortest = lava3_motion_cpu(g, shape_, current_, box_.clipped(ring), k, threads); });
+      shortest = group_or_alone().settle_min(failed, shortest, "the lava step's clock");
       const double clock = lava3_clock(shortest, time_, until, k, &last);
       if (lava3_stalled(time_, clock, last)) fail_stalled(time_);  // nothing changed but the motions
       lava3_flow_cpu(g, shape_, current_, clock, lava_region(box_, all_cells_, rows_, cols_).clipped(own_), on_host,
@@ -708,28 +706,36 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
 }
 
 namespace {
-// The sum of every process's sum (exact): their limbs gathered and added, and the
-// non-finite parts (a NaN if any process has one, else an infinity's sign) added too.
-ExactSum whole_grid_sum(const Group& group, const ExactSum& mine) {
-  const ExactSum::Limbs limbs = mine.limbs();
+// The sums of every process's sums, in one allgather (exact): each sum's limbs added,
+// and its non-finite part (a NaN if any process has one, else an infinity's sign).
+template <size_t N>
+void whole_grid_sums(const Group& group, std::array<ExactSum, N>& sums) {
   constexpr int kPer = ExactSum::kLimbs + 1;
-  std::vector<int64_t> sent(limbs.begin(), limbs.end());
-  sent.push_back(mine.has_special() ? bits_of(mine.special()) : 0);
-  std::vector<int64_t> all(static_cast<size_t>(kPer * group.size()));
-  group.allgather(sent.data(), std::vector<int64_t>(static_cast<size_t>(group.size()), kPer), all.data());
-  ExactSum sum;
-  for (int p = 0; p < group.size(); ++p) {
-    ExactSum::Limbs theirs;
-    std::copy_n(all.begin() + kPer * p, ExactSum::kLimbs, theirs.begin());
-    sum.add_limbs(theirs);
-    const int64_t special = all[static_cast<size_t>(kPer * p + ExactSum::kLimbs)];
-    if (special != 0) {
-      double x;
-      std::memcpy(&x, &special, sizeof x);
-      sum.add(x);
-    }
+  std::vector<int64_t> sent;
+  for (const ExactSum& s : sums) {
+    const ExactSum::Limbs limbs = s.limbs();
+    sent.insert(sent.end(), limbs.begin(), limbs.end());
+    sent.push_back(s.has_special() ? bits_of(s.special()) : 0);
   }
-  return sum;
+  const int per_process = static_cast<int>(N) * kPer;
+  std::vector<int64_t> all(static_cast<size_t>(per_process * group.size()));
+  group.allgather(sent.data(), std::vector<int64_t>(static_cast<size_t>(group.size()), per_process), all.data());
+  for (size_t k = 0; k < N; ++k) {
+    ExactSum sum;
+    for (int p = 0; p < group.size(); ++p) {
+      const auto at = all.begin() + per_process * p + kPer * static_cast<int>(k);
+      ExactSum::Limbs theirs;
+      std::copy_n(at, ExactSum::kLimbs, theirs.begin());
+      sum.add_limbs(theirs);
+      const int64_t special = at[ExactSum::kLimbs];
+      if (special != 0) {
+        double x;
+        std::memcpy(&x, &special, sizeof x);
+        sum.add(x);
+      }
+    }
+    sums[k] = sum;
+  }
 }
 }  // namespace
 
@@ -737,18 +743,18 @@ void LavaGrid::volumes(double& emitted, double& lava, double& solidified, double
   const double area = params_.Pc * params_.Pc;
   std::vector<double> v(static_cast<size_t>(rows_ * cols_));
   // Exact, rounded once: the same on both backends, in any order and over any split.
-  auto total = [&](LavaSubstate s) {
-    download(s, v.data());
-    ExactSum sum;
+  const LavaSubstate planes[3] = {LavaSubstate::thickness, LavaSubstate::solidified, LavaSubstate::lost};
+  std::array<ExactSum, 3> sums;
+  for (int k = 0; k < 3; ++k) {
+    download(planes[k], v.data());
     for (int64_t r = own_.r0; r <= own_.r1; ++r)
-      for (int64_t c = own_.c0; c <= own_.c1; ++c) sum.add(v[static_cast<size_t>(r * cols_ + c)]);
-    if (distributed()) sum = whole_grid_sum(block_->group, sum);
-    return sum.value() * area;
-  };
+      for (int64_t c = own_.c0; c <= own_.c1; ++c) sums[k].add(v[static_cast<size_t>(r * cols_ + c)]);
+  }
+  if (distributed()) whole_grid_sums(block_->group, sums);
   emitted = emitted_.value() * area;
-  lava = total(LavaSubstate::thickness);
-  solidified = total(LavaSubstate::solidified);
-  lost = total(LavaSubstate::lost);
+  lava = sums[0].value() * area;
+  solidified = sums[1].value() * area;
+  lost = sums[2].value() * area;
 }
 
 // ---- a block of a grid decomposed over processes -----------------------------------
@@ -761,7 +767,7 @@ std::vector<Buffer*> LavaGrid::buffers() {
 
 std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote[4], int64_t first_row,
                                                                int64_t first_col, int64_t global_rows,
-                                                               int64_t global_cols) const {
+                                                               int64_t global_cols) {
   if (ctx_.is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "a lava grid on a CUDA context cannot be distributed yet");
   // Two bands of ghosts on each remote side: a step's outflows reach a cell from one
   // cell away, and those outflows read one cell further.
@@ -771,7 +777,7 @@ std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote
   a->own = {north, north + rows_ - 1, west, west + cols_ - 1};
   a->shape = lava_shape(a->rows, a->cols, first_row - north, first_col - west, global_rows, global_cols);
   // Every buffer at the new size, the block's values in it (ghosts 0).
-  a->targets = const_cast<LavaGrid*>(this)->buffers();
+  a->targets = buffers();
   for (Buffer* b : a->targets) {
     const int64_t planes = static_cast<int64_t>(b->bytes() / plane_bytes(rows_, cols_));
     Buffer grown;
@@ -801,17 +807,15 @@ void LavaGrid::attach(std::unique_ptr<Attachment> a, Group&& group) noexcept {
 std::vector<int64_t> LavaGrid::agreement() const {
   std::vector<int64_t> same;
   for (const NamedParameter& p : kParameters) same.push_back(bits_of(params_.*p.member));
-  // FNV-1a over each vent's cell, slot length and rates.
-  uint64_t hash = 1469598103934665603ull;
-  auto mix = [&](int64_t x) {
-    for (int b = 0; b < 8; ++b) hash = (hash ^ (static_cast<uint64_t>(x) >> (8 * b) & 0xff)) * 1099511628211ull;
-  };
+  // Each vent's cell, slot length and rates.
+  Fnv1a hash;
   for (const LavaVent& v : vents_) {
-    mix(v.row), mix(v.col), mix(bits_of(v.slot_seconds)), mix(static_cast<int64_t>(v.rates.size()));
-    for (double r : v.rates) mix(bits_of(r));
+    for (int64_t x : {v.row, v.col, bits_of(v.slot_seconds), static_cast<int64_t>(v.rates.size())})
+      hash.add(static_cast<uint64_t>(x));
+    for (double r : v.rates) hash.add(static_cast<uint64_t>(bits_of(r)));
   }
   same.push_back(static_cast<int64_t>(vents_.size()));
-  same.push_back(static_cast<int64_t>(hash));
+  same.push_back(static_cast<int64_t>(hash.value));
   return same;
 }
 

@@ -124,7 +124,7 @@ class LavaGrid {
   // rows and columns), steps and volumes are collective. CPU only.
   struct Attachment;
   std::unique_ptr<Attachment> prepare_attach(const bool remote[4], int64_t first_row, int64_t first_col,
-                                             int64_t global_rows, int64_t global_cols) const;
+                                             int64_t global_rows, int64_t global_cols);
   void attach(std::unique_ptr<Attachment> a, Group&& group) noexcept;
   ~LavaGrid();
   bool distributed() const { return block_ != nullptr; }
@@ -132,6 +132,11 @@ class LavaGrid {
   // needs alike on every process.
   std::vector<int64_t> agreement() const;
   const Group* group() const { return block_ ? &block_->group : nullptr; }
+  // The block's group, or this process alone (whose settles only rethrow).
+  const Group& group_or_alone() const {
+    static const Group alone;
+    return block_ ? block_->group : alone;
+  }
   const LavaShape& place() const { return shape_; }  // of the storage
   const LavaBox& block() const { return own_; }        // the host's block in the storage
 
