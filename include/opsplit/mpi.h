@@ -63,7 +63,8 @@ OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI
  * dimensions, not periodic: dimension 0 splits the rows (north to south), dimension 1
  * the columns. Neighbours along a dimension have as many rows (or columns) as each
  * other; the blocks of a process row or column line up. Attach before the first vent
- * or step; substates set before are kept. Each step then exchanges two rows and
+ * or step; substates set before are kept (thickness then off the block's outer ring,
+ * which is the sink of a grid not yet attached). Each step then exchanges two rows and
  * columns of ghosts with the neighbours (fv3's clock is the minimum over all
  * processes), and the run is the one-process run's, bit for bit.
  * After it, collective: opsplit_ca_step, run_until, add_vent and load_vents (rows and
@@ -73,7 +74,9 @@ OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI
  * first; the thickness ring check is the whole grid's), set_parameter (compared at the
  * next step), set_cells_computed, get_shape (the block's), get_place, get_time,
  * get_steps and get_parameter. A bad `ca` on one process cannot join the agreement: it
- * fails there and the others wait. CPU contexts only for now (UNSUPPORTED). Collective. */
+ * fails there and the others wait. On a CUDA context a step runs a launch a phase and
+ * its ghosts travel as a field's slabs do (device memory where MPI is CUDA-aware, else
+ * through host buffers). Collective. */
 OPSPLIT_MPI_API opsplit_status opsplit_mpi_ca_attach(opsplit_ca ca, MPI_Fint comm);
 
 /* A PCPD ensemble of `replicas` replicas (in all) spread over the processes of comm.

@@ -224,6 +224,27 @@ struct LavaPlanes {
   int64_t rows, cols;  // the storage (its place: LavaShape, which the host's loops take apart)
 };
 
+// Two lines of every exchanged plane along one remote side of a block: what a process
+// sends its neighbour there, or the ghosts it receives from it, in the message's order
+// (plane by plane, line by line; the sender's first lines are the receiver's last
+// ghosts). Columns run over the block's rows; rows over the storage's whole width, so
+// they carry the corners the columns brought. Thickness is plane 1.
+struct LavaSlab {
+  double* planes[5];   // altitude, thickness, temperature (fv3: and momentum x, y)
+  int nplanes;
+  bool columns;
+  int64_t first_line;  // the first of the two lines: a column or a row of the storage
+  int64_t length;      // cells a line
+  int64_t first_row;   // columns: the block's first row in the storage
+  int64_t cols;        // of the storage
+  OPSPLIT_HD int64_t values() const { return nplanes * 2 * length; }
+  OPSPLIT_HD int plane_of(int64_t v) const { return static_cast<int>(v / (2 * length)); }
+  OPSPLIT_HD int64_t cell_of(int64_t v) const {  // value v's cell in the storage
+    const int64_t line = first_line + (v / length) % 2, k = v % length;
+    return columns ? (first_row + k) * cols + line : line * cols + k;
+  }
+};
+
 // A vent: its cell and its emission schedule (rates[s] m^3/s during slot s).
 struct LavaVentSchedule {
   int64_t cell;

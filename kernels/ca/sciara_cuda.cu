@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
 #include <string>
 
 #include "ca/sciara_cuda.hpp"
@@ -55,6 +56,60 @@ struct BoxGrowth {
 constexpr int kTileRows = 8, kTileCols = 32, kHaloCols = kTileCols + 2, kHalo = (kTileRows + 2) * kHaloCols;
 constexpr int kLavaThreads = (kHalo + 31) / 32 * 32;
 
+// One step over the tiles of `region`, the block's share (every gridDim.x-th tile): each
+// tile's outflows, its ring's included, from buffer `current` into shared memory, then
+// its cells' updates into the other buffer. Cells holding lava after, outside `lava`,
+// go into `found`. emit_step >= 0: the cells of vent_box then add that step's emission
+// (the next step's, whose emission the CPU makes at its start).
+template <class Shape>
+__device__ void lava_step_tiles(const LavaPlanes& p, const Shape& shape, int current, const LavaBox& region,
+                                const LavaBox& lava, const LavaVents& vents, const LavaBox& vent_box,
+                                int64_t emit_step, const LavaConstants& k, BoxGrowth& found) {
+  __shared__ double flows[kLavaNeighbours][kHalo];
+  __shared__ double temperature[kHalo];
+  if (region.r1 < region.r0) return;
+  const int64_t cols = p.cols;
+  const double *z = p.altitude[current], *h = p.thickness[current], *t = p.temperature[current];
+  double *z_next = p.altitude[current ^ 1], *h_next = p.thickness[current ^ 1], *t_next = p.temperature[current ^ 1];
+  const int q = threadIdx.x, hy = q / kHaloCols, hx = q % kHaloCols;  // this thread's cell of the tile and ring
+  const bool ring_or_tile = q < kHalo;
+  const bool in_tile = ring_or_tile && hy >= 1 && hy <= kTileRows && hx >= 1 && hx <= kTileCols;
+  const unsigned tiles_across = unsigned(region.c1 - region.c0 + kTileCols) / kTileCols;
+  const unsigned tiles = tiles_across * (unsigned(region.r1 - region.r0 + kTileRows) / kTileRows);
+  for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const int64_t r = region.r0 + int64_t(tile / tiles_across) * kTileRows - 1 + hy;
+    const int64_t c = region.c0 + int64_t(tile % tiles_across) * kTileCols - 1 + hx;
+    const bool on_grid = ring_or_tile && shape.stored(r, c);
+    double own[kLavaNeighbours] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    if (on_grid) lava_cell_outflows(z, h, t, shape, r, c, k, own);
+    if (ring_or_tile) {  // off the grid: zero flows and temperature
+      OPSPLIT_UNROLL
+      for (int m = 0; m < kLavaNeighbours; ++m) flows[m][q] = own[m];
+      temperature[q] = on_grid ? t[r * cols + c] : 0.0;
+    }
+    __syncthreads();
+    if (in_tile && r <= region.r1 && c <= region.c1) {
+      double in[kLavaNeighbours], t_in[kLavaNeighbours];
+      OPSPLIT_UNROLL
+      for (int m = 0; m < kLavaNeighbours; ++m) {
+        const int qn = q + lava_drow(m) * kHaloCols + lava_dcol(m);
+        in[m] = flows[lava_opposite(m)][qn], t_in[m] = temperature[qn];
+      }
+      const int64_t i = r * cols + c;
+      double zi = z[i], hi = h[i], ti = t[i], solid = p.solidified[i], lost = p.lost[i];
+      const bool sink = shape.sink(r, c);
+      if (lava_cell_update(sink, own, in, t_in, k, zi, hi, ti, solid, lost) && !inside(lava, r, c))
+        found.include(r, c);
+      if (emit_step >= 0 && inside(vent_box, r, c))
+        lava_emit(vents, lava_step_start(vents, emit_step), vents.pclock, i, hi, ti);
+      z_next[i] = zi, h_next[i] = hi, t_next[i] = ti;
+      if (solid != p.solidified[i]) p.solidified[i] = solid;
+      if (sink) p.lost[i] = lost;
+    }
+    __syncthreads();  // the shared arrays are the next tile's
+  }
+}
+
 // Steps first_step .. first_step + nsteps - 1, one grid-wide barrier each. A step reads
 // the substates from buffer `current` and writes the next ones into the other buffer
 // (every cell of the region, changed or not: outside it both buffers are the same), so
@@ -68,64 +123,69 @@ constexpr int kLavaThreads = (kHalo + 31) / 32 * 32;
 __global__ void __launch_bounds__(kLavaThreads)
     lava_steps_kernel(LavaPlanes p, int current, LavaVents vents, LavaBox vent_box, int64_t first_step, int nsteps,
                       bool all_cells, LavaConstants k, long long* box) {
-  __shared__ double flows[kLavaNeighbours][kHalo];
-  __shared__ double temperature[kHalo];
   cg::grid_group grid = cg::this_grid();
-  const int64_t rows = p.rows, cols = p.cols;
-  const LavaWholeGrid whole{rows, cols};
+  const LavaWholeGrid whole{p.rows, p.cols};
   if (blockIdx.x == 0 && threadIdx.x == 0)
     lava_emit_all(vents, lava_step_start(vents, first_step), vents.pclock, p.thickness[current], p.temperature[current]);
   grid.sync();
-  const int q = threadIdx.x, hy = q / kHaloCols, hx = q % kHaloCols;  // this thread's cell of the tile and ring
-  const bool ring_or_tile = q < kHalo;
-  const bool in_tile = ring_or_tile && hy >= 1 && hy <= kTileRows && hx >= 1 && hx <= kTileCols;
   for (int s = 0; s < nsteps; ++s, current ^= 1) {
-    const double *z = p.altitude[current], *h = p.thickness[current], *t = p.temperature[current];
-    double *z_next = p.altitude[current ^ 1], *h_next = p.thickness[current ^ 1], *t_next = p.temperature[current ^ 1];
     const LavaBox lava{box[0], box[1], box[2], box[3]};  // stable: only the updates grow it
     BoxGrowth found;
-    const LavaBox region = lava_region(lava, all_cells, rows, cols);
-    if (!(region.r1 < region.r0)) {
-      const unsigned tiles_across = unsigned(region.c1 - region.c0 + kTileCols) / kTileCols;
-      const unsigned tiles = tiles_across * (unsigned(region.r1 - region.r0 + kTileRows) / kTileRows);
-      for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const int64_t r = region.r0 + int64_t(tile / tiles_across) * kTileRows - 1 + hy;
-        const int64_t c = region.c0 + int64_t(tile % tiles_across) * kTileCols - 1 + hx;
-        const bool on_grid = ring_or_tile && whole.stored(r, c);
-        double own[kLavaNeighbours] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-        if (on_grid) lava_cell_outflows(z, h, t, whole, r, c, k, own);
-        if (ring_or_tile) {  // off the grid: zero flows and temperature
-          OPSPLIT_UNROLL
-          for (int m = 0; m < kLavaNeighbours; ++m) flows[m][q] = own[m];
-          temperature[q] = on_grid ? t[r * cols + c] : 0.0;
-        }
-        __syncthreads();
-        if (in_tile && r <= region.r1 && c <= region.c1) {
-          double in[kLavaNeighbours], t_in[kLavaNeighbours];
-          OPSPLIT_UNROLL
-          for (int m = 0; m < kLavaNeighbours; ++m) {
-            const int qn = q + lava_drow(m) * kHaloCols + lava_dcol(m);
-            in[m] = flows[lava_opposite(m)][qn], t_in[m] = temperature[qn];
-          }
-          const int64_t i = r * cols + c;
-          double zi = z[i], hi = h[i], ti = t[i], solid = p.solidified[i], lost = p.lost[i];
-          const bool sink = whole.sink(r, c);
-          if (lava_cell_update(sink, own, in, t_in, k, zi, hi, ti, solid, lost) && !inside(lava, r, c))
-            found.include(r, c);
-          if (s + 1 < nsteps && inside(vent_box, r, c))
-            lava_emit(vents, lava_step_start(vents, first_step + s + 1), vents.pclock, i, hi, ti);
-          z_next[i] = zi, h_next[i] = hi, t_next[i] = ti;
-          if (solid != p.solidified[i]) p.solidified[i] = solid;
-          if (sink) p.lost[i] = lost;
-        }
-        __syncthreads();  // the shared arrays are the next tile's
-      }
-    }
+    lava_step_tiles(p, whole, current, lava_region(lava, all_cells, p.rows, p.cols), lava, vents, vent_box,
+                    s + 1 < nsteps ? first_step + s + 1 : -1, k, found);
     found.grow(box);
     grid.sync();
   }
 }
 
+// ---- a block of a grid decomposed over processes: a step a launch, the host between ----
+
+__device__ LavaBox clip(const LavaBox& a, const LavaBox& to) {
+  return LavaBox{max(a.r0, to.r0), min(a.r1, to.r1), max(a.c0, to.c0), min(a.c1, to.c1)};
+}
+__device__ LavaBox step_box(const LavaDeviceState* state) {
+  return LavaBox{state->step_box[0], state->step_box[1], state->step_box[2], state->step_box[3]};
+}
+
+// A step's start: the box its kernels read (the updates grow the other), and fv3's
+// shortest time not yet found.
+__global__ void lava_block_begin_kernel(LavaDeviceState* state) {
+  for (int i = 0; i < 4; ++i) state->step_box[i] = state->box[i];
+  state->shortest[0] = static_cast<unsigned long long>(__double_as_longlong(HUGE_VAL));
+}
+
+// fv2: the emission of step `step` at the block's vents (the others' at cell -1).
+__global__ void lava_emit_kernel(LavaPlanes p, int current, LavaVents vents, int64_t step) {
+  lava_emit_all(vents, lava_step_start(vents, step), vents.pclock, p.thickness[current], p.temperature[current]);
+}
+
+__global__ void lava_pack_kernel(LavaSlab slab, double* to) {
+  for (int64_t v = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; v < slab.values(); v += gridDim.x * int64_t(blockDim.x))
+    to[v] = slab.planes[slab.plane_of(v)][slab.cell_of(v)];
+}
+
+// The ghosts from a neighbour; those holding lava grow the box (lava that may cross).
+__global__ void lava_unpack_kernel(LavaSlab slab, const double* from, LavaDeviceState* state) {
+  BoxGrowth found;
+  for (int64_t v = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; v < slab.values(); v += gridDim.x * int64_t(blockDim.x)) {
+    const int64_t i = slab.cell_of(v);
+    slab.planes[slab.plane_of(v)][i] = from[v];
+    if (slab.plane_of(v) == 1 && from[v] > 0.0) found.include(i / slab.cols, i % slab.cols);
+  }
+  found.grow(state->box);
+}
+
+// fv2: a step of the region (the step's box grown by one) within `window`, the block.
+__global__ void __launch_bounds__(kLavaThreads)
+    lava_block_step_kernel(LavaPlanes p, LavaShape shape, int current, LavaBox window, bool all_cells, LavaConstants k,
+                           LavaDeviceState* state) {
+  const LavaBox lava = step_box(state);
+  BoxGrowth found;
+  const LavaVents none{nullptr, 0, 0.0, 0.0, 0.0};
+  lava_step_tiles(p, shape, current, clip(lava_region(lava, all_cells, p.rows, p.cols), window), lava, none, lava,
+                  -1, k, found);
+  found.grow(state->box);
+}
 
 // Reduces v over a warp (the minimum), for lane 0.
 __device__ double warp_min(double v) {
@@ -207,6 +267,49 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
+// fv3, a block: the motions of the step's box within `window` (the block and its first
+// band of ghosts) and their shortest time, as lava3_steps_kernel's first phase.
+__global__ void __launch_bounds__(kThreads)
+    lava3_motion_kernel(LavaPlanes p, LavaShape shape, int cur, LavaBox window, Lava3Constants k,
+                        LavaDeviceState* state) {
+  const LavaBox cells = clip(step_box(state), window);
+  const double *z = p.altitude[cur], *h = p.thickness[cur], *t = p.temperature[cur];
+  const double *px = p.momentum_x[cur], *py = p.momentum_y[cur];
+  double mine = HUGE_VAL;
+  if (cells.r1 >= cells.r0 && cells.c1 >= cells.c0) {
+    const unsigned width = unsigned(cells.c1 - cells.c0 + 1), n = unsigned(cells.r1 - cells.r0 + 1) * width;
+    for (unsigned q = blockIdx.x * kThreads + threadIdx.x; q < n; q += gridDim.x * kThreads) {
+      const int64_t r = cells.r0 + q / width, c = cells.c0 + q % width;
+      Lava3Motion m;
+      if (!lava3_cell_motion(z, h, t, px, py, shape, r, c, k, m)) continue;
+      mine = fmin(mine, lava3_cell_time(m, k));
+      lava3_store_motion(p.motion, p.rows * p.cols, r * p.cols + c, m);
+    }
+  }
+  mine = warp_min(mine);
+  if (threadIdx.x % 32 == 0 && mine < HUGE_VAL)
+    atomicMin(&state->shortest[0], static_cast<unsigned long long>(__double_as_longlong(mine)));
+}
+
+// fv3, a block: flow mode over the region (the step's box grown by one) within
+// `window`, the block, for a step of `clock` seconds from `now`.
+__global__ void __launch_bounds__(kThreads)
+    lava3_flow_kernel(LavaPlanes p, LavaShape shape, int cur, LavaBox window, bool all_cells, double clock, double now,
+                      LavaVents vents, LavaBox vent_box, Lava3Constants k, LavaDeviceState* state) {
+  const LavaBox lava = step_box(state);
+  const LavaBox region = clip(lava_region(lava, all_cells, p.rows, p.cols), window);
+  BoxGrowth found;
+  if (region.r1 >= region.r0 && region.c1 >= region.c0) {
+    const unsigned width = unsigned(region.c1 - region.c0 + 1), n = unsigned(region.r1 - region.r0 + 1) * width;
+    for (unsigned q = blockIdx.x * kThreads + threadIdx.x; q < n; q += gridDim.x * kThreads) {
+      const int64_t r = region.r0 + q / width, c = region.c0 + q % width;
+      if (lava3_cell_step(p, shape, cur, r, c, k, clock, vents, inside(vent_box, r, c), now) && !inside(lava, r, c))
+        found.include(r, c);
+    }
+  }
+  found.grow(state->box);
+}
+
 }  // namespace
 
 struct LavaLauncher::Slot {
@@ -224,6 +327,7 @@ LavaLauncher::LavaLauncher(Context& ctx) : ctx_(ctx) {
       check(cudaEventCreateWithFlags(&slots_[i].done, cudaEventDisableTiming), "cudaEventCreate");
       check(cudaHostAlloc(&slots_[i].state, sizeof(LavaDeviceState), cudaHostAllocDefault), "cudaHostAlloc");
     }
+    check(cudaHostAlloc(&shortest_, sizeof(double), cudaHostAllocDefault), "cudaHostAlloc");
     set_state(LavaBox{}, 0.0, 0, CompensatedSum{});  // a new grid's: read back before any launch
   } catch (...) {
     release();
@@ -244,11 +348,14 @@ void LavaLauncher::release() noexcept {
   }
   if (device_state_ != nullptr) cudaFree(device_state_);
   device_state_ = nullptr;
+  if (shortest_ != nullptr) cudaFreeHost(shortest_);
+  shortest_ = nullptr;
 }
 
 void LavaLauncher::set_state(const LavaBox& box, double time, int64_t steps, const CompensatedSum& emitted) {
   LavaDeviceState d{};
-  d.box[0] = box.r0, d.box[1] = box.r1, d.box[2] = box.c0, d.box[3] = box.c1;
+  d.box[0] = box.empty() ? LLONG_MAX : box.r0, d.box[1] = box.r1, d.box[2] = box.empty() ? LLONG_MAX : box.c0;
+  d.box[3] = box.c1;
   d.time = time, d.steps = steps, d.emitted_sum = emitted.sum, d.emitted_error = emitted.error;
   d.shortest[0] = d.shortest[1] = 0x7ff0000000000000ull;  // +infinity
   ctx_.device().copy_to_device(device_state_, &d, sizeof d);
@@ -322,6 +429,67 @@ void LavaLauncher::launch3(const LavaPlanes& g, int current, int64_t steps, cons
                      current,
                      static_cast<long long>(steps), vents, vent_box, nsteps, until, all_cells, k, device_state_);
   finish(nsteps);
+}
+
+int LavaLauncher::blocks_for(int64_t work, int per_block) {
+  if (sms_ == 0)
+    check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, ctx_.device().id()), "cudaDeviceGetAttribute");
+  // Enough to fill the device a few times over; the kernels stride over the rest.
+  return static_cast<int>(std::clamp<int64_t>((work + per_block - 1) / per_block, 1, int64_t(sms_) * 8));
+}
+
+namespace {
+cudaStream_t stream_of(Context& ctx) { return static_cast<cudaStream_t>(ctx.device().stream()); }
+}  // namespace
+
+void LavaLauncher::emit(const LavaPlanes& g, int current, const LavaVents& vents, int64_t step) {
+  if (vents.count == 0) return;
+  lava_emit_kernel<<<1, 1, 0, stream_of(ctx_)>>>(g, current, vents, step);
+  check(cudaGetLastError(), "lava_emit_kernel");
+}
+
+void LavaLauncher::pack(const LavaSlab& slab, double* to) {
+  lava_pack_kernel<<<blocks_for(slab.values(), kThreads), kThreads, 0, stream_of(ctx_)>>>(slab, to);
+  check(cudaGetLastError(), "lava_pack_kernel");
+}
+
+void LavaLauncher::unpack(const LavaSlab& slab, const double* from) {
+  lava_unpack_kernel<<<blocks_for(slab.values(), kThreads), kThreads, 0, stream_of(ctx_)>>>(slab, from, device_state_);
+  check(cudaGetLastError(), "lava_unpack_kernel");
+}
+
+void LavaLauncher::step_block(const LavaPlanes& g, const LavaShape& shape, int current, const LavaBox& window,
+                              bool all_cells, const LavaConstants& k) {
+  const cudaStream_t stream = stream_of(ctx_);
+  lava_block_begin_kernel<<<1, 1, 0, stream>>>(device_state_);
+  check(cudaGetLastError(), "lava_block_begin_kernel");
+  const int64_t tiles = ((window.r1 - window.r0 + kTileRows) / kTileRows) * ((window.c1 - window.c0 + kTileCols) / kTileCols);
+  lava_block_step_kernel<<<blocks_for(tiles, 1), kLavaThreads, 0, stream>>>(g, shape, current, window, all_cells, k,
+                                                                           device_state_);
+  check(cudaGetLastError(), "lava_block_step_kernel");
+}
+
+double LavaLauncher::motion_block(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& window,
+                                  const Lava3Constants& k) {
+  const cudaStream_t stream = stream_of(ctx_);
+  lava_block_begin_kernel<<<1, 1, 0, stream>>>(device_state_);
+  check(cudaGetLastError(), "lava_block_begin_kernel");
+  const int64_t cells = (window.r1 - window.r0 + 1) * (window.c1 - window.c0 + 1);
+  lava3_motion_kernel<<<blocks_for(cells, kThreads), kThreads, 0, stream>>>(g, shape, cur, window, k, device_state_);
+  check(cudaGetLastError(), "lava3_motion_kernel");
+  check(cudaMemcpyAsync(shortest_, &device_state_->shortest[0], sizeof(double), cudaMemcpyDeviceToHost, stream),
+        "cudaMemcpyAsync");
+  ctx_.device().synchronize();
+  return *shortest_;
+}
+
+void LavaLauncher::flow_block(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& window,
+                              bool all_cells, double clock, double now, const LavaVents& vents,
+                              const LavaBox& vent_box, const Lava3Constants& k) {
+  const int64_t cells = (window.r1 - window.r0 + 1) * (window.c1 - window.c0 + 1);
+  lava3_flow_kernel<<<blocks_for(cells, kThreads), kThreads, 0, stream_of(ctx_)>>>(
+      g, shape, cur, window, all_cells, clock, now, vents, vent_box, k, device_state_);
+  check(cudaGetLastError(), "lava3_flow_kernel");
 }
 
 LavaDeviceState LavaLauncher::state() {

@@ -74,7 +74,7 @@ void opsplit_ca_s::attach(const opsplit_group& g, const opsplit_decomposition& d
                                      " cells is more than a lava grid takes (2^31 cells)");
                      bool remote[4];
                      for (int f = 0; f < 4; ++f) remote[f] = d.dims[f / 2] > 1 && d.neighbours[f] >= 0;
-                     made = lava_->prepare_attach(remote, first[0], first[1], global[0], global[1]);
+                     made = lava_->prepare_attach(remote, first[0], first[1], global[0], global[1], g.device_pointers != 0);
                    }),
                    call);
   Group owned(g);

@@ -577,9 +577,12 @@ void LavaGrid::load_vents(const std::string& vents_path, const std::string& rate
 
 void LavaGrid::synchronize() {
   if (!ctx_.is_cuda()) return;
+  device_state_current();
   const LavaDeviceState d = launcher_->state();
   box_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]};
-  if (fv3_) {  // the device's clock, steps and emission; the substates in the buffer the steps reached
+  if (box_.empty()) box_ = LavaBox{};
+  if (fv3_ && !distributed()) {  // the device's clock, steps and emission (a block's host keeps its own); the
+                                 // substates in the buffer the steps reached
     current_ ^= static_cast<int>((d.steps - steps_) & 1);
     steps_ = d.steps, time_ = d.time;
     emitted_.sum = d.emitted_sum, emitted_.error = d.emitted_error;
@@ -638,17 +641,28 @@ void LavaGrid::advance(int64_t n, double until) {
     for (int v = 0; v < on_host.count; ++v)
       emitted_.add(lava_vent_thickness(on_host, v, lava_step_start(on_host, step), on_host.pclock));
   };
-  if (!ctx_.is_cuda()) {
-    // Distributed, the block's vents emit, and the exchange carries what they emitted to
-    // the neighbours' ghosts; the outflows are the block's and its first ghost band's.
+  if (!ctx_.is_cuda() || distributed()) {
+    // A step at a time (CUDA: one process launches several, below). Distributed, the
+    // block's vents emit, and the exchange carries what they emitted to the neighbours'
+    // ghosts; the outflows are the block's and its first ghost band's, the updates the
+    // block's.
+    device_state_current();
     const LavaBox ring = own_and_ring();
     for (int64_t s = 0; s < n; ++s) {
       count_emission(steps_);
-      lava_emit_all(on_host, lava_step_start(on_host, steps_), on_host.pclock, g.thickness[0], g.temperature[0]);
-      if (distributed()) exchange_ghosts(0);
-      const LavaBox region = lava_region(box_, all_cells_, rows_, cols_);
-      lava_flows_cpu(g, shape_, flows_.as<double>(), previous_temperature_.as<double>(), region.clipped(ring),
-                     region.clipped(own_), k, ctx_.threads(), box_);
+      if (ctx_.is_cuda())
+        launcher_->emit(g, current_, vents_on_backend(), steps_);
+      else
+        lava_emit_all(on_host, lava_step_start(on_host, steps_), on_host.pclock, g.thickness[0], g.temperature[0]);
+      if (distributed()) exchange_ghosts(current_);
+      if (ctx_.is_cuda()) {
+        launcher_->step_block(g, shape_, current_, own_, all_cells_, k);
+        current_ ^= 1;  // CUDA's pairs (fv2 on the CPU has one buffer: current_ stays 0)
+      } else {
+        const LavaBox region = lava_region(box_, all_cells_, rows_, cols_);
+        lava_flows_cpu(g, shape_, flows_.as<double>(), previous_temperature_.as<double>(), region.clipped(ring),
+                       region.clipped(own_), k, ctx_.threads(), box_);
+      }
       ++steps_;
     }
     return;
@@ -664,7 +678,9 @@ void LavaGrid::advance(int64_t n, double until) {
 void LavaGrid::advance_fv3(int64_t n, double until) {
   const Lava3Constants k = lava3_constants(params_);
   const LavaPlanes g = planes();
-  if (!ctx_.is_cuda()) {
+  if (!ctx_.is_cuda() || distributed()) {
+    // A step at a time (CUDA: one process launches several, below).
+    device_state_current();
     const std::vector<LavaVentSchedule> host = host_schedules();
     const LavaVents on_host = vents_on_host(host);
     const LavaBox ring = own_and_ring();
@@ -678,13 +694,18 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
       bool last = false;
       double shortest = HUGE_VAL;
       if (distributed()) exchange_ghosts(current_);
-      const std::exception_ptr failed =
-          attempt([&] { shortest = lava3_motion_cpu(g, shape_, current_, box_.clipped(ring), k, threads); });
+      const std::exception_ptr failed = attempt([&] {
+        shortest = ctx_.is_cuda() ? launcher_->motion_block(g, shape_, current_, ring, k)
+                                  : lava3_motion_cpu(g, shape_, current_, box_.clipped(ring), k, threads);
+      });
       shortest = group_or_alone().settle_min(failed, shortest, "the lava step's clock");
       const double clock = lava3_clock(shortest, time_, until, k, &last);
       if (lava3_stalled(time_, clock, last)) fail_stalled(time_);  // nothing changed but the motions
-      lava3_flow_cpu(g, shape_, current_, clock, lava_region(box_, all_cells_, rows_, cols_).clipped(own_), on_host,
-                     vent_box_, time_, k, threads, box_);
+      if (ctx_.is_cuda())
+        launcher_->flow_block(g, shape_, current_, own_, all_cells_, clock, time_, vents_on_backend(), vent_box_, k);
+      else
+        lava3_flow_cpu(g, shape_, current_, clock, lava_region(box_, all_cells_, rows_, cols_).clipped(own_), on_host,
+                       vent_box_, time_, k, threads, box_);
       lava3_count_emission(on_host, time_, clock, emitted_);
       time_ = last ? until : time_ + clock;
       ++steps_, current_ ^= 1;
@@ -767,8 +788,7 @@ std::vector<Buffer*> LavaGrid::buffers() {
 
 std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote[4], int64_t first_row,
                                                                int64_t first_col, int64_t global_rows,
-                                                               int64_t global_cols) {
-  if (ctx_.is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "a lava grid on a CUDA context cannot be distributed yet");
+                                                               int64_t global_cols, bool device_pointers) {
   // Two bands of ghosts on each remote side: a step's outflows reach a cell from one
   // cell away, and those outflows read one cell further.
   const int64_t north = remote[0] ? 2 : 0, south = remote[1] ? 2 : 0, west = remote[2] ? 2 : 0, east = remote[3] ? 2 : 0;
@@ -776,23 +796,45 @@ std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote
   a->rows = rows_ + north + south, a->cols = cols_ + west + east;
   a->own = {north, north + rows_ - 1, west, west + cols_ - 1};
   a->shape = lava_shape(a->rows, a->cols, first_row - north, first_col - west, global_rows, global_cols);
+  // A slab: two lines of a side, each plane; the exchange counts bytes in an int.
+  const int64_t slab = 2 * std::max(rows_, a->cols) * (fv3_ ? 5 : 3);
+  if (slab > static_cast<int64_t>(INT32_MAX / sizeof(double)))
+    fail(OPSPLIT_ERROR_UNSUPPORTED, "a block of " + shape(rows_, cols_) + " cells sends slabs of " +
+                                        num(static_cast<long long>(slab * sizeof(double))) +
+                                        " bytes, more than an exchange takes (2^31 - 1)");
   // Every buffer at the new size, the block's values in it (ghosts 0).
   a->targets = buffers();
   for (Buffer* b : a->targets) {
     const int64_t planes = static_cast<int64_t>(b->bytes() / plane_bytes(rows_, cols_));
-    Buffer grown;
-    if (planes > 0) grown = Buffer(ctx_, static_cast<size_t>(planes) * plane_bytes(a->rows, a->cols));
+    if (planes == 0) {
+      a->buffers.emplace_back();
+      continue;
+    }
+    std::vector<double> old(static_cast<size_t>(planes * rows_ * cols_));
+    std::vector<double> grown(static_cast<size_t>(planes * a->rows * a->cols));
+    if (ctx_.is_cuda())
+      ctx_.device().copy_to_host(old.data(), b->data(), b->bytes());
+    else
+      std::memcpy(old.data(), b->data(), b->bytes());
     for (int64_t p = 0; p < planes; ++p)
       for (int64_t r = 0; r < rows_; ++r)
-        std::memcpy(grown.as<double>() + (p * a->rows + r + north) * a->cols + west,
-                    b->as<double>() + (p * rows_ + r) * cols_, static_cast<size_t>(cols_) * sizeof(double));
-    a->buffers.push_back(std::move(grown));
+        std::memcpy(&grown[static_cast<size_t>((p * a->rows + r + north) * a->cols + west)],
+                    &old[static_cast<size_t>((p * rows_ + r) * cols_)], static_cast<size_t>(cols_) * sizeof(double));
+    Buffer made(ctx_, grown.size() * sizeof(double));
+    if (ctx_.is_cuda()) {
+      ctx_.device().copy_to_device(made.data(), grown.data(), made.bytes());
+      ctx_.device().synchronize();  // grown is on this frame
+    } else {
+      std::memcpy(made.data(), grown.data(), made.bytes());
+    }
+    a->buffers.push_back(std::move(made));
   }
   a->block = std::make_unique<Block>();
-  for (int side = 0; side < 4; ++side) a->block->remote[side] = remote[side];
-  const int64_t slab = 2 * std::max(rows_, a->cols) * (fv3_ ? 5 : 3);
-  for (int side = 0; side < 2; ++side)
-    a->block->send[side].resize(static_cast<size_t>(slab)), a->block->receive[side].resize(static_cast<size_t>(slab));
+  Block& b = *a->block;
+  for (int side = 0; side < 4; ++side) b.remote[side] = remote[side];
+  b.slab_values = slab;
+  b.slabs = Buffer(ctx_, static_cast<size_t>(4 * slab) * sizeof(double));
+  if (ctx_.is_cuda() && !device_pointers) b.staging = cuda::PinnedBuffer(static_cast<size_t>(4 * slab) * sizeof(double));
   return a;
 }
 
@@ -802,6 +844,13 @@ void LavaGrid::attach(std::unique_ptr<Attachment> a, Group&& group) noexcept {
   rows_ = a->rows, cols_ = a->cols, own_ = a->own, shape_ = a->shape;
   block_ = std::move(a->block);
   block_->group = std::move(group);
+  device_state_due_ = ctx_.is_cuda();  // the box moved with the storage
+}
+
+void LavaGrid::device_state_current() {
+  if (!device_state_due_) return;
+  set_device_state();
+  device_state_due_ = false;
 }
 
 std::vector<int64_t> LavaGrid::agreement() const {
@@ -829,44 +878,61 @@ LavaBox LavaGrid::own_and_ring() const {
 // Columns first (two columns of the block's rows from the west and east neighbours), then
 // rows (two rows of the whole storage width from the north and south ones, the corners
 // with them: the neighbours got theirs with the columns). Every plane in one message a
-// side, two lines each, in increasing order: the sender's first lines are the receiver's
-// last ghosts.
+// side (LavaSlab). CUDA packs and unpacks on the device, and stages the slabs through
+// the host where the group takes host memory only.
 void LavaGrid::exchange_ghosts(int buffer) {
-  std::vector<double*> planes{plane(LavaSubstate::altitude, buffer), plane(LavaSubstate::thickness, buffer),
-                              plane(LavaSubstate::temperature, buffer)};
-  if (fv3_) planes.push_back(plane(LavaSubstate::momentum_x, buffer)), planes.push_back(plane(LavaSubstate::momentum_y, buffer));
+  LavaSlab lines{{plane(LavaSubstate::altitude, buffer), plane(LavaSubstate::thickness, buffer),
+                  plane(LavaSubstate::temperature, buffer), nullptr, nullptr},
+                 fv3_ ? 5 : 3, false, 0, 0, own_.r0, cols_};
+  if (fv3_) lines.planes[3] = plane(LavaSubstate::momentum_x, buffer), lines.planes[4] = plane(LavaSubstate::momentum_y, buffer);
   Block& b = *block_;
+  const bool cuda = ctx_.is_cuda(), staged = !b.staging.empty();
   for (int axis = 1; axis >= 0; --axis) {
     if (!b.remote[2 * axis] && !b.remote[2 * axis + 1]) continue;
-    const bool columns = axis == 1;
-    // A line: a column over the block's rows, or a row over the storage's width.
-    const int64_t length = columns ? own_.r1 - own_.r0 + 1 : cols_;
-    auto cell = [&](int64_t line, int64_t k) {  // storage index of cell k of line `line`
-      return columns ? (own_.r0 + k) * cols_ + line : line * cols_ + k;
-    };
-    const int64_t first = columns ? own_.c0 : own_.r0, last = columns ? own_.c1 : own_.r1;
+    lines.columns = axis == 1;
+    lines.length = lines.columns ? own_.r1 - own_.r0 + 1 : cols_;  // a column over the block's rows, a row over the storage
+    const int64_t first = lines.columns ? own_.c0 : own_.r0, last = lines.columns ? own_.c1 : own_.r1;
     const int64_t sent_lines[2] = {first, last - 1}, ghost_lines[2] = {first - 2, last + 1};
+    const size_t bytes = static_cast<size_t>(lines.values()) * sizeof(double);
+    // Where MPI reads and writes slot s: the device's slabs, or the host's copies of them.
+    auto mpi_slot = [&](int s) -> void* {
+      return staged ? static_cast<void*>(b.staging.data() + s * b.slab_values * sizeof(double)) : b.slab(s);
+    };
     const void* send[2] = {nullptr, nullptr};
     void* receive[2] = {nullptr, nullptr};
     for (int side = 0; side < 2; ++side) {
       if (!b.remote[2 * axis + side]) continue;
-      double* out = b.send[side].data();
-      for (double* p : planes)
-        for (int64_t line = sent_lines[side]; line < sent_lines[side] + 2; ++line)
-          for (int64_t k = 0; k < length; ++k) *out++ = p[cell(line, k)];
-      send[side] = b.send[side].data(), receive[side] = b.receive[side].data();
+      LavaSlab sent = lines;
+      sent.first_line = sent_lines[side];
+      if (cuda) {
+        launcher_->pack(sent, b.slab(side));
+      } else {
+        for (int64_t v = 0; v < sent.values(); ++v) b.slab(side)[v] = sent.planes[sent.plane_of(v)][sent.cell_of(v)];
+      }
+      send[side] = mpi_slot(side), receive[side] = mpi_slot(2 + side);
     }
-    b.group.exchange(axis, send, receive, static_cast<size_t>(2 * length) * planes.size() * sizeof(double));
+    if (staged) {
+      for (int side = 0; side < 2; ++side)
+        if (send[side]) ctx_.device().copy_to_host(mpi_slot(side), b.slab(side), bytes);
+    } else if (cuda) {
+      ctx_.device().synchronize();  // MPI reads the slabs once they are written
+    }
+    b.group.exchange(axis, send, receive, bytes);
     for (int side = 0; side < 2; ++side) {
-      if (!b.remote[2 * axis + side]) continue;
-      const double* in = b.receive[side].data();
-      for (size_t p = 0; p < planes.size(); ++p)
-        for (int64_t line = ghost_lines[side]; line < ghost_lines[side] + 2; ++line)
-          for (int64_t k = 0; k < length; ++k) {
-            const int64_t i = cell(line, k);
-            planes[p][i] = *in++;
-            if (p == 1 && planes[1][i] > 0.0) box_.include(i / cols_, i % cols_);  // lava that may cross
-          }
+      if (!receive[side]) continue;
+      LavaSlab ghosts = lines;
+      ghosts.first_line = ghost_lines[side];
+      const double* in = b.slab(2 + side);
+      if (staged) ctx_.device().copy_to_device(b.slab(2 + side), receive[side], bytes);
+      if (cuda) {
+        launcher_->unpack(ghosts, in);
+        continue;
+      }
+      for (int64_t v = 0; v < ghosts.values(); ++v) {
+        const int64_t i = ghosts.cell_of(v);
+        ghosts.planes[ghosts.plane_of(v)][i] = in[v];
+        if (ghosts.plane_of(v) == 1 && in[v] > 0.0) box_.include(i / cols_, i % cols_);  // lava that may cross
+      }
     }
   }
 }

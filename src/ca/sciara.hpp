@@ -17,6 +17,7 @@
 #include "core/context.hpp"
 #include "core/error.hpp"
 #include "core/group.hpp"
+#include "core/pinned.hpp"
 
 namespace opsplit::ca {
 
@@ -121,10 +122,11 @@ class LavaGrid {
   // process. Local, in two halves: prepare_attach allocates (and may fail), attach
   // cannot; the caller checks the decomposition with the other processes and settles
   // between them. From then on the substates (set and got as the block), vents (global
-  // rows and columns), steps and volumes are collective. CPU only.
+  // rows and columns), steps and volumes are collective. device_pointers: the group
+  // exchanges device memory (else a CUDA grid stages its slabs through the host).
   struct Attachment;
   std::unique_ptr<Attachment> prepare_attach(const bool remote[4], int64_t first_row, int64_t first_col,
-                                             int64_t global_rows, int64_t global_cols);
+                                             int64_t global_rows, int64_t global_cols, bool device_pointers);
   void attach(std::unique_ptr<Attachment> a, Group&& group) noexcept;
   ~LavaGrid();
   bool distributed() const { return block_ != nullptr; }
@@ -214,12 +216,17 @@ class LavaGrid {
   // Distributed: the ghost bands from the neighbours (the paired substates' buffer
   // `buffer`), each ghost holding lava taken into the box.
   void exchange_ghosts(int buffer);
+  // The device's box and counts made the host's, where attach left them behind.
+  void device_state_current();
 
   // A distributed grid's group and exchange buffers.
   struct Block {
     Group group;
-    bool remote[4];                           // north, south, west, east
-    std::vector<double> send[2], receive[2];  // one side's slab each
+    bool remote[4];                   // north, south, west, east
+    int64_t slab_values;              // the most a slab holds (LavaSlab)
+    Buffer slabs;                     // on the backend: 4 slabs (sent north or west, south or east; received)
+    cuda::PinnedBuffer staging;       // CUDA with a group that takes host memory only: the 4 on the host
+    double* slab(int s) const { return slabs.as<double>() + s * slab_values; }
   };
   // The buffers of a pair of substates and the single ones, in one list.
   std::vector<Buffer*> buffers();
@@ -252,6 +259,7 @@ class LavaGrid {
   Buffer motion_;                        // fv3: one step's motions (25 planes)
   Buffer device_vents_, device_rates_;  // CUDA: the vents' schedules
   std::unique_ptr<class LavaLauncher> launcher_;  // CUDA
+  bool device_state_due_ = false;                 // CUDA: attach moved the box; the device's is old
   LavaBox vent_box_;
   bool all_cells_ = false;
   LavaBox box_;  // every cell that has held lava since thickness was set, and the vents (CUDA: as last read)

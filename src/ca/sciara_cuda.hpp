@@ -9,7 +9,8 @@ namespace opsplit::ca {
 
 // What the device keeps of a lava grid between launches, read back after them.
 struct LavaDeviceState {
-  long long box[4];               // r0, r1, c0, c1
+  long long box[4];               // r0, r1, c0, c1 (empty: r0 past every row, so that minima take a cell)
+  long long step_box[4];          // a block's: the box at its step's start, what the step reads
   double time;                    // fv3: the sum of the clocks, s
   long long steps;                // fv3: steps done
   double emitted_sum, emitted_error;  // fv3: the thickness the vents emitted (a CompensatedSum)
@@ -46,6 +47,25 @@ class LavaLauncher {
   // when it last waited), and move to the other buffer with each step.
   void launch3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents, const LavaBox& vent_box,
                int nsteps, double until, bool all_cells, const Lava3Constants& k);
+  // A block of a grid decomposed over processes (LavaGrid::attach) steps one step at a
+  // time, the host between the phases: it exchanges the ghosts and agrees on fv3's clock.
+  // fv2: step `step`'s emission at the block's vents (the others' are at cell -1).
+  void emit(const LavaPlanes& g, int current, const LavaVents& vents, int64_t step);
+  // The slab's values into `to`; `from` into the slab's cells, ghosts holding lava
+  // taken into the box. Both device memory, ordered on the stream.
+  void pack(const LavaSlab& slab, double* to);
+  void unpack(const LavaSlab& slab, const double* from);
+  // fv2: a step of the region (the box grown by one) within `window`, the block, from
+  // buffer `current` into the other; the tiles' rings read the ghosts.
+  void step_block(const LavaPlanes& g, const LavaShape& shape, int current, const LavaBox& window, bool all_cells,
+                  const LavaConstants& k);
+  // fv3: the motions of the box's cells within `window` (the block and its first band of
+  // ghosts); waits for their shortest time (infinity when none).
+  double motion_block(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& window,
+                      const Lava3Constants& k);
+  // fv3: flow mode over the region within `window`, the block, for `clock` seconds from `now`.
+  void flow_block(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& window, bool all_cells,
+                  double clock, double now, const LavaVents& vents, const LavaBox& vent_box, const Lava3Constants& k);
   // fv3: the device's time as last read back, without waiting (a launch or two behind).
   double known_time() const { return known_time_; }
   bool known_stalled() const { return known_stalled_; }
@@ -69,6 +89,10 @@ class LavaLauncher {
   double known_time_ = 0.0;          // fv3: the latest time read back
   bool known_stalled_ = false;       // fv3: the latest read back stopped on a stall
   int max_blocks_ = 0, max_blocks3_ = 0;
+  int sms_ = 0;                      // the device's multiprocessors (a block's launches)
+  double* shortest_ = nullptr;       // pinned: a block's shortest time, read back
+  // Blocks for a block's grid-stride launch over `work` items of `per_block` each.
+  int blocks_for(int64_t work, int per_block);
 };
 #else
 class LavaLauncher {
@@ -78,6 +102,13 @@ class LavaLauncher {
   void launch(const LavaPlanes&, int, const LavaVents&, const LavaBox&, int64_t, int, bool, const LavaConstants&) {}
   void launch3(const LavaPlanes&, int, int64_t, const LavaVents&, const LavaBox&, int, double, bool,
                const Lava3Constants&) {}
+  void emit(const LavaPlanes&, int, const LavaVents&, int64_t) {}
+  void pack(const LavaSlab&, double*) {}
+  void unpack(const LavaSlab&, const double*) {}
+  void step_block(const LavaPlanes&, const LavaShape&, int, const LavaBox&, bool, const LavaConstants&) {}
+  double motion_block(const LavaPlanes&, const LavaShape&, int, const LavaBox&, const Lava3Constants&) { return 0.0; }
+  void flow_block(const LavaPlanes&, const LavaShape&, int, const LavaBox&, bool, double, double, const LavaVents&,
+                  const LavaBox&, const Lava3Constants&) {}
   double known_time() const { return 0.0; }
   bool known_stalled() const { return false; }
   LavaDeviceState state() { return {}; }

@@ -1191,20 +1191,13 @@ static void place_tests(opsplit_context ctx, opsplit_ca life) {
   opsplit_decomposition sideways = {{2, 1, 1}, {0, 0, 0}, {0, 0, 0}, {-1, 1, 1, -1, -1, -1}};
   EXPECT_ERROR(opsplit_ca_attach_distributed(g, &pair, &sideways), BAD, attach, "dims[1]=1 does not split");
   CHECK(released == 0); /* the caller keeps a group that was refused */
-  opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
-  CHECK_OK(opsplit_context_get_backend(ctx, &backend));
-  if (backend == OPSPLIT_BACKEND_CUDA) { /* not yet: a CPU context's grids only */
-    EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, &whole), OPSPLIT_ERROR_UNSUPPORTED, attach, "CUDA");
-    CHECK(released == 0);
-    CHECK_OK(opsplit_ca_destroy(&g));
-    return;
-  }
   CHECK_OK(opsplit_ca_attach_distributed(g, &one, &whole));
   EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, &whole), BAD, attach, "already attached");
   CHECK_OK(opsplit_ca_get_place(g, &p[0], &p[1], &p[2], &p[3]));
   CHECK(p[0] == 0 && p[1] == 0 && p[2] == RN && p[3] == RN);
 
-  /* A grid of one block runs as the grid alone, bit for bit. */
+  /* A grid of one block runs as the grid alone, bit for bit (CUDA: a block's launches,
+   * a step each, against one process's steps in a launch). */
   CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV3, RN, RN, &alone));
   cone_run(g, 1), cone_run(alone, 1);
   CHECK(same_substates_of(g, alone, 1));

@@ -3,8 +3,7 @@
 ! Fortran (MPI_Dims_create, not periodic); each process's block, placed by
 ! ca%get_place, equals the same cells of the whole grid stepped alone, bit for bit, and
 ! the volumes are the whole grid's. Attaching twice fails through stat on every process
-! and leaves the grid as it was. Runs on the backend OPSPLIT_BACKEND names (CPU only for
-! now: a CUDA context's grid is refused, and the test says so).
+! and leaves the grid as it was. Runs on the backend OPSPLIT_BACKEND names.
 program test_fortran_mpi_ca
   use mpi
   use opsplit
@@ -20,7 +19,7 @@ program test_fortran_mpi_ca
   integer :: dims(2), coords(2), count(2)
   integer(c_int64_t) :: first_row, first_col, global_rows, global_cols
   integer, parameter :: extent(2) = [n1, n2]
-  integer(c_int) :: backend, model
+  integer(c_int) :: model
   logical :: periods(2), same
   real(c_double) :: vw(4), vm(4)
   character(len=11), parameter :: names(7) = [character(len=11) :: 'altitude', 'thickness', 'temperature', &
@@ -45,19 +44,12 @@ program test_fortran_mpi_ca
   end do
 
   call ctx%create(OPSPLIT_BACKEND_AUTO)
-  backend = ctx%backend()
   do m = 1, 2
     model = OPSPLIT_CA_SCIARA_FV2
     if (m == 2) model = OPSPLIT_CA_SCIARA_FV3
     call whole%create(ctx, model, n1, n2)
     call mine%create(ctx, model, count(1), count(2))
     call opsplit_mpi_ca_attach(mine, cart, stat)
-    if (backend == OPSPLIT_BACKEND_CUDA) then
-      call check(stat == OPSPLIT_ERROR_UNSUPPORTED, 'a CUDA grid is refused for now')
-      call whole%destroy()
-      call mine%destroy()
-      cycle
-    end if
     call check(stat == OPSPLIT_SUCCESS, 'attach')
     call mine%get_place(first_row, first_col, global_rows, global_cols)
     call check(global_rows == n1 .and. global_cols == n2, 'the whole grid''s shape')
