@@ -23,12 +23,11 @@
 #include <cuda_runtime_api.h>
 #include <mpi.h>
 
-#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
-#include "device_copy.hpp"
+#include "mpi_bench.hpp"
 #include "opsplit/mpi.h"
 #include "seed_problems.hpp"
 
@@ -64,16 +63,11 @@ bool make_run(Run& r, int64_t nx, int64_t ny, int64_t nz, bool attach, std::stri
 
 // The slowest process's time for nsteps, from a barrier.
 double timed_steps(Run& r, int64_t nsteps, std::string& error) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  const auto start = std::chrono::steady_clock::now();
-  const opsplit_status st = opsplit_rd_step(r.rd, r.field, r.dt, nsteps);
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (st != OPSPLIT_SUCCESS) error = bench::api_error("opsplit_rd_step", st), s = -1;
-  double slowest = 0;
-  MPI_Allreduce(&s, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  double worst_failure = s;
-  MPI_Allreduce(&s, &worst_failure, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-  return worst_failure < 0 ? -1 : slowest;
+  return bench::slowest_seconds([&] {
+    const opsplit_status st = opsplit_rd_step(r.rd, r.field, r.dt, nsteps);
+    if (st != OPSPLIT_SUCCESS) error = bench::api_error("opsplit_rd_step", st);
+    return st == OPSPLIT_SUCCESS;
+  });
 }
 
 void BM_turing(benchmark::State& state, int64_t nx, int64_t ny, int64_t nz, bool attach, int64_t nsteps,
@@ -118,60 +112,20 @@ void BM_turing(benchmark::State& state, int64_t nx, int64_t ny, int64_t nz, bool
   unsetenv("OPSPLIT_HALO_OVERLAP");
 }
 
-// One GPU's device-to-device copy bandwidth (bytes read + written a second), best of 5.
-double copy_bandwidth() {
-  const size_t bytes = size_t(1) << 30;
-  void *a = nullptr, *b = nullptr;
-  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) return 0;
-  const double best = best_device_copy_seconds(b, a, bytes);
-  cudaFree(a), cudaFree(b);
-  return best > 0 ? 2.0 * static_cast<double>(bytes) / best : 0;
-}
-
-class Silent : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  benchmark::Initialize(&argc, argv);
-  if (opsplit_context_create(OPSPLIT_BACKEND_CUDA, &g_ctx) != OPSPLIT_SUCCESS) {
-    if (g_rank == 0) std::fprintf(stderr, "no CUDA context: %s\n", opsplit_last_error_message());
-    MPI_Finalize();
-    return 0;
-  }
-  int device = 0;
-  opsplit_context_get_cuda_device(g_ctx, &device);
-  cudaSetDevice(device);
-  g_copy_bytes_per_s = copy_bandwidth();
+  if (!bench::start(&argc, argv, g_rank, g_size, g_ctx, g_copy_bytes_per_s)) return 0;
   const int64_t n = std::getenv("OPSPLIT_BENCH_MPI_N") ? std::atoll(std::getenv("OPSPLIT_BENCH_MPI_N")) : 512;
   const std::string gpus = std::to_string(g_size), N = std::to_string(n);
-  auto add = [](const std::string& name, auto... args) {
-    benchmark::RegisterBenchmark(name.c_str(), BM_turing, args...)
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Unit(benchmark::kMillisecond);
-  };
+  auto add = [](const std::string& name, auto... args) { bench::add_case(name, BM_turing, args...); };
+
   add("mpi_field/turing19/alone/N:" + N, n, n, n, false, int64_t(20), true, true);
   add("mpi_field/turing19/serial_halo/N:" + N + "/gpus:" + gpus, n, n, n, true, int64_t(20), true, false);
   add("mpi_field/turing19/weak/N:" + N + "/gpus:" + gpus, n, n, n, true, int64_t(20), true, true);
   if (1024 % (2 * g_size) == 0)
     add("mpi_field/turing19/strong/1024x512x512/gpus:" + gpus, int64_t(1024), int64_t(512), int64_t(512 / g_size),
         true, int64_t(10), false, true);
-  if (g_rank == 0) {
-    benchmark::RunSpecifiedBenchmarks();
-  } else {
-    Silent silent;
-    benchmark::RunSpecifiedBenchmarks(&silent);
-  }
-  benchmark::Shutdown();
-  opsplit_context_destroy(&g_ctx);
-  MPI_Finalize();
+  bench::run_and_finish(g_rank, g_ctx);
   return 0;
 }

@@ -269,7 +269,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 // fv3, a block: the motions of the step's box within `window` (the block and its first
 // band of ghosts) and their shortest time, as lava3_steps_kernel's first phase.
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, 2)
     lava3_motion_kernel(LavaPlanes p, LavaShape shape, int cur, LavaBox window, Lava3Constants k,
                         LavaDeviceState* state) {
   const LavaBox cells = clip(step_box(state), window);
@@ -293,7 +293,7 @@ __global__ void __launch_bounds__(kThreads)
 
 // fv3, a block: flow mode over the region (the step's box grown by one) within
 // `window`, the block, for a step of `clock` seconds from `now`.
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, 2)
     lava3_flow_kernel(LavaPlanes p, LavaShape shape, int cur, LavaBox window, bool all_cells, double clock, double now,
                       LavaVents vents, LavaBox vent_box, Lava3Constants k, LavaDeviceState* state) {
   const LavaBox lava = step_box(state);

@@ -393,12 +393,14 @@ std::vector<double> LavaGrid::stored_values(LavaSubstate s, const std::string& n
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
       const double v = values[column_major ? c * rows + r : r * cols + c];
-      const std::string at = name + " at (" + num(r) + ", " + num(c) + ") is " + num(v);
-      if (!std::isfinite(v)) fail_argument(at + ": every value must be finite");
+      auto refuse = [&](const char* why) {  // the message only for a bad value (millions of cells)
+        fail_argument(name + " at (" + num(r) + ", " + num(c) + ") is " + num(v) + ": " + why);
+      };
+      if (!std::isfinite(v)) refuse("every value must be finite");
       const bool signed_value = s == LavaSubstate::altitude || s == LavaSubstate::momentum_x || s == LavaSubstate::momentum_y;
-      if (!signed_value && v < 0.0) fail_argument(at + ": it cannot be negative");
+      if (!signed_value && v < 0.0) refuse("it cannot be negative");
       if (s == LavaSubstate::thickness && v > 0.0 && shape_.sink(own_.r0 + r, own_.c0 + c))
-        fail_argument(at + ": the outermost ring is the sink where lava leaves the grid, and holds none");
+        refuse("the outermost ring is the sink where lava leaves the grid, and holds none");
       stored[static_cast<size_t>((own_.r0 + r) * cols_ + own_.c0 + c)] = v;
     }
   return stored;
