@@ -117,25 +117,39 @@ __device__ void lava_step_tiles(const LavaPlanes& p, const Shape& shape, int cur
 // update their cells, instead of waiting for them. The region is the box (every cell
 // that has held lava, and the vents) grown by one, or every cell; cells outside the box
 // that hold lava after a step grow it, by integer minima and maxima (the same in any
-// order). The first step's emission comes before the first barrier; each later step's
-// is added by the vent cell's own thread right after its update (the CPU's operations
-// and order: it emits at the step's start).
+// order). A step reads one of two copies of the box and grows the other, which the step
+// before read (so no block sees another's growth before it has read its region: there
+// is no barrier between the two); one thread adds the box read into the copy grown. The
+// first step's emission comes before the first barrier; each later step's is added by
+// the vent cell's own thread right after its update (the CPU's operations and order: it
+// emits at the step's start).
 __global__ void __launch_bounds__(kLavaThreads)
     lava_steps_kernel(LavaPlanes p, int current, LavaVents vents, LavaBox vent_box, int64_t first_step, int nsteps,
-                      bool all_cells, LavaConstants k, long long* box) {
+                      bool all_cells, LavaConstants k, LavaDeviceState* state) {
   cg::grid_group grid = cg::this_grid();
   const LavaWholeGrid whole{p.rows, p.cols};
-  if (blockIdx.x == 0 && threadIdx.x == 0)
+  const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+  if (leader) {
     lava_emit_all(vents, lava_step_start(vents, first_step), vents.pclock, p.thickness[current], p.temperature[current]);
+    for (int i = 0; i < 4; ++i) state->box_copies[0][i] = state->box_copies[1][i] = state->box[i];
+  }
   grid.sync();
   for (int s = 0; s < nsteps; ++s, current ^= 1) {
-    const LavaBox lava{box[0], box[1], box[2], box[3]};  // stable: only the updates grow it
+    const long long* read = state->box_copies[(s + 1) & 1];
+    long long* grown = state->box_copies[s & 1];
+    const LavaBox lava{read[0], read[1], read[2], read[3]};  // every cell that held lava before this step
+    if (leader) {  // an empty box (r0 and c0 past every cell, r1 = c1 = -1) changes nothing
+      atomicMin(&grown[0], lava.r0), atomicMax(&grown[1], lava.r1);
+      atomicMin(&grown[2], lava.c0), atomicMax(&grown[3], lava.c1);
+    }
     BoxGrowth found;
     lava_step_tiles(p, whole, current, lava_region(lava, all_cells, p.rows, p.cols), lava, vents, vent_box,
                     s + 1 < nsteps ? first_step + s + 1 : -1, k, found);
-    found.grow(box);
+    found.grow(grown);
     grid.sync();
   }
+  if (leader)
+    for (int i = 0; i < 4; ++i) state->box[i] = state->box_copies[(nsteps - 1) & 1][i];
 }
 
 // ---- a block of a grid decomposed over processes: a step a launch, the host between ----
@@ -418,7 +432,7 @@ void LavaLauncher::launch(const LavaPlanes& g, int current, const LavaVents& ven
   const int blocks = prepare(g, nsteps, all_cells, reinterpret_cast<const void*>(lava_steps_kernel), kLavaThreads);
   launch_cooperative(ctx_, lava_steps_kernel, blocks, kLavaThreads, "cudaLaunchCooperativeKernel(lava_steps_kernel)",
                      g, current,
-                     vents, vent_box, first_step, nsteps, all_cells, k, &device_state_->box[0]);
+                     vents, vent_box, first_step, nsteps, all_cells, k, device_state_);
   finish(nsteps);
 }
 

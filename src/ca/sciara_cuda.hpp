@@ -11,6 +11,7 @@ namespace opsplit::ca {
 struct LavaDeviceState {
   long long box[4];               // r0, r1, c0, c1 (empty: r0 past every row, so that minima take a cell)
   long long step_box[4];          // a block's: the box at its step's start, what the step reads
+  long long box_copies[2][4];     // fv2, one process: the box read and the box grown by a step
   double time;                    // fv3: the sum of the clocks, s
   long long steps;                // fv3: steps done
   double emitted_sum, emitted_error;  // fv3: the thickness the vents emitted (a CompensatedSum)
