@@ -33,18 +33,23 @@ OPSPLIT_HD uint64_t cell_bit(const uint64_t* row, int64_t col) {
   return (row[col / kBitsPerWord] >> (col % kBitsPerWord)) & 1u;
 }
 
+// What lies past a row's end: dead cells, the row's other end (a torus), or a ghost word
+// beside the row holding a neighbouring process's cells (row[-1] west, row[nwords] east;
+// an east ghost needs the row's last word full: cols a multiple of 64).
+enum LifeEnd : int { kLifeDead = 0, kLifeWrap = 1, kLifeGhost = 2 };
+
 // Word w of the row's west neighbours (bit j: the cell at column 64 w + j - 1) and east
-// neighbours (column 64 w + j + 1). Past the row's ends: the other end on a torus
-// (periodic), dead cells otherwise.
-OPSPLIT_HD uint64_t west_neighbours(const uint64_t* row, int64_t w, int64_t cols, bool periodic) {
-  const uint64_t carry = w > 0 ? row[w - 1] >> (kBitsPerWord - 1) : (periodic ? cell_bit(row, cols - 1) : 0);
+// neighbours (column 64 w + j + 1), past the row's ends as `end` says.
+OPSPLIT_HD uint64_t west_neighbours(const uint64_t* row, int64_t w, int64_t cols, int end) {
+  const uint64_t carry = w > 0 || end == kLifeGhost ? row[w - 1] >> (kBitsPerWord - 1)
+                                                    : (end == kLifeWrap ? cell_bit(row, cols - 1) : 0);
   return (row[w] << 1) | carry;
 }
 
-OPSPLIT_HD uint64_t east_neighbours(const uint64_t* row, int64_t w, int64_t nwords, int64_t cols, bool periodic) {
+OPSPLIT_HD uint64_t east_neighbours(const uint64_t* row, int64_t w, int64_t nwords, int64_t cols, int end) {
   uint64_t east = row[w] >> 1;
-  if (w + 1 < nwords) east |= row[w + 1] << (kBitsPerWord - 1);
-  if (w == nwords - 1 && periodic) east |= cell_bit(row, 0) << ((cols - 1) % kBitsPerWord);
+  if (w + 1 < nwords || end == kLifeGhost) east |= row[w + 1] << (kBitsPerWord - 1);
+  if (w == nwords - 1 && end == kLifeWrap) east |= cell_bit(row, 0) << ((cols - 1) % kBitsPerWord);
   return east;
 }
 
@@ -86,22 +91,22 @@ OPSPLIT_HD uint64_t life_word(uint64_t nw, uint64_t n, uint64_t ne, uint64_t w, 
 }
 
 // Word w of the next generation of row r, from the current rows above (null: dead),
-// at and below (null: dead).
+// at and below (null: dead), the rows' ends as west and east say.
 OPSPLIT_HD uint64_t life_next_word(const uint64_t* above, const uint64_t* row, const uint64_t* below, int64_t w,
-                                   int64_t nwords, int64_t cols, bool periodic, LifeRule rule) {
+                                   int64_t nwords, int64_t cols, int west, int east, LifeRule rule) {
   uint64_t nw = 0, n = 0, ne = 0, sw = 0, s = 0, se = 0;
   if (above != nullptr) {
-    nw = west_neighbours(above, w, cols, periodic);
+    nw = west_neighbours(above, w, cols, west);
     n = above[w];
-    ne = east_neighbours(above, w, nwords, cols, periodic);
+    ne = east_neighbours(above, w, nwords, cols, east);
   }
   if (below != nullptr) {
-    sw = west_neighbours(below, w, cols, periodic);
+    sw = west_neighbours(below, w, cols, west);
     s = below[w];
-    se = east_neighbours(below, w, nwords, cols, periodic);
+    se = east_neighbours(below, w, nwords, cols, east);
   }
-  const uint64_t we = west_neighbours(row, w, cols, periodic);
-  const uint64_t ea = east_neighbours(row, w, nwords, cols, periodic);
+  const uint64_t we = west_neighbours(row, w, cols, west);
+  const uint64_t ea = east_neighbours(row, w, nwords, cols, east);
   return life_word(nw, n, ne, we, row[w], ea, sw, s, se, rule) & valid_bits(w, cols);
 }
 
@@ -112,7 +117,31 @@ OPSPLIT_HD uint64_t life_grid_word(const uint64_t* in, int64_t r, int64_t w, int
   const uint64_t* row = in + r * nwords;
   const uint64_t* above = r > 0 ? row - nwords : (periodic ? in + (rows - 1) * nwords : nullptr);
   const uint64_t* below = r + 1 < rows ? row + nwords : (periodic ? in : nullptr);
-  return life_next_word(above, row, below, w, nwords, cols, periodic, rule);
+  const int end = periodic ? kLifeWrap : kLifeDead;
+  return life_next_word(above, row, below, w, nwords, cols, end, end, rule);
+}
+
+// A block of a grid decomposed over processes as it is stored: its rows x cols cells
+// (nwords words a row) with a ghost row above and below and a ghost word west and east
+// where a neighbouring process lies there (ghost[4]: north, south, west, east, 1 or 0),
+// row r's first word at (r + ghost[0]) * stride + ghost[2]. Sides without a ghost are
+// dead or, on a torus not split along that axis, wrap within the block.
+struct LifeBlock {
+  int64_t rows, cols, nwords, stride;
+  int ghost[4];
+  bool wrap_rows, wrap_cols;
+  OPSPLIT_HD int64_t at(int64_t r, int64_t w) const { return (r + ghost[0]) * stride + ghost[2] + w; }
+};
+
+// Word w of the block's row r in the next generation (its ghosts current).
+OPSPLIT_HD uint64_t life_block_word(const uint64_t* in, const LifeBlock& b, int64_t r, int64_t w, LifeRule rule) {
+  const uint64_t* row = in + b.at(r, 0);
+  const uint64_t* above =
+      r > 0 || b.ghost[0] ? row - b.stride : (b.wrap_rows ? in + b.at(b.rows - 1, 0) : nullptr);
+  const uint64_t* below = r + 1 < b.rows || b.ghost[1] ? row + b.stride : (b.wrap_rows ? in + b.at(0, 0) : nullptr);
+  const int west = b.ghost[2] ? kLifeGhost : (b.wrap_cols ? kLifeWrap : kLifeDead);
+  const int east = b.ghost[3] ? kLifeGhost : (b.wrap_cols ? kLifeWrap : kLifeDead);
+  return life_next_word(above, row, below, w, b.nwords, b.cols, west, east, rule);
 }
 
 }  // namespace opsplit::ca

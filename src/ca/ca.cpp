@@ -9,6 +9,7 @@
 #include "ca/life.hpp"
 #include "ca/life_cuda.hpp"
 #include "chem/loaders.hpp"
+#include "core/hash.hpp"
 
 using namespace opsplit;
 
@@ -75,18 +76,38 @@ void opsplit_ca_s::set_rule(const char* rule) {
   rule_ = ca::parse_life_rule(rule);
 }
 
+size_t opsplit_ca_s::stored_words() const {
+  if (!life_blocks_) return word_count();
+  const ca::LifeBlock& b = life_blocks_->block;
+  return static_cast<size_t>((b.rows + b.ghost[0] + b.ghost[1]) * b.stride);
+}
+
+// A block's words go into its storage beside ghosts of 0 (each generation brings them
+// from the neighbours first).
 void opsplit_ca_s::upload(const uint64_t* words) {
+  std::vector<uint64_t> stored;
+  if (life_blocks_) {
+    const ca::LifeBlock& b = life_blocks_->block;
+    stored.assign(stored_words(), 0);
+    for (int64_t r = 0; r < rows_; ++r) std::copy_n(words + r * nwords_, nwords_, &stored[static_cast<size_t>(b.at(r, 0))]);
+    words = stored.data();
+  }
   if (context().is_cuda())
-    context().device().copy_to_device(cells_.data(), words, word_count() * sizeof(uint64_t));
+    context().device().copy_to_device(cells_.data(), words, stored_words() * sizeof(uint64_t));
   else
-    std::memcpy(cells_.data(), words, word_count() * sizeof(uint64_t));
+    std::memcpy(cells_.data(), words, stored_words() * sizeof(uint64_t));
 }
 
 void opsplit_ca_s::download(uint64_t* words) const {
+  std::vector<uint64_t> stored(life_blocks_ ? stored_words() : 0);
+  uint64_t* to = life_blocks_ ? stored.data() : words;
   if (context().is_cuda())
-    context().device().copy_to_host(words, cells_.data(), word_count() * sizeof(uint64_t));
+    context().device().copy_to_host(to, cells_.data(), stored_words() * sizeof(uint64_t));
   else
-    std::memcpy(words, cells_.data(), word_count() * sizeof(uint64_t));
+    std::memcpy(to, cells_.data(), stored_words() * sizeof(uint64_t));
+  if (life_blocks_)
+    for (int64_t r = 0; r < rows_; ++r)
+      std::copy_n(&stored[static_cast<size_t>(life_blocks_->block.at(r, 0))], nwords_, words + r * nwords_);
 }
 
 void opsplit_ca_s::set_cells(const uint8_t* cells, int order) {
@@ -108,45 +129,70 @@ void opsplit_ca_s::get_cells(uint8_t* cells, int order) const {
 }
 
 void opsplit_ca_s::place_rle(const char* rle, int64_t row, int64_t col) {
-  require_life("opsplit_ca_place_rle");
-  if (rle == nullptr) fail_argument("rle is NULL");
-  if (row < 0 || row >= rows_ || col < 0 || col >= cols_)
-    fail_argument("(row, col) = (" + num(row) + ", " + num(col) + ") is outside the " + num(rows_) + " x " +
-                  num(cols_) + " grid");
-  const ca::RlePattern p = ca::parse_rle(rle, cols_, rows_);
-  if (!p.rule.empty()) {
-    const ca::LifeRule r = ca::parse_life_rule(p.rule);
-    if (r.birth != rule_.birth || r.survive != rule_.survive)
-      fail_argument("the pattern's rule " + ca::life_rule_string(r) + " is not the grid's " +
-                    ca::life_rule_string(rule_) + " (opsplit_ca_set_rule first)");
-  }
-  if (!periodic_ && (row + p.height > rows_ || col + p.width > cols_))
-    fail_argument("the pattern's " + num(p.width) + " x " + num(p.height) + " box at (" + num(row) + ", " + num(col) +
-                  ") does not fit the " + num(rows_) + " x " + num(cols_) + (periodic_ ? " torus" : " closed grid"));
-  std::vector<uint64_t> words(word_count());
-  download(words.data());
-  for (int64_t r = 0; r < p.height; ++r)  // the box's cells dead, then its live ones
-    for (int64_t c = 0; c < p.width; ++c) {
-      const int64_t rr = (row + r) % rows_, cc = (col + c) % cols_;
-      words[static_cast<size_t>(rr * nwords_ + cc / ca::kBitsPerWord)] &= ~(uint64_t(1) << (cc % ca::kBitsPerWord));
-    }
-  for (const auto& [r, c] : p.live) {
-    const int64_t rr = (row + r) % rows_, cc = (col + c) % cols_;
-    words[static_cast<size_t>(rr * nwords_ + cc / ca::kBitsPerWord)] |= uint64_t(1) << (cc % ca::kBitsPerWord);
-  }
-  upload(words.data());
+  place_rle_text(attempt([&] {
+                   require_life("opsplit_ca_place_rle");
+                   if (rle == nullptr) fail_argument("rle is NULL");
+                 }),
+                 rle == nullptr ? std::string() : std::string(rle), row, col, "opsplit_ca_place_rle", nullptr);
 }
 
 void opsplit_ca_s::load_rle(const char* path, int64_t row, int64_t col) {
-  require_life("opsplit_ca_load_rle");
-  if (path == nullptr) fail_argument("path is NULL");
-  const std::string text = chem::read_text_file(path);
-  try {
-    place_rle(text.c_str(), row, col);
-  } catch (const Error& e) {
-    if (e.status() != OPSPLIT_ERROR_PARSE) throw;
-    fail(OPSPLIT_ERROR_PARSE, std::string(path) + ": " + e.what());
-  }
+  std::string text;
+  const std::exception_ptr read = attempt([&] {
+    require_life("opsplit_ca_load_rle");
+    if (path == nullptr) fail_argument("path is NULL");
+    text = chem::read_text_file(path);
+  });
+  place_rle_text(read, text, row, col, "opsplit_ca_load_rle", path);
+}
+
+// The pattern `text` at (row, col) of the whole grid, its box's cells dead and then its
+// live ones; failed: what reading it did. Distributed: collective, every process places
+// the cells of its block. A parse error names `path` where the text came from a file.
+void opsplit_ca_s::place_rle_text(std::exception_ptr failed, const std::string& text, int64_t row, int64_t col,
+                                  const char* call, const char* path) {
+  int64_t place[4];
+  get_place(place);
+  const int64_t global_rows = place[2], global_cols = place[3];
+  ca::RlePattern p;
+  Fnv1a hash;
+  for (char ch : text) hash.add(static_cast<unsigned char>(ch));
+  settle(failed ? failed : attempt([&] {
+    require_life(call);
+    if (row < 0 || row >= global_rows || col < 0 || col >= global_cols)
+      fail_argument("(row, col) = (" + num(row) + ", " + num(col) + ") is outside the " + num(global_rows) + " x " +
+                    num(global_cols) + " grid");
+    try {
+      p = ca::parse_rle(text, global_cols, global_rows);
+    } catch (const Error& e) {
+      if (e.status() != OPSPLIT_ERROR_PARSE || path == nullptr) throw;
+      fail(OPSPLIT_ERROR_PARSE, std::string(path) + ": " + e.what());
+    }
+    if (!p.rule.empty()) {
+      const ca::LifeRule r = ca::parse_life_rule(p.rule);
+      if (r.birth != rule_.birth || r.survive != rule_.survive)
+        fail_argument("the pattern's rule " + ca::life_rule_string(r) + " is not the grid's " +
+                      ca::life_rule_string(rule_) + " (opsplit_ca_set_rule first)");
+    }
+    if (!periodic_ && (row + p.height > global_rows || col + p.width > global_cols))
+      fail_argument("the pattern's " + num(p.width) + " x " + num(p.height) + " box at (" + num(row) + ", " +
+                    num(col) + ") does not fit the " + num(global_rows) + " x " + num(global_cols) + " closed grid");
+  }),
+         call, {row, col, static_cast<int64_t>(hash.value)}, "patterns or places");
+  std::vector<uint64_t> words(word_count());
+  download(words.data());
+  // A cell of the whole grid (wrapped on a torus) to this block's word and bit, if here.
+  auto set = [&](int64_t r, int64_t c, bool live) {
+    const int64_t rr = (row + r) % global_rows - place[0], cc = (col + c) % global_cols - place[1];
+    if (rr < 0 || rr >= rows_ || cc < 0 || cc >= cols_) return;
+    uint64_t& word = words[static_cast<size_t>(rr * nwords_ + cc / ca::kBitsPerWord)];
+    const uint64_t bit = uint64_t(1) << (cc % ca::kBitsPerWord);
+    word = live ? word | bit : word & ~bit;
+  };
+  for (int64_t r = 0; r < p.height; ++r)
+    for (int64_t c = 0; c < p.width; ++c) set(r, c, false);
+  for (const auto& [r, c] : p.live) set(r, c, true);
+  upload(words.data());
 }
 
 void opsplit_ca_s::step(int64_t nsteps, const char* call) {
@@ -157,8 +203,13 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
            if (nsteps > INT64_MAX - steps_)
              fail_argument("nsteps=" + num(nsteps) + " would take the generation count past 2^63 - 1 (it is " +
                            num(steps_) + ")");
+           for (int a = 0; life_blocks_ && a < 2; ++a)
+             if (life_blocks_->split[a] && life_blocks_->wraps[a] != periodic_)
+               fail_argument(std::string("the grid is ") + (periodic_ ? "PERIODIC" : "CLOSED") +
+                             " but its communicator " + (periodic_ ? "does not wrap" : "wraps") +
+                             " along dimension " + num(a) + ", which it splits (boundary and communicator must agree)");
          }),
-         call, same, "step counts, times, parameters, vents or nsteps");
+         call, same, "step counts, times, parameters, vents, rules, boundaries or nsteps");
   const std::string unit = lava_ ? "step" : "generation";
   Context& ctx = context();
   const int64_t start = steps_;
@@ -177,7 +228,18 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
         // 16384^2 torus: 1, 2, 4, 8 a pass 3.8, 5.3, 6.2, 6.3 x 10^12 cell updates/s).
         const int per_pass =
             ctx.is_cuda() && ca::life_generations_fit(rows_, cols_) ? ca::kLifeMaxGenerationsPerPass : 1;
-        for (int64_t g = 0; g < chunk;) {
+        if (life_blocks_) {  // a dimension not split wraps within the block on a torus
+          life_blocks_->block.wrap_rows = periodic_ && !life_blocks_->split[0];
+          life_blocks_->block.wrap_cols = periodic_ && !life_blocks_->split[1];
+        }
+        for (int64_t g = 0; life_blocks_ && g < chunk; ++g) {  // a block: the ghosts, then a generation
+          exchange_life_ghosts();
+          ca::life_block_generation_cpu(cells_.as<const uint64_t>(), next_.as<uint64_t>(), life_blocks_->block, rule_,
+                                        ctx.threads());
+          cells_.swap(next_);
+          ++steps_;
+        }
+        for (int64_t g = 0; !life_blocks_ && g < chunk;) {
           const int n = static_cast<int>(std::min<int64_t>(per_pass, chunk - g));
           if (ctx.is_cuda() && n > 1)
             ca::life_generations_cuda(ctx, cells_.as<const uint64_t>(), next_.as<uint64_t>(), rows_, cols_, rule_,
@@ -300,6 +362,17 @@ void opsplit_ca_s::fail_fv3_device(const Error& e) {
 
 int64_t opsplit_ca_s::population() const {
   require_life("opsplit_ca_get_population");
+  if (life_blocks_) {  // the blocks' counts (their ghosts left out), added
+    std::vector<uint64_t> words(word_count());
+    download(words.data());
+    const int64_t mine = ca::live_cells(words.data(), static_cast<int64_t>(words.size()));
+    const Group& group = life_blocks_->group;
+    std::vector<int64_t> all(static_cast<size_t>(group.size()));
+    group.allgather(&mine, std::vector<int64_t>(all.size(), 1), all.data());
+    int64_t sum = 0;
+    for (int64_t n : all) sum += n;
+    return sum;
+  }
   if (context().is_cuda())
     return ca::live_cells_cuda(context(), cells_.as<const uint64_t>(), static_cast<int64_t>(word_count()),
                                count_.as<unsigned long long>());

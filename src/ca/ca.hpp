@@ -43,7 +43,7 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   // and so, after it, are the calls that settle: every process calls them alike, and a
   // failure or a differing value (`same`) on one fails them on all. Alone: rethrows local.
   void attach(const opsplit_group& group, const opsplit_decomposition& d);
-  bool distributed() const { return lava_ && lava_->distributed(); }
+  bool distributed() const { return (lava_ && lava_->distributed()) || life_blocks_; }
   void settle(std::exception_ptr local, const char* call, const std::vector<int64_t>& same = {},
               const char* names = "") const;
   // first_row, first_col, global_rows, global_cols (alone: 0, 0, rows, cols).
@@ -51,6 +51,8 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
 
  private:
   void require_life(const char* call) const;
+  void place_rle_text(std::exception_ptr failed, const std::string& text, int64_t row, int64_t col, const char* call,
+                      const char* path);
   // Whether any process has a progress callback, and whether any asks to cancel.
   bool any_process(bool mine) const;
   // What a step needs alike on every process: the steps and time so far and, for lava,
@@ -60,9 +62,20 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   void run_until_fv3(double t_sim);
   void advance_lava(int64_t n, double until);
   [[noreturn]] void fail_fv3_device(const opsplit::Error& e);
+  // The grid's words (distributed: the block's, without its ghosts), row r at r * nwords_.
   void upload(const uint64_t* words);
   void download(uint64_t* words) const;
   size_t word_count() const { return static_cast<size_t>(rows_ * nwords_); }
+  // The storage's words: the grid's, or a block's with its ghosts.
+  size_t stored_words() const;
+  // LIFE over processes (distributed.cpp): the attach's half that allocates, the
+  // ghosts' exchange before a generation, the block's place of a pattern.
+  struct LifeBlocks;
+  std::unique_ptr<LifeBlocks> prepare_life(const bool remote[4], const bool wraps[2], int64_t first_row,
+                                           int64_t first_col, int64_t global_rows, int64_t global_cols);
+  void exchange_life_ghosts();
+  // The group of a distributed grid (nullptr: alone).
+  const opsplit::Group* group() const;
 
   int model_;
   int64_t rows_, cols_, nwords_;
@@ -72,4 +85,19 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   opsplit::Buffer cells_, next_;  // bit-packed rows; cells_ holds the current generation
   opsplit::Buffer count_;         // CUDA: the population's device counter
   std::unique_ptr<opsplit::ca::LavaGrid> lava_;
+  std::unique_ptr<LifeBlocks> life_blocks_;  // LIFE over processes
+};
+
+// A LIFE grid's block of a grid decomposed over processes: the group, the storage's
+// layout (a ghost row or word on each side where a neighbour lies), the block's place,
+// whether the communicator wraps along each split dimension, and the exchange's slabs.
+struct opsplit_ca_s::LifeBlocks {
+  opsplit::Group group;
+  opsplit::ca::LifeBlock block;
+  bool wraps[2];  // rows, cols: a split dimension the communicator makes periodic
+  bool split[2];
+  int64_t row0, col0, global_rows, global_cols;
+  int64_t slab_words;          // the most one side's slab holds
+  std::vector<uint64_t> slabs;  // 4 slabs: sent north or west, south or east; received
+  opsplit::Buffer cells, next;  // the new storage, until attach takes it
 };

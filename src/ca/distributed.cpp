@@ -2,7 +2,9 @@
 // dimension 0 splits the rows (north to south), dimension 1 the columns; checked on every
 // process alike before it is taken (core/decomposition.hpp), then the lava grid becomes
 // this process's block (LavaGrid::attach).
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -17,17 +19,18 @@ const PlaceNames kGridPlace{{"north", "south", "west", "east", "axis-2-low", "ax
                             {"rows", "cols", "(axis 2)"},
                             "border"};
 
-// Sums the extent (0: rows, 1: cols) of the processes from `rank` along side `side`
-// (0: north or west, 1: south or east) of axis a, rank excluded, from check_borders'
-// table. A decomposition that is not a line along a fails (a group made by hand).
-int64_t extent_towards(const std::vector<int64_t>& all, int rank, int axis, int side) {
+// Sums the extent (0: rows, 1: cols) of the `hops` processes from `rank` along side
+// `side` (0: north or west, 1: south or east) of axis a, rank excluded, from
+// check_borders' table: those before a process along its axis are coords[a] hops away
+// (a periodic axis is a ring), those after it dims[a] - 1 - coords[a]. A chain that ends
+// sooner fails (a group made by hand).
+int64_t extent_towards(const std::vector<int64_t>& all, int rank, int axis, int side, int64_t hops) {
   int64_t sum = 0;
-  const int64_t size = static_cast<int64_t>(all.size()) / kPlaceValues;
-  int64_t q = all[static_cast<size_t>(kPlaceValues * rank + 3 + 2 * axis + side)];
-  for (int64_t hops = 0; q >= 0; ++hops) {
-    if (hops == size) fail_argument("the neighbours along axis " + num(axis) + " make a ring, not a line");
-    sum += all[static_cast<size_t>(kPlaceValues * q + axis)];
+  int64_t q = rank;
+  for (int64_t hop = 0; hop < hops; ++hop) {
     q = all[static_cast<size_t>(kPlaceValues * q + 3 + 2 * axis + side)];
+    if (q < 0) fail_argument("the neighbours along axis " + num(axis) + " do not match the coords");
+    sum += all[static_cast<size_t>(kPlaceValues * q + axis)];
   }
   return sum;
 }
@@ -39,13 +42,15 @@ void opsplit_ca_s::attach(const opsplit_group& g, const opsplit_decomposition& d
   const Group agreement(g);  // not owned: the caller keeps the group if this fails
   agreement.settle(attempt([&] {
                      if (distributed()) fail_argument("ca is already attached to a decomposition");
-                     if (!lava_) fail(OPSPLIT_ERROR_UNSUPPORTED, "a LIFE grid cannot be distributed yet");
-                     if (lava_->vents() > 0 || steps_ > 0)
-                       fail_argument("attach the grid before its first vent and step (it has " +
-                                     num(lava_->vents()) + " vents, " + num(steps_) + " steps)");
+                     if (!lava_ && context().is_cuda())
+                       fail(OPSPLIT_ERROR_UNSUPPORTED, "a LIFE grid on a CUDA context cannot be distributed yet");
+                     const int64_t vents = lava_ ? lava_->vents() : 0;
+                     if (vents > 0 || steps_ > 0)
+                       fail_argument("attach the grid before its first vent and step (it has " + num(vents) +
+                                     " vents, " + num(steps_) + " steps)");
                      check_place(agreement, d, kGridPlace, [&](int a) {
                        if (a == 2) return std::string("a CA grid has two dimensions (rows, cols)");
-                       if (d.periodic[a])
+                       if (lava_ && d.periodic[a])
                          return std::string("a lava grid is CLOSED (its outer ring the sink), so it cannot wrap "
                                             "around processes along dimension ") +
                                 num(a) + ",";
@@ -61,31 +66,112 @@ void opsplit_ca_s::attach(const opsplit_group& g, const opsplit_decomposition& d
   int64_t first[2] = {0, 0}, global[2] = {0, 0};
   const std::exception_ptr bad_line = attempt([&] {
     for (int a = 0; a < 2; ++a) {
-      first[a] = extent_towards(all, agreement.rank(), a, 0);
-      global[a] = first[a] + extent[a] + extent_towards(all, agreement.rank(), a, 1);
+      first[a] = extent_towards(all, agreement.rank(), a, 0, d.coords[a]);
+      global[a] = first[a] + extent[a] + extent_towards(all, agreement.rank(), a, 1, d.dims[a] - 1 - d.coords[a]);
     }
   });
   agreement.settle(bad_line, call, {global[0], global[1]}, "global shapes (the blocks do not tile one grid)");
   // The new storage, then the group is the grid's.
   std::unique_ptr<ca::LavaGrid::Attachment> made;
+  std::unique_ptr<LifeBlocks> life;
   agreement.settle(attempt([&] {
-                     if (global[0] > (int64_t(1) << 31) / global[1])
+                     const int64_t most = lava_ ? int64_t(1) << 31 : int64_t(1) << 40;
+                     if (global[0] > most / global[1])
                        fail_argument("the whole grid of " + num(global[0]) + " x " + num(global[1]) +
-                                     " cells is more than a lava grid takes (2^31 cells)");
+                                     " cells is more than a " + (lava_ ? "lava" : "LIFE") + " grid takes (2^" +
+                                     (lava_ ? "31" : "40") + " cells)");
                      bool remote[4];
                      for (int f = 0; f < 4; ++f) remote[f] = d.dims[f / 2] > 1 && d.neighbours[f] >= 0;
-                     made = lava_->prepare_attach(remote, first[0], first[1], global[0], global[1], g.device_pointers != 0);
+                     if (lava_) {
+                       made = lava_->prepare_attach(remote, first[0], first[1], global[0], global[1],
+                                                    g.device_pointers != 0);
+                     } else {
+                       const bool wraps[2] = {d.dims[0] > 1 && d.periodic[0] != 0, d.dims[1] > 1 && d.periodic[1] != 0};
+                       life = prepare_life(remote, wraps, first[0], first[1], global[0], global[1]);
+                       for (int a = 0; a < 2; ++a) life->split[a] = d.dims[a] > 1;
+                     }
                    }),
                    call);
   Group owned(g);
   owned.adopt();
-  lava_->attach(std::move(made), std::move(owned));
+  if (lava_) return lava_->attach(std::move(made), std::move(owned));
+  cells_ = std::move(life->cells), next_ = std::move(life->next);
+  life->group = std::move(owned);
+  life_blocks_ = std::move(life);
+}
+
+// Two bands of ghosts would be the lava's; LIFE's neighbourhood reaches one cell: a
+// ghost row above and below, and a ghost word beside each row (64 cells, of which the
+// next generation reads the one beside the block).
+std::unique_ptr<opsplit_ca_s::LifeBlocks> opsplit_ca_s::prepare_life(const bool remote[4], const bool wraps[2],
+                                                                       int64_t first_row, int64_t first_col,
+                                                                       int64_t global_rows, int64_t global_cols) {
+  if (remote[3] && cols_ % ca::kBitsPerWord != 0)
+    fail_argument("a LIFE block with a neighbour to the east needs cols a multiple of 64 (its rows' last word full); "
+                  "this one has cols=" + num(cols_));
+  auto made = std::make_unique<LifeBlocks>();
+  ca::LifeBlock& b = made->block;
+  b.rows = rows_, b.cols = cols_, b.nwords = nwords_;
+  for (int f = 0; f < 4; ++f) b.ghost[f] = remote[f] ? 1 : 0;
+  b.stride = nwords_ + b.ghost[2] + b.ghost[3];
+  b.wrap_rows = b.wrap_cols = false;  // set at each step from the boundary (step())
+  for (int a = 0; a < 2; ++a) made->wraps[a] = wraps[a];
+  made->row0 = first_row, made->col0 = first_col, made->global_rows = global_rows, made->global_cols = global_cols;
+  made->slab_words = std::max(rows_, b.stride);
+  made->slabs.resize(static_cast<size_t>(4 * made->slab_words));
+  // The cells so far into the new storage (ghosts 0).
+  const size_t stored = static_cast<size_t>((rows_ + b.ghost[0] + b.ghost[1]) * b.stride);
+  std::vector<uint64_t> words(word_count()), grown(stored, 0);
+  download(words.data());
+  for (int64_t r = 0; r < rows_; ++r) std::copy_n(&words[static_cast<size_t>(r * nwords_)], nwords_, &grown[static_cast<size_t>(b.at(r, 0))]);
+  made->cells = Buffer(context(), stored * sizeof(uint64_t));
+  made->next = Buffer(context(), stored * sizeof(uint64_t));
+  std::memcpy(made->cells.data(), grown.data(), stored * sizeof(uint64_t));
+  return made;
+}
+
+// Columns first (one word a row from the west and east neighbours), then rows (a whole
+// stored row, ghost words included, from the north and south ones: the corners come
+// with them).
+void opsplit_ca_s::exchange_life_ghosts() {
+  LifeBlocks& l = *life_blocks_;
+  const ca::LifeBlock& b = l.block;
+  uint64_t* words = cells_.as<uint64_t>();
+  for (int axis = 1; axis >= 0; --axis) {
+    if (!b.ghost[2 * axis] && !b.ghost[2 * axis + 1]) continue;
+    const bool columns = axis == 1;
+    const int64_t length = columns ? b.rows : b.stride;
+    // Word k of the line sent to (or received from) side `side`: its index in the storage.
+    auto at = [&](int side, bool ghost, int64_t k) {
+      if (columns) return b.at(k, side == 0 ? (ghost ? -1 : 0) : (ghost ? b.nwords : b.nwords - 1));
+      return b.at(side == 0 ? (ghost ? -1 : 0) : (ghost ? b.rows : b.rows - 1), 0) - b.ghost[2] + k;
+    };
+    const void* send[2] = {nullptr, nullptr};
+    void* receive[2] = {nullptr, nullptr};
+    for (int side = 0; side < 2; ++side) {
+      if (!b.ghost[2 * axis + side]) continue;
+      uint64_t* out = &l.slabs[static_cast<size_t>(side * l.slab_words)];
+      for (int64_t k = 0; k < length; ++k) out[k] = words[at(side, false, k)];
+      send[side] = out, receive[side] = &l.slabs[static_cast<size_t>((2 + side) * l.slab_words)];
+    }
+    l.group.exchange(axis, send, receive, static_cast<size_t>(length) * sizeof(uint64_t));
+    for (int side = 0; side < 2; ++side) {
+      if (!receive[side]) continue;
+      const uint64_t* in = static_cast<const uint64_t*>(receive[side]);
+      for (int64_t k = 0; k < length; ++k) words[at(side, true, k)] = in[k];
+    }
+  }
+}
+
+const Group* opsplit_ca_s::group() const {
+  if (lava_) return lava_->group();
+  return life_blocks_ ? &life_blocks_->group : nullptr;
 }
 
 void opsplit_ca_s::settle(std::exception_ptr local, const char* call, const std::vector<int64_t>& same,
                           const char* names) const {
   if (distributed())
-    lava_->group()->settle(local, call, same, names);
+    group()->settle(local, call, same, names);
   else if (local)
     std::rethrow_exception(local);
 }
@@ -95,6 +181,11 @@ void opsplit_ca_s::get_place(int64_t place[4]) const {
     place[0] = 0, place[1] = 0, place[2] = rows_, place[3] = cols_;
     return;
   }
+  if (life_blocks_) {
+    place[0] = life_blocks_->row0, place[1] = life_blocks_->col0;
+    place[2] = life_blocks_->global_rows, place[3] = life_blocks_->global_cols;
+    return;
+  }
   const ca::LavaShape& s = lava_->place();  // of the storage: the block starts after its ghost bands
   place[0] = s.row0 + lava_->block().r0, place[1] = s.col0 + lava_->block().c0;
   place[2] = s.global_rows, place[3] = s.global_cols;
@@ -102,7 +193,7 @@ void opsplit_ca_s::get_place(int64_t place[4]) const {
 
 bool opsplit_ca_s::any_process(bool mine) const {
   int64_t v = mine ? 1 : 0;
-  if (distributed()) lava_->group()->allmax(&v, 1);
+  if (distributed()) group()->allmax(&v, 1);
   return v != 0;
 }
 
@@ -112,6 +203,8 @@ std::vector<int64_t> opsplit_ca_s::step_agreement() const {
     same.push_back(bits_of(lava_->time()));
     const std::vector<int64_t> lava = lava_->agreement();
     same.insert(same.end(), lava.begin(), lava.end());
+  } else {
+    same.insert(same.end(), {static_cast<int64_t>(rule_.birth), static_cast<int64_t>(rule_.survive), periodic_ ? 1 : 0});
   }
   return same;
 }

@@ -1182,7 +1182,12 @@ static void place_tests(opsplit_context ctx, opsplit_ca life) {
   opsplit_decomposition ring = two;
   ring.periodic[0] = 1;
   EXPECT_ERROR(opsplit_ca_attach_distributed(g, &one, &ring), BAD, attach, "CLOSED");
-  EXPECT_ERROR(opsplit_ca_attach_distributed(life, &one, &whole), OPSPLIT_ERROR_UNSUPPORTED, attach, "LIFE");
+  opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
+  CHECK_OK(opsplit_context_get_backend(ctx, &backend));
+  const int cuda = backend == OPSPLIT_BACKEND_CUDA;
+  /* LIFE: after its first generation, refused; on CUDA, not yet. */
+  EXPECT_ERROR(opsplit_ca_attach_distributed(life, &one, &whole), cuda ? OPSPLIT_ERROR_UNSUPPORTED : BAD, attach,
+               cuda ? "CUDA" : "before its first vent and step");
   /* A hand-made group of two (its collectives those of this process alone: the check
    * is this process's own): a neighbour across dimension 1, which dims[1] = 1 does not
    * split, would make a wrong place. */
@@ -1219,4 +1224,31 @@ static void place_tests(opsplit_context ctx, opsplit_ca life) {
   CHECK_OK(opsplit_ca_destroy(&alone));
   CHECK_OK(opsplit_ca_destroy(&g));
   CHECK(released == 2);
+
+  /* A LIFE grid of one block (CPU) runs as the grid alone on a torus and a closed grid,
+   * 100 columns (the last word part padding). */
+  for (int periodic = 0; periodic < 2 && !cuda; ++periodic) {
+    enum { BR = 30, BC = 100 };
+    static uint8_t cells[BR * BC], a_cells[BR * BC], b_cells[BR * BC];
+    for (int i = 0; i < BR * BC; ++i) cells[i] = (uint8_t)((i * 2654435761u >> 7) % 3 == 0);
+    opsplit_ca a = NULL, b = NULL;
+    CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, BR, BC, &a));
+    CHECK_OK(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, BR, BC, &b));
+    CHECK_OK(opsplit_ca_set_cells(a, cells, OPSPLIT_CA_ROW_MAJOR));
+    CHECK_OK(opsplit_ca_attach_distributed(a, &one, &whole));
+    for (opsplit_ca x = a; x != NULL; x = x == a ? b : NULL) {
+      if (x == b) CHECK_OK(opsplit_ca_set_cells(b, cells, OPSPLIT_CA_ROW_MAJOR));
+      CHECK_OK(opsplit_ca_set_boundary(x, periodic ? OPSPLIT_CA_PERIODIC : OPSPLIT_CA_CLOSED));
+      CHECK_OK(opsplit_ca_step(x, 60));
+    }
+    CHECK_OK(opsplit_ca_get_cells(a, a_cells, OPSPLIT_CA_ROW_MAJOR));
+    CHECK_OK(opsplit_ca_get_cells(b, b_cells, OPSPLIT_CA_ROW_MAJOR));
+    int64_t pa = -1, pb = -2;
+    CHECK_OK(opsplit_ca_get_population(a, &pa));
+    CHECK_OK(opsplit_ca_get_population(b, &pb));
+    CHECK(memcmp(a_cells, b_cells, sizeof a_cells) == 0 && pa == pb && pa > 0);
+    CHECK_OK(opsplit_ca_destroy(&a));
+    CHECK_OK(opsplit_ca_destroy(&b));
+  }
+  CHECK(released == (cuda ? 2 : 4));
 }
