@@ -14,6 +14,10 @@
 //                                       exchange (the weak-scaling base)
 //   mpi_ca/<model>/weak/N:n/gpus:P      n x n a process: the grid is Pn x n
 //   mpi_ca/<model>/strong/4096x4096/gpus:P   the global 4096 x 4096, split
+//   mpi_ca/life/{alone,block_alone,weak}/N:16384   LIFE B3/S23, a soup on a torus (the
+//                                       communicator periodic), 64 generations: alone
+//                                       takes 8 a pass, a block one a launch after its
+//                                       exchange
 // Counters: Mcells_per_s (all cells x steps / time), per_gpu_Mcells_per_s, ms_per_step;
 // weak: efficiency (block_alone's time / this one's, the same run: the fraction of a
 // GPU's block-stepping rate kept while exchanging), halo_ms_per_step (this - block_alone:
@@ -39,8 +43,12 @@ namespace {
 
 int g_rank = 0, g_size = 1;
 double g_copy_bytes_per_s = 0;
-double g_alone_seconds[2] = {0, 0}, g_block_alone_seconds[2] = {0, 0};  // per step, fv2 and fv3
+double g_alone_seconds[3] = {0, 0, 0}, g_block_alone_seconds[3] = {0, 0, 0};  // per step, by model
 opsplit_context g_ctx = nullptr;
+// What a step must read (and write) at least, bytes a cell: LIFE a bit, fv2 3 planes of
+// doubles, fv3 5.
+constexpr double kBytesPerCell[3] = {1.0 / 8, 3 * 8, 5 * 8};
+int64_t g_n = 0;  // alone's grid: n x n
 
 enum class Split { alone, block_alone, rows };
 
@@ -56,11 +64,23 @@ struct Grid {
 // This process's rows x cols block, its first row first_row of a grid of global_rows.
 bool make_grid(Grid& g, opsplit_ca_model model, int64_t rows, int64_t cols, int64_t first_row, int64_t global_rows,
                Split split, std::string& error) {
-  API_CHECK_RET(opsplit_ca_create(g_ctx, model, rows, cols, &g.ca), false);
-  if (split != Split::alone) {
-    const int dims[2] = {split == Split::rows ? g_size : 1, 1}, periods[2] = {0, 0};
+  const opsplit_status made = opsplit_ca_create(g_ctx, model, rows, cols, &g.ca);
+  int all_made = made == OPSPLIT_SUCCESS ? 1 : 0;  // the attach is collective: all or none go on
+  MPI_Allreduce(MPI_IN_PLACE, &all_made, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (made != OPSPLIT_SUCCESS) error = bench::api_error("opsplit_ca_create", made);
+  if (!all_made) return false;
+  const bool life = model == OPSPLIT_CA_LIFE;
+  if (split != Split::alone) {  // LIFE: a torus
+    const int dims[2] = {split == Split::rows ? g_size : 1, 1}, periods[2] = {life ? 1 : 0, life ? 1 : 0};
     MPI_Cart_create(split == Split::rows ? MPI_COMM_WORLD : MPI_COMM_SELF, 2, dims, periods, 0, &g.cart);
     API_CHECK_RET(opsplit_mpi_ca_attach(g.ca, MPI_Comm_c2f(g.cart)), false);
+  }
+  if (life) {  // a soup, a quarter of the cells alive
+    std::vector<uint8_t> cells(static_cast<size_t>(rows * cols));
+    for (size_t i = 0; i < cells.size(); ++i)
+      cells[i] = ((static_cast<uint32_t>(i + static_cast<size_t>(first_row * cols)) * 2654435761u) >> 13) % 4 == 0;
+    API_CHECK_RET(opsplit_ca_set_cells(g.ca, cells.data(), OPSPLIT_CA_ROW_MAJOR), false);
+    return true;
   }
   std::vector<double> z(static_cast<size_t>(rows * cols)), h(z.size()), t(z.size(), 1250.0);
   for (int64_t r = 0; r < rows; ++r)
@@ -87,7 +107,7 @@ double timed_steps(Grid& g, int64_t nsteps, std::string& error) {
 
 void BM_lava(benchmark::State& state, opsplit_ca_model model, int64_t rows_each, int64_t cols, Split split,
              bool weak, int64_t nsteps) {
-  const int fv3 = model == OPSPLIT_CA_SCIARA_FV3 ? 1 : 0;
+  const int m = static_cast<int>(model);
   const int parts = split == Split::rows ? g_size : 1;
   Grid g;
   std::string error;
@@ -108,13 +128,15 @@ void BM_lava(benchmark::State& state, opsplit_ca_model model, int64_t rows_each,
   state.counters["per_gpu_Mcells_per_s"] = cells / per_step / 1e6;
   state.counters["ms_per_step"] = per_step * 1e3;
   if (g_copy_bytes_per_s > 0)
-    state.counters["frac_of_copy_bw"] = 2.0 * (fv3 ? 5 : 3) * 8 * cells / per_step / g_copy_bytes_per_s;
-  if (split == Split::alone) g_alone_seconds[fv3] = per_step;
-  if (split == Split::block_alone) g_block_alone_seconds[fv3] = per_step;
-  if (g_alone_seconds[fv3] > 0 && split != Split::alone) state.counters["x_alone"] = g_alone_seconds[fv3] / per_step;
-  if (weak && split == Split::rows && g_block_alone_seconds[fv3] > 0) {
-    state.counters["efficiency"] = g_block_alone_seconds[fv3] / per_step;
-    state.counters["halo_ms_per_step"] = (per_step - g_block_alone_seconds[fv3]) * 1e3;
+    state.counters["frac_of_copy_bw"] = 2.0 * kBytesPerCell[m] * cells / per_step / g_copy_bytes_per_s;
+  if (split == Split::alone) g_alone_seconds[m] = per_step;
+  if (split == Split::block_alone) g_block_alone_seconds[m] = per_step;
+  // Against alone's n x n a GPU: per GPU where weak, the whole where strong over the same grid.
+  if (g_alone_seconds[m] > 0 && split != Split::alone && (weak || split == Split::block_alone || cols == g_n))
+    state.counters["x_alone"] = g_alone_seconds[m] / per_step;
+  if (weak && split == Split::rows && g_block_alone_seconds[m] > 0) {
+    state.counters["efficiency"] = g_block_alone_seconds[m] / per_step;
+    state.counters["halo_ms_per_step"] = (per_step - g_block_alone_seconds[m]) * 1e3;
   }
 }
 
@@ -123,8 +145,15 @@ void BM_lava(benchmark::State& state, opsplit_ca_model model, int64_t rows_each,
 int main(int argc, char** argv) {
   if (!bench::start(&argc, argv, g_rank, g_size, g_ctx, g_copy_bytes_per_s)) return 0;
   const int64_t n = std::getenv("OPSPLIT_BENCH_MPI_N") ? std::atoll(std::getenv("OPSPLIT_BENCH_MPI_N")) : 4096;
+  g_n = n;
   const std::string gpus = std::to_string(g_size), N = std::to_string(n);
   auto add = [](const std::string& name, auto... args) { bench::add_case(name, BM_lava, args...); };
+  const int64_t life_n = std::getenv("OPSPLIT_BENCH_MPI_LIFE_N") ? std::atoll(std::getenv("OPSPLIT_BENCH_MPI_LIFE_N"))
+                                                                   : 16384;
+  const std::string L = std::to_string(life_n);
+  add("mpi_ca/life/alone/N:" + L, OPSPLIT_CA_LIFE, life_n, life_n, Split::alone, false, int64_t(64));
+  add("mpi_ca/life/block_alone/N:" + L, OPSPLIT_CA_LIFE, life_n, life_n, Split::block_alone, false, int64_t(64));
+  add("mpi_ca/life/weak/N:" + L + "/gpus:" + gpus, OPSPLIT_CA_LIFE, life_n, life_n, Split::rows, true, int64_t(64));
   for (const opsplit_ca_model model : {OPSPLIT_CA_SCIARA_FV2, OPSPLIT_CA_SCIARA_FV3}) {
     const std::string m = model == OPSPLIT_CA_SCIARA_FV2 ? "fv2" : "fv3";
     add("mpi_ca/" + m + "/alone/N:" + N, model, n, n, Split::alone, false, int64_t(20));

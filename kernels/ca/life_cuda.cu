@@ -88,6 +88,31 @@ __global__ void live_cells_kernel(const uint64_t* __restrict__ words, int64_t nw
   }
 }
 
+__global__ void life_block_generation_kernel(const uint64_t* __restrict__ in, uint64_t* __restrict__ out, LifeBlock b,
+                                             LifeRule rule) {
+  const int64_t total = b.rows * b.nwords;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
+    const int64_t r = i / b.nwords, w = i - r * b.nwords;
+    out[b.at(r, w)] = life_block_word(in, b, r, w, rule);
+  }
+}
+
+// Words first, first + step, ... (n of them) of `words` to and from a slab.
+__global__ void life_gather_kernel(const uint64_t* __restrict__ words, int64_t first, int64_t step, int64_t n,
+                                   uint64_t* __restrict__ to) {
+  for (int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < n;
+       k += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    to[k] = words[first + k * step];
+}
+
+__global__ void life_scatter_kernel(const uint64_t* __restrict__ from, uint64_t* __restrict__ words, int64_t first,
+                                    int64_t step, int64_t n) {
+  for (int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < n;
+       k += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    words[first + k * step] = from[k];
+}
+
 unsigned blocks_for(int64_t items) {
   return static_cast<unsigned>(std::min<int64_t>((items + kThreads - 1) / kThreads, 1 << 20));
 }
@@ -115,6 +140,24 @@ void life_generations_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int6
   life_generations_kernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(ctx.device().stream())>>>(
       in, out, rows, nwords, rule, periodic, gens);
   cuda::check_launch("life_generations_kernel");
+}
+
+void life_block_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, const LifeBlock& b, LifeRule rule) {
+  life_block_generation_kernel<<<blocks_for(b.rows * b.nwords), kThreads, 0,
+                                 static_cast<cudaStream_t>(ctx.device().stream())>>>(in, out, b, rule);
+  cuda::check_launch("life_block_generation_kernel");
+}
+
+void life_gather_cuda(Context& ctx, const uint64_t* words, int64_t first, int64_t step, int64_t n, uint64_t* to) {
+  life_gather_kernel<<<blocks_for(n), kThreads, 0, static_cast<cudaStream_t>(ctx.device().stream())>>>(words, first,
+                                                                                                     step, n, to);
+  cuda::check_launch("life_gather_kernel");
+}
+
+void life_scatter_cuda(Context& ctx, const uint64_t* from, uint64_t* words, int64_t first, int64_t step, int64_t n) {
+  life_scatter_kernel<<<blocks_for(n), kThreads, 0, static_cast<cudaStream_t>(ctx.device().stream())>>>(from, words,
+                                                                                                      first, step, n);
+  cuda::check_launch("life_scatter_kernel");
 }
 
 int64_t live_cells_cuda(Context& ctx, const uint64_t* words, int64_t nwords, unsigned long long* count) {

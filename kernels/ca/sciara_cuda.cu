@@ -79,7 +79,9 @@ __device__ void lava_step_tiles(const LavaPlanes& p, const Shape& shape, int cur
   for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const int64_t r = region.r0 + int64_t(tile / tiles_across) * kTileRows - 1 + hy;
     const int64_t c = region.c0 + int64_t(tile % tiles_across) * kTileCols - 1 + hx;
-    const bool on_grid = ring_or_tile && shape.stored(r, c);
+    // The last tiles overrun the region: their cells past its ring are not computed (a
+    // block's outer ghost band may hold lava, and its outflows would read past storage).
+    const bool on_grid = ring_or_tile && shape.stored(r, c) && r <= region.r1 + 1 && c <= region.c1 + 1;
     double own[kLavaNeighbours] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     if (on_grid) lava_cell_outflows(z, h, t, shape, r, c, k, own);
     if (ring_or_tile) {  // off the grid: zero flows and temperature

@@ -234,8 +234,12 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
         }
         for (int64_t g = 0; life_blocks_ && g < chunk; ++g) {  // a block: the ghosts, then a generation
           exchange_life_ghosts();
-          ca::life_block_generation_cpu(cells_.as<const uint64_t>(), next_.as<uint64_t>(), life_blocks_->block, rule_,
-                                        ctx.threads());
+          if (ctx.is_cuda())
+            ca::life_block_generation_cuda(ctx, cells_.as<const uint64_t>(), next_.as<uint64_t>(), life_blocks_->block,
+                                           rule_);
+          else
+            ca::life_block_generation_cpu(cells_.as<const uint64_t>(), next_.as<uint64_t>(), life_blocks_->block,
+                                          rule_, ctx.threads());
           cells_.swap(next_);
           ++steps_;
         }

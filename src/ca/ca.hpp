@@ -14,6 +14,7 @@
 #include "core/buffer.hpp"
 #include "core/context.hpp"
 #include "core/handle.hpp"
+#include "core/pinned.hpp"
 #include "opsplit/ca.h"
 
 struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::ContextMember {
@@ -72,7 +73,8 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   // ghosts' exchange before a generation, the block's place of a pattern.
   struct LifeBlocks;
   std::unique_ptr<LifeBlocks> prepare_life(const bool remote[4], const bool wraps[2], int64_t first_row,
-                                           int64_t first_col, int64_t global_rows, int64_t global_cols);
+                                           int64_t first_col, int64_t global_rows, int64_t global_cols,
+                                           bool device_pointers);
   void exchange_life_ghosts();
   // The group of a distributed grid (nullptr: alone).
   const opsplit::Group* group() const;
@@ -97,7 +99,9 @@ struct opsplit_ca_s::LifeBlocks {
   bool wraps[2];  // rows, cols: a split dimension the communicator makes periodic
   bool split[2];
   int64_t row0, col0, global_rows, global_cols;
-  int64_t slab_words;          // the most one side's slab holds
-  std::vector<uint64_t> slabs;  // 4 slabs: sent north or west, south or east; received
-  opsplit::Buffer cells, next;  // the new storage, until attach takes it
+  int64_t slab_words;                    // the most one side's slab holds
+  opsplit::Buffer slabs;                  // on the backend: 4 slabs (sent north or west, south or east; received)
+  opsplit::cuda::PinnedBuffer staging;    // CUDA with a group that takes host memory only: the 4 on the host
+  opsplit::Buffer cells, next;            // the new storage, until attach takes it
+  uint64_t* slab(int s) const { return slabs.as<uint64_t>() + s * slab_words; }
 };

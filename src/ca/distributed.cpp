@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ca/ca.hpp"
+#include "ca/life_cuda.hpp"
 #include "core/decomposition.hpp"
 
 using namespace opsplit;
@@ -42,8 +43,6 @@ void opsplit_ca_s::attach(const opsplit_group& g, const opsplit_decomposition& d
   const Group agreement(g);  // not owned: the caller keeps the group if this fails
   agreement.settle(attempt([&] {
                      if (distributed()) fail_argument("ca is already attached to a decomposition");
-                     if (!lava_ && context().is_cuda())
-                       fail(OPSPLIT_ERROR_UNSUPPORTED, "a LIFE grid on a CUDA context cannot be distributed yet");
                      const int64_t vents = lava_ ? lava_->vents() : 0;
                      if (vents > 0 || steps_ > 0)
                        fail_argument("attach the grid before its first vent and step (it has " + num(vents) +
@@ -87,7 +86,8 @@ void opsplit_ca_s::attach(const opsplit_group& g, const opsplit_decomposition& d
                                                     g.device_pointers != 0);
                      } else {
                        const bool wraps[2] = {d.dims[0] > 1 && d.periodic[0] != 0, d.dims[1] > 1 && d.periodic[1] != 0};
-                       life = prepare_life(remote, wraps, first[0], first[1], global[0], global[1]);
+                       life = prepare_life(remote, wraps, first[0], first[1], global[0], global[1],
+                                           g.device_pointers != 0);
                        for (int a = 0; a < 2; ++a) life->split[a] = d.dims[a] > 1;
                      }
                    }),
@@ -105,7 +105,8 @@ void opsplit_ca_s::attach(const opsplit_group& g, const opsplit_decomposition& d
 // next generation reads the one beside the block).
 std::unique_ptr<opsplit_ca_s::LifeBlocks> opsplit_ca_s::prepare_life(const bool remote[4], const bool wraps[2],
                                                                        int64_t first_row, int64_t first_col,
-                                                                       int64_t global_rows, int64_t global_cols) {
+                                                                       int64_t global_rows, int64_t global_cols,
+                                                                       bool device_pointers) {
   if (remote[3] && cols_ % ca::kBitsPerWord != 0)
     fail_argument("a LIFE block with a neighbour to the east needs cols a multiple of 64 (its rows' last word full); "
                   "this one has cols=" + num(cols_));
@@ -117,49 +118,77 @@ std::unique_ptr<opsplit_ca_s::LifeBlocks> opsplit_ca_s::prepare_life(const bool 
   b.wrap_rows = b.wrap_cols = false;  // set at each step from the boundary (step())
   for (int a = 0; a < 2; ++a) made->wraps[a] = wraps[a];
   made->row0 = first_row, made->col0 = first_col, made->global_rows = global_rows, made->global_cols = global_cols;
-  made->slab_words = std::max(rows_, b.stride);
-  made->slabs.resize(static_cast<size_t>(4 * made->slab_words));
+  const bool any_remote = remote[0] || remote[1] || remote[2] || remote[3];
+  made->slab_words = any_remote ? std::max(rows_, b.stride) : 0;
+  const size_t slabs = static_cast<size_t>(4 * made->slab_words) * sizeof(uint64_t);
+  if (slabs > 0) made->slabs = Buffer(context(), slabs);
+  if (slabs > 0 && context().is_cuda() && !device_pointers) made->staging = cuda::PinnedBuffer(slabs);
   // The cells so far into the new storage (ghosts 0).
   const size_t stored = static_cast<size_t>((rows_ + b.ghost[0] + b.ghost[1]) * b.stride);
   std::vector<uint64_t> words(word_count()), grown(stored, 0);
   download(words.data());
-  for (int64_t r = 0; r < rows_; ++r) std::copy_n(&words[static_cast<size_t>(r * nwords_)], nwords_, &grown[static_cast<size_t>(b.at(r, 0))]);
+  for (int64_t r = 0; r < rows_; ++r)
+    std::copy_n(&words[static_cast<size_t>(r * nwords_)], nwords_, &grown[static_cast<size_t>(b.at(r, 0))]);
   made->cells = Buffer(context(), stored * sizeof(uint64_t));
   made->next = Buffer(context(), stored * sizeof(uint64_t));
-  std::memcpy(made->cells.data(), grown.data(), stored * sizeof(uint64_t));
+  if (context().is_cuda()) {
+    context().device().copy_to_device(made->cells.data(), grown.data(), stored * sizeof(uint64_t));
+    context().device().synchronize();  // grown is on this frame
+  } else {
+    std::memcpy(made->cells.data(), grown.data(), stored * sizeof(uint64_t));
+  }
   return made;
 }
 
 // Columns first (one word a row from the west and east neighbours), then rows (a whole
 // stored row, ghost words included, from the north and south ones: the corners come
-// with them).
+// with them). CUDA gathers and scatters on the device, and stages the slabs through the
+// host where the group takes host memory only.
 void opsplit_ca_s::exchange_life_ghosts() {
   LifeBlocks& l = *life_blocks_;
   const ca::LifeBlock& b = l.block;
+  Context& ctx = context();
+  const bool cuda = ctx.is_cuda(), staged = !l.staging.empty();
   uint64_t* words = cells_.as<uint64_t>();
   for (int axis = 1; axis >= 0; --axis) {
     if (!b.ghost[2 * axis] && !b.ghost[2 * axis + 1]) continue;
     const bool columns = axis == 1;
-    const int64_t length = columns ? b.rows : b.stride;
-    // Word k of the line sent to (or received from) side `side`: its index in the storage.
-    auto at = [&](int side, bool ghost, int64_t k) {
-      if (columns) return b.at(k, side == 0 ? (ghost ? -1 : 0) : (ghost ? b.nwords : b.nwords - 1));
-      return b.at(side == 0 ? (ghost ? -1 : 0) : (ghost ? b.rows : b.rows - 1), 0) - b.ghost[2] + k;
+    const int64_t length = columns ? b.rows : b.stride, step = columns ? b.stride : 1;
+    const size_t bytes = static_cast<size_t>(length) * sizeof(uint64_t);
+    // The first word of the line sent to (or, ghost, received from) side `side`.
+    auto first = [&](int side, bool ghost) {
+      if (columns) return b.at(0, side == 0 ? (ghost ? -1 : 0) : (ghost ? b.nwords : b.nwords - 1));
+      return b.at(side == 0 ? (ghost ? -1 : 0) : (ghost ? b.rows : b.rows - 1), 0) - b.ghost[2];
+    };
+    auto mpi_slot = [&](int s) -> void* {
+      return staged ? static_cast<void*>(l.staging.data() + s * l.slab_words * sizeof(uint64_t)) : l.slab(s);
     };
     const void* send[2] = {nullptr, nullptr};
     void* receive[2] = {nullptr, nullptr};
     for (int side = 0; side < 2; ++side) {
       if (!b.ghost[2 * axis + side]) continue;
-      uint64_t* out = &l.slabs[static_cast<size_t>(side * l.slab_words)];
-      for (int64_t k = 0; k < length; ++k) out[k] = words[at(side, false, k)];
-      send[side] = out, receive[side] = &l.slabs[static_cast<size_t>((2 + side) * l.slab_words)];
+      if (cuda)
+        ca::life_gather_cuda(ctx, words, first(side, false), step, length, l.slab(side));
+      else
+        for (int64_t k = 0; k < length; ++k) l.slab(side)[k] = words[first(side, false) + k * step];
+      send[side] = mpi_slot(side), receive[side] = mpi_slot(2 + side);
     }
-    l.group.exchange(axis, send, receive, static_cast<size_t>(length) * sizeof(uint64_t));
+    if (staged) {
+      for (int side = 0; side < 2; ++side)
+        if (send[side]) ctx.device().copy_to_host(mpi_slot(side), l.slab(side), bytes);
+    } else if (cuda) {
+      ctx.device().synchronize();  // MPI reads the slabs once they are written
+    }
+    l.group.exchange(axis, send, receive, bytes);
     for (int side = 0; side < 2; ++side) {
       if (!receive[side]) continue;
-      const uint64_t* in = static_cast<const uint64_t*>(receive[side]);
-      for (int64_t k = 0; k < length; ++k) words[at(side, true, k)] = in[k];
+      if (staged) ctx.device().copy_to_device(l.slab(2 + side), receive[side], bytes);
+      if (cuda)
+        ca::life_scatter_cuda(ctx, l.slab(2 + side), words, first(side, true), step, length);
+      else
+        for (int64_t k = 0; k < length; ++k) words[first(side, true) + k * step] = l.slab(2 + side)[k];
     }
+    if (staged) ctx.device().synchronize();  // the staging slots are free for the next axis's exchange
   }
 }
 

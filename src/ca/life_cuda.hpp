@@ -24,6 +24,11 @@ void life_generations_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int6
 // Live cells of nwords device words (an integer sum: the same in any order), counted in
 // the device counter `count`.
 int64_t live_cells_cuda(Context& ctx, const uint64_t* words, int64_t nwords, unsigned long long* count);
+// A block of a grid decomposed over processes (its ghosts current): one generation, in to out.
+void life_block_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, const LifeBlock& b, LifeRule rule);
+// Words first, first + step, ... (n) of device words into the device slab `to`, and back.
+void life_gather_cuda(Context& ctx, const uint64_t* words, int64_t first, int64_t step, int64_t n, uint64_t* to);
+void life_scatter_cuda(Context& ctx, const uint64_t* from, uint64_t* words, int64_t first, int64_t step, int64_t n);
 #else
 inline void life_generation_cuda(Context&, const uint64_t*, uint64_t*, int64_t, int64_t, LifeRule, bool) {
   fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
@@ -34,6 +39,15 @@ inline void life_generations_cuda(Context&, const uint64_t*, uint64_t*, int64_t,
   fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
 }
 inline int64_t live_cells_cuda(Context&, const uint64_t*, int64_t, unsigned long long*) {
+  fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
+}
+inline void life_block_generation_cuda(Context&, const uint64_t*, uint64_t*, const LifeBlock&, LifeRule) {
+  fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
+}
+inline void life_gather_cuda(Context&, const uint64_t*, int64_t, int64_t, int64_t, uint64_t*) {
+  fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
+}
+inline void life_scatter_cuda(Context&, const uint64_t*, uint64_t*, int64_t, int64_t, int64_t) {
   fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
 }
 #endif

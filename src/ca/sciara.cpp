@@ -798,18 +798,18 @@ std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote
   a->rows = rows_ + north + south, a->cols = cols_ + west + east;
   a->own = {north, north + rows_ - 1, west, west + cols_ - 1};
   a->shape = lava_shape(a->rows, a->cols, first_row - north, first_col - west, global_rows, global_cols);
-  // A slab: two lines of a side, each plane; the exchange counts bytes in an int.
-  const int64_t slab = 2 * std::max(rows_, a->cols) * (fv3_ ? 5 : 3);
-  if (slab > static_cast<int64_t>(INT32_MAX / sizeof(double)))
-    fail(OPSPLIT_ERROR_UNSUPPORTED, "a block of " + shape(rows_, cols_) + " cells sends slabs of " +
-                                        num(static_cast<long long>(slab * sizeof(double))) +
-                                        " bytes, more than an exchange takes (2^31 - 1)");
-  // Every buffer at the new size, the block's values in it (ghosts 0).
+  // A slab: two lines of a side, each plane (sides of at most 500000 cells: 40 MB at
+  // most, within what an exchange takes, 2^31 - 1 bytes). None without a remote side.
+  const bool any_remote = remote[0] || remote[1] || remote[2] || remote[3];
+  const int64_t slab = any_remote ? 2 * std::max(rows_, a->cols) * (fv3_ ? 5 : 3) : 0;
+  // Every buffer at the new size, the block's values in it (ghosts 0); the scratch of a
+  // step (flows, motions) is all 0 before the first step, as a new buffer is.
   a->targets = buffers();
   for (Buffer* b : a->targets) {
     const int64_t planes = static_cast<int64_t>(b->bytes() / plane_bytes(rows_, cols_));
-    if (planes == 0) {
-      a->buffers.emplace_back();
+    const bool scratch = b == &flows_ || b == &previous_temperature_ || b == &motion_;
+    if (planes == 0 || scratch) {
+      a->buffers.push_back(planes == 0 ? Buffer() : Buffer(ctx_, static_cast<size_t>(planes) * plane_bytes(a->rows, a->cols)));
       continue;
     }
     std::vector<double> old(static_cast<size_t>(planes * rows_ * cols_));
@@ -835,8 +835,9 @@ std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote
   Block& b = *a->block;
   for (int side = 0; side < 4; ++side) b.remote[side] = remote[side];
   b.slab_values = slab;
-  b.slabs = Buffer(ctx_, static_cast<size_t>(4 * slab) * sizeof(double));
-  if (ctx_.is_cuda() && !device_pointers) b.staging = cuda::PinnedBuffer(static_cast<size_t>(4 * slab) * sizeof(double));
+  if (slab > 0) b.slabs = Buffer(ctx_, static_cast<size_t>(4 * slab) * sizeof(double));
+  if (slab > 0 && ctx_.is_cuda() && !device_pointers)
+    b.staging = cuda::PinnedBuffer(static_cast<size_t>(4 * slab) * sizeof(double));
   return a;
 }
 
