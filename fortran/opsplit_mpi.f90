@@ -86,10 +86,11 @@ contains
     call finish_attach(c_mpi_field_attach(field%c_handle(), int(comm, c_int)), stat)
   end subroutine opsplit_mpi_field_attach
 
-  !> Makes `ca`, a lava grid created with this process's block's shape, its block of a
-  !> grid decomposed over `comm`, a Cartesian communicator of 1 or 2 dimensions, not
-  !> periodic (dimension 1 splits the rows, 2 the columns). Attach before the first vent
-  !> or step; ca%get_place then says where the block lies (opsplit/mpi.h). Collective.
+  !> Makes `ca`, a CA grid created with this process's block's shape, its block of a
+  !> grid decomposed over `comm`, a Cartesian communicator of 1 or 2 dimensions
+  !> (dimension 1 splits the rows, 2 the columns; periodic only for a LIFE torus). Attach
+  !> before the first vent or step; ca%get_place then says where the block lies
+  !> (opsplit/mpi.h). Collective.
   subroutine opsplit_mpi_ca_attach(ca, comm, stat)
     type(opsplit_ca_t), intent(inout) :: ca
     integer, intent(in) :: comm

@@ -58,25 +58,32 @@ extern "C" {
  * Cahn-Hilliard terms, velocity fields. Collective. */
 OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI_Fint comm);
 
-/* Makes `ca`, a lava grid (SCIARA_FV2 or SCIARA_FV3) created with this process's block's
- * shape, its block of a grid decomposed over comm, a Cartesian communicator of 1 or 2
- * dimensions, not periodic: dimension 0 splits the rows (north to south), dimension 1
- * the columns. Neighbours along a dimension have as many rows (or columns) as each
- * other; the blocks of a process row or column line up. Attach before the first vent
- * or step; substates set before are kept (thickness then off the block's outer ring,
- * which is the sink of a grid not yet attached). Each step then exchanges two rows and
- * columns of ghosts with the neighbours (fv3's clock is the minimum over all
- * processes), and the run is the one-process run's, bit for bit.
- * After it, collective: opsplit_ca_step, run_until, add_vent and load_vents (rows and
- * columns of the whole grid, the same vents everywhere), load_substate and
- * load_parameters (files of the whole grid), get_volumes (the whole grid's) and
- * destroy. Local: set_substate and get_substate (this block, row and column 0 its
- * first; the thickness ring check is the whole grid's), set_parameter (compared at the
- * next step), set_cells_computed, get_shape (the block's), get_place, get_time,
- * get_steps and get_parameter. A bad `ca` on one process cannot join the agreement: it
- * fails there and the others wait. On a CUDA context a step runs a launch a phase and
- * its ghosts travel as a field's slabs do (device memory where MPI is CUDA-aware, else
- * through host buffers). Collective. */
+/* Makes `ca`, a CA grid created with this process's block's shape, its block of a grid
+ * decomposed over comm, a Cartesian communicator of 1 or 2 dimensions: dimension 0
+ * splits the rows (north to south), dimension 1 the columns. Neighbours along a
+ * dimension have as many rows (or columns) as each other; the blocks of a process row or
+ * column line up. Attach before the first vent or step; the state set before is kept.
+ * The run is then the one-process run's, bit for bit. Collective.
+ * Lava grids (SCIARA_FV2, SCIARA_FV3): the communicator is not periodic; thickness set
+ * before the attach stays off the block's outer ring (the sink of a grid not yet
+ * attached). Each step exchanges two rows and columns of ghosts with the neighbours
+ * (fv3's clock is the minimum over all processes). After it, collective:
+ * opsplit_ca_step, run_until, add_vent and load_vents (rows and columns of the whole
+ * grid, the same vents everywhere), load_substate and load_parameters (files of the
+ * whole grid), get_volumes (the whole grid's) and destroy. Local: set_substate and
+ * get_substate (this block, row and column 0 its first; the thickness ring check is the
+ * whole grid's), set_parameter (compared at the next step), set_cells_computed,
+ * get_shape (the block's), get_place, get_time, get_steps and get_parameter.
+ * LIFE grids: the communicator wraps a dimension it splits exactly when the grid is a
+ * torus (PERIODIC; checked at each step), and a block with a neighbour to the east has
+ * cols a multiple of 64. A generation exchanges a ghost row and a ghost word (64
+ * cells) with each neighbour. After it, collective: opsplit_ca_step, place_rle and
+ * load_rle (the whole grid's row and column, the same pattern everywhere),
+ * get_population (the whole grid's) and destroy; local: set_cells, get_cells (the
+ * block), set_rule and set_boundary (compared at the next step), get_place.
+ * A bad `ca` on one process cannot join the agreement: it fails there and the others
+ * wait. On a CUDA context the ghosts travel as a field's slabs do (device memory where
+ * MPI is CUDA-aware, else through host buffers), a step or generation a launch a phase. */
 OPSPLIT_MPI_API opsplit_status opsplit_mpi_ca_attach(opsplit_ca ca, MPI_Fint comm);
 
 /* A PCPD ensemble of `replicas` replicas (in all) spread over the processes of comm.

@@ -9,20 +9,16 @@
  * changes nothing: a communicator that is not Cartesian or has 3 dimensions, a periodic one,
  * blocks whose borders differ, a second attach, an attach after a vent, nsteps or a
  * parameter or a vent that differ between processes, a file missing on one process. */
-#include <mpi.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../capi/check.h"
-#include "opsplit/mpi.h"
+#include "mpi_test.h"
 
 #ifndef OPSPLIT_SHARED_DATA
 #define OPSPLIT_SHARED_DATA "../shared/data"
 #endif
 
 enum { ROWS = 378, COLS = 517 };
-static int rank = 0, size = 1;
 static char folder[512];
 
 static const char* etna(const char* file) {
@@ -59,13 +55,6 @@ static opsplit_ca etna_grid(opsplit_context ctx, opsplit_ca_model model, int64_t
   if (before == NULL) CHECK_OK(opsplit_ca_load_substate(g, "altitude", etna("MORPHOLOGY.stt")));
   CHECK_OK(opsplit_ca_load_vents(g, etna("VENTS.stt"), etna("EMISSIONS_RATE.stt")));
   return g;
-}
-
-/* Its block's first cell and count along an axis of n cells cut before each of cuts[0 ..
- * d - 2]. */
-static void share(int64_t n, int d, const int* cuts, int coord, int64_t* first, int64_t* count) {
-  *first = coord == 0 ? 0 : cuts[coord - 1];
-  *count = (coord == d - 1 ? n : cuts[coord]) - *first;
 }
 
 /* The distributed run's block against the whole run's cells: every substate, steps,
@@ -114,17 +103,17 @@ static int holds_lava(opsplit_ca g, const int64_t n[2]) {
 
 /* One split: dims[0] processes along the rows, cut before row_cuts; dims[1] along the
  * columns, cut before col_cuts. */
-static void run_split(opsplit_context ctx, opsplit_ca_model model, const int dims[2], const int* row_cuts,
-                      const int* col_cuts) {
+struct Run {
+  opsplit_context ctx;
+  opsplit_ca_model model;
+};
+
+static void run_split(const int dims[2], const int* row_cuts, const int* col_cuts, void* arg) {
+  const opsplit_context ctx = ((struct Run*)arg)->ctx;
+  const opsplit_ca_model model = ((struct Run*)arg)->model;
   const int fv3 = model == OPSPLIT_CA_SCIARA_FV3;
-  const int periods[2] = {0, 0};
-  MPI_Comm cart;
-  int coords[2];
-  MPI_Cart_create(MPI_COMM_WORLD, 2, (int*)dims, (int*)periods, 0, &cart);
-  MPI_Cart_coords(cart, rank, 2, coords);
   int64_t first[2], n[2];
-  share(ROWS, dims[0], row_cuts, coords[0], &first[0], &n[0]);
-  share(COLS, dims[1], col_cuts, coords[1], &first[1], &n[1]);
+  MPI_Comm cart = grid_block(dims, 0, row_cuts, col_cuts, ROWS, COLS, first, n);
   /* fv3: the block's substates set before the attach, lava among them (the attach
    * moves them, and the box of lava, into the block's storage). */
   double* before[3] = {NULL, NULL, NULL};
@@ -250,38 +239,18 @@ static void bad_input(opsplit_context ctx) {
 /* Etna 2006, both models, split as the number of processes allows. The vents are at
  * (114, 71) and (114, 77). */
 static void every_split(opsplit_context ctx) {
-  const int rows_115[1] = {115}, cols_73[1] = {73}, rows_4[3] = {115, 118, 121}, none[1] = {0};
+  const int rows_4[3] = {115, 118, 121};
   for (int m = 0; m < 2; ++m) {
-    const opsplit_ca_model model = m == 0 ? OPSPLIT_CA_SCIARA_FV2 : OPSPLIT_CA_SCIARA_FV3;
-    if (size == 1) {
-      const int d[2] = {1, 1};
-      run_split(ctx, model, d, none, none);
-    } else if (size == 2) {
-      const int d21[2] = {2, 1}, d12[2] = {1, 2};
-      run_split(ctx, model, d21, rows_115, none);
-      run_split(ctx, model, d12, none, cols_73);
-    } else if (size == 4) {
-      const int d22[2] = {2, 2}, d41[2] = {4, 1};
-      run_split(ctx, model, d22, rows_115, cols_73);
-      run_split(ctx, model, d41, rows_4, none);
-    }
+    struct Run run = {ctx, m == 0 ? OPSPLIT_CA_SCIARA_FV2 : OPSPLIT_CA_SCIARA_FV3};
+    every_grid_split(115, 73, rows_4, run_split, &run);
   }
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  opsplit_context ctx = mpi_test_start(&argc, &argv);
   const char* env = getenv("OPSPLIT_VALIDATION_DATA");
   snprintf(folder, sizeof folder, "%s", env != NULL && *env != '\0' ? env : OPSPLIT_SHARED_DATA);
-  opsplit_context ctx = NULL;
-  CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_AUTO, &ctx));
   every_split(ctx);
   bad_input(ctx);
-  CHECK_OK(opsplit_context_destroy(&ctx));
-  const int failed = check_summary();
-  int any = 0;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return any;
+  return mpi_test_finish(ctx);
 }

@@ -16,10 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../capi/check.h"
-#include "opsplit/mpi.h"
+#include "mpi_test.h"
 
-static int rank = 0, size = 1;
 
 typedef struct {
   int64_t n[3];
@@ -161,11 +159,7 @@ static void nan_case(opsplit_context ctx) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  opsplit_context ctx = NULL;
-  CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_AUTO, &ctx));
+  opsplit_context ctx = mpi_test_start(&argc, &argv);
   /* On CUDA, each process of a node takes its own GPU (its node-local rank modulo them);
    * checked where the run names the node's GPU count (OPSPLIT_GPUS: the GPU machine's
    * command sets it, 2 on the two-GPU machine). */
@@ -287,7 +281,5 @@ int main(int argc, char** argv) {
     MPI_Comm_free(&cart);
   }
 
-  CHECK_OK(opsplit_context_destroy(&ctx));
-  MPI_Finalize();
-  return check_summary();
+  return mpi_test_finish(ctx);
 }

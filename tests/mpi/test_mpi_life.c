@@ -9,16 +9,12 @@
  * communicator does not agree with, rules or patterns or places that differ between
  * processes, a pattern file missing on one process. On either backend (CUDA: the
  * GPU of each process's node-local rank, shared where processes outnumber GPUs). */
-#include <mpi.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../capi/check.h"
-#include "opsplit/mpi.h"
+#include "mpi_test.h"
 
 enum { ROWS = 100, COLS = 192 };
-static int rank = 0, size = 1;
 
 static const char* const kGun =
     "x = 36, y = 9, rule = B3/S23\n"
@@ -29,11 +25,6 @@ static const char* const kGun =
 static uint8_t soup(int64_t r, int64_t c) {
   const uint32_t h = (uint32_t)(r * 7919 + c * 104729) * 2654435761u;
   return (uint8_t)(((h >> 13) & 3u) == 0u);
-}
-
-static void share(int64_t n, int d, const int* cuts, int coord, int64_t* first, int64_t* count) {
-  *first = coord == 0 ? 0 : cuts[coord - 1];
-  *count = (coord == d - 1 ? n : cuts[coord]) - *first;
 }
 
 /* A grid of rows x cols holding the soup's cells from (first_row, first_col), attached
@@ -71,15 +62,16 @@ static int64_t differences(opsplit_ca whole, opsplit_ca mine, const int64_t firs
   return differ + (pw != pm);
 }
 
-static void run_split(opsplit_context ctx, const int dims[2], const int* row_cuts, const int* col_cuts, int periodic) {
-  const int periods[2] = {periodic, periodic};
-  MPI_Comm cart;
-  int coords[2];
-  MPI_Cart_create(MPI_COMM_WORLD, 2, (int*)dims, (int*)periods, 0, &cart);
-  MPI_Cart_coords(cart, rank, 2, coords);
+struct Run {
+  opsplit_context ctx;
+  int periodic;
+};
+
+static void run_split(const int dims[2], const int* row_cuts, const int* col_cuts, void* arg) {
+  const opsplit_context ctx = ((struct Run*)arg)->ctx;
+  const int periodic = ((struct Run*)arg)->periodic;
   int64_t first[2], n[2];
-  share(ROWS, dims[0], row_cuts, coords[0], &first[0], &n[0]);
-  share(COLS, dims[1], col_cuts, coords[1], &first[1], &n[1]);
+  MPI_Comm cart = grid_block(dims, periodic, row_cuts, col_cuts, ROWS, COLS, first, n);
   opsplit_ca whole = life_grid(ctx, ROWS, COLS, 0, 0, periodic, MPI_COMM_NULL, 1);
   opsplit_ca mine = life_grid(ctx, n[0], n[1], first[0], first[1], periodic, cart, periodic);
   int64_t place[4] = {-1, -1, -1, -1};
@@ -102,20 +94,10 @@ static void run_split(opsplit_context ctx, const int dims[2], const int* row_cut
 }
 
 static void every_split(opsplit_context ctx) {
-  const int rows_37[1] = {37}, cols_128[1] = {128}, rows_4[3] = {23, 50, 77}, none[1] = {0};
+  const int rows_4[3] = {23, 50, 77};
   for (int periodic = 0; periodic < 2; ++periodic) {
-    if (size == 1) {
-      const int d[2] = {1, 1};
-      run_split(ctx, d, none, none, periodic);
-    } else if (size == 2) {
-      const int d21[2] = {2, 1}, d12[2] = {1, 2};
-      run_split(ctx, d21, rows_37, none, periodic);
-      run_split(ctx, d12, none, cols_128, periodic);
-    } else if (size == 4) {
-      const int d22[2] = {2, 2}, d41[2] = {4, 1};
-      run_split(ctx, d22, rows_37, cols_128, periodic);
-      run_split(ctx, d41, rows_4, none, periodic);
-    }
+    struct Run run = {ctx, periodic};
+    every_grid_split(37, 128, rows_4, run_split, &run);
   }
 }
 
@@ -179,17 +161,8 @@ static void bad_input(opsplit_context ctx) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  opsplit_context ctx = NULL;
-  CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_AUTO, &ctx));
+  opsplit_context ctx = mpi_test_start(&argc, &argv);
   every_split(ctx);
   bad_input(ctx);
-  CHECK_OK(opsplit_context_destroy(&ctx));
-  const int failed = check_summary();
-  int any = 0;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return any;
+  return mpi_test_finish(ctx);
 }

@@ -14,13 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../capi/check.h"
-#include "opsplit/mpi.h"
+#include "mpi_test.h"
 
 #define R 7
 #define LMAX 8192
 
-static int rank = 0, size = 1;
 
 static int series_equal(opsplit_pcpd a, opsplit_pcpd b) {
   int64_t na = 0, nb = 0;
@@ -68,12 +66,8 @@ static int everywhere_same(double x) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  opsplit_context ctx = mpi_test_start(&argc, &argv);
   const MPI_Fint world = MPI_Comm_c2f(MPI_COMM_WORLD);
-  opsplit_context ctx = NULL;
-  CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_AUTO, &ctx));
   const char* create = "opsplit_mpi_pcpd_create";
 
   const opsplit_pcpd_algorithm algorithms[] = {OPSPLIT_PCPD_EXACT, OPSPLIT_PCPD_MULTISPIN, OPSPLIT_PCPD_MULTISPIN32};
@@ -184,7 +178,5 @@ int main(int argc, char** argv) {
     CHECK_OK(opsplit_pcpd_destroy(&d));
   }
 
-  CHECK_OK(opsplit_context_destroy(&ctx));
-  MPI_Finalize();
-  return check_summary();
+  return mpi_test_finish(ctx);
 }
