@@ -226,34 +226,29 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
       try {
         // CUDA: several generations a pass where the grid fits the tiled kernel (H100,
         // 16384^2 torus: 1, 2, 4, 8 a pass 3.8, 5.3, 6.2, 6.3 x 10^12 cell updates/s).
-        const int per_pass =
-            ctx.is_cuda() && ca::life_generations_fit(rows_, cols_) ? ca::kLifeMaxGenerationsPerPass : 1;
+        // A block: the ghosts, then one generation.
+        const int per_pass = ctx.is_cuda() && !life_blocks_ && ca::life_generations_fit(rows_, cols_)
+                                 ? ca::kLifeMaxGenerationsPerPass
+                                 : 1;
         if (life_blocks_) {  // a dimension not split wraps within the block on a torus
           life_blocks_->block.wrap_rows = periodic_ && !life_blocks_->split[0];
           life_blocks_->block.wrap_cols = periodic_ && !life_blocks_->split[1];
         }
-        for (int64_t g = 0; life_blocks_ && g < chunk; ++g) {  // a block: the ghosts, then a generation
-          exchange_life_ghosts();
-          if (ctx.is_cuda())
-            ca::life_block_generation_cuda(ctx, cells_.as<const uint64_t>(), next_.as<uint64_t>(), life_blocks_->block,
-                                           rule_);
-          else
-            ca::life_block_generation_cpu(cells_.as<const uint64_t>(), next_.as<uint64_t>(), life_blocks_->block,
-                                          rule_, ctx.threads());
-          cells_.swap(next_);
-          ++steps_;
-        }
-        for (int64_t g = 0; !life_blocks_ && g < chunk;) {
+        for (int64_t g = 0; g < chunk;) {
           const int n = static_cast<int>(std::min<int64_t>(per_pass, chunk - g));
-          if (ctx.is_cuda() && n > 1)
-            ca::life_generations_cuda(ctx, cells_.as<const uint64_t>(), next_.as<uint64_t>(), rows_, cols_, rule_,
-                                      periodic_, n);
+          const uint64_t* in = cells_.as<const uint64_t>();
+          uint64_t* out = next_.as<uint64_t>();
+          if (life_blocks_) exchange_life_ghosts();
+          if (life_blocks_ && ctx.is_cuda())
+            ca::life_block_generation_cuda(ctx, in, out, life_blocks_->block, rule_);
+          else if (life_blocks_)
+            ca::life_block_generation_cpu(in, out, life_blocks_->block, rule_, ctx.threads());
+          else if (ctx.is_cuda() && n > 1)
+            ca::life_generations_cuda(ctx, in, out, rows_, cols_, rule_, periodic_, n);
           else if (ctx.is_cuda())
-            ca::life_generation_cuda(ctx, cells_.as<const uint64_t>(), next_.as<uint64_t>(), rows_, cols_, rule_,
-                                     periodic_);
+            ca::life_generation_cuda(ctx, in, out, rows_, cols_, rule_, periodic_);
           else
-            ca::life_generation_cpu(cells_.as<const uint64_t>(), next_.as<uint64_t>(), rows_, cols_, rule_, periodic_,
-                                    ctx.threads());
+            ca::life_generation_cpu(in, out, rows_, cols_, rule_, periodic_, ctx.threads());
           cells_.swap(next_);
           steps_ += n, g += n;
         }

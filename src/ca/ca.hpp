@@ -14,7 +14,7 @@
 #include "core/buffer.hpp"
 #include "core/context.hpp"
 #include "core/handle.hpp"
-#include "core/pinned.hpp"
+#include "core/slab_exchange.hpp"
 #include "opsplit/ca.h"
 
 struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::ContextMember {
@@ -99,9 +99,6 @@ struct opsplit_ca_s::LifeBlocks {
   bool wraps[2];  // rows, cols: a split dimension the communicator makes periodic
   bool split[2];
   int64_t row0, col0, global_rows, global_cols;
-  int64_t slab_words;                    // the most one side's slab holds
-  opsplit::Buffer slabs;                  // on the backend: 4 slabs (sent north or west, south or east; received)
-  opsplit::cuda::PinnedBuffer staging;    // CUDA with a group that takes host memory only: the 4 on the host
-  opsplit::Buffer cells, next;            // the new storage, until attach takes it
-  uint64_t* slab(int s) const { return slabs.as<uint64_t>() + s * slab_words; }
+  opsplit::SlabExchange slabs;   // a line of words a side
+  opsplit::Buffer cells, next;    // the new storage, until attach takes it
 };

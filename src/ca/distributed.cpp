@@ -119,76 +119,47 @@ std::unique_ptr<opsplit_ca_s::LifeBlocks> opsplit_ca_s::prepare_life(const bool 
   for (int a = 0; a < 2; ++a) made->wraps[a] = wraps[a];
   made->row0 = first_row, made->col0 = first_col, made->global_rows = global_rows, made->global_cols = global_cols;
   const bool any_remote = remote[0] || remote[1] || remote[2] || remote[3];
-  made->slab_words = any_remote ? std::max(rows_, b.stride) : 0;
-  const size_t slabs = static_cast<size_t>(4 * made->slab_words) * sizeof(uint64_t);
-  if (slabs > 0) made->slabs = Buffer(context(), slabs);
-  if (slabs > 0 && context().is_cuda() && !device_pointers) made->staging = cuda::PinnedBuffer(slabs);
+  made->slabs = SlabExchange(context(), any_remote ? static_cast<size_t>(std::max(rows_, b.stride)) * sizeof(uint64_t) : 0,
+                             device_pointers);
   // The cells so far into the new storage (ghosts 0).
-  const size_t stored = static_cast<size_t>((rows_ + b.ghost[0] + b.ghost[1]) * b.stride);
-  std::vector<uint64_t> words(word_count()), grown(stored, 0);
-  download(words.data());
-  for (int64_t r = 0; r < rows_; ++r)
-    std::copy_n(&words[static_cast<size_t>(r * nwords_)], nwords_, &grown[static_cast<size_t>(b.at(r, 0))]);
-  made->cells = Buffer(context(), stored * sizeof(uint64_t));
-  made->next = Buffer(context(), stored * sizeof(uint64_t));
-  if (context().is_cuda()) {
-    context().device().copy_to_device(made->cells.data(), grown.data(), stored * sizeof(uint64_t));
-    context().device().synchronize();  // grown is on this frame
-  } else {
-    std::memcpy(made->cells.data(), grown.data(), stored * sizeof(uint64_t));
-  }
+  const size_t row_bytes = static_cast<size_t>(nwords_) * sizeof(uint64_t);
+  made->cells = regrown(context(), cells_, 1, rows_, row_bytes, rows_ + b.ghost[0] + b.ghost[1],
+                        static_cast<size_t>(b.stride) * sizeof(uint64_t), b.ghost[0],
+                        static_cast<size_t>(b.ghost[2]) * sizeof(uint64_t));
+  made->next = Buffer(context(), made->cells.bytes());
+  if (context().is_cuda()) context().device().synchronize();  // the copy's failure here, the grid as it was
   return made;
 }
 
 // Columns first (one word a row from the west and east neighbours), then rows (a whole
 // stored row, ghost words included, from the north and south ones: the corners come
-// with them). CUDA gathers and scatters on the device, and stages the slabs through the
-// host where the group takes host memory only.
+// with them). CUDA gathers and scatters on the device.
 void opsplit_ca_s::exchange_life_ghosts() {
   LifeBlocks& l = *life_blocks_;
   const ca::LifeBlock& b = l.block;
   Context& ctx = context();
-  const bool cuda = ctx.is_cuda(), staged = !l.staging.empty();
   uint64_t* words = cells_.as<uint64_t>();
+  const bool remote[4] = {b.ghost[0] != 0, b.ghost[1] != 0, b.ghost[2] != 0, b.ghost[3] != 0};
   for (int axis = 1; axis >= 0; --axis) {
-    if (!b.ghost[2 * axis] && !b.ghost[2 * axis + 1]) continue;
+    if (!remote[2 * axis] && !remote[2 * axis + 1]) continue;
     const bool columns = axis == 1;
     const int64_t length = columns ? b.rows : b.stride, step = columns ? b.stride : 1;
-    const size_t bytes = static_cast<size_t>(length) * sizeof(uint64_t);
     // The first word of the line sent to (or, ghost, received from) side `side`.
     auto first = [&](int side, bool ghost) {
       if (columns) return b.at(0, side == 0 ? (ghost ? -1 : 0) : (ghost ? b.nwords : b.nwords - 1));
       return b.at(side == 0 ? (ghost ? -1 : 0) : (ghost ? b.rows : b.rows - 1), 0) - b.ghost[2];
     };
-    auto mpi_slot = [&](int s) -> void* {
-      return staged ? static_cast<void*>(l.staging.data() + s * l.slab_words * sizeof(uint64_t)) : l.slab(s);
+    auto pack = [&](int side, void* slot) {
+      uint64_t* to = static_cast<uint64_t*>(slot);
+      if (ctx.is_cuda()) return ca::life_gather_cuda(ctx, words, first(side, false), step, length, to);
+      for (int64_t k = 0; k < length; ++k) to[k] = words[first(side, false) + k * step];
     };
-    const void* send[2] = {nullptr, nullptr};
-    void* receive[2] = {nullptr, nullptr};
-    for (int side = 0; side < 2; ++side) {
-      if (!b.ghost[2 * axis + side]) continue;
-      if (cuda)
-        ca::life_gather_cuda(ctx, words, first(side, false), step, length, l.slab(side));
-      else
-        for (int64_t k = 0; k < length; ++k) l.slab(side)[k] = words[first(side, false) + k * step];
-      send[side] = mpi_slot(side), receive[side] = mpi_slot(2 + side);
-    }
-    if (staged) {
-      for (int side = 0; side < 2; ++side)
-        if (send[side]) ctx.device().copy_to_host(mpi_slot(side), l.slab(side), bytes);
-    } else if (cuda) {
-      ctx.device().synchronize();  // MPI reads the slabs once they are written
-    }
-    l.group.exchange(axis, send, receive, bytes);
-    for (int side = 0; side < 2; ++side) {
-      if (!receive[side]) continue;
-      if (staged) ctx.device().copy_to_device(l.slab(2 + side), receive[side], bytes);
-      if (cuda)
-        ca::life_scatter_cuda(ctx, l.slab(2 + side), words, first(side, true), step, length);
-      else
-        for (int64_t k = 0; k < length; ++k) words[first(side, true) + k * step] = l.slab(2 + side)[k];
-    }
-    if (staged) ctx.device().synchronize();  // the staging slots are free for the next axis's exchange
+    auto unpack = [&](int side, const void* slot) {
+      const uint64_t* from = static_cast<const uint64_t*>(slot);
+      if (ctx.is_cuda()) return ca::life_scatter_cuda(ctx, from, words, first(side, true), step, length);
+      for (int64_t k = 0; k < length; ++k) words[first(side, true) + k * step] = from[k];
+    };
+    l.slabs.swap(ctx, l.group, axis, &remote[2 * axis], static_cast<size_t>(length) * sizeof(uint64_t), pack, unpack);
   }
 }
 

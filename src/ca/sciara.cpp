@@ -812,32 +812,15 @@ std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote
       a->buffers.push_back(planes == 0 ? Buffer() : Buffer(ctx_, static_cast<size_t>(planes) * plane_bytes(a->rows, a->cols)));
       continue;
     }
-    std::vector<double> old(static_cast<size_t>(planes * rows_ * cols_));
-    std::vector<double> grown(static_cast<size_t>(planes * a->rows * a->cols));
-    if (ctx_.is_cuda())
-      ctx_.device().copy_to_host(old.data(), b->data(), b->bytes());
-    else
-      std::memcpy(old.data(), b->data(), b->bytes());
-    for (int64_t p = 0; p < planes; ++p)
-      for (int64_t r = 0; r < rows_; ++r)
-        std::memcpy(&grown[static_cast<size_t>((p * a->rows + r + north) * a->cols + west)],
-                    &old[static_cast<size_t>((p * rows_ + r) * cols_)], static_cast<size_t>(cols_) * sizeof(double));
-    Buffer made(ctx_, grown.size() * sizeof(double));
-    if (ctx_.is_cuda()) {
-      ctx_.device().copy_to_device(made.data(), grown.data(), made.bytes());
-      ctx_.device().synchronize();  // grown is on this frame
-    } else {
-      std::memcpy(made.data(), grown.data(), made.bytes());
-    }
+    Buffer made = regrown(ctx_, *b, planes, rows_, static_cast<size_t>(cols_) * sizeof(double), a->rows,
+                          static_cast<size_t>(a->cols) * sizeof(double), north, static_cast<size_t>(west) * sizeof(double));
     a->buffers.push_back(std::move(made));
   }
+  if (ctx_.is_cuda()) ctx_.device().synchronize();  // the copies' failures here, where the grid is still as it was
   a->block = std::make_unique<Block>();
   Block& b = *a->block;
   for (int side = 0; side < 4; ++side) b.remote[side] = remote[side];
-  b.slab_values = slab;
-  if (slab > 0) b.slabs = Buffer(ctx_, static_cast<size_t>(4 * slab) * sizeof(double));
-  if (slab > 0 && ctx_.is_cuda() && !device_pointers)
-    b.staging = cuda::PinnedBuffer(static_cast<size_t>(4 * slab) * sizeof(double));
+  b.slabs = SlabExchange(ctx_, static_cast<size_t>(slab) * sizeof(double), device_pointers);
   return a;
 }
 
@@ -889,54 +872,32 @@ void LavaGrid::exchange_ghosts(int buffer) {
                  fv3_ ? 5 : 3, false, 0, 0, own_.r0, cols_};
   if (fv3_) lines.planes[3] = plane(LavaSubstate::momentum_x, buffer), lines.planes[4] = plane(LavaSubstate::momentum_y, buffer);
   Block& b = *block_;
-  const bool cuda = ctx_.is_cuda(), staged = !b.staging.empty();
   for (int axis = 1; axis >= 0; --axis) {
     if (!b.remote[2 * axis] && !b.remote[2 * axis + 1]) continue;
     lines.columns = axis == 1;
     lines.length = lines.columns ? own_.r1 - own_.r0 + 1 : cols_;  // a column over the block's rows, a row over the storage
     const int64_t first = lines.columns ? own_.c0 : own_.r0, last = lines.columns ? own_.c1 : own_.r1;
     const int64_t sent_lines[2] = {first, last - 1}, ghost_lines[2] = {first - 2, last + 1};
-    const size_t bytes = static_cast<size_t>(lines.values()) * sizeof(double);
-    // Where MPI reads and writes slot s: the device's slabs, or the host's copies of them.
-    auto mpi_slot = [&](int s) -> void* {
-      return staged ? static_cast<void*>(b.staging.data() + s * b.slab_values * sizeof(double)) : b.slab(s);
-    };
-    const void* send[2] = {nullptr, nullptr};
-    void* receive[2] = {nullptr, nullptr};
-    for (int side = 0; side < 2; ++side) {
-      if (!b.remote[2 * axis + side]) continue;
+    auto pack = [&](int side, void* to) {
       LavaSlab sent = lines;
       sent.first_line = sent_lines[side];
-      if (cuda) {
-        launcher_->pack(sent, b.slab(side));
-      } else {
-        for (int64_t v = 0; v < sent.values(); ++v) b.slab(side)[v] = sent.planes[sent.plane_of(v)][sent.cell_of(v)];
-      }
-      send[side] = mpi_slot(side), receive[side] = mpi_slot(2 + side);
-    }
-    if (staged) {
-      for (int side = 0; side < 2; ++side)
-        if (send[side]) ctx_.device().copy_to_host(mpi_slot(side), b.slab(side), bytes);
-    } else if (cuda) {
-      ctx_.device().synchronize();  // MPI reads the slabs once they are written
-    }
-    b.group.exchange(axis, send, receive, bytes);
-    for (int side = 0; side < 2; ++side) {
-      if (!receive[side]) continue;
+      double* out = static_cast<double*>(to);
+      if (ctx_.is_cuda()) return launcher_->pack(sent, out);
+      for (int64_t v = 0; v < sent.values(); ++v) out[v] = sent.planes[sent.plane_of(v)][sent.cell_of(v)];
+    };
+    auto unpack = [&](int side, const void* from) {
       LavaSlab ghosts = lines;
       ghosts.first_line = ghost_lines[side];
-      const double* in = b.slab(2 + side);
-      if (staged) ctx_.device().copy_to_device(b.slab(2 + side), receive[side], bytes);
-      if (cuda) {
-        launcher_->unpack(ghosts, in);
-        continue;
-      }
+      const double* in = static_cast<const double*>(from);
+      if (ctx_.is_cuda()) return launcher_->unpack(ghosts, in);
       for (int64_t v = 0; v < ghosts.values(); ++v) {
         const int64_t i = ghosts.cell_of(v);
         ghosts.planes[ghosts.plane_of(v)][i] = in[v];
         if (ghosts.plane_of(v) == 1 && in[v] > 0.0) box_.include(i / cols_, i % cols_);  // lava that may cross
       }
-    }
+    };
+    b.slabs.swap(ctx_, b.group, axis, &b.remote[2 * axis], static_cast<size_t>(lines.values()) * sizeof(double), pack,
+                 unpack);
   }
 }
 

@@ -17,7 +17,7 @@
 #include "core/context.hpp"
 #include "core/error.hpp"
 #include "core/group.hpp"
-#include "core/pinned.hpp"
+#include "core/slab_exchange.hpp"
 
 namespace opsplit::ca {
 
@@ -222,11 +222,8 @@ class LavaGrid {
   // A distributed grid's group and exchange buffers.
   struct Block {
     Group group;
-    bool remote[4];                   // north, south, west, east
-    int64_t slab_values;              // the most a slab holds (LavaSlab)
-    Buffer slabs;                     // on the backend: 4 slabs (sent north or west, south or east; received)
-    cuda::PinnedBuffer staging;       // CUDA with a group that takes host memory only: the 4 on the host
-    double* slab(int s) const { return slabs.as<double>() + s * slab_values; }
+    bool remote[4];      // north, south, west, east
+    SlabExchange slabs;  // a LavaSlab a side
   };
   // The buffers of a pair of substates and the single ones, in one list.
   std::vector<Buffer*> buffers();

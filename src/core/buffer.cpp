@@ -62,4 +62,19 @@ void Buffer::release() noexcept {
   bytes_ = 0;
 }
 
+Buffer regrown(Context& ctx, const Buffer& from, int64_t planes, int64_t rows, size_t row_bytes, int64_t new_rows,
+               size_t new_row_bytes, int64_t top, size_t left) {
+  Buffer grown(ctx, static_cast<size_t>(planes * new_rows) * new_row_bytes);
+  for (int64_t p = 0; p < planes; ++p) {
+    unsigned char* to = grown.as<unsigned char>() + static_cast<size_t>(p * new_rows + top) * new_row_bytes + left;
+    const unsigned char* in = from.as<const unsigned char>() + static_cast<size_t>(p * rows) * row_bytes;
+    if (ctx.is_cuda()) {
+      ctx.device().copy_rows_on_device(to, new_row_bytes, in, row_bytes, row_bytes, static_cast<size_t>(rows));
+      continue;
+    }
+    for (int64_t r = 0; r < rows; ++r) std::memcpy(to + r * new_row_bytes, in + r * row_bytes, row_bytes);
+  }
+  return grown;
+}
+
 }  // namespace opsplit

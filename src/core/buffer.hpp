@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/context.hpp"
 
@@ -31,5 +32,11 @@ class Buffer {
   void* data_ = nullptr;
   size_t bytes_ = 0;
 };
+
+// A new buffer of `planes` planes, each new_rows rows of new_row_bytes, zero but for the
+// rows of `from` (planes of `rows` rows of row_bytes), placed from row `top`, byte `left`
+// of each: a grid grown by bands around it. On the device, ordered on the stream.
+Buffer regrown(Context& ctx, const Buffer& from, int64_t planes, int64_t rows, size_t row_bytes, int64_t new_rows,
+               size_t new_row_bytes, int64_t top, size_t left);
 
 }  // namespace opsplit

@@ -186,6 +186,13 @@ void Device::copy_on_device(void* to, const void* from, size_t bytes) const {
   check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, as_stream(stream())), "cudaMemcpyAsync on the device");
 }
 
+void Device::copy_rows_on_device(void* to, size_t to_pitch, const void* from, size_t from_pitch, size_t row_bytes,
+                                 size_t rows) const {
+  check(cudaMemcpy2DAsync(to, to_pitch, from, from_pitch, row_bytes, rows, cudaMemcpyDeviceToDevice,
+                          as_stream(stream())),
+        "cudaMemcpy2DAsync on the device");
+}
+
 void check_launch(const char* kernel) {
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) fail_cuda(err, std::string("launch of ") + kernel);

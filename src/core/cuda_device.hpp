@@ -31,6 +31,9 @@ class Device {
   void copy_to_device(void* device, const void* host, size_t bytes) const;  // ordered on the stream
   void copy_to_host(void* host, const void* device, size_t bytes) const;    // completes before return
   void copy_on_device(void* to, const void* from, size_t bytes) const;      // ordered on the stream
+  // rows of row_bytes each, from_pitch and to_pitch bytes apart; ordered on the stream.
+  void copy_rows_on_device(void* to, size_t to_pitch, const void* from, size_t from_pitch, size_t row_bytes,
+                           size_t rows) const;
   // For work that overlaps the stream's (a distributed field's faces, field/halo.hpp): a
   // mark on the stream that the host can wait for while later work runs, and copies of
   // page-locked host memory on a second stream beside it (made at the first use). A

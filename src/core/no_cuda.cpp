@@ -26,6 +26,7 @@ void Device::zero(void*, size_t) const {}
 void Device::copy_to_device(void*, const void*, size_t) const {}
 void Device::copy_to_host(void*, const void*, size_t) const {}
 void Device::copy_on_device(void*, const void*, size_t) const {}
+void Device::copy_rows_on_device(void*, size_t, const void*, size_t, size_t, size_t) const {}
 void Device::mark() const {}
 void Device::wait_for_mark() const {}
 void Device::copy_to_host_beside(void*, const void*, size_t) const {}
