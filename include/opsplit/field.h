@@ -100,8 +100,10 @@ OPSPLIT_API opsplit_status opsplit_rd_set_velocity(opsplit_rd rd, int axis, doub
                                                    double angular_frequency, double phase);
 /* A per-cell velocity: a field of 3 components (u_x, u_y, u_z), copied now (upload the
  * host's new wind and call again to change it); the face velocity is the mean of the
- * two cells beside it. Its ghosts follow component 0's faces (PERIODIC, else mirrored).
- * NULL removes it. Stepped fields must have its shape and precision. */
+ * two cells beside it. Its ghosts follow component 0's faces (PERIODIC, else mirrored;
+ * on a distributed field, beyond a face that borders another process, that process's
+ * wind, exchanged once after any process sets its own). NULL removes it. Stepped
+ * fields must have its shape and precision. */
 OPSPLIT_API opsplit_status opsplit_rd_set_velocity_field(opsplit_rd rd, opsplit_field velocity);
 /* A point source: dc/dt += rate in cell (i, j, k) (0-based) of component comp. Sources
  * in the same cell add up. */
@@ -120,7 +122,8 @@ OPSPLIT_API opsplit_status opsplit_rd_free_energy(opsplit_rd rd, opsplit_field f
 /* The largest forward-Euler dt that is stable for the transport terms (docs/API.md):
  * for diffusion alone 2/(D_max rho), rho the stencil's spectral radius; with advection
  * and Cahn-Hilliard terms the combined bound. +infinity without transport terms.
- * Reaction terms are not included. */
+ * Reaction terms are not included. On a distributed field with a velocity field it is
+ * this process's bound (not collective): the host takes the minimum over processes. */
 OPSPLIT_API opsplit_status opsplit_rd_max_stable_dt(opsplit_rd rd, opsplit_field field, double* dt);
 /* nsteps forward-Euler steps of size dt (nsteps = 0 does nothing). dt above
  * opsplit_rd_max_stable_dt is refused. A cancelled call leaves the field after the

@@ -945,7 +945,8 @@ unsigned update(const Context& ctx, Input<T>& input, T* out, const PotentialPass
   // itself where it can (fuses_potential); else a pass before writes them to memory.
   FusedPotential<T> fused{};
   HaloPlan halo{};
-  const bool fuse = march && fuses_potential(grid, input.faces_host, pass, kind, terms_known, &halo, &fused);
+  const bool fuse =
+      march && !pass.in_memory && fuses_potential(grid, input.faces_host, pass, kind, terms_known, &halo, &fused);
   if (fuse) {
     fill_missing_ghosts(ctx, input, grid, halo.from_memory(), fill_ghosts<T>);
   } else {
@@ -1138,7 +1139,7 @@ template <class T>
 const Launchers<T>& cuda_launchers() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read<T>, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>,
-                                  pack_face<T>,   unpack_face<T>};
+                                  pack_face<T>,   unpack_face<T>,  potential<T>};
   return table;
 }
 

@@ -221,7 +221,7 @@ OPSPLIT_API opsplit_status opsplit_rd_step(opsplit_rd rd, opsplit_field field, d
     const std::exception_ptr bad_rd = attempt([&] { r = &rd_arg(rd); });
     // A distributed field's other processes are in the step's agreement: this one joins
     // it with its failure.
-    if (bad_rd && f.decomposition() != nullptr) ReactionDiffusion::settle_step(f, bad_rd, dt, nsteps, __func__);
+    if (bad_rd && f.decomposition() != nullptr) ReactionDiffusion::settle_step(f, bad_rd, dt, nsteps, __func__, nullptr);
     if (bad_rd) std::rethrow_exception(bad_rd);
     r->step(f, dt, nsteps, "opsplit_rd_step");
   });

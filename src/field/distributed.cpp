@@ -2,6 +2,7 @@
 // checked on every process alike before it is taken, so that a mismatch fails the
 // call everywhere with the same message.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -12,6 +13,8 @@
 using namespace opsplit;
 
 namespace {
+
+std::atomic<uint64_t> attach_serial{0};
 
 const PlaceNames kFieldPlace{{"x-low", "x-high", "y-low", "y-high", "z-low", "z-high"}, {"nx", "ny", "nz"}, "face"};
 
@@ -41,6 +44,7 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
   agreement.settle(attempt([&] {
                      made = std::make_unique<Decomposition>();
                      made->place = d;
+                     made->serial = ++attach_serial;
                      for (int f = 0; f < 6; ++f) made->remote[f] = d.dims[f / 2] > 1 && d.neighbours[f] >= 0;
                      for (int a = 0; a < 3; ++a)
                        if (grid.active(a))

@@ -56,6 +56,7 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
     opsplit_decomposition place{};
     bool remote[6] = {};
     int64_t slab_values = 0;
+    uint64_t serial = 0;  // this attach's, unique in the process (what a copy's ghosts were exchanged for)
     opsplit::Buffer slabs;
     opsplit::cuda::PinnedBuffer staging;
   };

@@ -375,7 +375,7 @@ template <class T>
 const Launchers<T>& cpu_launchers() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,   row_sums<T>,     row_extremes<T>, row_energy<T>,
-                                  pack_face<T>,   unpack_face<T>};
+                                  pack_face<T>,   unpack_face<T>,  potential<T>};
   return table;
 }
 

@@ -28,7 +28,12 @@ template <class T>
 class HaloExchange {
  public:
   HaloExchange(const Context& ctx, opsplit_field_s& field, const Launchers<T>& run)
-      : ctx_(ctx), grid_(field.grid()), d_(*field.decomposition()), data_(field.data().as<T>()), run_(run) {}
+      : HaloExchange(ctx, *field.decomposition(), field.data().as<T>(), field.grid(), run) {}
+  // Another buffer in the field's geometry (a Cahn-Hilliard potential, a velocity field's
+  // component) through the field's slabs: `grid` may have fewer components, never more.
+  HaloExchange(const Context& ctx, opsplit_field_s::Decomposition& d, T* data, const Grid& grid,
+               const Launchers<T>& run)
+      : ctx_(ctx), grid_(grid), d_(d), data_(data), run_(run) {}
 
   // The axes with a remote face, in order.
   std::vector<int> axes() const {
@@ -93,7 +98,7 @@ class HaloExchange {
   size_t slab_bytes(int axis) const { return static_cast<size_t>(slab_values(axis)) * sizeof(T); }
 
   const Context& ctx_;
-  const Grid& grid_;
+  const Grid grid_;
   opsplit_field_s::Decomposition& d_;
   T* data_;
   const Launchers<T>& run_;

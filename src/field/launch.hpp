@@ -61,7 +61,8 @@ struct Input {
 // The Cahn-Hilliard chemical potentials a model step needs: `nslots` slots, slot s the
 // potential of component slots[s].comp, into plane s of mu, whose ghosts follow
 // slot_faces (6 per slot). Pointers on the backend; slots_host the same slots in host
-// memory.
+// memory. in_memory: mu and its ghosts are already there (a distributed step computes
+// them before it exchanges them: rd.cpp), so the update reads them and computes none.
 template <class T>
 struct PotentialPass {
   T* mu;
@@ -69,6 +70,7 @@ struct PotentialPass {
   const PotentialTerms<T>* slots_host;
   int nslots;
   const FaceCondition* slot_faces;
+  bool in_memory;
 };
 
 template <class T>
@@ -107,6 +109,10 @@ struct Launchers {
   // side) into `slab`, and a received slab into the ghosts beyond that face.
   void (*pack_face)(const Context&, const T* data, const Grid&, int axis, int side, T* slab);
   void (*unpack_face)(const Context&, const T* slab, const Grid&, int axis, int side, T* data);
+  // The slots' potentials of the input into mu (potential_into_memory), returning the
+  // axes of mu's ghosts written with them.
+  unsigned (*potential)(const Context&, Input<T>& in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
+                        int nslots, const FaceCondition* slot_faces);
 };
 
 // Fills the ghosts of `axes` of an operation's input that are not valid yet, with the
@@ -131,7 +137,7 @@ template <class T, class Potential>
 void potential_into_memory(const Context& ctx, Input<T>& in, const Grid& grid, int points, const PotentialPass<T>& pass,
                            Potential&& potential,
                            void (*fill)(const Context&, T*, const Grid&, const FaceCondition*, unsigned)) {
-  if (pass.nslots == 0) return;
+  if (pass.nslots == 0 || pass.in_memory) return;
   Grid slot_grid = grid;
   slot_grid.ncomp = pass.nslots;
   const unsigned written = potential(ctx, in, pass.mu, grid, points, pass.slots, pass.nslots, pass.slot_faces);

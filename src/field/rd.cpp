@@ -1,6 +1,7 @@
 #include "field/rd.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -189,6 +190,7 @@ void opsplit_rd_s::set_velocity_field(const opsplit::Field* velocity) {
   if (velocity == nullptr) {
     velocity_field_ = opsplit::Buffer();
     velocity_ghosts_.forget();
+    velocity_halo_serial_ = 0;
     for (double& m : velocity_field_max_) m = 0.0;
     return;
   }
@@ -203,13 +205,20 @@ void opsplit_rd_s::set_velocity_field(const opsplit::Field* velocity) {
       fail_argument(std::string("velocity component ") + kAxisNames[a] + " holds a NaN or Inf");
     max[a] = std::fmax(std::fabs(lo), std::fabs(hi));
   }
-  opsplit::Buffer copy(context(), velocity->data_bytes());
+  // A wind of the same size goes into the storage of the one before (a host that sets
+  // its wind every step: at 512^3 a new 3.2 GB buffer a call cost more than the step).
+  // On CUDA the copy follows the steps that read the old one on the stream.
+  const size_t bytes = velocity->data_bytes();
+  opsplit::Buffer fresh;
+  if (velocity_field_.bytes() != bytes) fresh = opsplit::Buffer(context(), bytes);
+  opsplit::Buffer& copy = fresh.empty() ? velocity_field_ : fresh;
   if (context().is_cuda())
-    context().device().copy_on_device(copy.data(), velocity->data_pointer(), copy.bytes());
+    context().device().copy_on_device(copy.data(), velocity->data_pointer(), bytes);
   else
-    std::memcpy(copy.data(), velocity->data_pointer(), copy.bytes());
-  velocity_field_ = std::move(copy);
+    std::memcpy(copy.data(), velocity->data_pointer(), bytes);
+  if (!fresh.empty()) velocity_field_ = std::move(fresh);
   velocity_ghosts_.forget();
+  velocity_halo_serial_ = 0;
   velocity_grid_ = velocity->grid();
   velocity_precision_ = velocity->precision();
   for (int a = 0; a < 3; ++a) velocity_field_max_[a] = max[a];
@@ -309,13 +318,6 @@ double opsplit_rd_s::max_stable_dt(const opsplit::Field& field) const {
 // the decomposition wraps.
 void opsplit_rd_s::check_distributed(const opsplit::Field& field) const {
   const auto* d = field.decomposition();
-  for (const CahnHilliard& ch : cahn_hilliard_)
-    if (ch.m > 0.0)
-      opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED,
-                    "Cahn-Hilliard terms on a distributed field are not supported yet (their potential's "
-                    "ghosts would need a second exchange within the step)");
-  if (!velocity_field_.empty())
-    opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED, "a velocity field on a distributed field is not supported yet");
   for (int axis = 0; axis < 3; ++axis) {
     if (d->place.dims[axis] < 2) continue;
     for (int c = 0; c < ncomp(); ++c) {
@@ -329,9 +331,18 @@ void opsplit_rd_s::check_distributed(const opsplit::Field& field) const {
   }
 }
 
+// Besides dt and nsteps, what decides the count and the sizes of a step's messages: the
+// number of Cahn-Hilliard terms (their potential is exchanged too) and whether there is
+// a velocity field (exchanged once after it is set).
 void opsplit_rd_s::settle_step(opsplit::Field& field, std::exception_ptr local, double dt, int64_t nsteps,
-                               const char* function) {
-  field.decomposition()->group.settle(local, function, {opsplit::bits_of(dt), nsteps}, "dt and nsteps");
+                               const char* function, const opsplit_rd_s* rd) {
+  int64_t potentials = 0, wind = 0;
+  if (rd != nullptr) {
+    for (const CahnHilliard& ch : rd->cahn_hilliard_) potentials += ch.m > 0.0;
+    wind = !rd->velocity_field_.empty();
+  }
+  field.decomposition()->group.settle(local, function, {opsplit::bits_of(dt), nsteps, potentials, wind},
+                                      "dt, nsteps, Cahn-Hilliard terms and velocity field");
 }
 
 // The face conditions a step on `field` uses: the model's, with the faces that border
@@ -356,7 +367,7 @@ void opsplit_rd_s::step(opsplit::Field& field, double dt, int64_t nsteps, const 
                   check_distributed(field);
                   if (nsteps > 0) field.scratch();
                 }),
-                dt, nsteps, function);
+                dt, nsteps, function, this);
   }
   if (nsteps == 0) return;
   opsplit::with_value_type(field.precision(), [&](auto zero) { run_steps<decltype(zero)>(field, dt, nsteps, function); });
@@ -404,6 +415,10 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   std::vector<PotentialTerms<T>> slots;
   std::vector<FaceCondition> slot_faces;
   bool linear_terms = false;
+  auto* decomposition = field.decomposition();
+  // A face of a distributed field that borders another process (its ghosts come from
+  // there: mu's too, exchanged inside the step).
+  auto remote = [&](int face) { return decomposition != nullptr && decomposition->remote[face]; };
   for (int c = 0; c < ncomp(); ++c) {
     const size_t ci = static_cast<size_t>(c);
     const CahnHilliard& ch = cahn_hilliard_[ci];
@@ -419,7 +434,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
       t.mu_slot = static_cast<int>(slots.size());
       t.potential = scaled(ch.m * dt);
       slots.push_back(PotentialTerms<T>{scaled(ch.kappa), static_cast<T>(ch.b), static_cast<T>(ch.u), c});
-      for (int f = 0; f < 6; ++f) slot_faces.push_back(potential_face(c, f));
+      for (int f = 0; f < 6; ++f) slot_faces.push_back(remote(f) ? FaceCondition{kRemote, 0.0} : potential_face(c, f));
     }
     terms.push_back(t);
   }
@@ -428,7 +443,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const bool pure_diffusion = kind_ == kLinear && !linear_terms && nslots == 0 && !advect;
 
   // Sources, one per cell; the velocity field's ghosts follow component 0's faces
-  // (periodic stays periodic, anything else mirrors: zero-gradient wind).
+  // (periodic stays periodic, anything else mirrors: zero-gradient wind; a face that
+  // borders another process: the neighbour's wind).
   std::vector<SourceTerm<T>> sources;
   for (const auto& [cell, rate] : sources_)
     sources.push_back(SourceTerm<T>{grid.index(static_cast<int>(cell[0]), cell[1], cell[2], cell[3]),
@@ -437,17 +453,19 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   std::vector<FaceCondition> velocity_faces;
   for (int velocity_comp = 0; velocity_comp < 3; ++velocity_comp)
     for (int f = 0; f < 6; ++f)
-      velocity_faces.push_back(FaceCondition{faces_[f].type == OPSPLIT_BC_PERIODIC ? OPSPLIT_BC_PERIODIC : OPSPLIT_BC_NOFLUX, 0.0});
+      velocity_faces.push_back(remote(f) ? FaceCondition{kRemote, 0.0}
+                                         : FaceCondition{faces_[f].type == OPSPLIT_BC_PERIODIC ? OPSPLIT_BC_PERIODIC
+                                                                                                : OPSPLIT_BC_NOFLUX,
+                                                         0.0});
 
   const std::vector<FaceCondition> step_faces = faces_for(field);
-  auto* decomposition = field.decomposition();
   // A distributed step computes its interior while the halo travels (halo.hpp; on the
   // CPU, where MPI's exchange blocks, in turn, by the same code): each view's faces are
   // the step's, its cuts read from memory.
   // OPSPLIT_HALO_OVERLAP=0 exchanges before the step, whole (bench_mpi_field's base).
   const char* overlap = std::getenv("OPSPLIT_HALO_OVERLAP");
   std::vector<GridView> views;
-  if (decomposition != nullptr && nslots == 0 && !with_velocity_field && !(overlap && std::strcmp(overlap, "0") == 0))
+  if (decomposition != nullptr && nslots == 0 && !(overlap && std::strcmp(overlap, "0") == 0))
     views = overlap_views(grid, decomposition->remote);
   std::vector<FaceCondition> view_faces;
   for (const GridView& v : views)
@@ -479,14 +497,40 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const auto* src = reinterpret_cast<const SourceTerm<T>*>(base + at_sources);
   const auto* faces_of_views = reinterpret_cast<const FaceCondition*>(base + at_view_faces);
   T* velocity = with_velocity_field ? velocity_field_.as<T>() : nullptr;
-  const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf};
+  const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf, false};
+  const PotentialPass<T> potential_in_memory{mu, s, slots.data(), nslots, sf, true};
+
+  // Progress is reported about 100 times per call, after waiting for the work so far.
+  // A distributed field's processes report at the same steps if any has a callback, and
+  // exchange the velocity field's ghosts if any set it since it last did (below).
+  const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
+  int64_t reporting = ctx.has_progress() ? 1 : 0;
+  int64_t wind_due = decomposition != nullptr && with_velocity_field && velocity_halo_serial_ != decomposition->serial;
+  if (decomposition) {
+    int64_t any[2] = {reporting, wind_due};
+    decomposition->group.allmax(any, 2);
+    reporting = any[0], wind_due = any[1];
+  }
 
   const auto& run = launchers<T>(ctx);
-  if (with_velocity_field) {  // its ghosts change only with the faces
+  if (with_velocity_field) {  // its ghosts change only with the faces (and the neighbours' winds)
     Input<T> wind{velocity, reinterpret_cast<const FaceCondition*>(base + at_velocity_faces), velocity_faces.data(),
                   velocity_ghosts_.take(velocity_faces)};
     fill_missing_ghosts(ctx, wind, velocity_grid_, kAllAxes, run.fill_ghosts);
     velocity_ghosts_.record(velocity_faces, kAllAxes);
+    if (decomposition == nullptr) velocity_halo_serial_ = 0;  // the fill wrote every face
+    if (wind_due) {
+      // The step reads u_a's ghosts along axis a only (face_courants): one component a
+      // remote axis, through the field's slabs.
+      Grid one = velocity_grid_;
+      one.ncomp = 1;
+      for (int a = 0; a < 3; ++a) {
+        if (!remote(2 * a) && !remote(2 * a + 1)) continue;
+        HaloExchange<T> halo(ctx, *decomposition, velocity + a * velocity_grid_.comp_stride, one, run);
+        halo.begin(a), halo.finish(a);
+      }
+      velocity_halo_serial_ = decomposition->serial;
+    }
   }
 
   StepTerms<T> st{};
@@ -498,15 +542,18 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   for (int a = 0; a < 3; ++a) st.dt_over_h[a] = active[a] ? static_cast<T>(dt / h[a]) : T(0);
 
   const double t0 = time_;
-  // After `launched` steps: if one failed, puts the state before it back in the field
-  // and throws NUMERICAL naming the step and the cell.
-  auto check_health = [&](int64_t launched) {
+  // The first bad step and cell so far (kHealthy: none).
+  auto read_health = [&] {
     unsigned long long key = kHealthy;
     if (ctx.is_cuda())
       ctx.device().copy_to_host(&key, first_bad, sizeof key);
     else
       key = *first_bad;
-    if (key == kHealthy) return;
+    return key;
+  };
+  // After `launched` steps, step `key` failed: puts the state before it back in the
+  // field and throws NUMERICAL naming the step and the cell.
+  auto fail_health = [&](unsigned long long key, int64_t launched) {
     const int64_t failed = static_cast<int64_t>(key >> kHealthStepShift);
     if ((failed & 1) != (launched & 1)) field.data().swap(target);  // the failing step's input
     time_ = t0 + static_cast<double>(failed) * dt;
@@ -525,18 +572,29 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
                                                " (0-based); the field holds the state after step " +
                                                num(static_cast<long long>(failed)) + ", t = " + num(time_));
   };
+  auto check_health = [&](int64_t launched) {
+    const unsigned long long key = read_health();
+    if (key != kHealthy) fail_health(key, launched);
+  };
 
-  // Progress is reported about 100 times per call, after waiting for the work so far.
-  // A distributed field's processes report at the same steps if any has a callback.
-  const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
-  int64_t reporting = ctx.has_progress() ? 1 : 0;
-  if (decomposition) decomposition->group.allmax(&reporting, 1);
-  // Every process of a distributed field checks (and fails) together.
+  // Every process of a distributed field checks (and fails) together. The earliest bad
+  // step is the cause (a bad value crosses to a neighbour in a later step): the process
+  // that found it names the cell, the others name that process. Each puts back its own
+  // field as one process does (the state before the step it found bad, if any) and its
+  // clock with it; so processes that failed later hold later states.
   auto check_health_everywhere = [&](int64_t launched) {
-    if (decomposition)
-      decomposition->group.settle(opsplit::attempt([&] { check_health(launched); }), function);
-    else
-      check_health(launched);
+    if (!decomposition) return check_health(launched);
+    unsigned long long key = kHealthy;
+    const std::exception_ptr unread = opsplit::attempt([&] { key = read_health(); });
+    const int64_t mine = unread ? -1 : key == kHealthy ? INT64_MAX : static_cast<int64_t>(key >> kHealthStepShift);
+    int64_t earliest = -mine;  // the group's all-max of the negated steps
+    decomposition->group.allmax(&earliest, 1);
+    earliest = -earliest;
+    if (earliest == INT64_MAX) return;  // healthy everywhere
+    std::exception_ptr own = unread;
+    if (!unread && key != kHealthy) own = opsplit::attempt([&] { fail_health(key, launched); });
+    if (!unread && key == kHealthy) time_ = t0 + static_cast<double>(launched) * dt;
+    decomposition->group.settle(mine == earliest ? own : nullptr, function);
   };
   // The axes whose ghosts in the field are already those of its values under faces_:
   // at first those the call before left (take_ghosts), then those a step wrote
@@ -560,9 +618,10 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     }
   };
   // One step's update of `in` into `out` over `g` (the grid or a view of it).
-  auto update_cells = [&](Input<T>& input, T* out, const Grid& g, const Health& health) -> unsigned {
+  auto update_cells = [&](Input<T>& input, T* out, const Grid& g, const Health& health, const PotentialPass<T>& pass,
+                          const T* wind) -> unsigned {
     if (pure_diffusion) return run.diffuse(ctx, input, out, g, points_, w, health);
-    return run.update(ctx, input, out, potential, velocity, g, points_, kind_, t, terms.data(), st, health);
+    return run.update(ctx, input, out, pass, wind, g, points_, kind_, t, terms.data(), st, health);
   };
   // The same over view v: its cells in the field's storage, every ghost it reads there.
   auto update_view = [&](size_t v, const Health& health) -> unsigned {
@@ -573,7 +632,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     const int64_t offset = view.origin[1] * grid.stride[1] + view.origin[2] * grid.stride[2];
     const size_t at = v * step_faces.size();
     Input<T> part_in{field.data().as<T>() + offset, faces_of_views + at, view_faces.data() + at, kAllAxes};
-    return update_cells(part_in, target.as<T>() + offset, g, part);
+    return update_cells(part_in, target.as<T>() + offset, g, part, potential, velocity ? velocity + offset : nullptr);
   };
   for (int64_t n = 0; n < nsteps; ++n) {
     const Health health{first_bad, static_cast<unsigned long long>(n)};
@@ -581,7 +640,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     Input<T> in{field.data().as<T>(), faces, step_faces.data(), ghosts_valid};
     unsigned written = 0;
     if (decomposition == nullptr) {
-      written = update_cells(in, target.as<T>(), grid, health);
+      written = update_cells(in, target.as<T>(), grid, health, potential, velocity);
     } else {
       // Every face's own ghosts that the step reads (the remote ones come below): none
       // filled inside a view, where a fill would write over cells at its cuts.
@@ -589,9 +648,20 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
                           run.fill_ghosts);
       HaloExchange<T> halo(ctx, field, run);
       const std::vector<int> axes = halo.axes();
-      if (views.empty()) {
+      if (views.empty() && (nslots == 0 || axes.empty())) {
         for (int axis : axes) halo.begin(axis), halo.finish(axis);
-        written = update_cells(in, target.as<T>(), grid, health);
+        written = update_cells(in, target.as<T>(), grid, health, potential, velocity);
+      } else if (views.empty()) {
+        // Cahn-Hilliard terms: the potential of the exchanged input with mu's own
+        // ghosts, then mu's remote ghosts from the neighbours (which computed theirs the
+        // same way), then the update reading them (two messages a neighbour a step).
+        for (int axis : axes) halo.begin(axis), halo.finish(axis);
+        potential_into_memory(ctx, in, grid, points_, potential, run.potential, run.fill_ghosts);
+        Grid slot_grid = grid;
+        slot_grid.ncomp = nslots;
+        HaloExchange<T> mu_halo(ctx, *decomposition, mu, slot_grid, run);
+        for (int axis : axes) mu_halo.begin(axis), mu_halo.finish(axis);
+        written = update_cells(in, target.as<T>(), grid, health, potential_in_memory, velocity);
       } else {  // the interior while the first axis's faces travel, then the shell
         halo.begin(axes[0]);
         written = update_view(0, health);

@@ -44,7 +44,7 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   // A distributed field's agreement on a step: every process's failure (local) and its
   // dt and nsteps. Also for a process whose rd handle is bad (src/api/field_api.cpp).
   static void settle_step(opsplit::Field& field, std::exception_ptr local, double dt, int64_t nsteps,
-                          const char* function);
+                          const char* function, const opsplit_rd_s* rd);
 
  private:
   struct CahnHilliard {
@@ -82,6 +82,9 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   opsplit::field::Grid velocity_grid_{};
   opsplit_precision velocity_precision_ = OPSPLIT_FLOAT64;
   double velocity_field_max_[3] = {0, 0, 0};  // max |u_a| over its cells
+  // A distributed field's Decomposition::serial when the velocity field's ghosts were
+  // last exchanged for it (0: not since it was set).
+  uint64_t velocity_halo_serial_ = 0;
   std::map<std::array<int64_t, 4>, double> sources_;  // (comp, i, j, k) -> rate; repeats add
   double time_ = 0.0;
   opsplit::Buffer device_params_;  // CUDA: the call's parameter block

@@ -4,12 +4,17 @@
  * one-process run bit for bit: 3D and 2D grids split 2x1x1, 1x2x1, 2x2x1 and 1x2x2 (the
  * splits uneven), periodic axes wrapped across processes and not, 7 and 19 points (the
  * edge ghosts), diffusion alone, Turing reactions with uniform advection and a point
- * source, NOFLUX and DIRICHLET faces, float64 and float32. Bad input fails on every
- * process with a clear message and changes nothing: a communicator without a
- * Cartesian topology, neighbours whose shared faces differ, a field attached twice, a
- * periodic split axis whose model faces are not PERIODIC, dt differing between
- * processes, Cahn-Hilliard terms (not supported yet). A NaN fails every process, and the
- * one that holds it names the cell. */
+ * source, NOFLUX and DIRICHLET faces, float64 and float32; Cahn-Hilliard terms (one,
+ * two, PRECIPITATION's: their potential is exchanged inside the step; on CUDA a split
+ * run cannot fuse the potential into the march, so one case checks fused against not,
+ * bitwise) and velocity fields (exchanged once after they are set; changed between
+ * calls on every process or on one). Bad input fails on every process with a clear
+ * message and changes nothing: a communicator without a Cartesian topology, neighbours
+ * whose shared faces differ, a field attached twice, a periodic split axis whose model
+ * faces are not PERIODIC, dt differing between processes, Cahn-Hilliard terms or a
+ * velocity field on one process only, a velocity field of the wrong size, a dt over one
+ * process's stable limit, the free energy. A NaN fails every process, and the one that
+ * holds it names the cell. */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -19,11 +24,17 @@
 #include "mpi_test.h"
 
 
+enum { CH_NONE, CH_ONE, CH_PRECIPITATION, CH_TWO };
+enum { WIND_NONE, WIND, WIND_CHANGED_EVERYWHERE, WIND_CHANGED_ON_0 };
+
 typedef struct {
   int64_t n[3];
   int dims[3], periodic[3];
   int ncomp, points, turing;
   opsplit_precision precision;
+  int ch;     /* CH_*: Cahn-Hilliard terms (CH_PRECIPITATION: ncomp 3, no Turing) */
+  int noflux; /* every face NOFLUX */
+  int wind;   /* WIND_*: a velocity field; changed between the two calls */
 } Case;
 
 /* The start: a smooth pattern plus a hash, different in every component. */
@@ -39,6 +50,38 @@ static void share(int64_t n, int d, int coord, int64_t* first, int64_t* count) {
   *count = base + (coord < extra ? 1 : 0);
 }
 
+/* A velocity field over this process's cells from global indices; `variant` 1 is the
+ * changed wind, and with `only` (a box: first cells, counts) the change is there alone. */
+static double wind_value(int a, int64_t x, int64_t y, int64_t z, int variant) {
+  return (variant ? -0.2 : 0.3) * sin(0.5 * (double)x + 0.3 * (double)y + 0.2 * (double)z + a + variant);
+}
+
+static void set_wind(opsplit_context ctx, opsplit_rd rd, opsplit_precision precision, const int64_t offset[3],
+                     const int64_t n[3], int variant, const int64_t* only_first, const int64_t* only_n) {
+  opsplit_field wind = NULL;
+  CHECK_OK(opsplit_field_create(ctx, n[0], n[1], n[2], 3, precision, &wind));
+  const int64_t cells = n[0] * n[1] * n[2];
+  double* v64 = malloc((size_t)(3 * cells) * sizeof(double));
+  float* v32 = malloc((size_t)(3 * cells) * sizeof(float));
+  for (int a = 0; a < 3; ++a)
+    for (int64_t z = 0; z < n[2]; ++z)
+      for (int64_t y = 0; y < n[1]; ++y)
+        for (int64_t x = 0; x < n[0]; ++x) {
+          const int64_t g[3] = {x + offset[0], y + offset[1], z + offset[2]};
+          int changed = variant;
+          for (int b = 0; only_first != NULL && b < 3; ++b)
+            changed &= g[b] >= only_first[b] && g[b] < only_first[b] + only_n[b];
+          const int64_t h = a * cells + (z * n[1] + y) * n[0] + x;
+          v64[h] = wind_value(a, g[0], g[1], g[2], changed);
+          v32[h] = (float)v64[h];
+        }
+  CHECK_OK(opsplit_field_upload(wind, precision == OPSPLIT_FLOAT64 ? (const void*)v64 : (const void*)v32,
+                                OPSPLIT_LAYOUT_PLANAR));
+  CHECK_OK(opsplit_rd_set_velocity_field(rd, wind));
+  CHECK_OK(opsplit_field_destroy(&wind)); /* the model keeps a copy */
+  free(v64), free(v32);
+}
+
 static opsplit_rd make_model(opsplit_context ctx, const Case* k, const int64_t offset[3], const int64_t local[3]) {
   opsplit_rd rd = NULL;
   CHECK_OK(opsplit_rd_create(ctx, k->ncomp, &rd));
@@ -46,7 +89,8 @@ static opsplit_rd make_model(opsplit_context ctx, const Case* k, const int64_t o
   for (int c = 0; c < k->ncomp; ++c) {
     CHECK_OK(opsplit_rd_set_diffusion(rd, c, c == 0 ? 1.0 : 0.5));
     for (int a = 0; a < 3; ++a) {
-      const opsplit_bc bc = k->periodic[a] ? OPSPLIT_BC_PERIODIC : (a == 1 ? OPSPLIT_BC_DIRICHLET : OPSPLIT_BC_NOFLUX);
+      opsplit_bc bc = k->periodic[a] ? OPSPLIT_BC_PERIODIC : (a == 1 ? OPSPLIT_BC_DIRICHLET : OPSPLIT_BC_NOFLUX);
+      if (k->noflux) bc = OPSPLIT_BC_NOFLUX;
       CHECK_OK(opsplit_rd_set_boundary(rd, (opsplit_face)(2 * a), c, bc, 0.25));
       CHECK_OK(opsplit_rd_set_boundary(rd, (opsplit_face)(2 * a + 1), c, bc, 0.75));
     }
@@ -60,6 +104,10 @@ static opsplit_rd make_model(opsplit_context ctx, const Case* k, const int64_t o
     if (at[0] >= 0 && at[0] < local[0] && at[1] >= 0 && at[1] < local[1] && at[2] >= 0 && at[2] < local[2])
       CHECK_OK(opsplit_rd_add_source(rd, 1, at[0], at[1], at[2], 5.0));
   }
+  if (k->ch == CH_PRECIPITATION) CHECK_OK(opsplit_rd_set_reaction(rd, OPSPLIT_REACTION_PRECIPITATION));
+  for (int c = 0; c < (k->ch == CH_ONE ? 1 : k->ch == CH_TWO ? 2 : 0); ++c)
+    CHECK_OK(opsplit_rd_set_cahn_hilliard(rd, c, c == 0 ? 0.05 : 0.03, 0.5, 0.5, 0.3));
+  if (k->wind != WIND_NONE) set_wind(ctx, rd, k->precision, offset, local, 0, NULL, NULL);
   return rd;
 }
 
@@ -99,9 +147,21 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
   double dt = 0;
   CHECK_OK(opsplit_rd_max_stable_dt(rd_whole, whole, &dt));
   dt *= 0.5;
-  CHECK_OK(opsplit_rd_step(rd_whole, whole, dt, nsteps));
-  CHECK_OK(opsplit_rd_step(rd_mine, mine, dt, nsteps / 2));
-  CHECK_OK(opsplit_rd_step(rd_mine, mine, dt, nsteps - nsteps / 2)); /* in two calls */
+  CHECK_OK(opsplit_rd_step(rd_whole, whole, dt, nsteps / 2));
+  CHECK_OK(opsplit_rd_step(rd_mine, mine, dt, nsteps / 2)); /* in two calls */
+  if (k->wind == WIND_CHANGED_EVERYWHERE || k->wind == WIND_CHANGED_ON_0) {
+    /* The changed wind: on every process, or in process 0's cells alone (the others'
+     * models keep theirs, and must still take process 0's new border values). */
+    int64_t first0[3], n0[3];
+    int coords0[3];
+    MPI_Cart_coords(cart, 0, 3, coords0);
+    for (int a = 0; a < 3; ++a) share(k->n[a], k->dims[a], coords0[a], &first0[a], &n0[a]);
+    const int everywhere = k->wind == WIND_CHANGED_EVERYWHERE;
+    set_wind(ctx, rd_whole, k->precision, zero, k->n, 1, everywhere ? NULL : first0, n0);
+    if (everywhere || rank == 0) set_wind(ctx, rd_mine, k->precision, offset, local, 1, NULL, NULL);
+  }
+  CHECK_OK(opsplit_rd_step(rd_whole, whole, dt, nsteps - nsteps / 2));
+  CHECK_OK(opsplit_rd_step(rd_mine, mine, dt, nsteps - nsteps / 2));
 
   const size_t vs = k->precision == OPSPLIT_FLOAT64 ? sizeof(double) : sizeof(float);
   const int64_t cells = k->n[0] * k->n[1] * k->n[2], lcells = local[0] * local[1] * local[2];
@@ -118,9 +178,12 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
         differ += memcmp(w + (size_t)from * vs, m + (size_t)to * vs, (size_t)local[0] * vs) != 0;
       }
   if (differ != 0)
-    fprintf(stderr, "process %d: %lld rows differ (grid %lldx%lldx%lld split %dx%dx%d, periodic %d%d%d, %d points%s)\n",
+    fprintf(stderr,
+            "process %d: %lld rows differ (grid %lldx%lldx%lld split %dx%dx%d, periodic %d%d%d, %d points%s, "
+            "Cahn-Hilliard %d, wind %d%s)\n",
             rank, (long long)differ, (long long)k->n[0], (long long)k->n[1], (long long)k->n[2], k->dims[0], k->dims[1],
-            k->dims[2], k->periodic[0], k->periodic[1], k->periodic[2], k->points, k->turing ? ", Turing" : "");
+            k->dims[2], k->periodic[0], k->periodic[1], k->periodic[2], k->points, k->turing ? ", Turing" : "", k->ch,
+            k->wind, k->noflux ? ", NOFLUX" : "");
   CHECK(differ == 0);
   free(w), free(m);
   opsplit_rd_destroy(&rd_whole), opsplit_rd_destroy(&rd_mine);
@@ -130,9 +193,10 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
 
 /* A NaN at global cell (5, 9, 10) of the split above: every process fails in the first
  * step, and the process that holds it names the first bad cell of that step, (5, 9, 9)
- * (7 points: the lowest position the NaN reaches), in its own coordinates. */
-static void nan_case(opsplit_context ctx) {
-  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64};
+ * (7 points: the lowest position the NaN reaches), in its own coordinates; (5, 9, 8)
+ * with a Cahn-Hilliard term, whose potential reaches one cell further. */
+static void nan_case(opsplit_context ctx, int ch) {
+  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE};
   MPI_Comm cart;
   int coords[3];
   MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k.dims, (int*)k.periodic, 0, &cart);
@@ -150,7 +214,8 @@ static void nan_case(opsplit_context ctx) {
   CHECK_OK(opsplit_field_upload(f, v, OPSPLIT_LAYOUT_PLANAR));
   CHECK_OK(opsplit_mpi_field_attach(f, MPI_Comm_c2f(cart)));
   char where[96];
-  snprintf(where, sizeof where, "at cell (%lld, %lld, %lld)", (long long)at[0], (long long)at[1], (long long)at[2] - 1);
+  snprintf(where, sizeof where, "at cell (%lld, %lld, %lld)", (long long)at[0], (long long)at[1],
+           (long long)at[2] - (ch ? 2 : 1));
   EXPECT_ERROR(opsplit_rd_step(rd, f, 0.05, 4), OPSPLIT_ERROR_NUMERICAL, "opsplit_rd_step", holds ? where : "process");
   free(v);
   opsplit_rd_destroy(&rd);
@@ -191,7 +256,7 @@ int main(int argc, char** argv) {
       for (int points = 7; points <= 19; points += 12)
         for (int turing = 0; turing < 2; ++turing) {
           Case k = {{13, 11, 9}, {splits[s][0], splits[s][1], splits[s][2]}, {periodic, periodic, 0},
-                    turing ? 2 : 1, points, turing, OPSPLIT_FLOAT64};
+                    turing ? 2 : 1, points, turing, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE};
           run_case(ctx, &k, 20);
           if (splits[s][2] == 1) { /* the same split of a 2D grid */
             Case flat = k;
@@ -202,19 +267,60 @@ int main(int argc, char** argv) {
         }
   {
     const int* d = splits[0];
-    Case k = {{17, 10, 6}, {d[0], d[1], d[2]}, {1, 0, 1}, 2, 19, 1, OPSPLIT_FLOAT32};
+    Case k = {{17, 10, 6}, {d[0], d[1], d[2]}, {1, 0, 1}, 2, 19, 1, OPSPLIT_FLOAT32, CH_NONE, 0, WIND_NONE};
     run_case(ctx, &k, 30);
   }
 
   /* Long enough along y and z that every process splits its step around the exchange
    * (an interior, then a shell two cells deep: field/halo.hpp), periodic across. */
   {
-    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 2, 19, 1, OPSPLIT_FLOAT64};
+    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 2, 19, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE};
     run_case(ctx, &k, 20);
     k.points = 7, k.periodic[1] = 0, k.precision = OPSPLIT_FLOAT32;
     run_case(ctx, &k, 20);
+    k.wind = WIND; /* the wind read through the interior and shell views */
+    run_case(ctx, &k, 20);
+    k.points = 19, k.periodic[1] = 1, k.precision = OPSPLIT_FLOAT64;
+    run_case(ctx, &k, 20);
   }
-  nan_case(ctx);
+
+  /* Cahn-Hilliard terms and velocity fields over every split. */
+  for (int s = 0; s < nsplits; ++s)
+    for (int periodic = 0; periodic < 2; ++periodic)
+      for (int points = 7; points <= 19; points += 12) {
+        const Case cases[] = {
+            /* n, dims, periodic, ncomp, points, turing, precision, ch, noflux, wind */
+            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT64, CH_ONE, 0, WIND_NONE},
+            {{13, 11, 9}, {0}, {0}, 3, points, 0, OPSPLIT_FLOAT64, CH_PRECIPITATION, 0, WIND_NONE},
+            {{13, 11, 9}, {0}, {0}, 2, points, 0, OPSPLIT_FLOAT64, CH_TWO, 0, WIND_NONE},
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND},
+            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT32, CH_ONE, 0, WIND}, /* the flagged loop reads mu */
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_EVERYWHERE},
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_ON_0},
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+          Case k = cases[c];
+          for (int a = 0; a < 3; ++a) k.dims[a] = splits[s][a];
+          k.periodic[0] = k.periodic[1] = periodic;
+          run_case(ctx, &k, 20);
+          if (splits[s][2] == 1 && (c == 0 || c == 3)) { /* a 2D grid */
+            k.n[2] = 1;
+            k.periodic[2] = 0;
+            run_case(ctx, &k, 20);
+          }
+        }
+      }
+  /* One Cahn-Hilliard component, NOFLUX everywhere: one CUDA process computes the
+   * potential inside the march (fused); split along y (and z) it cannot, and takes the
+   * pass before the update. The two must agree bit for bit. */
+  {
+    Case k = {{32, 12, 10}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 19, 0, OPSPLIT_FLOAT64, CH_ONE, 1, WIND_NONE};
+    run_case(ctx, &k, 20);
+    k.points = 7;
+    run_case(ctx, &k, 20);
+  }
+  nan_case(ctx, CH_NONE);
+  nan_case(ctx, CH_ONE);
 
   /* Bad input. */
   {
@@ -250,7 +356,7 @@ int main(int argc, char** argv) {
     CHECK_OK(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XHI, 0, OPSPLIT_BC_PERIODIC, 0));
     if (size > 1) {
       EXPECT_ERROR(opsplit_rd_step(rd, f, rank == 0 ? 0.01 : 0.02, 3), OPSPLIT_ERROR_INVALID_ARGUMENT,
-                   "opsplit_rd_step", "different dt and nsteps");
+                   "opsplit_rd_step", "different dt, nsteps");
       /* A bad model handle on the last process alone: all fail, none waits. */
       EXPECT_ERROR(opsplit_rd_step(rank == size - 1 ? NULL : rd, f, 0.01, 3),
                    rank == size - 1 ? OPSPLIT_ERROR_INVALID_HANDLE : OPSPLIT_ERROR_INVALID_HANDLE, "opsplit_rd_step",
@@ -272,8 +378,49 @@ int main(int argc, char** argv) {
       CHECK_OK(opsplit_rd_destroy(&two));
       CHECK_OK(opsplit_field_destroy(&g));
     }
-    CHECK_OK(opsplit_rd_set_cahn_hilliard(rd, 0, 1.0, 1.0, 1.0, 1.0));
-    EXPECT_ERROR(opsplit_rd_step(rd, f, 1e-4, 3), OPSPLIT_ERROR_UNSUPPORTED, "opsplit_rd_step", "Cahn-Hilliard");
+    const char* mismatch = "different dt, nsteps, Cahn-Hilliard terms and velocity field";
+    if (size > 1) { /* a Cahn-Hilliard term, then a velocity field, on process 0 alone */
+      if (rank == 0) CHECK_OK(opsplit_rd_set_cahn_hilliard(rd, 0, 0.1, 1.0, 1.0, 1.0));
+      EXPECT_ERROR(opsplit_rd_step(rd, f, 1e-3, 3), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_rd_step", mismatch);
+      if (rank == 0) CHECK_OK(opsplit_rd_set_cahn_hilliard(rd, 0, 0.0, 0.0, 0.0, 0.0));
+      const int64_t zero[3] = {0, 0, 0}, n[3] = {8, 6, 4};
+      if (rank == 0) set_wind(ctx, rd, OPSPLIT_FLOAT64, zero, n, 0, NULL, NULL);
+      EXPECT_ERROR(opsplit_rd_step(rd, f, 1e-3, 3), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_rd_step", mismatch);
+      if (rank == 0) CHECK_OK(opsplit_rd_set_velocity_field(rd, NULL));
+    }
+    { /* a velocity field of the wrong size on the last process */
+      const int64_t zero[3] = {0, 0, 0}, n[3] = {8, rank == size - 1 ? 5 : 6, 4};
+      set_wind(ctx, rd, OPSPLIT_FLOAT64, zero, n, 0, NULL, NULL);
+      EXPECT_ERROR(opsplit_rd_step(rd, f, 1e-3, 3), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_rd_step",
+                   rank == size - 1 || size == 1 ? "the velocity field is 8x5x4 cells but field is 8x6x4" : "process");
+      CHECK_OK(opsplit_rd_set_velocity_field(rd, NULL));
+    }
+    { /* a wind ten times stronger on process 0: twice its stable limit is within the others' */
+      opsplit_rd strong = NULL;
+      CHECK_OK(opsplit_rd_create(ctx, 1, &strong));
+      CHECK_OK(opsplit_rd_set_boundary(strong, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_PERIODIC, 0));
+      CHECK_OK(opsplit_rd_set_boundary(strong, OPSPLIT_FACE_XHI, 0, OPSPLIT_BC_PERIODIC, 0));
+      opsplit_field wind = NULL;
+      double u[3 * 8 * 6 * 4];
+      for (int i = 0; i < 3 * 8 * 6 * 4; ++i) u[i] = rank == 0 ? 10.0 : 1.0;
+      CHECK_OK(opsplit_field_create(ctx, 8, 6, 4, 3, OPSPLIT_FLOAT64, &wind));
+      CHECK_OK(opsplit_field_upload(wind, u, OPSPLIT_LAYOUT_PLANAR));
+      CHECK_OK(opsplit_rd_set_velocity_field(strong, wind));
+      CHECK_OK(opsplit_field_destroy(&wind));
+      double limit = 0; /* this process's own bound (with a wind it is the subdomain's) */
+      CHECK_OK(opsplit_rd_max_stable_dt(strong, f, &limit));
+      double lowest = limit;
+      MPI_Allreduce(&limit, &lowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+      CHECK(size == 1 || rank != 0 || limit == lowest);
+      EXPECT_ERROR(opsplit_rd_step(strong, f, 2 * lowest, 2), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "opsplit_rd_step", rank == 0 ? "exceeds the stable limit" : "process 0");
+      CHECK_OK(opsplit_rd_step(strong, f, lowest, 0)); /* all agree: nothing done, nothing fails */
+      CHECK_OK(opsplit_rd_destroy(&strong));
+    }
+    CHECK_OK(opsplit_rd_set_cahn_hilliard(rd, 0, 0.1, 1.0, 1.0, 1.0));
+    double energy = 0;
+    EXPECT_ERROR(opsplit_rd_free_energy(rd, f, 0, &energy), OPSPLIT_ERROR_UNSUPPORTED, "opsplit_rd_free_energy",
+                 "distributed field");
     CHECK_OK(opsplit_field_component_sum(f, 0, &after));
     CHECK(after == before); /* nothing changed */
     CHECK_OK(opsplit_rd_destroy(&rd));
