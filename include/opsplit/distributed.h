@@ -69,13 +69,12 @@ OPSPLIT_API opsplit_status opsplit_pcpd_create_distributed(opsplit_context ctx, 
 OPSPLIT_API opsplit_status opsplit_field_attach_distributed(opsplit_field field, const opsplit_group* group,
                                                             const opsplit_decomposition* decomposition);
 
-/* Makes `ca`, a SCIARA_FV2 or SCIARA_FV3 grid created with this process's block's shape
- * and not yet given a vent or a step, its block of a grid decomposed over the group:
- * dims[0] processes along the rows (north to south), dims[1] along the columns, dims[2]
- * = 1, never periodic along a split dimension (a lava grid is CLOSED). The substates set
- * so far are kept. On success the grid owns the group; on failure, on every process
- * alike, the caller keeps it. CPU contexts (CUDA and LIFE grids: UNSUPPORTED for now).
- * Collective. */
+/* Makes `ca`, a grid created with this process's block's shape and not yet given a vent
+ * or a step, its block of a grid decomposed over the group: dims[0] processes along the
+ * rows (north to south), dims[1] along the columns, dims[2] = 1 (opsplit/mpi.h's
+ * opsplit_mpi_ca_attach describes the rules of each model). The state set so far is
+ * kept. On success the grid owns the group; on failure, on every process alike, the
+ * caller keeps it. Collective. */
 OPSPLIT_API opsplit_status opsplit_ca_attach_distributed(opsplit_ca ca, const opsplit_group* group,
                                                          const opsplit_decomposition* decomposition);
 

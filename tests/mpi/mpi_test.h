@@ -6,9 +6,14 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "../capi/check.h"
 #include "opsplit/mpi.h"
+#ifdef OPSPLIT_TEST_DEVICE_GROUP
+#include "device_group.h"
+#endif
 
 static int rank = 0, size = 1;
 
@@ -28,6 +33,49 @@ static inline int mpi_test_finish(opsplit_context ctx) {
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();
   return any;
+}
+
+/* Attaches through opsplit_mpi, or with OPSPLIT_TEST_DEVICE_GROUP set in the
+ * environment through a group that takes device pointers (device_group.h). */
+static inline int mpi_test_device_group(void) {
+  if (getenv("OPSPLIT_TEST_DEVICE_GROUP") == NULL) return 0;
+#ifndef OPSPLIT_TEST_DEVICE_GROUP
+  fprintf(stderr, "OPSPLIT_TEST_DEVICE_GROUP is set but this program was built without CUDA\n");
+  MPI_Abort(MPI_COMM_WORLD, 2);
+#endif
+  return 1;
+}
+
+static inline opsplit_status mpi_test_attach_field(opsplit_field field, MPI_Comm cart) {
+#ifdef OPSPLIT_TEST_DEVICE_GROUP
+  if (mpi_test_device_group()) {
+    opsplit_group g;
+    opsplit_decomposition d;
+    device_group_make(cart, &g, &d);
+    const opsplit_status st = opsplit_field_attach_distributed(field, &g, &d);
+    if (st != OPSPLIT_SUCCESS) g.release(g.user); /* the caller keeps it on failure */
+    return st;
+  }
+#else
+  (void)mpi_test_device_group();
+#endif
+  return opsplit_mpi_field_attach(field, MPI_Comm_c2f(cart));
+}
+
+static inline opsplit_status mpi_test_attach_ca(opsplit_ca ca, MPI_Comm cart) {
+#ifdef OPSPLIT_TEST_DEVICE_GROUP
+  if (mpi_test_device_group()) {
+    opsplit_group g;
+    opsplit_decomposition d;
+    device_group_make(cart, &g, &d);
+    const opsplit_status st = opsplit_ca_attach_distributed(ca, &g, &d);
+    if (st != OPSPLIT_SUCCESS) g.release(g.user);
+    return st;
+  }
+#else
+  (void)mpi_test_device_group();
+#endif
+  return opsplit_mpi_ca_attach(ca, MPI_Comm_c2f(cart));
 }
 
 /* A block's first cell and count along an axis of n cells cut before each of cuts[0 ..
