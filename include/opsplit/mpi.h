@@ -55,7 +55,7 @@ extern "C" {
  * precision; a field is attached once. The slabs travel in device memory where MPI is
  * CUDA-aware (Open MPI's MPIX_Query_cuda_support at run time; OPSPLIT_MPI_CUDA_AWARE=0
  * or 1 overrides), else through host buffers. Cahn-Hilliard terms add a second
- * exchange a step (their chemical potential's ghosts); a velocity field's ghosts are
+ * exchange a step (their chemical potential's ghosts, overlapped as the first); a velocity field's ghosts are
  * exchanged once after any process sets it (every process must have one or none). The
  * free energy is not supported (UNSUPPORTED). Collective. */
 OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI_Fint comm);

@@ -465,12 +465,15 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // OPSPLIT_HALO_OVERLAP=0 exchanges before the step, whole (bench_mpi_field's base).
   const char* overlap = std::getenv("OPSPLIT_HALO_OVERLAP");
   std::vector<GridView> views;
-  if (decomposition != nullptr && nslots == 0 && !(overlap && std::strcmp(overlap, "0") == 0))
+  if (decomposition != nullptr && !(overlap && std::strcmp(overlap, "0") == 0))
     views = overlap_views(grid, decomposition->remote);
-  std::vector<FaceCondition> view_faces;
-  for (const GridView& v : views)
+  std::vector<FaceCondition> view_faces, view_slot_faces;
+  for (const GridView& v : views) {
     for (size_t i = 0; i < step_faces.size(); ++i)
       view_faces.push_back(v.cut[i % 6] ? FaceCondition{kRemote, 0.0} : step_faces[i]);
+    for (size_t i = 0; i < slot_faces.size(); ++i)
+      view_slot_faces.push_back(v.cut[i % 6] ? FaceCondition{kRemote, 0.0} : slot_faces[i]);
+  }
   ParamBlock block;
   const size_t at_health = block.add(std::vector<unsigned long long>{kHealthy});
   const size_t at_faces = block.add(step_faces);
@@ -481,6 +484,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const size_t at_sources = block.add(sources);
   const size_t at_velocity_faces = block.add(velocity_faces);
   const size_t at_view_faces = block.add(view_faces);
+  const size_t at_view_slot_faces = block.add(view_slot_faces);
 
   opsplit::Context& ctx = context();
   // Everything that can fail for want of memory comes before the first step.
@@ -496,6 +500,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const auto* sf = reinterpret_cast<const FaceCondition*>(base + at_slot_faces);
   const auto* src = reinterpret_cast<const SourceTerm<T>*>(base + at_sources);
   const auto* faces_of_views = reinterpret_cast<const FaceCondition*>(base + at_view_faces);
+  const auto* slot_faces_of_views = reinterpret_cast<const FaceCondition*>(base + at_view_slot_faces);
   T* velocity = with_velocity_field ? velocity_field_.as<T>() : nullptr;
   const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf, false};
   const PotentialPass<T> potential_in_memory{mu, s, slots.data(), nslots, sf, true};
@@ -623,16 +628,35 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     if (pure_diffusion) return run.diffuse(ctx, input, out, g, points_, w, health);
     return run.update(ctx, input, out, pass, wind, g, points_, kind_, t, terms.data(), st, health);
   };
-  // The same over view v: its cells in the field's storage, every ghost it reads there.
-  auto update_view = [&](size_t v, const Health& health) -> unsigned {
-    const GridView& view = views[v];
+  // View v: its cells in the field's storage (the field's strides, its first cell
+  // `offset` values in), every ghost it reads there.
+  auto view_grid = [&](size_t v, int64_t* offset) {
     Grid g = grid;
-    Health part = health;
-    for (int a = 0; a < 3; ++a) g.n[a] = view.n[a], part.field_n[a] = grid.n[a], part.origin[a] = view.origin[a];
-    const int64_t offset = view.origin[1] * grid.stride[1] + view.origin[2] * grid.stride[2];
+    for (int a = 0; a < 3; ++a) g.n[a] = views[v].n[a];
+    *offset = views[v].origin[1] * grid.stride[1] + views[v].origin[2] * grid.stride[2];
+    return g;
+  };
+  auto view_input = [&](size_t v, int64_t offset) {
     const size_t at = v * step_faces.size();
-    Input<T> part_in{field.data().as<T>() + offset, faces_of_views + at, view_faces.data() + at, kAllAxes};
-    return update_cells(part_in, target.as<T>() + offset, g, part, potential, velocity ? velocity + offset : nullptr);
+    return Input<T>{field.data().as<T>() + offset, faces_of_views + at, view_faces.data() + at, kAllAxes};
+  };
+  // The update over view v (`pass`'s potentials in memory, or none).
+  auto update_view = [&](size_t v, const Health& health, PotentialPass<T> pass) -> unsigned {
+    int64_t offset = 0;
+    const Grid g = view_grid(v, &offset);
+    Health part = health;
+    for (int a = 0; a < 3; ++a) part.field_n[a] = grid.n[a], part.origin[a] = views[v].origin[a];
+    Input<T> part_in = view_input(v, offset);
+    if (pass.mu != nullptr) pass.mu += offset;
+    return update_cells(part_in, target.as<T>() + offset, g, part, pass, velocity ? velocity + offset : nullptr);
+  };
+  // The Cahn-Hilliard potentials of view v's cells into mu; the axes of mu's ghosts
+  // written with them (the CPU's, at the view's own faces).
+  auto potential_view = [&](size_t v) -> unsigned {
+    int64_t offset = 0;
+    const Grid g = view_grid(v, &offset);
+    Input<T> part_in = view_input(v, offset);
+    return run.potential(ctx, part_in, mu + offset, g, points_, s, nslots, slot_faces_of_views + v * slot_faces.size());
   };
   for (int64_t n = 0; n < nsteps; ++n) {
     const Health health{first_bad, static_cast<unsigned long long>(n)};
@@ -662,12 +686,31 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
         HaloExchange<T> mu_halo(ctx, *decomposition, mu, slot_grid, run);
         for (int axis : axes) mu_halo.begin(axis), mu_halo.finish(axis);
         written = update_cells(in, target.as<T>(), grid, health, potential_in_memory, velocity);
-      } else {  // the interior while the first axis's faces travel, then the shell
+      } else if (nslots == 0) {  // the interior while the first axis's faces travel, then the shell
         halo.begin(axes[0]);
-        written = update_view(0, health);
+        written = update_view(0, health, potential);
         halo.finish(axes[0]);
         for (size_t i = 1; i < axes.size(); ++i) halo.begin(axes[i]), halo.finish(axes[i]);
-        for (size_t v = 1; v < views.size(); ++v) written &= update_view(v, health);
+        for (size_t v = 1; v < views.size(); ++v) written &= update_view(v, health, potential);
+      } else {
+        // Cahn-Hilliard terms, both exchanges overlapped: the interior's potential
+        // (reaching one cell, no remote ghost) while the field's faces travel, then the
+        // shell's and mu's own ghosts; the interior's update (reading mu one cell
+        // around) while mu's faces travel, then the shell's.
+        halo.begin(axes[0]);
+        unsigned mu_written = potential_view(0);
+        halo.finish(axes[0]);
+        for (size_t i = 1; i < axes.size(); ++i) halo.begin(axes[i]), halo.finish(axes[i]);
+        for (size_t v = 1; v < views.size(); ++v) mu_written &= potential_view(v);
+        Grid slot_grid = grid;
+        slot_grid.ncomp = nslots;
+        run.fill_ghosts(ctx, mu, slot_grid, sf, kAllAxes & ~mu_written);
+        HaloExchange<T> mu_halo(ctx, *decomposition, mu, slot_grid, run);
+        mu_halo.begin(axes[0]);
+        written = update_view(0, health, potential_in_memory);
+        mu_halo.finish(axes[0]);
+        for (size_t i = 1; i < axes.size(); ++i) mu_halo.begin(axes[i]), mu_halo.finish(axes[i]);
+        for (size_t v = 1; v < views.size(); ++v) written &= update_view(v, health, potential_in_memory);
       }
     }
     run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);

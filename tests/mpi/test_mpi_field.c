@@ -282,6 +282,13 @@ int main(int argc, char** argv) {
     run_case(ctx, &k, 20);
     k.points = 19, k.periodic[1] = 1, k.precision = OPSPLIT_FLOAT64;
     run_case(ctx, &k, 20);
+    /* Cahn-Hilliard terms: the potential and the update each split around an exchange. */
+    k.wind = WIND_NONE, k.turing = 0, k.ncomp = 1, k.ch = CH_ONE;
+    run_case(ctx, &k, 20);
+    k.points = 7, k.periodic[1] = 0, k.wind = WIND;
+    run_case(ctx, &k, 20);
+    k.points = 19, k.ncomp = 3, k.ch = CH_PRECIPITATION, k.wind = WIND_NONE; /* DIRICHLET y faces */
+    run_case(ctx, &k, 20);
   }
 
   /* Cahn-Hilliard terms and velocity fields over every split. */
