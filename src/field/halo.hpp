@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/context.hpp"
+#include "core/error.hpp"
 #include "field/field.hpp"
 #include "field/launch.hpp"
 
@@ -33,7 +34,12 @@ class HaloExchange {
   // component) through the field's slabs: `grid` may have fewer components, never more.
   HaloExchange(const Context& ctx, opsplit_field_s::Decomposition& d, T* data, const Grid& grid,
                const Launchers<T>& run)
-      : ctx_(ctx), grid_(grid), d_(d), data_(data), run_(run) {}
+      : ctx_(ctx), grid_(grid), d_(d), data_(data), run_(run) {
+    for (int axis : axes())
+      if (slab_values(axis) > d_.slab_values)
+        opsplit::fail(OPSPLIT_ERROR_INTERNAL, "a halo slab of " + num(static_cast<long long>(slab_values(axis))) +
+                                                  " values is larger than the field's slabs");
+  }
 
   // The axes with a remote face, in order.
   std::vector<int> axes() const {
