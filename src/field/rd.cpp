@@ -208,14 +208,20 @@ void opsplit_rd_s::set_velocity_field(const opsplit::Field* velocity) {
   // A wind of the same size goes into the storage of the one before (a host that sets
   // its wind every step: at 512^3 a new 3.2 GB buffer a call cost more than the step).
   // On CUDA the copy follows the steps that read the old one on the stream.
+  // If that copy fails (a CUDA error), the model is left without a wind.
   const size_t bytes = velocity->data_bytes();
   opsplit::Buffer fresh;
   if (velocity_field_.bytes() != bytes) fresh = opsplit::Buffer(context(), bytes);
   opsplit::Buffer& copy = fresh.empty() ? velocity_field_ : fresh;
-  if (context().is_cuda())
-    context().device().copy_on_device(copy.data(), velocity->data_pointer(), bytes);
-  else
-    std::memcpy(copy.data(), velocity->data_pointer(), bytes);
+  try {
+    if (context().is_cuda())
+      context().device().copy_on_device(copy.data(), velocity->data_pointer(), bytes);
+    else
+      std::memcpy(copy.data(), velocity->data_pointer(), bytes);
+  } catch (...) {
+    if (fresh.empty()) set_velocity_field(nullptr);
+    throw;
+  }
   if (!fresh.empty()) velocity_field_ = std::move(fresh);
   velocity_ghosts_.forget();
   velocity_halo_serial_ = 0;
@@ -365,7 +371,7 @@ void opsplit_rd_s::step(opsplit::Field& field, double dt, int64_t nsteps, const 
                 opsplit::attempt([&] {
                   check_step(field, dt, nsteps);
                   check_distributed(field);
-                  if (nsteps > 0) field.scratch();
+                  if (nsteps > 0) field.scratch(), potential_storage(field);
                 }),
                 dt, nsteps, function, this);
   }
@@ -385,6 +391,12 @@ void opsplit_rd_s::check_step(const opsplit::Field& field, double dt, int64_t ns
     opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED, "a plane of " + num(static_cast<long long>(field.grid().stride[2])) +
                                                  " stored values (nx*ny with padding) is 2^31 or more; "
                                                  "the stepping kernels index neighbours with 32-bit offsets");
+}
+
+opsplit::Buffer& opsplit_rd_s::potential_storage(opsplit::Field& field) const {
+  int64_t nslots = 0;
+  for (const CahnHilliard& ch : cahn_hilliard_) nslots += ch.m > 0.0;
+  return field.auxiliary(static_cast<size_t>(nslots * field.grid().comp_stride) * field.value_size());
 }
 
 opsplit::field::FaceCondition opsplit_rd_s::potential_face(int c, int face) const {
@@ -489,8 +501,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   opsplit::Context& ctx = context();
   // Everything that can fail for want of memory comes before the first step.
   opsplit::Buffer& target = field.scratch();
-  T* mu = nslots > 0 ? field.auxiliary(static_cast<size_t>(nslots * grid.comp_stride) * sizeof(T)).template as<T>()
-                     : nullptr;
+  T* mu = nslots > 0 ? potential_storage(field).template as<T>() : nullptr;
   unsigned char* base = block.place(ctx, device_params_);
   auto* first_bad = reinterpret_cast<unsigned long long*>(base + at_health);
   const auto* faces = reinterpret_cast<const FaceCondition*>(base + at_faces);
@@ -598,7 +609,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     if (earliest == INT64_MAX) return;  // healthy everywhere
     std::exception_ptr own = unread;
     if (!unread && key != kHealthy) own = opsplit::attempt([&] { fail_health(key, launched); });
-    if (!unread && key == kHealthy) time_ = t0 + static_cast<double>(launched) * dt;
+    if (unread || key == kHealthy) time_ = t0 + static_cast<double>(launched) * dt;  // the steps it took
     decomposition->group.settle(mine == earliest ? own : nullptr, function);
   };
   // The axes whose ghosts in the field are already those of its values under faces_:

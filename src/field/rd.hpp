@@ -68,6 +68,9 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   void run_steps(opsplit::Field& field, double dt, int64_t nsteps, const char* function);
   template <class T>
   double energy(opsplit::Field& field, int comp);
+  // The field's storage for the Cahn-Hilliard potentials (a plane a term), made before a
+  // distributed step's agreement so that a process without memory fails them all.
+  opsplit::Buffer& potential_storage(opsplit::Field& field) const;
   // The ghost condition of the chemical potential of component c on a face.
   opsplit::field::FaceCondition potential_face(int c, int face) const;
 
