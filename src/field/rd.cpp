@@ -351,10 +351,11 @@ void opsplit_rd_s::settle_step(opsplit::Field& field, std::exception_ptr local, 
                                       "dt, nsteps, Cahn-Hilliard terms and velocity field");
 }
 
-// The face conditions a step on `field` uses: the model's, with the faces that border
-// another process marked kRemote (their ghosts come from the exchange).
-std::vector<opsplit::field::FaceCondition> opsplit_rd_s::faces_for(const opsplit::Field& field) const {
-  std::vector<opsplit::field::FaceCondition> faces = faces_;
+// `faces` (6 a component: the model's, its potentials', its wind's) as a step on `field`
+// uses them: the faces that border another process marked kRemote (their ghosts come
+// from the exchange).
+std::vector<opsplit::field::FaceCondition> opsplit_rd_s::faces_for(const opsplit::Field& field,
+                                                                   std::vector<opsplit::field::FaceCondition> faces) {
   if (const auto* d = field.decomposition())
     for (size_t i = 0; i < faces.size(); ++i)
       if (d->remote[i % 6]) faces[i] = opsplit::field::FaceCondition{opsplit::field::kRemote, 0.0};
@@ -428,9 +429,6 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   std::vector<FaceCondition> slot_faces;
   bool linear_terms = false;
   auto* decomposition = field.decomposition();
-  // A face of a distributed field that borders another process (its ghosts come from
-  // there: mu's too, exchanged inside the step).
-  auto remote = [&](int face) { return decomposition != nullptr && decomposition->remote[face]; };
   for (int c = 0; c < ncomp(); ++c) {
     const size_t ci = static_cast<size_t>(c);
     const CahnHilliard& ch = cahn_hilliard_[ci];
@@ -446,7 +444,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
       t.mu_slot = static_cast<int>(slots.size());
       t.potential = scaled(ch.m * dt);
       slots.push_back(PotentialTerms<T>{scaled(ch.kappa), static_cast<T>(ch.b), static_cast<T>(ch.u), c});
-      for (int f = 0; f < 6; ++f) slot_faces.push_back(remote(f) ? FaceCondition{kRemote, 0.0} : potential_face(c, f));
+      for (int f = 0; f < 6; ++f) slot_faces.push_back(potential_face(c, f));
     }
     terms.push_back(t);
   }
@@ -465,12 +463,13 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   std::vector<FaceCondition> velocity_faces;
   for (int velocity_comp = 0; velocity_comp < 3; ++velocity_comp)
     for (int f = 0; f < 6; ++f)
-      velocity_faces.push_back(remote(f) ? FaceCondition{kRemote, 0.0}
-                                         : FaceCondition{faces_[f].type == OPSPLIT_BC_PERIODIC ? OPSPLIT_BC_PERIODIC
-                                                                                                : OPSPLIT_BC_NOFLUX,
-                                                         0.0});
-
-  const std::vector<FaceCondition> step_faces = faces_for(field);
+      velocity_faces.push_back(
+          FaceCondition{faces_[f].type == OPSPLIT_BC_PERIODIC ? OPSPLIT_BC_PERIODIC : OPSPLIT_BC_NOFLUX, 0.0});
+  // Beyond a face that borders another process: that process's values, mu's and the
+  // wind's too (exchanged inside the step, and after the wind is set).
+  slot_faces = faces_for(field, std::move(slot_faces));
+  velocity_faces = faces_for(field, std::move(velocity_faces));
+  const std::vector<FaceCondition> step_faces = faces_for(field, faces_);
   // A distributed step computes its interior while the halo travels (halo.hpp; on the
   // CPU, where MPI's exchange blocks, in turn, by the same code): each view's faces are
   // the step's, its cuts read from memory.
@@ -541,7 +540,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
       Grid one = velocity_grid_;
       one.ncomp = 1;
       for (int a = 0; a < 3; ++a) {
-        if (!remote(2 * a) && !remote(2 * a + 1)) continue;
+        if (!decomposition->remote[2 * a] && !decomposition->remote[2 * a + 1]) continue;
         HaloExchange<T> halo(ctx, *decomposition, velocity + a * velocity_grid_.comp_stride, one, run);
         halo.begin(a), halo.finish(a);
       }

@@ -60,7 +60,8 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   void check_compatible(const opsplit::Field& field) const;
   void check_step(const opsplit::Field& field, double dt, int64_t nsteps) const;
   void check_distributed(const opsplit::Field& field) const;
-  std::vector<opsplit::field::FaceCondition> faces_for(const opsplit::Field& field) const;
+  static std::vector<opsplit::field::FaceCondition> faces_for(const opsplit::Field& field,
+                                                              std::vector<opsplit::field::FaceCondition> faces);
   void check_periodic_pairs() const;
   void check_sources(const opsplit::Field& field) const;
   bool advects() const;

@@ -9,7 +9,7 @@
  * are not exercised.
  *
  * The MPI test programs attach through it when OPSPLIT_TEST_DEVICE_GROUP is set
- * (mpi_test_attach_field, mpi_test_attach_ca in mpi_test.h); built with CUDA only. */
+ * (mpi_test_attach in mpi_test.h); built with CUDA only. */
 #ifndef OPSPLIT_TEST_DEVICE_GROUP_H
 #define OPSPLIT_TEST_DEVICE_GROUP_H
 

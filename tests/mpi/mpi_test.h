@@ -46,36 +46,23 @@ static inline int mpi_test_device_group(void) {
   return 1;
 }
 
-static inline opsplit_status mpi_test_attach_field(opsplit_field field, MPI_Comm cart) {
+/* field or ca (the other NULL) attached to cart. */
+static inline opsplit_status mpi_test_attach(opsplit_field field, opsplit_ca ca, MPI_Comm cart) {
 #ifdef OPSPLIT_TEST_DEVICE_GROUP
   if (mpi_test_device_group()) {
     opsplit_group g;
     opsplit_decomposition d;
     device_group_make(cart, &g, &d);
-    const opsplit_status st = opsplit_field_attach_distributed(field, &g, &d);
+    const opsplit_status st = field != NULL ? opsplit_field_attach_distributed(field, &g, &d)
+                                            : opsplit_ca_attach_distributed(ca, &g, &d);
     if (st != OPSPLIT_SUCCESS) g.release(g.user); /* the caller keeps it on failure */
     return st;
   }
 #else
   (void)mpi_test_device_group();
 #endif
-  return opsplit_mpi_field_attach(field, MPI_Comm_c2f(cart));
-}
-
-static inline opsplit_status mpi_test_attach_ca(opsplit_ca ca, MPI_Comm cart) {
-#ifdef OPSPLIT_TEST_DEVICE_GROUP
-  if (mpi_test_device_group()) {
-    opsplit_group g;
-    opsplit_decomposition d;
-    device_group_make(cart, &g, &d);
-    const opsplit_status st = opsplit_ca_attach_distributed(ca, &g, &d);
-    if (st != OPSPLIT_SUCCESS) g.release(g.user);
-    return st;
-  }
-#else
-  (void)mpi_test_device_group();
-#endif
-  return opsplit_mpi_ca_attach(ca, MPI_Comm_c2f(cart));
+  const MPI_Fint comm = MPI_Comm_c2f(cart);
+  return field != NULL ? opsplit_mpi_field_attach(field, comm) : opsplit_mpi_ca_attach(ca, comm);
 }
 
 /* A block's first cell and count along an axis of n cells cut before each of cuts[0 ..

@@ -50,7 +50,7 @@ static opsplit_ca etna_grid(opsplit_context ctx, opsplit_ca_model model, int64_t
     }
     free(block);
   }
-  if (cart != MPI_COMM_NULL) CHECK_OK(mpi_test_attach_ca(g, cart));
+  if (cart != MPI_COMM_NULL) CHECK_OK(mpi_test_attach(NULL, g, cart));
   if (model == OPSPLIT_CA_SCIARA_FV2) CHECK_OK(opsplit_ca_load_parameters(g, etna("PARAMETERS.cfg")));
   if (before == NULL) CHECK_OK(opsplit_ca_load_substate(g, "altitude", etna("MORPHOLOGY.stt")));
   CHECK_OK(opsplit_ca_load_vents(g, etna("VENTS.stt"), etna("EMISSIONS_RATE.stt")));

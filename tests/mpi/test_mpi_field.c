@@ -143,7 +143,7 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
 
   opsplit_field whole = make_field(ctx, k, zero, k->n), mine = make_field(ctx, k, offset, local);
   opsplit_rd rd_whole = make_model(ctx, k, zero, k->n), rd_mine = make_model(ctx, k, offset, local);
-  CHECK_OK(mpi_test_attach_field(mine, cart));
+  CHECK_OK(mpi_test_attach(mine, NULL, cart));
   double dt = 0;
   CHECK_OK(opsplit_rd_max_stable_dt(rd_whole, whole, &dt));
   dt *= 0.5;
@@ -212,7 +212,7 @@ static void nan_case(opsplit_context ctx, int ch) {
   CHECK_OK(opsplit_field_download(f, v, OPSPLIT_LAYOUT_PLANAR));
   if (holds) v[(at[2] * local[1] + at[1]) * local[0] + at[0]] = NAN;
   CHECK_OK(opsplit_field_upload(f, v, OPSPLIT_LAYOUT_PLANAR));
-  CHECK_OK(mpi_test_attach_field(f, cart));
+  CHECK_OK(mpi_test_attach(f, NULL, cart));
   char where[96];
   snprintf(where, sizeof where, "at cell (%lld, %lld, %lld)", (long long)at[0], (long long)at[1],
            (long long)at[2] - (ch ? 2 : 1));

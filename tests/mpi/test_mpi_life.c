@@ -39,7 +39,7 @@ static opsplit_ca life_grid(opsplit_context ctx, int64_t rows, int64_t cols, int
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) cells[r * cols + c] = soup(first_row + r, first_col + c);
   if (before) CHECK_OK(opsplit_ca_set_cells(g, cells, OPSPLIT_CA_ROW_MAJOR));
-  if (cart != MPI_COMM_NULL) CHECK_OK(mpi_test_attach_ca(g, cart));
+  if (cart != MPI_COMM_NULL) CHECK_OK(mpi_test_attach(NULL, g, cart));
   if (!before) CHECK_OK(opsplit_ca_set_cells(g, cells, OPSPLIT_CA_ROW_MAJOR));
   free(cells);
   CHECK_OK(opsplit_ca_place_rle(g, kGun, 40, 110));
