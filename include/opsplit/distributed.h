@@ -37,8 +37,9 @@ typedef struct opsplit_group {
   /* Fields only (may be NULL otherwise): along `axis` (0 x, 1 y, 2 z), sends send[s] to
    * the neighbour on side s (0 low, 1 high) and receives recv[s] from it, `bytes` each;
    * a NULL pair means no neighbour on that side. Pointers are host memory, or device
-   * memory where device_pointers is nonzero (a CUDA-aware MPI). Collective over the
-   * group: every process calls it for the same axes in the same order. */
+   * memory where device_pointers is nonzero (a CUDA-aware MPI); the tokens of the
+   * slabs that go by CUDA IPC (8 bytes a side) are host memory either way. Collective
+   * over the group: every process calls it for the same axes in the same order. */
   int (*exchange)(void* user, int axis, const void* const send[2], void* const recv[2], size_t bytes,
                   char* message, size_t message_size);
   int device_pointers;

@@ -52,9 +52,11 @@ extern "C" {
  * PERIODIC, and must not be otherwise); the other faces take the model's conditions.
  * The result is the one-process run's, bit for bit. Neighbours must have the same
  * cells along the axes of the face they share, and every process the same ncomp and
- * precision; a field is attached once. The slabs travel in device memory where MPI is
- * CUDA-aware (Open MPI's MPIX_Query_cuda_support at run time; OPSPLIT_MPI_CUDA_AWARE=0
- * or 1 overrides), else through host buffers. Cahn-Hilliard terms add a second
+ * precision; a field is attached once. On CUDA, a slab from a GPU of this node that
+ * this process's GPU reaches is copied from GPU to GPU by CUDA IPC (MPI carries two
+ * tokens; OPSPLIT_DEVICE_IPC=0 turns it off), the others travel in device memory where
+ * MPI is CUDA-aware (Open MPI's MPIX_Query_cuda_support at run time;
+ * OPSPLIT_MPI_CUDA_AWARE=0 or 1 overrides), else through host buffers. Cahn-Hilliard terms add a second
  * exchange a step (their chemical potential's ghosts, overlapped as the first); a velocity field's ghosts are
  * exchanged once after any process sets it (every process must have one or none). The
  * free energy is not supported (UNSUPPORTED). Collective. */
@@ -84,8 +86,9 @@ OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI
  * get_population (the whole grid's) and destroy; local: set_cells, get_cells (the
  * block), set_rule and set_boundary (compared at the next step), get_place.
  * A bad `ca` on one process cannot join the agreement: it fails there and the others
- * wait. On a CUDA context the ghosts travel as a field's slabs do (device memory where
- * MPI is CUDA-aware, else through host buffers), a step or generation a launch a phase. */
+ * wait. On a CUDA context the ghosts travel as a field's slabs do (CUDA IPC between a
+ * node's GPUs, device memory where MPI is CUDA-aware, else through host buffers), a
+ * step or generation a launch a phase. */
 OPSPLIT_MPI_API opsplit_status opsplit_mpi_ca_attach(opsplit_ca ca, MPI_Fint comm);
 
 /* A PCPD ensemble of `replicas` replicas (in all) spread over the processes of comm.

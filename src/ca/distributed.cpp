@@ -92,6 +92,13 @@ void opsplit_ca_s::attach(const opsplit_group& g, const opsplit_decomposition& d
                      }
                    }),
                    call);
+  // Then the faces to GPUs this one reaches go by CUDA IPC (every process has its slabs).
+  agreement.settle(attempt([&] {
+                     bool remote[4];
+                     for (int f = 0; f < 4; ++f) remote[f] = d.dims[f / 2] > 1 && d.neighbours[f] >= 0;
+                     (lava_ ? made->block->slabs : life->slabs).connect(context(), agreement, d, remote);
+                   }),
+                   call);
   Group owned(g);
   owned.adopt();
   if (lava_) return lava_->attach(std::move(made), std::move(owned));

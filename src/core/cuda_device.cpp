@@ -3,6 +3,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cstring>
+
 #include "core/error.hpp"
 
 namespace opsplit::cuda {
@@ -180,6 +182,67 @@ void Device::join_beside() const {
   if (beside_ == nullptr) return;
   check(cudaEventRecord(static_cast<cudaEvent_t>(copied_), as_stream(beside_)), "cudaEventRecord");
   check(cudaStreamWaitEvent(as_stream(stream()), static_cast<cudaEvent_t>(copied_), 0), "cudaStreamWaitEvent");
+}
+
+bool Device::export_memory(const void* allocation, int64_t handle[8]) const noexcept {
+  static_assert(sizeof(cudaIpcMemHandle_t) == 8 * sizeof(int64_t), "an IPC handle is 64 bytes");
+  cudaIpcMemHandle_t h{};
+  if (cudaIpcGetMemHandle(&h, const_cast<void*>(allocation)) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  std::memcpy(handle, &h, sizeof h);
+  return true;
+}
+
+void Device::uuid(int64_t out[2]) const noexcept {
+  out[0] = out[1] = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, id_) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  std::memcpy(out, &prop.uuid, sizeof prop.uuid);
+}
+
+bool Device::reaches(const int64_t uuid[2]) const noexcept {
+  if (uuid[0] == 0 && uuid[1] == 0) return false;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    int64_t other[2] = {0, 0};
+    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) continue;
+    std::memcpy(other, &prop.uuid, sizeof prop.uuid);
+    if (other[0] != uuid[0] || other[1] != uuid[1]) continue;
+    int peer = 0;
+    if (d != id_ && cudaDeviceCanAccessPeer(&peer, id_, d) != cudaSuccess) peer = 0;
+    cudaGetLastError();
+    return d == id_ || peer != 0;
+  }
+  cudaGetLastError();
+  return false;
+}
+
+void* Device::open_peer_memory(const int64_t handle[8]) const noexcept {
+  cudaIpcMemHandle_t h{};
+  std::memcpy(&h, handle, sizeof h);
+  void* mapped = nullptr;
+  if (cudaSetDevice(id_) != cudaSuccess ||
+      cudaIpcOpenMemHandle(&mapped, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return mapped;
+}
+
+void Device::close_peer_memory(void* mapped) noexcept {
+  if (mapped != nullptr && cudaIpcCloseMemHandle(mapped) != cudaSuccess) cudaGetLastError();
+}
+
+void Device::copy_from_peer_beside(void* to, const void* from, size_t bytes) const {
+  make_beside();
+  check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, as_stream(beside_)), "cudaMemcpyAsync from a peer's memory");
 }
 
 void Device::copy_on_device(void* to, const void* from, size_t bytes) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace opsplit::cuda {
@@ -45,6 +46,21 @@ class Device {
   void copy_to_device_beside(void* device, const void* host, size_t bytes) const;
   void wait_beside() const;  // the host waits for the copies beside
   void join_beside() const;
+
+  // CUDA IPC between the processes of a node (core/peer_slabs.hpp). None of these throws
+  // but the copy: a refusal (another node, a container without IPC) is an answer.
+  // export_memory: the handle (8 words) by which another process maps `allocation` (the
+  // start of an allocate()d block); false where it cannot be had.
+  bool export_memory(const void* allocation, int64_t handle[8]) const noexcept;
+  void uuid(int64_t out[2]) const noexcept;  // this device's, zeros where unknown
+  // A visible device with that UUID whose memory this one's copies reach (itself or a peer).
+  bool reaches(const int64_t uuid[2]) const noexcept;
+  void* open_peer_memory(const int64_t handle[8]) const noexcept;  // nullptr where refused
+  static void close_peer_memory(void* mapped) noexcept;
+  // A copy from memory another process mapped for this one (open_peer_memory) into this
+  // device's, on the stream beside: the caller has waited for the stream's work that
+  // reads or writes `to`.
+  void copy_from_peer_beside(void* to, const void* from, size_t bytes) const;
 
  private:
   int id_;

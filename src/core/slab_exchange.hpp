@@ -1,7 +1,7 @@
 // The slabs an object spread over processes swaps with its neighbours along one axis at a
 // time: two slots sent (the low and the high side) and two received, in the backend's
 // memory, and on a CUDA context whose group takes host memory only a page-locked copy of
-// the four for MPI. The caller packs and unpacks (CA grids: src/ca; fields keep their
+// the four for MPI; faces to GPUs this one reaches go by CUDA IPC (core/peer_slabs.hpp). The caller packs and unpacks (CA grids: src/ca; fields keep their
 // own, which overlaps the copies with interior work: field/halo.hpp).
 #pragma once
 
@@ -10,6 +10,7 @@
 #include "core/buffer.hpp"
 #include "core/context.hpp"
 #include "core/group.hpp"
+#include "core/peer_slabs.hpp"
 #include "core/pinned.hpp"
 
 namespace opsplit {
@@ -24,6 +25,16 @@ class SlabExchange {
     if (ctx.is_cuda() && !device_pointers) staging_ = cuda::PinnedBuffer(4 * slot_bytes);
   }
 
+  // Collective, after every process has made its SlabExchange: the faces to GPUs this one
+  // reaches go by CUDA IPC (core/peer_slabs.hpp), the page-locked copy stays only where
+  // some face still needs it. Failures here are this process's, for the caller's settle.
+  void connect(const Context& ctx, const Group& group, const opsplit_decomposition& d, const bool remote[4]) {
+    peers_ = PeerSlabs(ctx, group, d, remote, 4, ctx.is_cuda() ? slabs_.data() : nullptr, slot_bytes_);
+    bool staged = false;
+    for (int f = 0; f < 4; ++f) staged = staged || (remote[f] && !peers_.pulls(f));
+    if (!staged) staging_ = cuda::PinnedBuffer();
+  }
+
   // One axis: pack(side, slot) into each remote side's slot, the swap of `bytes` a side,
   // then unpack(side, slot) from each received one (slots in the backend's memory).
   template <class Pack, class Unpack>
@@ -32,23 +43,27 @@ class SlabExchange {
     const bool cuda = ctx.is_cuda(), staged = !staging_.empty();
     const void* send[2] = {nullptr, nullptr};
     void* receive[2] = {nullptr, nullptr};
+    void* pulled[2] = {nullptr, nullptr};
+    size_t offset[2] = {0, 0};
     for (int side = 0; side < 2; ++side) {
       if (!remote[side]) continue;
       pack(side, slot(side));
+      if (peers_.pulls(2 * axis + side)) {  // the neighbour's slot for this side of it
+        pulled[side] = slot(2 + side), offset[side] = (side ^ 1) * peers_.slot_bytes(2 * axis + side);
+        continue;
+      }
       send[side] = mpi_slot(side), receive[side] = mpi_slot(2 + side);
     }
-    // copy_to_host waits for the stream: the slabs are written, and the copies from the
-    // staging slots of the axis before are done before MPI writes them again.
-    if (staged) {
+    // The slabs are written, and the copies from the staging slots of the axis before are
+    // done, before MPI or a neighbour reads them and before new ones come.
+    if (cuda) ctx.device().synchronize();
+    if (staged)
       for (int side = 0; side < 2; ++side)
         if (send[side]) ctx.device().copy_to_host(mpi_slot(side), slot(side), bytes);
-    } else if (cuda) {
-      ctx.device().synchronize();  // MPI reads the slabs once they are written
-    }
-    group.exchange(axis, send, receive, bytes);
+    peers_.pull(ctx, group, axis, pulled, offset, bytes, [&] { group.exchange(axis, send, receive, bytes); });
     for (int side = 0; side < 2; ++side) {
-      if (!receive[side]) continue;
-      if (staged) ctx.device().copy_to_device(slot(2 + side), receive[side], bytes);
+      if (!remote[side]) continue;
+      if (staged && receive[side]) ctx.device().copy_to_device(slot(2 + side), receive[side], bytes);
       unpack(side, slot(2 + side));
     }
   }
@@ -62,6 +77,7 @@ class SlabExchange {
   size_t slot_bytes_ = 0;
   Buffer slabs_;
   cuda::PinnedBuffer staging_;
+  PeerSlabs peers_;
 };
 
 }  // namespace opsplit

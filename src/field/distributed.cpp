@@ -55,9 +55,19 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                                      "a face of " + num(static_cast<long long>(bytes)) +
                                          " bytes is more than one message of 2^31 - 1 bytes can carry");
                      made->slabs = Buffer(context(), 4 * bytes);
-                     if (context().is_cuda() && !agreement.device_pointers())
-                       made->staging = cuda::PinnedBuffer(4 * bytes);
                      if (!g.exchange) fail_argument("the group has no exchange (a field needs one)");
+                   }),
+                   call);
+  // The faces to GPUs this one reaches go by CUDA IPC; the rest through the host where
+  // MPI needs host memory.
+  agreement.settle(attempt([&] {
+                     const size_t bytes = static_cast<size_t>(made->slab_values) * value_size();
+                     made->peers = PeerSlabs(context(), agreement, d, made->remote, 6,
+                                             context().is_cuda() ? made->slabs.data() : nullptr, bytes);
+                     bool staged = false;
+                     for (int f = 0; f < 6; ++f) staged = staged || (made->remote[f] && !made->peers.pulls(f));
+                     if (context().is_cuda() && !agreement.device_pointers() && staged)
+                       made->staging = cuda::PinnedBuffer(4 * bytes);
                    }),
                    call);
   made->group = Group(g);

@@ -9,6 +9,7 @@
 #include "core/context.hpp"
 #include "core/group.hpp"
 #include "core/handle.hpp"
+#include "core/peer_slabs.hpp"
 #include "core/pinned.hpp"
 #include "field/grid.cuh"
 #include "field/launch.hpp"
@@ -58,7 +59,8 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
     int64_t slab_values = 0;
     uint64_t serial = 0;  // this attach's, unique in the process (what a copy's ghosts were exchanged for)
     opsplit::Buffer slabs;
-    opsplit::cuda::PinnedBuffer staging;
+    opsplit::cuda::PinnedBuffer staging;  // where some face goes through the host for MPI
+    opsplit::PeerSlabs peers;             // the faces whose neighbour's GPU this one reaches
   };
   // Checks (collectively) and attaches; the field owns the group after success.
   void attach(const opsplit_group& group, const opsplit_decomposition& place);

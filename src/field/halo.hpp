@@ -12,8 +12,9 @@
 // The exchange of an axis runs in two halves, so that a step can compute the cells no
 // remote ghost reaches between them (rd.cpp): begin packs the faces and starts them to
 // the host where MPI needs them there; finish waits for that, swaps them with the
-// neighbours and unpacks what came. A CUDA context's stream runs on meanwhile, and the
-// copies through the host run beside it (Device::copy_to_host_beside).
+// neighbours (by CUDA IPC from the GPUs this one reaches: core/peer_slabs.hpp) and
+// unpacks what came. A CUDA context's stream runs on meanwhile, and the copies through
+// the host or from the peers run beside it (Device::copy_to_host_beside).
 #pragma once
 
 #include <vector>
@@ -52,33 +53,39 @@ class HaloExchange {
   void begin(int axis) {
     for (int side = 0; side < 2; ++side)
       if (d_.remote[2 * axis + side]) run_.pack_face(ctx_, data_, grid_, axis, side, slot(axis, side));
+    if (ctx_.is_cuda()) ctx_.device().mark();  // the neighbours and MPI read the slabs once they are written
     if (staged())
       staging_copies(axis, 0, [&](int s, size_t bytes) {
         ctx_.device().copy_to_host_beside(host_slot(axis, s), slot(axis, s), bytes);
       });
-    else if (ctx_.is_cuda())
-      ctx_.device().mark();  // MPI reads the slabs once they are written
   }
 
   void finish(int axis) {
     const void* out[2] = {nullptr, nullptr};
     void* in[2] = {nullptr, nullptr};
-    for (int side = 0; side < 2; ++side)
-      if (d_.remote[2 * axis + side]) {
-        out[side] = staged() ? static_cast<void*>(host_slot(axis, side)) : slot(axis, side);
-        in[side] = staged() ? static_cast<void*>(host_slot(axis, 2 + side)) : slot(axis, 2 + side);
+    void* pulled[2] = {nullptr, nullptr};
+    size_t offset[2] = {0, 0};
+    for (int side = 0; side < 2; ++side) {
+      if (!d_.remote[2 * axis + side]) continue;
+      if (d_.peers.pulls(2 * axis + side)) {
+        // The neighbour's slot for this side of it: at the same place in its slabs.
+        pulled[side] = slot(axis, 2 + side);
+        offset[side] = static_cast<size_t>(slot(axis, side ^ 1) - slot(axis, 0)) * sizeof(T);
+        continue;
       }
-    if (staged())
-      ctx_.device().wait_beside();
-    else if (ctx_.is_cuda())
-      ctx_.device().wait_for_mark();
-    d_.group.exchange(axis, out, in, slab_bytes(axis));
-    if (staged()) {
-      staging_copies(axis, 2, [&](int s, size_t bytes) {
-        ctx_.device().copy_to_device_beside(slot(axis, s), host_slot(axis, s), bytes);
-      });
-      ctx_.device().join_beside();
+      out[side] = staged() ? static_cast<void*>(host_slot(axis, side)) : slot(axis, side);
+      in[side] = staged() ? static_cast<void*>(host_slot(axis, 2 + side)) : slot(axis, 2 + side);
     }
+    if (ctx_.is_cuda()) ctx_.device().wait_for_mark();
+    if (staged()) ctx_.device().wait_beside();
+    d_.peers.pull(ctx_, d_.group, axis, pulled, offset, slab_bytes(axis), [&] {
+      d_.group.exchange(axis, out, in, slab_bytes(axis));
+      if (staged())
+        staging_copies(axis, 2, [&](int s, size_t bytes) {
+          ctx_.device().copy_to_device_beside(slot(axis, s), host_slot(axis, s), bytes);
+        });
+    });
+    if (ctx_.is_cuda()) ctx_.device().join_beside();
     for (int side = 0; side < 2; ++side)
       if (d_.remote[2 * axis + side]) run_.unpack_face(ctx_, slot(axis, 2 + side), grid_, axis, side, data_);
   }
@@ -93,7 +100,8 @@ class HaloExchange {
   // copy(s, bytes) for the remote sides' slots from `first`: one copy where both are.
   template <class Copy>
   void staging_copies(int axis, int first, Copy copy) const {
-    const bool lo = d_.remote[2 * axis], hi = d_.remote[2 * axis + 1];
+    const bool lo = d_.remote[2 * axis] && !d_.peers.pulls(2 * axis),
+               hi = d_.remote[2 * axis + 1] && !d_.peers.pulls(2 * axis + 1);
     if (lo && hi)
       copy(first, 2 * slab_bytes(axis));
     else if (lo || hi)

@@ -15,6 +15,7 @@
  * velocity field on one process only, a velocity field of the wrong size, a dt over one
  * process's stable limit, the free energy. A NaN fails every process, and the one that
  * holds it names the cell. */
+#define _POSIX_C_SOURCE 200112L /* setenv */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -347,6 +348,26 @@ int main(int argc, char** argv) {
       EXPECT_ERROR(opsplit_mpi_field_attach(g, fcart), OPSPLIT_ERROR_INVALID_ARGUMENT, attach,
                    "share a face but have ny");
       CHECK_OK(opsplit_field_destroy(&g));
+    }
+    if (size > 1) { /* OPSPLIT_DEVICE_IPC (core/peer_slabs.hpp): refused alike everywhere, the field kept */
+      const char* was = getenv("OPSPLIT_DEVICE_IPC");
+      char saved[32] = "";
+      if (was != NULL) snprintf(saved, sizeof saved, "%s", was);
+      setenv("OPSPLIT_DEVICE_IPC", rank == 0 ? "0" : "1", 1);
+      EXPECT_ERROR(opsplit_mpi_field_attach(f, fcart), OPSPLIT_ERROR_INVALID_ARGUMENT, attach,
+                   "OPSPLIT_DEVICE_IPC differs between processes");
+      setenv("OPSPLIT_DEVICE_IPC", "yes", 1);
+      EXPECT_ERROR(opsplit_mpi_field_attach(f, fcart), OPSPLIT_ERROR_INVALID_ARGUMENT, attach,
+                   "OPSPLIT_DEVICE_IPC is not 0, 1, require or mixed");
+      if (device < 0) { /* a CPU context has no device memory to map */
+        setenv("OPSPLIT_DEVICE_IPC", "require", 1);
+        EXPECT_ERROR(opsplit_mpi_field_attach(f, fcart), OPSPLIT_ERROR_UNSUPPORTED, attach,
+                     "cannot go by CUDA IPC: this process's context is not CUDA");
+      }
+      if (was != NULL)
+        setenv("OPSPLIT_DEVICE_IPC", saved, 1);
+      else
+        unsetenv("OPSPLIT_DEVICE_IPC");
     }
     CHECK_OK(opsplit_mpi_field_attach(f, fcart));
     EXPECT_ERROR(opsplit_mpi_field_attach(f, fcart), OPSPLIT_ERROR_INVALID_ARGUMENT, attach, "already attached");

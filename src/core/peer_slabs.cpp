@@ -1,0 +1,125 @@
+#include "core/peer_slabs.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace opsplit {
+
+namespace {
+
+enum Mode : int64_t { kOff, kAuto, kRequire, kMixed, kBadMode };
+
+Mode mode_from_environment() {
+  const char* env = std::getenv("OPSPLIT_DEVICE_IPC");
+  if (env == nullptr || *env == '\0' || std::strcmp(env, "1") == 0) return kAuto;
+  if (std::strcmp(env, "0") == 0) return kOff;
+  if (std::strcmp(env, "require") == 0) return kRequire;
+  if (std::strcmp(env, "mixed") == 0) return kMixed;
+  return kBadMode;
+}
+
+// A process's record: mode, whether it exports, its GPU's UUID, its slots' size, the handle.
+constexpr int kRecord = 13;
+
+}  // namespace
+
+PeerSlabs::PeerSlabs(const Context& ctx, const Group& group, const opsplit_decomposition& d, const bool* remote,
+                     int nfaces, const void* slabs, size_t slot_bytes) {
+  const int size = group.size(), rank = group.rank();
+  const Mode mode = mode_from_environment();
+  int64_t mine[kRecord] = {mode, 0, 0, 0, static_cast<int64_t>(slot_bytes)};
+  bool any_remote = false;
+  for (int f = 0; f < nfaces; ++f) any_remote = any_remote || remote[f];
+  if (ctx.is_cuda() && slabs != nullptr && any_remote && (mode == kAuto || mode == kRequire || mode == kMixed) &&
+      ctx.device().export_memory(slabs, mine + 5)) {
+    mine[1] = 1;
+    ctx.device().uuid(mine + 2);
+  }
+  std::vector<int64_t> all(static_cast<size_t>(size) * kRecord);
+  group.allgather(mine, std::vector<int64_t>(static_cast<size_t>(size), kRecord), all.data());
+  auto of = [&](int process) { return all.data() + static_cast<size_t>(process) * kRecord; };
+
+  // Which faces this process can pull: the neighbour exports, on a GPU this one reaches.
+  int64_t can[6] = {0, 0, 0, 0, 0, 0};
+  void* opened[6] = {};
+  for (int f = 0; f < nfaces; ++f) {
+    const int q = d.neighbours[f];
+    if (!remote[f] || q < 0 || mine[1] == 0 || of(q)[1] == 0 || of(q)[0] != mode) continue;
+    if (mode == kMixed && std::min(rank, q) % 2 != 0) continue;
+    for (int e = 0; e < f && !opened[f]; ++e)
+      if (remote[e] && d.neighbours[e] == q) opened[f] = opened[e];
+    if (!opened[f] && ctx.device().reaches(of(q) + 2)) {
+      opened[f] = ctx.device().open_peer_memory(of(q) + 5);
+      if (opened[f]) mapped_.push_back(opened[f]);
+    }
+    can[f] = opened[f] != nullptr;
+  }
+  std::vector<int64_t> cans(static_cast<size_t>(size) * 6);
+  group.allgather(can, std::vector<int64_t>(static_cast<size_t>(size), 6), cans.data());
+
+  // A face pulls where both ends can (each end computes the same answer).
+  for (int f = 0; f < nfaces; ++f)
+    if (can[f] && cans[static_cast<size_t>(d.neighbours[f]) * 6 + (f ^ 1)]) {
+      from_[f] = opened[f];
+      slot_bytes_[f] = static_cast<size_t>(of(d.neighbours[f])[4]);
+    }
+  used_ = std::any_of(cans.begin(), cans.end(), [](int64_t c) { return c != 0; });
+
+  // Failures, after every collective: this process's (the caller settles them).
+  for (int p = 0; p < size; ++p)
+    if (of(p)[0] == kBadMode || of(p)[0] != mode) {
+      close();
+      fail_argument(mode == kBadMode ? "OPSPLIT_DEVICE_IPC is not 0, 1, require or mixed"
+                                     : "OPSPLIT_DEVICE_IPC differs between processes (process " + num(p) + "'s)");
+    }
+  if (mode == kRequire)
+    for (int f = 0; f < nfaces; ++f)
+      if (remote[f] && !pulls(f)) {
+        const int q = d.neighbours[f];
+        const std::string why = !ctx.is_cuda()        ? "this process's context is not CUDA"
+                                : mine[1] == 0        ? "this process cannot export its device memory"
+                                : of(q)[1] == 0       ? "process " + num(q) + " cannot export its device memory"
+                                : !ctx.device().reaches(of(q) + 2) ? "process " + num(q) + "'s GPU is not one this process reaches"
+                                                      : "a mapping of process " + num(q) + "'s memory was refused";
+        close();
+        fail(OPSPLIT_ERROR_UNSUPPORTED, "OPSPLIT_DEVICE_IPC=require, but face " + num(f) + " to process " + num(q) +
+                                            " cannot go by CUDA IPC: " + why);
+      }
+}
+
+PeerSlabs::~PeerSlabs() { close(); }
+
+PeerSlabs& PeerSlabs::operator=(PeerSlabs&& other) noexcept {
+  if (this == &other) return *this;
+  close();
+  std::copy(other.from_, other.from_ + 6, from_);
+  std::copy(other.slot_bytes_, other.slot_bytes_ + 6, slot_bytes_);
+  mapped_ = std::move(other.mapped_);
+  used_ = other.used_;
+  other.mapped_.clear();
+  std::fill(other.from_, other.from_ + 6, nullptr);
+  other.used_ = false;
+  return *this;
+}
+
+void PeerSlabs::close() noexcept {
+  for (void* m : mapped_) cuda::Device::close_peer_memory(m);
+  mapped_.clear();
+  std::fill(from_, from_ + 6, nullptr);
+  used_ = false;
+}
+
+void PeerSlabs::swap_tokens(const Group& group, int axis) const {
+  int64_t out[2] = {0, 0}, in[2] = {0, 0};
+  const void* send[2] = {nullptr, nullptr};
+  void* receive[2] = {nullptr, nullptr};
+  for (int side = 0; side < 2; ++side)
+    if (pulls(2 * axis + side)) send[side] = &out[side], receive[side] = &in[side];
+  group.exchange(axis, send, receive, sizeof(int64_t));
+}
+
+}  // namespace opsplit
