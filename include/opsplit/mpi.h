@@ -81,7 +81,7 @@ OPSPLIT_MPI_API opsplit_status opsplit_mpi_field_attach(opsplit_field field, MPI
  * LIFE grids: the communicator wraps a dimension it splits exactly when the grid is a
  * torus (PERIODIC; checked at each step), and a block with a neighbour to the east has
  * cols a multiple of 64. A generation exchanges a ghost row and a ghost word (64
- * cells) with each neighbour. After it, collective: opsplit_ca_step, place_rle and
+ * cells) with each neighbour, the words no ghost reaches computed meanwhile. After it, collective: opsplit_ca_step, place_rle and
  * load_rle (the whole grid's row and column, the same pattern everywhere),
  * get_population (the whole grid's) and destroy; local: set_cells, get_cells (the
  * block), set_rule and set_boundary (compared at the next step), get_place.

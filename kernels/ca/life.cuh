@@ -133,6 +133,13 @@ struct LifeBlock {
   OPSPLIT_HD int64_t at(int64_t r, int64_t w) const { return (r + ghost[0]) * stride + ghost[2] + w; }
 };
 
+// Rows r0 .. r1-1, words w0 .. w1-1 of a block: the part of a generation that runs at
+// once (a distributed step computes the words no ghost reaches while the ghosts travel).
+struct LifeRegion {
+  int64_t r0, r1, w0, w1;
+  OPSPLIT_HD int64_t words() const { return r1 > r0 && w1 > w0 ? (r1 - r0) * (w1 - w0) : 0; }
+};
+
 // Word w of the block's row r in the next generation (its ghosts current).
 OPSPLIT_HD uint64_t life_block_word(const uint64_t* in, const LifeBlock& b, int64_t r, int64_t w, LifeRule rule) {
   const uint64_t* row = in + b.at(r, 0);

@@ -89,11 +89,11 @@ __global__ void live_cells_kernel(const uint64_t* __restrict__ words, int64_t nw
 }
 
 __global__ void life_block_generation_kernel(const uint64_t* __restrict__ in, uint64_t* __restrict__ out, LifeBlock b,
-                                             LifeRule rule) {
-  const int64_t total = b.rows * b.nwords;
+                                             LifeRegion region, LifeRule rule) {
+  const int64_t width = region.w1 - region.w0, total = region.words();
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
-    const int64_t r = i / b.nwords, w = i - r * b.nwords;
+    const int64_t r = region.r0 + i / width, w = region.w0 + i % width;
     out[b.at(r, w)] = life_block_word(in, b, r, w, rule);
   }
 }
@@ -142,9 +142,11 @@ void life_generations_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int6
   cuda::check_launch("life_generations_kernel");
 }
 
-void life_block_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, const LifeBlock& b, LifeRule rule) {
-  life_block_generation_kernel<<<blocks_for(b.rows * b.nwords), kThreads, 0,
-                                 static_cast<cudaStream_t>(ctx.device().stream())>>>(in, out, b, rule);
+void life_block_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, const LifeBlock& b,
+                                const LifeRegion& region, LifeRule rule) {
+  if (region.words() == 0) return;
+  life_block_generation_kernel<<<blocks_for(region.words()), kThreads, 0,
+                                 static_cast<cudaStream_t>(ctx.device().stream())>>>(in, out, b, region, rule);
   cuda::check_launch("life_block_generation_kernel");
 }
 

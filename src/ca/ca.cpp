@@ -226,7 +226,7 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
       try {
         // CUDA: several generations a pass where the grid fits the tiled kernel (H100,
         // 16384^2 torus: 1, 2, 4, 8 a pass 3.8, 5.3, 6.2, 6.3 x 10^12 cell updates/s).
-        // A block: the ghosts, then one generation.
+        // A block: one generation around the ghosts' exchange.
         const int per_pass = ctx.is_cuda() && !life_blocks_ && ca::life_generations_fit(rows_, cols_)
                                  ? ca::kLifeMaxGenerationsPerPass
                                  : 1;
@@ -238,11 +238,8 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
           const int n = static_cast<int>(std::min<int64_t>(per_pass, chunk - g));
           const uint64_t* in = cells_.as<const uint64_t>();
           uint64_t* out = next_.as<uint64_t>();
-          if (life_blocks_) exchange_life_ghosts();
-          if (life_blocks_ && ctx.is_cuda())
-            ca::life_block_generation_cuda(ctx, in, out, life_blocks_->block, rule_);
-          else if (life_blocks_)
-            ca::life_block_generation_cpu(in, out, life_blocks_->block, rule_, ctx.threads());
+          if (life_blocks_)
+            life_block_generation(in, out);
           else if (ctx.is_cuda() && n > 1)
             ca::life_generations_cuda(ctx, in, out, rows_, cols_, rule_, periodic_, n);
           else if (ctx.is_cuda())

@@ -75,7 +75,8 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   std::unique_ptr<LifeBlocks> prepare_life(const bool remote[4], const bool wraps[2], int64_t first_row,
                                            int64_t first_col, int64_t global_rows, int64_t global_cols,
                                            bool device_pointers);
-  void exchange_life_ghosts();
+  // One generation of this process's block, its ghosts exchanged within (distributed.cpp).
+  void life_block_generation(const uint64_t* in, uint64_t* out);
   // The group of a distributed grid (nullptr: alone).
   const opsplit::Group* group() const;
 

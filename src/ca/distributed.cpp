@@ -4,11 +4,13 @@
 // this process's block (LavaGrid::attach).
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "ca/ca.hpp"
+#include "ca/life.hpp"
 #include "ca/life_cuda.hpp"
 #include "core/decomposition.hpp"
 
@@ -140,12 +142,23 @@ std::unique_ptr<opsplit_ca_s::LifeBlocks> opsplit_ca_s::prepare_life(const bool 
 
 // Columns first (one word a row from the west and east neighbours), then rows (a whole
 // stored row, ghost words included, from the north and south ones: the corners come
-// with them). CUDA gathers and scatters on the device.
-void opsplit_ca_s::exchange_life_ghosts() {
+// with them). CUDA gathers and scatters on the device. The words no ghost reaches (all
+// but the rows and words next to a remote side) are computed while the first axis's
+// lines travel, the rest after the last's (OPSPLIT_HALO_OVERLAP=0: all after).
+void opsplit_ca_s::life_block_generation(const uint64_t* in, uint64_t* out) {
   LifeBlocks& l = *life_blocks_;
   const ca::LifeBlock& b = l.block;
   Context& ctx = context();
   uint64_t* words = cells_.as<uint64_t>();
+  auto generation = [&](const ca::LifeRegion& region) {
+    if (ctx.is_cuda()) return ca::life_block_generation_cuda(ctx, in, out, b, region, rule_);
+    ca::life_block_generation_cpu(in, out, b, region, rule_, ctx.threads());
+  };
+  const ca::LifeRegion whole{0, b.rows, 0, b.nwords};
+  ca::LifeRegion inner{b.ghost[0], b.rows - b.ghost[1], b.ghost[2], b.nwords - b.ghost[3]};
+  const char* overlap = std::getenv("OPSPLIT_HALO_OVERLAP");
+  if (inner.words() == 0 || (overlap && std::strcmp(overlap, "0") == 0)) inner = whole;
+  bool inner_done = false;
   const bool remote[4] = {b.ghost[0] != 0, b.ghost[1] != 0, b.ghost[2] != 0, b.ghost[3] != 0};
   for (int axis = 1; axis >= 0; --axis) {
     if (!remote[2 * axis] && !remote[2 * axis + 1]) continue;
@@ -166,8 +179,20 @@ void opsplit_ca_s::exchange_life_ghosts() {
       if (ctx.is_cuda()) return ca::life_scatter_cuda(ctx, from, words, first(side, true), step, length);
       for (int64_t k = 0; k < length; ++k) words[first(side, true) + k * step] = from[k];
     };
-    l.slabs.swap(ctx, l.group, axis, &remote[2 * axis], static_cast<size_t>(length) * sizeof(uint64_t), pack, unpack);
+    l.slabs.swap(ctx, l.group, axis, &remote[2 * axis], static_cast<size_t>(length) * sizeof(uint64_t), pack, unpack,
+                 [&] {
+                   if (inner_done || inner.words() == whole.words()) return;
+                   generation(inner);
+                   inner_done = true;
+                 });
   }
+  if (!inner_done) return generation(whole);
+  // The shell: the rows next to the north and south ghosts, then the words next to the
+  // west and east ones in the rows between.
+  generation({0, inner.r0, 0, b.nwords});
+  generation({inner.r1, b.rows, 0, b.nwords});
+  generation({inner.r0, inner.r1, 0, inner.w0});
+  generation({inner.r0, inner.r1, inner.w1, b.nwords});
 }
 
 const Group* opsplit_ca_s::group() const {

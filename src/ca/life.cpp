@@ -179,10 +179,11 @@ void life_generation_cpu(const uint64_t* in, uint64_t* out, int64_t rows, int64_
     for (int64_t w = 0; w < nwords; ++w) out[r * nwords + w] = life_grid_word(in, r, w, rows, cols, nwords, periodic, rule);
 }
 
-void life_block_generation_cpu(const uint64_t* in, uint64_t* out, const LifeBlock& b, LifeRule rule, int threads) {
+void life_block_generation_cpu(const uint64_t* in, uint64_t* out, const LifeBlock& b, const LifeRegion& region,
+                               LifeRule rule, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (int64_t r = 0; r < b.rows; ++r)
-    for (int64_t w = 0; w < b.nwords; ++w) out[b.at(r, w)] = life_block_word(in, b, r, w, rule);
+  for (int64_t r = region.r0; r < region.r1; ++r)
+    for (int64_t w = region.w0; w < region.w1; ++w) out[b.at(r, w)] = life_block_word(in, b, r, w, rule);
 }
 
 int64_t live_cells(const uint64_t* words, int64_t nwords) {

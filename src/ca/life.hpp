@@ -44,9 +44,11 @@ void unpack_cells(const uint64_t* words, int64_t rows, int64_t cols, bool column
 void life_generation_cpu(const uint64_t* in, uint64_t* out, int64_t rows, int64_t cols, LifeRule rule,
                          bool periodic, int threads);
 
-// One generation of a block of a grid decomposed over processes, its ghosts current:
-// its words from in to out (the same layout; the ghosts of out are left as they are).
-void life_block_generation_cpu(const uint64_t* in, uint64_t* out, const LifeBlock& b, LifeRule rule, int threads);
+// One generation of a region of a block of a grid decomposed over processes, the ghosts
+// it reads current: its words from in to out (the same layout; the ghosts of out are
+// left as they are).
+void life_block_generation_cpu(const uint64_t* in, uint64_t* out, const LifeBlock& b, const LifeRegion& region,
+                               LifeRule rule, int threads);
 
 // Live cells of bit-packed rows (padding bits are zero).
 int64_t live_cells(const uint64_t* words, int64_t nwords);

@@ -24,8 +24,10 @@ void life_generations_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int6
 // Live cells of nwords device words (an integer sum: the same in any order), counted in
 // the device counter `count`.
 int64_t live_cells_cuda(Context& ctx, const uint64_t* words, int64_t nwords, unsigned long long* count);
-// A block of a grid decomposed over processes (its ghosts current): one generation, in to out.
-void life_block_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, const LifeBlock& b, LifeRule rule);
+// A region of a block of a grid decomposed over processes (the ghosts it reads current):
+// one generation, in to out.
+void life_block_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, const LifeBlock& b,
+                                const LifeRegion& region, LifeRule rule);
 // Words first, first + step, ... (n) of device words into the device slab `to`, and back.
 void life_gather_cuda(Context& ctx, const uint64_t* words, int64_t first, int64_t step, int64_t n, uint64_t* to);
 void life_scatter_cuda(Context& ctx, const uint64_t* from, uint64_t* words, int64_t first, int64_t step, int64_t n);
@@ -41,7 +43,8 @@ inline void life_generations_cuda(Context&, const uint64_t*, uint64_t*, int64_t,
 inline int64_t live_cells_cuda(Context&, const uint64_t*, int64_t, unsigned long long*) {
   fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
 }
-inline void life_block_generation_cuda(Context&, const uint64_t*, uint64_t*, const LifeBlock&, LifeRule) {
+inline void life_block_generation_cuda(Context&, const uint64_t*, uint64_t*, const LifeBlock&, const LifeRegion&,
+                                       LifeRule) {
   fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
 }
 inline void life_gather_cuda(Context&, const uint64_t*, int64_t, int64_t, int64_t, uint64_t*) {

@@ -37,9 +37,12 @@ class SlabExchange {
 
   // One axis: pack(side, slot) into each remote side's slot, the swap of `bytes` a side,
   // then unpack(side, slot) from each received one (slots in the backend's memory).
-  template <class Pack, class Unpack>
-  void swap(Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
-            Unpack unpack) const {
+  // during() runs once the packs are enqueued, before anything waits for them: work on
+  // the context's stream there (which must not touch the slabs or what is unpacked)
+  // runs while the slabs travel; the unpacks follow it on the stream.
+  template <class Pack, class Unpack, class During>
+  void swap(Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack, Unpack unpack,
+            During during) const {
     const bool cuda = ctx.is_cuda(), staged = !staging_.empty();
     const void* send[2] = {nullptr, nullptr};
     void* receive[2] = {nullptr, nullptr};
@@ -54,18 +57,30 @@ class SlabExchange {
       }
       send[side] = mpi_slot(side), receive[side] = mpi_slot(2 + side);
     }
-    // The slabs are written, and the copies from the staging slots of the axis before are
-    // done, before MPI or a neighbour reads them and before new ones come.
-    if (cuda) ctx.device().synchronize();
+    // The mark follows the packs and the stream's earlier work: the unpacks and the
+    // copies from the staging slots of the axis before, done before MPI, a neighbour or a
+    // copy writes the slots again.
+    if (cuda) ctx.device().mark();
     if (staged)
       for (int side = 0; side < 2; ++side)
-        if (send[side]) ctx.device().copy_to_host(mpi_slot(side), slot(side), bytes);
-    peers_.pull(ctx, group, axis, pulled, offset, bytes, [&] { group.exchange(axis, send, receive, bytes); });
-    for (int side = 0; side < 2; ++side) {
-      if (!remote[side]) continue;
-      if (staged && receive[side]) ctx.device().copy_to_device(slot(2 + side), receive[side], bytes);
-      unpack(side, slot(2 + side));
-    }
+        if (send[side]) ctx.device().copy_to_host_beside(mpi_slot(side), slot(side), bytes);
+    during();
+    if (cuda) ctx.device().wait_for_mark();
+    if (staged) ctx.device().wait_beside();
+    peers_.pull(ctx, group, axis, pulled, offset, bytes, [&] {
+      group.exchange(axis, send, receive, bytes);
+      if (staged)
+        for (int side = 0; side < 2; ++side)
+          if (receive[side]) ctx.device().copy_to_device_beside(slot(2 + side), receive[side], bytes);
+    });
+    if (cuda) ctx.device().join_beside();
+    for (int side = 0; side < 2; ++side)
+      if (remote[side]) unpack(side, slot(2 + side));
+  }
+  template <class Pack, class Unpack>
+  void swap(Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
+            Unpack unpack) const {
+    swap(ctx, group, axis, remote, bytes, pack, unpack, [] {});
   }
 
  private:
