@@ -236,8 +236,13 @@ void* Device::open_peer_memory(const int64_t handle[8]) const noexcept {
   return mapped;
 }
 
-void Device::close_peer_memory(void* mapped) noexcept {
-  if (mapped != nullptr && cudaIpcCloseMemHandle(mapped) != cudaSuccess) cudaGetLastError();
+void Device::close_peer_memory(void* mapped, int device) noexcept {
+  if (mapped == nullptr) return;
+  int current = -1;
+  const bool switched = cudaGetDevice(&current) == cudaSuccess && current != device && cudaSetDevice(device) == cudaSuccess;
+  if (cudaIpcCloseMemHandle(mapped) != cudaSuccess) cudaGetLastError();
+  if (switched) cudaSetDevice(current);
+  cudaGetLastError();
 }
 
 void Device::copy_from_peer_beside(void* to, const void* from, size_t bytes) const {

@@ -56,7 +56,8 @@ class Device {
   // A visible device with that UUID whose memory this one's copies reach (itself or a peer).
   bool reaches(const int64_t uuid[2]) const noexcept;
   void* open_peer_memory(const int64_t handle[8]) const noexcept;  // nullptr where refused
-  static void close_peer_memory(void* mapped) noexcept;
+  // Unmaps, in the context of `device` (the one that opened it), whatever device is current.
+  static void close_peer_memory(void* mapped, int device) noexcept;
   // A copy from memory another process mapped for this one (open_peer_memory) into this
   // device's, on the stream beside: the caller has waited for the stream's work that
   // reads or writes `to`.

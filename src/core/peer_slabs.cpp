@@ -38,57 +38,64 @@ PeerSlabs::PeerSlabs(const Context& ctx, const Group& group, const opsplit_decom
       ctx.device().export_memory(slabs, mine + 5)) {
     mine[1] = 1;
     ctx.device().uuid(mine + 2);
+    device_ = ctx.device().id();
   }
-  std::vector<int64_t> all(static_cast<size_t>(size) * kRecord);
+  mapped_.reserve(6);  // now: nothing between the two collectives throws
+  std::vector<int64_t> all(static_cast<size_t>(size) * kRecord), cans(static_cast<size_t>(size) * 6);
   group.allgather(mine, std::vector<int64_t>(static_cast<size_t>(size), kRecord), all.data());
   auto of = [&](int process) { return all.data() + static_cast<size_t>(process) * kRecord; };
-
-  // Which faces this process can pull: the neighbour exports, on a GPU this one reaches.
-  int64_t can[6] = {0, 0, 0, 0, 0, 0};
-  void* opened[6] = {};
-  for (int f = 0; f < nfaces; ++f) {
-    const int q = d.neighbours[f];
-    if (!remote[f] || q < 0 || mine[1] == 0 || of(q)[1] == 0 || of(q)[0] != mode) continue;
-    if (mode == kMixed && std::min(rank, q) % 2 != 0) continue;
-    for (int e = 0; e < f && !opened[f]; ++e)
-      if (remote[e] && d.neighbours[e] == q) opened[f] = opened[e];
-    if (!opened[f] && ctx.device().reaches(of(q) + 2)) {
-      opened[f] = ctx.device().open_peer_memory(of(q) + 5);
-      if (opened[f]) mapped_.push_back(opened[f]);
-    }
-    can[f] = opened[f] != nullptr;
-  }
-  std::vector<int64_t> cans(static_cast<size_t>(size) * 6);
-  group.allgather(can, std::vector<int64_t>(static_cast<size_t>(size), 6), cans.data());
-
-  // A face pulls where both ends can (each end computes the same answer).
-  for (int f = 0; f < nfaces; ++f)
-    if (can[f] && cans[static_cast<size_t>(d.neighbours[f]) * 6 + (f ^ 1)]) {
-      from_[f] = opened[f];
-      slot_bytes_[f] = static_cast<size_t>(of(d.neighbours[f])[4]);
-    }
-  used_ = std::any_of(cans.begin(), cans.end(), [](int64_t c) { return c != 0; });
-
-  // Failures, after every collective: this process's (the caller settles them).
-  for (int p = 0; p < size; ++p)
-    if (of(p)[0] == kBadMode || of(p)[0] != mode) {
-      close();
-      fail_argument(mode == kBadMode ? "OPSPLIT_DEVICE_IPC is not 0, 1, require or mixed"
-                                     : "OPSPLIT_DEVICE_IPC differs between processes (process " + num(p) + "'s)");
-    }
-  if (mode == kRequire)
-    for (int f = 0; f < nfaces; ++f)
-      if (remote[f] && !pulls(f)) {
-        const int q = d.neighbours[f];
-        const std::string why = !ctx.is_cuda()        ? "this process's context is not CUDA"
-                                : mine[1] == 0        ? "this process cannot export its device memory"
-                                : of(q)[1] == 0       ? "process " + num(q) + " cannot export its device memory"
-                                : !ctx.device().reaches(of(q) + 2) ? "process " + num(q) + "'s GPU is not one this process reaches"
-                                                      : "a mapping of process " + num(q) + "'s memory was refused";
-        close();
-        fail(OPSPLIT_ERROR_UNSUPPORTED, "OPSPLIT_DEVICE_IPC=require, but face " + num(f) + " to process " + num(q) +
-                                            " cannot go by CUDA IPC: " + why);
+  try {
+    // The faces meant to go by IPC (mixed: those whose lower rank is even), and those of
+    // them this process can pull: the neighbour exports, on a GPU this one reaches.
+    bool chosen[6] = {};
+    int64_t can[6] = {0, 0, 0, 0, 0, 0};
+    void* opened[6] = {};
+    for (int f = 0; f < nfaces; ++f) {
+      const int q = d.neighbours[f];
+      chosen[f] = remote[f] && q >= 0 && (mode != kMixed || std::min(rank, q) % 2 == 0);
+      if (!chosen[f] || mine[1] == 0 || of(q)[1] == 0 || of(q)[0] != mode) continue;
+      for (int e = 0; e < f && !opened[f]; ++e)
+        if (chosen[e] && d.neighbours[e] == q) opened[f] = opened[e];
+      if (!opened[f] && ctx.device().reaches(of(q) + 2)) {
+        opened[f] = ctx.device().open_peer_memory(of(q) + 5);
+        if (opened[f]) mapped_.push_back(opened[f]);
       }
+      can[f] = opened[f] != nullptr;
+    }
+    group.allgather(can, std::vector<int64_t>(static_cast<size_t>(size), 6), cans.data());
+
+    // A face pulls where both ends can (each end computes the same answer).
+    for (int f = 0; f < nfaces; ++f)
+      if (can[f] && cans[static_cast<size_t>(d.neighbours[f]) * 6 + (f ^ 1)]) {
+        from_[f] = opened[f];
+        slot_bytes_[f] = static_cast<size_t>(of(d.neighbours[f])[4]);
+      }
+    used_ = std::any_of(cans.begin(), cans.end(), [](int64_t c) { return c != 0; });
+
+    // Failures, after every collective: this process's (the caller settles them).
+    for (int p = 0; p < size; ++p)
+      if (of(p)[0] == kBadMode || of(p)[0] != mode)
+        fail_argument(mode == kBadMode ? "OPSPLIT_DEVICE_IPC is not 0, 1, require or mixed"
+                                       : "OPSPLIT_DEVICE_IPC differs between processes (process " + num(p) + "'s)");
+    if (mode == kRequire || mode == kMixed)  // (mixed tests both paths: its IPC faces must be)
+      for (int f = 0; f < nfaces; ++f)
+        if (chosen[f] && !pulls(f)) {
+          const int q = d.neighbours[f];
+          const std::string why = !ctx.is_cuda()   ? "this process's context is not CUDA"
+                                  : mine[1] == 0   ? "this process cannot export its device memory"
+                                  : of(q)[1] == 0  ? "process " + num(q) + " cannot export its device memory"
+                                  : can[f]         ? "process " + num(q) + " could not map this process's memory"
+                                  : !ctx.device().reaches(of(q) + 2)
+                                      ? "process " + num(q) + "'s GPU is not one this process reaches"
+                                      : "a mapping of process " + num(q) + "'s memory was refused here";
+          fail(OPSPLIT_ERROR_UNSUPPORTED, std::string("OPSPLIT_DEVICE_IPC=") + (mode == kMixed ? "mixed" : "require") +
+                                              ", but face " + num(f) + " to process " + num(q) +
+                                              " cannot go by CUDA IPC: " + why);
+        }
+  } catch (...) {
+    close();
+    throw;
+  }
 }
 
 PeerSlabs::~PeerSlabs() { close(); }
@@ -100,6 +107,7 @@ PeerSlabs& PeerSlabs::operator=(PeerSlabs&& other) noexcept {
   std::copy(other.slot_bytes_, other.slot_bytes_ + 6, slot_bytes_);
   mapped_ = std::move(other.mapped_);
   used_ = other.used_;
+  device_ = other.device_;
   other.mapped_.clear();
   std::fill(other.from_, other.from_ + 6, nullptr);
   other.used_ = false;
@@ -107,7 +115,7 @@ PeerSlabs& PeerSlabs::operator=(PeerSlabs&& other) noexcept {
 }
 
 void PeerSlabs::close() noexcept {
-  for (void* m : mapped_) cuda::Device::close_peer_memory(m);
+  for (void* m : mapped_) cuda::Device::close_peer_memory(m, device_);
   mapped_.clear();
   std::fill(from_, from_ + 6, nullptr);
   used_ = false;

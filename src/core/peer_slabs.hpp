@@ -8,7 +8,8 @@
 // hidden by CUDA_VISIBLE_DEVICES) and all faces of CPU contexts keep the group's
 // exchange. OPSPLIT_DEVICE_IPC (the same on every process): unset or 1 uses it where
 // it can, 0 never, `require` fails the attach where a remote face cannot use it, and
-// `mixed` (for tests) also keeps the faces whose lower rank is odd off it.
+// `mixed` (for tests of both paths at once) keeps the faces whose lower rank is odd off
+// it and requires it of the others.
 #pragma once
 
 #include <cstddef>
@@ -67,6 +68,7 @@ class PeerSlabs {
   size_t slot_bytes_[6] = {};
   std::vector<void*> mapped_;  // one mapping a neighbour
   bool used_ = false;          // some process pulls a face: every one swaps the tokens
+  int device_ = -1;            // the GPU whose context holds the mappings
 };
 
 }  // namespace opsplit
