@@ -205,11 +205,12 @@ void Device::uuid(int64_t out[2]) const noexcept {
   std::memcpy(out, &prop.uuid, sizeof prop.uuid);
 }
 
-bool Device::reaches(const int64_t uuid[2]) const noexcept {
+bool Device::may_reach(const int64_t uuid[2]) const noexcept {
   if (uuid[0] == 0 && uuid[1] == 0) return false;
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
-  for (int d = 0; d < count; ++d) {
+  bool seen = false, reached = false;
+  for (int d = 0; d < count && !seen; ++d) {
     cudaDeviceProp prop{};
     int64_t other[2] = {0, 0};
     if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) continue;
@@ -217,11 +218,10 @@ bool Device::reaches(const int64_t uuid[2]) const noexcept {
     if (other[0] != uuid[0] || other[1] != uuid[1]) continue;
     int peer = 0;
     if (d != id_ && cudaDeviceCanAccessPeer(&peer, id_, d) != cudaSuccess) peer = 0;
-    cudaGetLastError();
-    return d == id_ || peer != 0;
+    seen = true, reached = d == id_ || peer != 0;
   }
   cudaGetLastError();
-  return false;
+  return !seen || reached;
 }
 
 void* Device::open_peer_memory(const int64_t handle[8]) const noexcept {

@@ -53,8 +53,10 @@ class Device {
   // start of an allocate()d block); false where it cannot be had.
   bool export_memory(const void* allocation, int64_t handle[8]) const noexcept;
   void uuid(int64_t out[2]) const noexcept;  // this device's, zeros where unknown
-  // A visible device with that UUID whose memory this one's copies reach (itself or a peer).
-  bool reaches(const int64_t uuid[2]) const noexcept;
+  // Whether this device's copies may reach the memory of the device with that UUID on
+  // this node: it is this one or a peer of it, or one this process does not see (a GPU
+  // a rank by CUDA_VISIBLE_DEVICES: IPC maps those too); not a visible non-peer.
+  bool may_reach(const int64_t uuid[2]) const noexcept;
   void* open_peer_memory(const int64_t handle[8]) const noexcept;  // nullptr where refused
   // Unmaps, in the context of `device` (the one that opened it), whatever device is current.
   static void close_peer_memory(void* mapped, int device) noexcept;

@@ -36,7 +36,7 @@ void Device::join_beside() const {}
 void Device::make_beside() const {}
 bool Device::export_memory(const void*, int64_t*) const noexcept { return false; }
 void Device::uuid(int64_t out[2]) const noexcept { out[0] = out[1] = 0; }
-bool Device::reaches(const int64_t*) const noexcept { return false; }
+bool Device::may_reach(const int64_t*) const noexcept { return false; }
 void* Device::open_peer_memory(const int64_t*) const noexcept { return nullptr; }
 void Device::close_peer_memory(void*, int) noexcept {}
 void Device::copy_from_peer_beside(void*, const void*, size_t) const {}

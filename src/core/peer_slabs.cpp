@@ -1,11 +1,15 @@
 #include "core/peer_slabs.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "core/error.hpp"
+#include "core/hash.hpp"
 
 namespace opsplit {
 
@@ -22,8 +26,23 @@ Mode mode_from_environment() {
   return kBadMode;
 }
 
-// A process's record: mode, whether it exports, its GPU's UUID, its slots' size, the handle.
-constexpr int kRecord = 13;
+// This process's node: hashes of the kernel's boot id and of the host name (processes of
+// one node share both; a container of its own may still be refused the mapping).
+void node_id(int64_t out[2]) {
+  Fnv1a boot, host;
+  if (std::FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    for (int c; (c = std::fgetc(f)) != EOF;) boot.add(static_cast<uint64_t>(c));
+    std::fclose(f);
+  }
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) == 0)
+    for (const char* c = name; *c; ++c) host.add(static_cast<uint64_t>(static_cast<unsigned char>(*c)));
+  out[0] = static_cast<int64_t>(boot.value), out[1] = static_cast<int64_t>(host.value);
+}
+
+// A process's record: mode, whether it exports, its GPU's UUID, its slots' size, its
+// node, the handle.
+constexpr int kRecord = 15, kNode = 5, kHandle = 7;
 
 }  // namespace
 
@@ -35,29 +54,32 @@ PeerSlabs::PeerSlabs(const Context& ctx, const Group& group, const opsplit_decom
   bool any_remote = false;
   for (int f = 0; f < nfaces; ++f) any_remote = any_remote || remote[f];
   if (ctx.is_cuda() && slabs != nullptr && any_remote && (mode == kAuto || mode == kRequire || mode == kMixed) &&
-      ctx.device().export_memory(slabs, mine + 5)) {
+      ctx.device().export_memory(slabs, mine + kHandle)) {
     mine[1] = 1;
     ctx.device().uuid(mine + 2);
+    node_id(mine + kNode);
     device_ = ctx.device().id();
   }
   mapped_.reserve(6);  // now: nothing between the two collectives throws
   std::vector<int64_t> all(static_cast<size_t>(size) * kRecord), cans(static_cast<size_t>(size) * 6);
   group.allgather(mine, std::vector<int64_t>(static_cast<size_t>(size), kRecord), all.data());
   auto of = [&](int process) { return all.data() + static_cast<size_t>(process) * kRecord; };
+  auto same_node = [&](int q) { return of(q)[kNode] == mine[kNode] && of(q)[kNode + 1] == mine[kNode + 1]; };
   try {
     // The faces meant to go by IPC (mixed: those whose lower rank is even), and those of
-    // them this process can pull: the neighbour exports, on a GPU this one reaches.
+    // them this process can pull: the neighbour exports, on this node, from a GPU this
+    // one reaches or does not see (one GPU a rank: CUDA IPC maps those too).
     bool chosen[6] = {};
     int64_t can[6] = {0, 0, 0, 0, 0, 0};
     void* opened[6] = {};
     for (int f = 0; f < nfaces; ++f) {
       const int q = d.neighbours[f];
       chosen[f] = remote[f] && q >= 0 && (mode != kMixed || std::min(rank, q) % 2 == 0);
-      if (!chosen[f] || mine[1] == 0 || of(q)[1] == 0 || of(q)[0] != mode) continue;
+      if (!chosen[f] || mine[1] == 0 || of(q)[1] == 0 || of(q)[0] != mode || !same_node(q)) continue;
       for (int e = 0; e < f && !opened[f]; ++e)
         if (chosen[e] && d.neighbours[e] == q) opened[f] = opened[e];
-      if (!opened[f] && ctx.device().reaches(of(q) + 2)) {
-        opened[f] = ctx.device().open_peer_memory(of(q) + 5);
+      if (!opened[f] && ctx.device().may_reach(of(q) + 2)) {
+        opened[f] = ctx.device().open_peer_memory(of(q) + kHandle);
         if (opened[f]) mapped_.push_back(opened[f]);
       }
       can[f] = opened[f] != nullptr;
@@ -84,9 +106,10 @@ PeerSlabs::PeerSlabs(const Context& ctx, const Group& group, const opsplit_decom
           const std::string why = !ctx.is_cuda()   ? "this process's context is not CUDA"
                                   : mine[1] == 0   ? "this process cannot export its device memory"
                                   : of(q)[1] == 0  ? "process " + num(q) + " cannot export its device memory"
+                                  : !same_node(q)  ? "process " + num(q) + " is on another node"
                                   : can[f]         ? "process " + num(q) + " could not map this process's memory"
-                                  : !ctx.device().reaches(of(q) + 2)
-                                      ? "process " + num(q) + "'s GPU is not one this process reaches"
+                                  : !ctx.device().may_reach(of(q) + 2)
+                                      ? "process " + num(q) + "'s GPU has no peer access from this one"
                                       : "a mapping of process " + num(q) + "'s memory was refused here";
           fail(OPSPLIT_ERROR_UNSUPPORTED, std::string("OPSPLIT_DEVICE_IPC=") + (mode == kMixed ? "mixed" : "require") +
                                               ", but face " + num(f) + " to process " + num(q) +

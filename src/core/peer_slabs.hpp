@@ -1,12 +1,13 @@
 // A distributed object's slabs between the GPUs of one node without the host: each
-// process maps the slab buffers of its neighbours on GPUs its own reaches (CUDA IPC) and
+// process maps the slab buffers of its neighbours on this node (CUDA IPC: GPUs its own
+// reaches as a peer, or that it does not see, one GPU a rank) and
 // copies the slab a neighbour sent it straight into its own received slot, on the copy
 // engines (over NVLink where there is one). MPI carries only two 8-byte tokens a side
 // and axis: "my sent slots are written" before the copies and "I have read yours"
 // after, so that no process packs over a slot before its neighbour has read it. Faces
-// to other nodes, to processes that cannot map (a container without IPC, a device
-// hidden by CUDA_VISIBLE_DEVICES) and all faces of CPU contexts keep the group's
-// exchange. OPSPLIT_DEVICE_IPC (the same on every process): unset or 1 uses it where
+// to other nodes (another boot id or host name), to processes that cannot map (a
+// container without a shared IPC namespace, a visible GPU without peer access) and all
+// faces of CPU contexts keep the group's exchange. OPSPLIT_DEVICE_IPC (the same on every process): unset or 1 uses it where
 // it can, 0 never, `require` fails the attach where a remote face cannot use it, and
 // `mixed` (for tests of both paths at once) keeps the faces whose lower rank is odd off
 // it and requires it of the others.

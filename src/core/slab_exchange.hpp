@@ -1,8 +1,9 @@
 // The slabs an object spread over processes swaps with its neighbours along one axis at a
 // time: two slots sent (the low and the high side) and two received, in the backend's
 // memory, and on a CUDA context whose group takes host memory only a page-locked copy of
-// the four for MPI; faces to GPUs this one reaches go by CUDA IPC (core/peer_slabs.hpp). The caller packs and unpacks (CA grids: src/ca; fields keep their
-// own, which overlaps the copies with interior work: field/halo.hpp).
+// the four for MPI; faces between the GPUs of a node go by CUDA IPC (core/peer_slabs.hpp).
+// The caller packs and unpacks (CA grids: src/ca; fields keep their own, which overlaps
+// the copies with interior work: field/halo.hpp).
 #pragma once
 
 #include <cstddef>
