@@ -4,7 +4,6 @@
 // this process's block (LavaGrid::attach).
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -98,7 +97,7 @@ void opsplit_ca_s::attach(const opsplit_group& g, const opsplit_decomposition& d
   agreement.settle(attempt([&] {
                      bool remote[4];
                      for (int f = 0; f < 4; ++f) remote[f] = d.dims[f / 2] > 1 && d.neighbours[f] >= 0;
-                     (lava_ ? made->block->slabs : life->slabs).connect(context(), agreement, d, remote);
+                     (lava_ ? made->block->slabs : life->slabs).connect(context(), agreement, d, remote, 4);
                    }),
                    call);
   Group owned(g);
@@ -154,10 +153,8 @@ void opsplit_ca_s::life_block_generation(const uint64_t* in, uint64_t* out) {
     if (ctx.is_cuda()) return ca::life_block_generation_cuda(ctx, in, out, b, region, rule_);
     ca::life_block_generation_cpu(in, out, b, region, rule_, ctx.threads());
   };
-  const ca::LifeRegion whole{0, b.rows, 0, b.nwords};
-  ca::LifeRegion inner{b.ghost[0], b.rows - b.ghost[1], b.ghost[2], b.nwords - b.ghost[3]};
-  const char* overlap = std::getenv("OPSPLIT_HALO_OVERLAP");
-  if (inner.words() == 0 || (overlap && std::strcmp(overlap, "0") == 0)) inner = whole;
+  const ca::LifeRegion inner{b.ghost[0], b.rows - b.ghost[1], b.ghost[2], b.nwords - b.ghost[3]};
+  const bool split = inner.words() > 0 && halo_overlap_allowed();
   bool inner_done = false;
   const bool remote[4] = {b.ghost[0] != 0, b.ghost[1] != 0, b.ghost[2] != 0, b.ghost[3] != 0};
   for (int axis = 1; axis >= 0; --axis) {
@@ -181,12 +178,10 @@ void opsplit_ca_s::life_block_generation(const uint64_t* in, uint64_t* out) {
     };
     l.slabs.swap(ctx, l.group, axis, &remote[2 * axis], static_cast<size_t>(length) * sizeof(uint64_t), pack, unpack,
                  [&] {
-                   if (inner_done || inner.words() == whole.words()) return;
-                   generation(inner);
-                   inner_done = true;
+                   if (split && !inner_done) generation(inner), inner_done = true;
                  });
   }
-  if (!inner_done) return generation(whole);
+  if (!inner_done) return generation({0, b.rows, 0, b.nwords});
   // The shell: the rows next to the north and south ghosts, then the words next to the
   // west and east ones in the rows between.
   generation({0, inner.r0, 0, b.nwords});

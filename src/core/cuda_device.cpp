@@ -195,33 +195,36 @@ bool Device::export_memory(const void* allocation, int64_t handle[8]) const noex
   return true;
 }
 
-void Device::uuid(int64_t out[2]) const noexcept {
+namespace {
+// Device d's UUID as two words; false (zeros) where it cannot be read.
+bool uuid_of(int d, int64_t out[2]) {
   out[0] = out[1] = 0;
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, id_) != cudaSuccess) {
+  if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) {
     cudaGetLastError();
-    return;
+    return false;
   }
   std::memcpy(out, &prop.uuid, sizeof prop.uuid);
+  return true;
 }
+}  // namespace
+
+void Device::uuid(int64_t out[2]) const noexcept { uuid_of(id_, out); }
 
 bool Device::may_reach(const int64_t uuid[2]) const noexcept {
   if (uuid[0] == 0 && uuid[1] == 0) return false;
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
-  bool seen = false, reached = false;
-  for (int d = 0; d < count && !seen; ++d) {
-    cudaDeviceProp prop{};
-    int64_t other[2] = {0, 0};
-    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) continue;
-    std::memcpy(other, &prop.uuid, sizeof prop.uuid);
-    if (other[0] != uuid[0] || other[1] != uuid[1]) continue;
+  for (int d = 0; d < count; ++d) {
+    int64_t other[2];
+    if (!uuid_of(d, other) || other[0] != uuid[0] || other[1] != uuid[1]) continue;
     int peer = 0;
     if (d != id_ && cudaDeviceCanAccessPeer(&peer, id_, d) != cudaSuccess) peer = 0;
-    seen = true, reached = d == id_ || peer != 0;
+    cudaGetLastError();
+    return d == id_ || peer != 0;
   }
   cudaGetLastError();
-  return !seen || reached;
+  return true;  // not seen here
 }
 
 void* Device::open_peer_memory(const int64_t handle[8]) const noexcept {

@@ -40,17 +40,16 @@ void node_id(int64_t out[2]) {
   out[0] = static_cast<int64_t>(boot.value), out[1] = static_cast<int64_t>(host.value);
 }
 
-// A process's record: mode, whether it exports, its GPU's UUID, its slots' size, its
-// node, the handle.
-constexpr int kRecord = 15, kNode = 5, kHandle = 7;
+// A process's record: mode, whether it exports, its GPU's UUID, its node, the handle.
+constexpr int kRecord = 14, kNode = 4, kHandle = 6;
 
 }  // namespace
 
 PeerSlabs::PeerSlabs(const Context& ctx, const Group& group, const opsplit_decomposition& d, const bool* remote,
-                     int nfaces, const void* slabs, size_t slot_bytes) {
+                     int nfaces, const void* slabs) {
   const int size = group.size(), rank = group.rank();
   const Mode mode = mode_from_environment();
-  int64_t mine[kRecord] = {mode, 0, 0, 0, static_cast<int64_t>(slot_bytes)};
+  int64_t mine[kRecord] = {mode, 0, 0, 0};
   bool any_remote = false;
   for (int f = 0; f < nfaces; ++f) any_remote = any_remote || remote[f];
   if (ctx.is_cuda() && slabs != nullptr && any_remote && (mode == kAuto || mode == kRequire || mode == kMixed) &&
@@ -88,10 +87,7 @@ PeerSlabs::PeerSlabs(const Context& ctx, const Group& group, const opsplit_decom
 
     // A face pulls where both ends can (each end computes the same answer).
     for (int f = 0; f < nfaces; ++f)
-      if (can[f] && cans[static_cast<size_t>(d.neighbours[f]) * 6 + (f ^ 1)]) {
-        from_[f] = opened[f];
-        slot_bytes_[f] = static_cast<size_t>(of(d.neighbours[f])[4]);
-      }
+      if (can[f] && cans[static_cast<size_t>(d.neighbours[f]) * 6 + (f ^ 1)]) from_[f] = opened[f];
     used_ = std::any_of(cans.begin(), cans.end(), [](int64_t c) { return c != 0; });
 
     // Failures, after every collective: this process's (the caller settles them).
@@ -127,7 +123,6 @@ PeerSlabs& PeerSlabs::operator=(PeerSlabs&& other) noexcept {
   if (this == &other) return *this;
   close();
   std::copy(other.from_, other.from_ + 6, from_);
-  std::copy(other.slot_bytes_, other.slot_bytes_ + 6, slot_bytes_);
   mapped_ = std::move(other.mapped_);
   used_ = other.used_;
   device_ = other.device_;

@@ -28,9 +28,9 @@ class PeerSlabs {
   // Collective (two allgathers, which every process reaches: the local steps before
   // them do not throw; failures after them are this process's, for the caller's settle).
   // `slabs` is this process's slab buffer (the start of a device allocation, or nullptr
-  // on the CPU), slot_bytes its slots' size; faces 0 .. nfaces-1 of d with remote[f].
+  // on the CPU); faces 0 .. nfaces-1 of d with remote[f].
   PeerSlabs(const Context& ctx, const Group& group, const opsplit_decomposition& d, const bool* remote, int nfaces,
-            const void* slabs, size_t slot_bytes);
+            const void* slabs);
   ~PeerSlabs();
   PeerSlabs(PeerSlabs&& other) noexcept { *this = std::move(other); }
   PeerSlabs& operator=(PeerSlabs&& other) noexcept;
@@ -38,24 +38,22 @@ class PeerSlabs {
   PeerSlabs& operator=(const PeerSlabs&) = delete;
 
   bool pulls(int face) const { return from_[face] != nullptr; }
-  // The neighbour's slots' size across a face that pulls (CA blocks differ in shape).
-  size_t slot_bytes(int face) const { return slot_bytes_[face]; }
 
   // Along `axis`, once this process's sent slots are written and its stream has done
   // the work that reads or writes to[] (the caller waited for it): for each side whose
-  // face pulls, to[side] <- `bytes` at byte offset[side] of the neighbour's slabs (its
-  // slot for this process); `between()` (the other sides' exchange) runs while they
-  // copy. On return the copies are done, and so are the neighbours' of this process's
-  // slots. Collective like Group::exchange.
+  // face pulls, to[side] <- the neighbour's slot for this process, `bytes` at the same
+  // place in its slabs as this process's slot for the neighbour's side of it (both
+  // pack an axis's slots alike: SlabExchange::slot); `between()` (the other sides'
+  // exchange) runs while they copy. On return the copies are done, and so are the
+  // neighbours' of this process's slots. Collective like Group::exchange.
   template <class Between>
-  void pull(const Context& ctx, const Group& group, int axis, void* const to[2], const size_t offset[2], size_t bytes,
-            Between between) const {
+  void pull(const Context& ctx, const Group& group, int axis, void* const to[2], size_t bytes, Between between) const {
     if (!used_) return between();
     swap_tokens(group, axis);  // the neighbours' slots for this process are written
     for (int side = 0; side < 2; ++side)
       if (pulls(2 * axis + side))
-        ctx.device().copy_from_peer_beside(to[side], static_cast<const unsigned char*>(from_[2 * axis + side]) + offset[side],
-                                           bytes);
+        ctx.device().copy_from_peer_beside(
+            to[side], static_cast<const unsigned char*>(from_[2 * axis + side]) + (side ^ 1) * bytes, bytes);
     between();
     if (ctx.is_cuda()) ctx.device().wait_beside();  // (a CPU process of a mixed group pulls nothing)
     swap_tokens(group, axis);  // the neighbours have read this process's
@@ -66,7 +64,6 @@ class PeerSlabs {
   void close() noexcept;
 
   const void* from_[6] = {};  // the neighbour's slabs, mapped, across each face that pulls
-  size_t slot_bytes_[6] = {};
   std::vector<void*> mapped_;  // one mapping a neighbour
   bool used_ = false;          // some process pulls a face: every one swaps the tokens
   int device_ = -1;            // the GPU whose context holds the mappings

@@ -54,22 +54,12 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                        opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED,
                                      "a face of " + num(static_cast<long long>(bytes)) +
                                          " bytes is more than one message of 2^31 - 1 bytes can carry");
-                     made->slabs = Buffer(context(), 4 * bytes);
+                     made->exchange = SlabExchange(context(), bytes, agreement.device_pointers());
                      if (!g.exchange) fail_argument("the group has no exchange (a field needs one)");
                    }),
                    call);
-  // The faces to GPUs this one reaches go by CUDA IPC; the rest through the host where
-  // MPI needs host memory.
-  agreement.settle(attempt([&] {
-                     const size_t bytes = static_cast<size_t>(made->slab_values) * value_size();
-                     made->peers = PeerSlabs(context(), agreement, d, made->remote, 6,
-                                             context().is_cuda() ? made->slabs.data() : nullptr, bytes);
-                     bool staged = false;
-                     for (int f = 0; f < 6; ++f) staged = staged || (made->remote[f] && !made->peers.pulls(f));
-                     if (context().is_cuda() && !agreement.device_pointers() && staged)
-                       made->staging = cuda::PinnedBuffer(4 * bytes);
-                   }),
-                   call);
+  // Then the faces between the GPUs of a node go by CUDA IPC (every process has its slabs).
+  agreement.settle(attempt([&] { made->exchange.connect(context(), agreement, d, made->remote, 6); }), call);
   made->group = Group(g);
   made->group.adopt();
   decomposition_ = std::move(made);

@@ -9,7 +9,7 @@
 #include "core/context.hpp"
 #include "core/group.hpp"
 #include "core/handle.hpp"
-#include "core/peer_slabs.hpp"
+#include "core/slab_exchange.hpp"
 #include "core/pinned.hpp"
 #include "field/grid.cuh"
 #include "field/launch.hpp"
@@ -48,19 +48,16 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
   opsplit::field::GhostRecord& ghost_record() { return ghost_record_; }
 
   // A distributed field (opsplit/distributed.h): this process's subdomain, the faces
-  // whose ghosts come from another process, and the exchange's slabs (halo.cuh): on
-  // the backend room for [send low, send high, receive low, receive high] of the
-  // largest slab (slab_values), packed at each axis's own slab size (HaloExchange), and
-  // their page-locked host copies where a CUDA field's group takes host pointers.
+  // whose ghosts come from another process, and the exchange of their slabs (halo.cuh):
+  // slots for the largest slab (slab_values), packed at each axis's own slab size
+  // (HaloExchange).
   struct Decomposition {
     opsplit::Group group;
     opsplit_decomposition place{};
     bool remote[6] = {};
     int64_t slab_values = 0;
     uint64_t serial = 0;  // this attach's, unique in the process (what a copy's ghosts were exchanged for)
-    opsplit::Buffer slabs;
-    opsplit::cuda::PinnedBuffer staging;  // where some face goes through the host for MPI
-    opsplit::PeerSlabs peers;             // the faces whose neighbour's GPU this one reaches
+    opsplit::SlabExchange exchange;  // slots of slab_values values
   };
   // Checks (collectively) and attaches; the field owns the group after success.
   void attach(const opsplit_group& group, const opsplit_decomposition& place);

@@ -10,11 +10,10 @@
 // earlier one.
 //
 // The exchange of an axis runs in two halves, so that a step can compute the cells no
-// remote ghost reaches between them (rd.cpp): begin packs the faces and starts them to
-// the host where MPI needs them there; finish waits for that, swaps them with the
-// neighbours (by CUDA IPC from the GPUs this one reaches: core/peer_slabs.hpp) and
-// unpacks what came. A CUDA context's stream runs on meanwhile, and the copies through
-// the host or from the peers run beside it (Device::copy_to_host_beside).
+// remote ghost reaches between them (rd.cpp): begin packs the faces and sends them, finish
+// receives the neighbours' and unpacks them (core/slab_exchange.hpp: by CUDA IPC between
+// a node's GPUs, else by MPI, through the host where it needs host memory). A CUDA
+// context's stream runs on meanwhile.
 #pragma once
 
 #include <vector>
@@ -51,63 +50,21 @@ class HaloExchange {
   }
 
   void begin(int axis) {
+    const bool* remote = &d_.remote[2 * axis];
     for (int side = 0; side < 2; ++side)
-      if (d_.remote[2 * axis + side]) run_.pack_face(ctx_, data_, grid_, axis, side, slot(axis, side));
-    if (ctx_.is_cuda()) ctx_.device().mark();  // the neighbours and MPI read the slabs once they are written
-    if (staged())
-      staging_copies(axis, 0, [&](int s, size_t bytes) {
-        ctx_.device().copy_to_host_beside(host_slot(axis, s), slot(axis, s), bytes);
-      });
+      if (remote[side]) run_.pack_face(ctx_, data_, grid_, axis, side, slot(axis, side));
+    d_.exchange.send(ctx_, axis, remote, slab_bytes(axis));
   }
 
   void finish(int axis) {
-    const void* out[2] = {nullptr, nullptr};
-    void* in[2] = {nullptr, nullptr};
-    void* pulled[2] = {nullptr, nullptr};
-    size_t offset[2] = {0, 0};
-    for (int side = 0; side < 2; ++side) {
-      if (!d_.remote[2 * axis + side]) continue;
-      if (d_.peers.pulls(2 * axis + side)) {
-        // The neighbour's slot for this side of it: at the same place in its slabs.
-        pulled[side] = slot(axis, 2 + side);
-        offset[side] = static_cast<size_t>(slot(axis, side ^ 1) - slot(axis, 0)) * sizeof(T);
-        continue;
-      }
-      out[side] = staged() ? static_cast<void*>(host_slot(axis, side)) : slot(axis, side);
-      in[side] = staged() ? static_cast<void*>(host_slot(axis, 2 + side)) : slot(axis, 2 + side);
-    }
-    if (ctx_.is_cuda()) ctx_.device().wait_for_mark();
-    if (staged()) ctx_.device().wait_beside();
-    d_.peers.pull(ctx_, d_.group, axis, pulled, offset, slab_bytes(axis), [&] {
-      d_.group.exchange(axis, out, in, slab_bytes(axis));
-      if (staged())
-        staging_copies(axis, 2, [&](int s, size_t bytes) {
-          ctx_.device().copy_to_device_beside(slot(axis, s), host_slot(axis, s), bytes);
-        });
-    });
-    if (ctx_.is_cuda()) ctx_.device().join_beside();
+    const bool* remote = &d_.remote[2 * axis];
+    d_.exchange.receive(ctx_, d_.group, axis, remote, slab_bytes(axis));
     for (int side = 0; side < 2; ++side)
-      if (d_.remote[2 * axis + side]) run_.unpack_face(ctx_, slot(axis, 2 + side), grid_, axis, side, data_);
+      if (remote[side]) run_.unpack_face(ctx_, slot(axis, 2 + side), grid_, axis, side, data_);
   }
 
  private:
-  // Slots first, first + 1 of the axis (0, 1: the low and high faces sent; 2, 3: their
-  // ghosts received) lie next to each other, so that one copy moves both.
-  T* slot(int axis, int s) const { return d_.slabs.as<T>() + s * slab_values(axis); }
-  unsigned char* host_slot(int axis, int s) const {
-    return d_.staging.data() + s * slab_values(axis) * sizeof(T);
-  }
-  // copy(s, bytes) for the remote sides' slots from `first`: one copy where both are.
-  template <class Copy>
-  void staging_copies(int axis, int first, Copy copy) const {
-    const bool lo = d_.remote[2 * axis] && !d_.peers.pulls(2 * axis),
-               hi = d_.remote[2 * axis + 1] && !d_.peers.pulls(2 * axis + 1);
-    if (lo && hi)
-      copy(first, 2 * slab_bytes(axis));
-    else if (lo || hi)
-      copy(first + (hi ? 1 : 0), slab_bytes(axis));
-  }
-  bool staged() const { return !d_.staging.empty(); }
+  T* slot(int axis, int s) const { return static_cast<T*>(d_.exchange.slot(s, slab_bytes(axis))); }
   int64_t slab_values(int axis) const { return face_slab(grid_, axis).values(grid_.ncomp); }
   size_t slab_bytes(int axis) const { return static_cast<size_t>(slab_values(axis)) * sizeof(T); }
 

@@ -473,11 +473,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // A distributed step computes its interior while the halo travels (halo.hpp; on the
   // CPU, where MPI's exchange blocks, in turn, by the same code): each view's faces are
   // the step's, its cuts read from memory.
-  // OPSPLIT_HALO_OVERLAP=0 exchanges before the step, whole (bench_mpi_field's base).
-  const char* overlap = std::getenv("OPSPLIT_HALO_OVERLAP");
   std::vector<GridView> views;
-  if (decomposition != nullptr && !(overlap && std::strcmp(overlap, "0") == 0))
-    views = overlap_views(grid, decomposition->remote);
+  if (decomposition != nullptr && opsplit::halo_overlap_allowed()) views = overlap_views(grid, decomposition->remote);
   std::vector<FaceCondition> view_faces, view_slot_faces;
   for (const GridView& v : views) {
     for (size_t i = 0; i < step_faces.size(); ++i)
