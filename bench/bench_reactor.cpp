@@ -31,7 +31,7 @@
 //
 // Cells: OPSPLIT_BENCH_REACTOR_CELLS (default 10^6) for CUDA, _CPU_CELLS (default 2 x
 // 10^4) for the CPU backend, _CVODE_CELLS (default 1000) per thread for CVODE; the
-// GRI cases use a tenth of each. Mechanisms from $OPSPLIT_VALIDATION_DATA/mechanisms.
+// GRI cases use a tenth of each. Mechanisms from data/mechanisms (OPSPLIT_DATA_DIR overrides).
 //
 // Counters: cells_per_s, us_per_cell, steps/rhs/jac_per_cell; max_diff_in_tol of the
 // first cells against CVODE (analytic), in units of rtol |y| + atol;
@@ -92,8 +92,8 @@ int64_t env_count(const char* name, int64_t fallback) {
 // file: in the validation data's mechanisms folder, or an absolute path.
 std::string mechanism_path(const std::string& file) {
   if (!file.empty() && file[0] == '/') return file;
-  const char* data = std::getenv("OPSPLIT_VALIDATION_DATA");
-  return std::string(data != nullptr ? data : OPSPLIT_SHARED_DATA) + "/mechanisms/" + file;
+  const char* data = std::getenv("OPSPLIT_DATA_DIR");
+  return std::string(data != nullptr && *data != '\0' ? data : OPSPLIT_DATA) + "/mechanisms/" + file;
 }
 
 struct Problem {

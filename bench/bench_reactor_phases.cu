@@ -208,7 +208,7 @@ __host__ __device__ size_t warp_shared_bytes(int n) { return static_cast<size_t>
 
 // jac_by_system: [sys][entry] (a system's entries together, for the warp's loads).
 // (A template parameter, not a null test: a pointer that may be either makes every
-// access a generic one, which cost the shared-memory version 29 % on GRI.)
+// access a generic one, which slowed the shared-memory version.)
 template <bool kGlobal>
 __global__ void lu_warp(int n, int64_t nsys, const double* jac_by_system, const double* f, double* x, int* singular,
                         double* global_work) {
@@ -259,8 +259,8 @@ double g_fp64_peak_flops = 0;
 // file: in the validation data's mechanisms folder, or an absolute path.
 std::string mechanism_path(const std::string& file) {
   if (!file.empty() && file[0] == '/') return file;
-  const char* data = std::getenv("OPSPLIT_VALIDATION_DATA");
-  return std::string(data != nullptr ? data : OPSPLIT_SHARED_DATA) + "/mechanisms/" + file;
+  const char* data = std::getenv("OPSPLIT_DATA_DIR");
+  return std::string(data != nullptr && *data != '\0' ? data : OPSPLIT_DATA) + "/mechanisms/" + file;
 }
 
 struct Problem {

@@ -53,8 +53,8 @@ constexpr int64_t kWindowSteps = 20000;
 constexpr const char* kFv3Substates[] = {"altitude", "thickness", "temperature", "solidified", "momentum_x", "momentum_y"};
 
 std::string etna(const char* file) {
-  const char* data = std::getenv("OPSPLIT_VALIDATION_DATA");
-  return std::string(data != nullptr ? data : OPSPLIT_SHARED_DATA) + "/etna2006/" + file;
+  const char* data = std::getenv("OPSPLIT_DATA_DIR");
+  return std::string(data != nullptr && *data != '\0' ? data : OPSPLIT_DATA) + "/etna2006/" + file;
 }
 
 struct Grid {

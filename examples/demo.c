@@ -1,15 +1,17 @@
 /* opsplit demo: seed 000 (Molnar et al. 2011) Table 1 case 1. A sphere of radius 20
  * (c = 1 inside, 0 outside) diffuses in a 128^3 box: D = 1, h = 1, dt = 0.02, no-flux
  * boundaries, the 19-point stencil. Prints the backend, then the mass (conserved) and
- * the peak (decaying) every report, with a progress bar on stderr.
+ * the peak (decaying) every report, with a progress bar on stderr when stderr is a
+ * terminal (piped into a log, the report lines alone).
  *
  * `demo turing` runs Table 1 case 2 instead: the Turing activator-inhibitor system
  * (D1 = 5e-5, D2 = 5e-3, h = 6.2e-3, dt = 5e-4, alpha 0.5, beta 0.09, gamma 26) from
  * 1 +- 5e-4 noise; it reports the activator's mean, min and max: the uniform state
  * decays toward (0.175, 0.169) and the noise grows into a pattern (a wide min..max).
  *
- * `demo lava` runs the Mt Etna 2006 lava flow with SCIARA-fv2 (ca.h) from the shared
- * data (../shared/data/etna2006, or $OPSPLIT_VALIDATION_DATA/etna2006), day by day for
+ * `demo lava` runs the Mt Etna 2006 lava flow with SCIARA-fv2 (ca.h) from the data
+ * folder's etna2006/ (data/ of the source tree, or share/opsplit of an installed demo, or
+ * $OPSPLIT_DATA_DIR: examples/example_data.h), day by day for
  * --days days (default 15), and reports the lava's volumes and the mass balance
  * (examples/lava_etna.c also scores it against the real flow and draws a map).
  *
@@ -23,6 +25,7 @@
  *   demo lava [--days N]
  *   demo pcpd [--sweeps T]
  * The backend is AUTO: CUDA when a GPU is usable; OPSPLIT_BACKEND=cpu|cuda chooses. */
+#define _POSIX_C_SOURCE 200809L /* isatty */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +33,9 @@
 #include <time.h>
 
 #include <opsplit/opsplit.h>
+#include <unistd.h>
+
+#include "example_data.h"
 
 /* The run goes in chunks of steps; the bar shows the whole run. */
 struct run_progress {
@@ -44,6 +50,16 @@ static int progress_bar(double fraction, const char* what, void* user) {
   fprintf(stderr, "\r  [%.*s%*s] %3d%%\r", filled, "########################################", width - filled, "",
           (int)(overall * 100 + 0.5));
   return 0;
+}
+
+/* The bar only on a terminal: a log (demo | tee log, demo 2> file) gets the report lines
+ * and no bar frames, as curl, pip and cmake do. */
+static int bar_wanted(void) { return isatty(STDERR_FILENO); }
+static void show_progress(opsplit_context ctx, struct run_progress* run) {
+  if (bar_wanted()) opsplit_context_set_progress_callback(ctx, progress_bar, run);
+}
+static void clear_bar(void) {
+  if (bar_wanted()) fprintf(stderr, "\r%52s\r", "");
 }
 
 #define TRY(call)                                                                  \
@@ -62,11 +78,13 @@ static double now(void) {
 
 /* demo lava: Etna 2006 day by day, the volumes and the balance; 0 when it holds to 1e-12. */
 static int run_lava(int days) {
-  const char* data = getenv("OPSPLIT_VALIDATION_DATA");
-  char path[4][1024];
+  char data[4096], path[4][4200];
+  if (example_data_dir("etna2006/PARAMETERS.cfg", data, sizeof data) != 0) {
+    fprintf(stderr, "demo: the data folder's name is too long\n");
+    return 1;
+  }
   const char* files[4] = {"PARAMETERS.cfg", "MORPHOLOGY.stt", "VENTS.stt", "EMISSIONS_RATE.stt"};
-  for (int f = 0; f < 4; ++f)
-    snprintf(path[f], sizeof path[f], "%s/etna2006/%s", data && *data ? data : "../shared/data", files[f]);
+  for (int f = 0; f < 4; ++f) snprintf(path[f], sizeof path[f], "%s/etna2006/%s", data, files[f]);
   opsplit_context ctx = NULL;
   opsplit_ca ca = NULL;
   opsplit_backend backend;
@@ -77,9 +95,10 @@ static int run_lava(int days) {
   TRY(opsplit_ca_load_substate(ca, "altitude", path[1]));
   TRY(opsplit_ca_load_vents(ca, path[2], path[3]));
   struct run_progress run = {0, 1, days};
-  TRY(opsplit_context_set_progress_callback(ctx, progress_bar, &run));
+  show_progress(ctx, &run);
   printf("opsplit demo: Mt Etna 2006 lava flow (SCIARA-fv2, 378 x 517 cells of 10 m), backend %s\n",
          backend == OPSPLIT_BACKEND_CUDA ? "CUDA" : "CPU");
+  printf("data %s/etna2006\n", data);
   printf("%4s %14s %14s %14s %10s %11s\n", "day", "emitted m3", "fluid m3", "solid m3", "lost m3", "balance");
   double elapsed = 0, worst = 0;
   for (int day = 1; day <= days; ++day) {
@@ -91,7 +110,7 @@ static int run_lava(int days) {
     TRY(opsplit_ca_get_volumes(ca, &e, &l, &s, &o));
     const double balance = e > 0 ? (e - (l + s + o)) / e : 0;
     if (balance > worst || -balance > worst) worst = balance < 0 ? -balance : balance;
-    fprintf(stderr, "\r%52s\r", "");
+    clear_bar();
     printf("%4d %14.1f %14.1f %14.1f %10.1f %11.2e\n", day, e, l, s, o, balance);
     fflush(stdout);
   }
@@ -217,7 +236,7 @@ int main(int argc, char** argv) {
     TRY(opsplit_rd_set_diffusion(rd, 0, 1.0));
   }
   struct run_progress run = {0, 0, steps};
-  TRY(opsplit_context_set_progress_callback(ctx, progress_bar, &run));
+  show_progress(ctx, &run);
 
   double mass0 = 0;
   TRY(opsplit_field_component_sum(field, 0, &mass0));
@@ -240,7 +259,7 @@ int main(int argc, char** argv) {
     double lo = 0, peak = 0;
     TRY(opsplit_field_component_sum(field, 0, &mass));
     TRY(opsplit_field_component_min_max(field, 0, &lo, &peak));
-    fprintf(stderr, "\r%52s\r", "");
+    clear_bar();
     if (turing)
       printf("%10ld %10.3f %12.6f %12.6f %12.6f\n", done, done * dt, mass / cells, lo, peak);
     else

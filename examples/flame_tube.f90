@@ -1,8 +1,11 @@
 ! A premixed methane/air flame in a tube from Fortran: an operator-split toy in which the
 ! host diffuses heat and species and opsplit burns every cell with GRI-Mech 3.0.
 !
-!   flame_tube_fortran gri30.yaml [NCELLS [STEPS]]
+!   flame_tube_fortran [NCELLS [STEPS [MECHANISM.yaml]]]
 !
+! MECHANISM.yaml defaults to the data folder's mechanisms/gri30.yaml (found by the C
+! helper examples/example_data.c: data/ of the source tree, or share/opsplit of an
+! installed example, or $OPSPLIT_DATA_DIR).
 ! A tube of NCELLS cells (default 64) of DX = 0.2 mm at 1 atm, filled with stoichiometric
 ! CH4/air (CH4:1, O2:2, N2:7.52) at 300 K; the first eighth holds the products of
 ! complete combustion (CO2:1, H2O:2, N2:7.52) at 2300 K, which ignite the mixture next to
@@ -43,6 +46,7 @@
 ! fractions over their fresh-gas and complete-combustion values.
 program flame_tube_fortran
   use opsplit
+  use example_data, only: data_folder
   use, intrinsic :: iso_fortran_env, only: error_unit, int64
   implicit none
 
@@ -81,12 +85,19 @@ program flame_tube_fortran
   type(opsplit_mechanism_t) :: gas
   type(opsplit_ode_t) :: ode
 
-  if (command_argument_count() < 1) call usage()
-  call get_command_argument(1, path, status=stat)
-  if (stat /= 0) call usage()
-  if (command_argument_count() >= 2) ncells = integer_argument(2)
-  if (command_argument_count() >= 3) steps = integer_argument(3)
+  if (command_argument_count() > 3) call usage()
+  if (command_argument_count() >= 1) ncells = integer_argument(1)
+  if (command_argument_count() >= 2) steps = integer_argument(2)
+  if (command_argument_count() >= 3) then
+    call get_command_argument(3, path, status=stat)
+    if (stat /= 0) call usage()
+  else
+    path = data_folder('mechanisms/gri30.yaml')
+    if (len_trim(path) == 0) call usage()
+    path = trim(path) // '/mechanisms/gri30.yaml'
+  end if
   if (ncells < 16 .or. steps < 1) call usage()
+  print '(a)', 'mechanism ' // trim(path)
   every = max(1, steps / 8)
 
   call ctx%create(OPSPLIT_BACKEND_AUTO, stat=stat)
@@ -249,9 +260,11 @@ program flame_tube_fortran
 contains
 
   subroutine usage()
-    write (error_unit, '(a)') 'usage: flame_tube_fortran gri30.yaml [NCELLS >= 16 [STEPS >= 1]]'
+    write (error_unit, '(a)') 'usage: flame_tube_fortran [NCELLS >= 16 [STEPS >= 1 [MECHANISM.yaml]]]'
     stop 2
   end subroutine usage
+
+
 
   integer function integer_argument(i)
     integer, intent(in) :: i

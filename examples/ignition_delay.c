@@ -1,10 +1,12 @@
 /* Ignition delays of stoichiometric methane/air with GRI-Mech 3.0: one ODE batch whose
  * systems are adiabatic constant-pressure reactors started at different temperatures.
  *
- *   ignition_delay gri30.yaml [REFERENCE.txt] [--out DIR] [--temperatures N]
- *                  [--ratio R] [--parts M] [--rtol RTOL]
+ *   ignition_delay [MECHANISM.yaml] [--reference REFERENCE.txt] [--out DIR]
+ *                  [--temperatures N] [--ratio R] [--parts M] [--rtol RTOL]
  *
- * gri30.yaml is GRI-Mech 3.0 (../shared/data/mechanisms). The mixture is CH4:1, O2:2,
+ * MECHANISM.yaml is GRI-Mech 3.0, by default the data folder's mechanisms/gri30.yaml
+ * (examples/example_data.h: data/ of the source tree, share/opsplit of an installed
+ * example, or $OPSPLIT_DATA_DIR). The mixture is CH4:1, O2:2,
  * N2:7.52 (moles) at 1 atm, at N initial temperatures (default 11) evenly from 1000 to
  * 1500 K: each one system of a single batch with the CONSTANT_PRESSURE reactor (state T
  * then the 53 mass fractions; parameter P), RODAS4 at rtol RTOL (default 1e-6) and atol
@@ -24,7 +26,7 @@
  * part. The delay is then good to about R/M = 0.2 % of itself (measured: within 8e-4 of
  * Cantera's; --parts 200 within 6e-5), at 25 % more integrate calls than without.
  *
- * REFERENCE.txt (tests/data/cantera/ignition_gri30.txt) holds Cantera's delays at some
+ * REFERENCE.txt (tests/data/cantera/ignition_gri30.txt, by scripts/cantera-reference) holds Cantera's delays at some
  * of the temperatures, as `delay T0 constant_pressure_delay density
  * constant_volume_delay` lines: the table shows the constant-pressure delay and the
  * relative difference where T0 matches. Writes DIR/ignition_delay.png (default DIR
@@ -44,6 +46,7 @@
 
 #include <opsplit/opsplit.h>
 
+#include "example_data.h"
 #include "png_plot.h"
 
 #define MAX_TEMPERATURES 64
@@ -112,23 +115,34 @@ static int advance(opsplit_ode ode, double a, double b, double* y, int nsys, int
 
 int main(int argc, char** argv) {
   const char *mechanism_path = NULL, *reference_path = NULL, *out_dir = ".";
+  char default_mechanism[4200];
+  int bad_usage = 0;
   int ntemp = 11;
   int parts = 20;
   double ratio = 0.04, rtol = 1e-6;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--out") && i + 1 < argc) out_dir = argv[++i];
+    else if (!strcmp(argv[i], "--reference") && i + 1 < argc) reference_path = argv[++i];
     else if (!strcmp(argv[i], "--temperatures") && i + 1 < argc) ntemp = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--ratio") && i + 1 < argc) ratio = atof(argv[++i]);
     else if (!strcmp(argv[i], "--rtol") && i + 1 < argc) rtol = atof(argv[++i]);
     else if (!strcmp(argv[i], "--parts") && i + 1 < argc) parts = atoi(argv[++i]);
     else if (argv[i][0] != '-' && !mechanism_path) mechanism_path = argv[i];
-    else if (argv[i][0] != '-' && !reference_path) reference_path = argv[i];
-    else mechanism_path = NULL, i = argc;
+    else bad_usage = 1, i = argc;
   }
-  if (!mechanism_path || ntemp < 2 || ntemp > MAX_TEMPERATURES || !(ratio > 0 && ratio <= 1) || parts < 1 ||
+  if (!mechanism_path && !bad_usage) {
+    char data[4096];
+    if (example_data_dir("mechanisms/gri30.yaml", data, sizeof data) != 0) {
+      fprintf(stderr, "ignition_delay: the data folder's name is too long\n");
+      return 1;
+    }
+    snprintf(default_mechanism, sizeof default_mechanism, "%s/mechanisms/gri30.yaml", data);
+    mechanism_path = default_mechanism;
+  }
+  if (bad_usage || ntemp < 2 || ntemp > MAX_TEMPERATURES || !(ratio > 0 && ratio <= 1) || parts < 1 ||
       !(rtol > 0 && rtol < 1)) {
     fprintf(stderr,
-            "usage: %s gri30.yaml [cantera_reference.txt] [--out DIR] [--temperatures 2..%d] [--ratio R in (0, 1]] "
+            "usage: %s [MECHANISM.yaml] [--reference cantera_reference.txt] [--out DIR] [--temperatures 2..%d] [--ratio R in (0, 1]] "
             "[--parts M >= 1] [--rtol RTOL]\n",
             argv[0], MAX_TEMPERATURES);
     return 2;
@@ -204,6 +218,7 @@ int main(int argc, char** argv) {
   TRY(opsplit_ode_set_state(ode, y, OPSPLIT_ODE_AOS));
   TRY(opsplit_ode_set_parameters(ode, pressure, OPSPLIT_ODE_AOS));
 
+  printf("mechanism %s\n", mechanism_path);
   printf("ignition_delay: GRI-Mech 3.0 (%d species, %d reactions), CH4:1 O2:2 N2:7.52 at 1 atm, %d systems, "
          "backend %s\n",
          ns, nr, ntemp, backend == OPSPLIT_BACKEND_CUDA ? "CUDA" : "CPU");

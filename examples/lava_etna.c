@@ -1,12 +1,12 @@
 /* The Mt Etna 2006 lava flow with SCIARA-fv2 (ca.h): the dataset's terrain, parameters,
- * vents and daily emission rates (../shared/data/etna2006), run day by day (or with
+ * vents and daily emission rates (data/etna2006), run day by day (or with
  * SCIARA-fv3, --fv3: the thesis' parameters, its adaptive clock); prints the
  * volumes and the mass balance each day, then scores the covered cells against the real
  * flow's map (e1 = sqrt(|R & S| / |R | S|)) and writes a map: hillshaded terrain, lava
  * thickness (fluid and solidified), the real flow's outline in white.
  *
  *   lava_etna [--fv3] [--data DIR] [--days N] [--out FILE.png]
- * DIR holds etna2006/ (default: $OPSPLIT_VALIDATION_DATA, else ../shared/data); N days
+ * DIR holds etna2006/ (default: the data folder, examples/example_data.h); N days
  * (default 15, the whole schedule); FILE default lava_etna.png. The backend is AUTO:
  * CUDA when a GPU is usable; OPSPLIT_BACKEND=cpu|cuda chooses. */
 #include <math.h>
@@ -17,6 +17,7 @@
 
 #include <opsplit/opsplit.h>
 
+#include "example_data.h"
 #include "lava_map.h"
 
 enum { kRows = 378, kCols = 517 };
@@ -36,10 +37,10 @@ static double now(void) {
 }
 
 int main(int argc, char** argv) {
-  const char* data = getenv("OPSPLIT_VALIDATION_DATA");
+  char found[4096];
+  const char* data = NULL;
   const char* out = "lava_etna.png";
   int days = 15, fv3 = 0;
-  if (!data || !*data) data = "../shared/data";
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--fv3")) fv3 = 1;
     else if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
@@ -54,7 +55,15 @@ int main(int argc, char** argv) {
     fprintf(stderr, "lava_etna: --days must be >= 1\n");
     return 2;
   }
-  char path[4][1024];
+  if (data == NULL) {
+    if (example_data_dir("etna2006/PARAMETERS.cfg", found, sizeof found) != 0) {
+      fprintf(stderr, "lava_etna: the data folder's name is too long\n");
+      return 1;
+    }
+    data = found;
+  }
+  printf("data %s/etna2006\n", data);
+  char path[4][4200];
   const char* files[4] = {"PARAMETERS.cfg", "MORPHOLOGY.stt", "VENTS.stt", "EMISSIONS_RATE.stt"};
   for (int f = 0; f < 4; ++f) snprintf(path[f], sizeof path[f], "%s/etna2006/%s", data, files[f]);
 
@@ -93,7 +102,7 @@ int main(int argc, char** argv) {
   TRY(opsplit_ca_get_substate(ca, "altitude", altitude, OPSPLIT_CA_ROW_MAJOR));
   TRY(opsplit_ca_get_substate(ca, "thickness", fluid, OPSPLIT_CA_ROW_MAJOR));
   TRY(opsplit_ca_get_substate(ca, "solidified", solid, OPSPLIT_CA_ROW_MAJOR));
-  char real_path[1024];
+  char real_path[4200];
   snprintf(real_path, sizeof real_path, "%s/etna2006/2006_000000000000_RealEvent.stt", data);
   if (lava_map_read_mask(real_path, real, kRows, kCols) < 0) return 1;
   long both = 0, either = 0, simulated = 0;

@@ -5,14 +5,16 @@
 ! real flow's outline) by the C helper examples/lava_map.c. The run of
 ! examples/lava_etna.c, with the substates in the host's own (rows, cols) order.
 !
-!   lava_etna_fortran [DATA_DIR [DAYS [fv3]]]
+!   lava_etna_fortran [DAYS [fv2|fv3 [DATA_DIR]]]
 !
-! DATA_DIR holds etna2006/ (default: $OPSPLIT_VALIDATION_DATA, else ../shared/data);
-! DAYS days (default 15); fv3: SCIARA-fv3 with the thesis' parameters instead. Writes lava_etna_f.png in the current directory. Every
+! DAYS days (default 15); fv3: SCIARA-fv3 with the thesis' parameters instead of fv2;
+! DATA_DIR holds etna2006/ (default: the data folder, found by the C helper
+! examples/example_data.c). Writes lava_etna_f.png in the current directory. Every
 ! opsplit call passes stat; a failure prints its status and message and stops with
 ! code 1; a mass balance off by more than 1e-12 stops with code 3.
 program lava_etna_fortran
   use opsplit
+  use example_data, only: data_folder
   use, intrinsic :: iso_fortran_env, only: error_unit
   implicit none
 
@@ -43,32 +45,36 @@ program lava_etna_fortran
   real(c_double) :: altitude(rows, cols), fluid(rows, cols), solid(rows, cols)
   real(c_double) :: altitude_c(cols, rows), lava_c(cols, rows)
   integer(c_int8_t) :: real_c(cols, rows)
-  character(len=1024) :: data, arg
+  character(len=4096) :: data
+  character(len=1024) :: arg
   integer :: days, day, stat, both, either, covered
   logical :: fv3
   real(c_double) :: emitted, lava, solidified, lost, imbalance, worst, cell
   type(opsplit_context_t) :: ctx
   type(opsplit_ca_t) :: ca
 
-  call get_environment_variable('OPSPLIT_VALIDATION_DATA', data, status=stat)
-  if (stat /= 0 .or. len_trim(data) == 0) data = '../shared/data'
   days = 15
-  if (command_argument_count() >= 1) call get_command_argument(1, data)
-  if (command_argument_count() >= 2) then
-    call get_command_argument(2, arg)
+  if (command_argument_count() >= 1) then
+    call get_command_argument(1, arg)
     read (arg, *, iostat=stat) days
     if (stat /= 0) days = -1
   end if
   fv3 = .false.
-  if (command_argument_count() >= 3) then
-    call get_command_argument(3, arg)
+  if (command_argument_count() >= 2) then
+    call get_command_argument(2, arg)
     fv3 = trim(arg) == 'fv3'
-    if (.not. fv3) days = -1
+    if (.not. fv3 .and. trim(arg) /= 'fv2') days = -1
   end if
-  if (days < 1) then
-    write (error_unit, '(a)') 'usage: lava_etna_fortran [DATA_DIR [DAYS >= 1 [fv3]]]'
+  if (command_argument_count() >= 3) then
+    call get_command_argument(3, data)
+  else
+    data = data_folder('etna2006/PARAMETERS.cfg')
+  end if
+  if (days < 1 .or. command_argument_count() > 3 .or. len_trim(data) == 0) then
+    write (error_unit, '(a)') 'usage: lava_etna_fortran [DAYS >= 1 [fv2|fv3 [DATA_DIR]]]'
     stop 2
   end if
+  print '(a)', 'data ' // trim(data) // '/etna2006'
 
   call ctx%create(OPSPLIT_BACKEND_AUTO, stat=stat)
   call check('context')

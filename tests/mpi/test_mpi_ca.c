@@ -14,9 +14,6 @@
 
 #include "mpi_test.h"
 
-#ifndef OPSPLIT_SHARED_DATA
-#define OPSPLIT_SHARED_DATA "../shared/data"
-#endif
 
 enum { ROWS = 378, COLS = 517 };
 static char folder[512];
@@ -248,8 +245,8 @@ static void every_split(opsplit_context ctx) {
 
 int main(int argc, char** argv) {
   opsplit_context ctx = mpi_test_start(&argc, &argv);
-  const char* env = getenv("OPSPLIT_VALIDATION_DATA");
-  snprintf(folder, sizeof folder, "%s", env != NULL && *env != '\0' ? env : OPSPLIT_SHARED_DATA);
+  const char* env = getenv("OPSPLIT_DATA_DIR");
+  snprintf(folder, sizeof folder, "%s", env != NULL && *env != '\0' ? env : OPSPLIT_DATA);
   every_split(ctx);
   bad_input(ctx);
   return mpi_test_finish(ctx);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "helpers.hpp"
+
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -20,7 +22,7 @@ struct Reference {
 
 inline Reference read_reference(const std::string& path) {
   std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << "cannot read " << path;
+  test::require_input(in.good(), path);
   Reference ref;
   std::string line;
   while (std::getline(in, line)) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,21 @@ inline double stencil_eigenvalue(int points, const double h[3], const double the
 }  // namespace test
 
 namespace test {
+// An input a test cannot read or load stops the test with one failure that names it:
+// GoogleTest reports the exception's message and ends the test, where an EXPECT would let
+// it go on with empty data (and crash). Usable in helpers that return values, where
+// ASSERT cannot be.
+struct MissingInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+inline void require_input(bool ok, const std::string& what) {
+  if (!ok) throw MissingInput("cannot read the test's input: " + what);
+}
+// A loader's status: SUCCESS, or the failure with the library's message.
+inline void require_loaded(opsplit_status status, const std::string& path) {
+  require_input(status == OPSPLIT_SUCCESS, path + " (" + opsplit_last_error_message() + ")");
+}
+
 // A data folder: the environment variable when it is set (a build tree carried to
 // another machine), else the path compiled in.
 inline std::string data_folder(const char* variable, const char* compiled) {

@@ -51,7 +51,7 @@ TEST(CudaMemory, AReactorIntegrationGivesTheKernelsLocalMemoryBack) {
   int devices = 0;
   ASSERT_TRUE(cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) << "this test needs a CUDA device";
   test::Context ctx(OPSPLIT_BACKEND_CUDA);
-  const std::string path = test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/gri30.yaml";
+  const std::string path = test::data_folder("OPSPLIT_DATA_DIR", OPSPLIT_DATA) + "/mechanisms/gri30.yaml";
   opsplit_mechanism gas = nullptr;
   OPSPLIT_OK(opsplit_mechanism_load_yaml(ctx, path.c_str(), "gri30", &gas));
   const int nsys = 64;
@@ -106,7 +106,7 @@ TEST(CudaMemory, ALargeReactorCallFreesItsMemoryAndFailsCleanlyWithoutIt) {
   int devices = 0;
   ASSERT_TRUE(cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) << "this test needs a CUDA device";
   test::Context ctx(OPSPLIT_BACKEND_CUDA);
-  const std::string gri30 = test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/gri30.yaml";
+  const std::string gri30 = test::data_folder("OPSPLIT_DATA_DIR", OPSPLIT_DATA) + "/mechanisms/gri30.yaml";
   const std::string path = testing::TempDir() + "opsplit_memory_gri30_inert47.yaml";
   ASSERT_TRUE(opsplit_test::write_gri30_with_inert_species(gri30, 47, path));
   opsplit_mechanism gas = nullptr;

@@ -1,6 +1,6 @@
 // Gas mechanisms loaded from Cantera YAML, checked against Cantera itself: the reference
 // files in tests/data/cantera were written by scripts/cantera-reference (Cantera's
-// version is in each file) from ../shared/data/mechanisms and tests/data/mechanisms.
+// version is in each file) from data/mechanisms and tests/data/mechanisms.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,14 +15,13 @@
 
 namespace {
 
-std::string shared_mechanism(const std::string& name) { return test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/" + name; }
+std::string data_mechanism(const std::string& name) { return test::data_folder("OPSPLIT_DATA_DIR", OPSPLIT_DATA) + "/mechanisms/" + name; }
 std::string test_data(const std::string& name) { return test::data_folder("OPSPLIT_TEST_DATA", OPSPLIT_TEST_DATA) + "/" + name; }
 
 struct Mechanism {
   opsplit_mechanism mech = nullptr;
   Mechanism(opsplit_context ctx, const std::string& path, const char* phase) {
-    EXPECT_EQ(opsplit_mechanism_load_yaml(ctx, path.c_str(), phase, &mech), OPSPLIT_SUCCESS)
-        << opsplit_last_error_message();
+    test::require_loaded(opsplit_mechanism_load_yaml(ctx, path.c_str(), phase, &mech), path);
   }
   ~Mechanism() { opsplit_mechanism_destroy(&mech); }
   operator opsplit_mechanism() const { return mech; }
@@ -120,8 +119,8 @@ void check_against_cantera(const std::string& mechanism_path, const char* phase,
   }
 }
 
-TEST(GasCantera, H2O2RatesAndThermo) { check_against_cantera(shared_mechanism("h2o2.yaml"), "ohmech", "rates_h2o2.txt"); }
-TEST(GasCantera, Gri30RatesAndThermo) { check_against_cantera(shared_mechanism("gri30.yaml"), "gri30", "rates_gri30.txt"); }
+TEST(GasCantera, H2O2RatesAndThermo) { check_against_cantera(data_mechanism("h2o2.yaml"), "ohmech", "rates_h2o2.txt"); }
+TEST(GasCantera, Gri30RatesAndThermo) { check_against_cantera(data_mechanism("gri30.yaml"), "gri30", "rates_gri30.txt"); }
 // Every rate form: Troe 3/4, SRI 3/5, Lindemann, (+H2O), chemically activated, PLOG
 // below, inside, on and above its table, orders, negative-A duplicates, units.
 TEST(GasCantera, EveryRateFormMatches) {
@@ -130,7 +129,7 @@ TEST(GasCantera, EveryRateFormMatches) {
 
 TEST(GasMechanism, EquationsReadBackAsWritten) {
   test::Context ctx(OPSPLIT_BACKEND_CPU);
-  Mechanism mech(ctx, shared_mechanism("h2o2.yaml"), nullptr);  // NULL: the first phase, ohmech
+  Mechanism mech(ctx, data_mechanism("h2o2.yaml"), nullptr);  // NULL: the first phase, ohmech
   const char* eq = nullptr;
   OPSPLIT_OK(opsplit_mechanism_get_reaction_equation(mech, 0, &eq));
   EXPECT_STREQ(eq, "2 O + M <=> O2 + M");
@@ -151,6 +150,7 @@ namespace {
 // features.yaml with its reactions replaced (and any text edits applied before).
 std::string features_with(const std::string& reactions, const std::vector<std::pair<std::string, std::string>>& edits = {}) {
   std::ifstream in(test_data("mechanisms/features.yaml"));
+  test::require_input(in.good(), test_data("mechanisms/features.yaml"));
   std::stringstream all;
   all << in.rdbuf();
   std::string text = all.str();

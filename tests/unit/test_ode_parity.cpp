@@ -145,8 +145,7 @@ struct RunOptions {
 Outcome run_reactor(opsplit_backend backend, const ReactorCase& rc, const ReactorSystems& sys, const RunOptions& o) {
   test::Context ctx(backend);
   opsplit_mechanism m = nullptr;
-  EXPECT_EQ(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), OPSPLIT_SUCCESS)
-      << opsplit_last_error_message();
+  test::require_loaded(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), rc.path);
   opsplit_ode ode = nullptr;
   EXPECT_EQ(opsplit_ode_create(ctx, sys.neq, rc.nsys, sys.nparam, &ode), OPSPLIT_SUCCESS) << opsplit_last_error_message();
   EXPECT_EQ(opsplit_ode_set_reactor(ode, m, rc.kind), OPSPLIT_SUCCESS) << opsplit_last_error_message();
@@ -177,7 +176,7 @@ Outcome run_reactor(opsplit_backend backend, const ReactorCase& rc, const Reacto
 ReactorSystems reactor_systems(const ReactorCase& rc) {
   test::Context ctx(OPSPLIT_BACKEND_CPU);
   opsplit_mechanism m = nullptr;
-  EXPECT_EQ(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), OPSPLIT_SUCCESS);
+  test::require_loaded(opsplit_mechanism_load_yaml(ctx, rc.path.c_str(), nullptr, &m), rc.path);
   int ns = 0;
   opsplit_mechanism_get_counts(m, &ns, nullptr, nullptr);
   auto index = [&](const std::string& name) {
@@ -259,13 +258,13 @@ void expect_rounds_change_nothing(const ReactorCase& rc, const RunOptions& o) {
   }
 }
 
-std::string shared_mechanism(const std::string& name) {
-  return test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/" + name;
+std::string data_mechanism(const std::string& name) {
+  return test::data_folder("OPSPLIT_DATA_DIR", OPSPLIT_DATA) + "/mechanisms/" + name;
 }
 
 // H2/O2/N2 ignition at constant pressure past the ignition of every system (1e-3 s).
 TEST(OdeParity, H2O2ConstantPressureReactor) {
-  expect_reactor_parity({shared_mechanism("h2o2.yaml"), OPSPLIT_REACTOR_CONSTANT_PRESSURE, 1e-3, 10000, 1000.0, 1300.0,
+  expect_reactor_parity({data_mechanism("h2o2.yaml"), OPSPLIT_REACTOR_CONSTANT_PRESSURE, 1e-3, 10000, 1000.0, 1300.0,
                          {{"H2", 0.028}, {"O2", 0.22}, {"AR", 0.005}, {"N2", 0.75}}, {"H", "O", "OH", "HO2"}});
 }
 // Every rate form (falloff, SRI, PLOG at each system's pressure, orders) at fixed T, P.
@@ -277,14 +276,14 @@ TEST(OdeParity, FeaturesIsothermalReactor) {
 // GRI-Mech 3.0 (54 equations: the 64-equation kernel), stoichiometric CH4/air with
 // traces of radicals, at constant volume through ignition at 1500-1800 K (2e-4 s).
 TEST(OdeParity, Gri30ConstantVolumeReactor) {
-  expect_reactor_parity({shared_mechanism("gri30.yaml"), OPSPLIT_REACTOR_CONSTANT_VOLUME, 2e-4, 2000, 1500.0, 1800.0,
+  expect_reactor_parity({data_mechanism("gri30.yaml"), OPSPLIT_REACTOR_CONSTANT_VOLUME, 2e-4, 2000, 1500.0, 1800.0,
                          {{"CH4", 0.055}, {"O2", 0.22}, {"N2", 0.725}}, {"H", "O", "OH", "HO2", "CH3", "CO"}});
 }
 
 // gri30.yaml with n inert species (inert_species.hpp), in the test's temporary folder.
 std::string gri30_with_inert_species(int n) {
   const std::string path = testing::TempDir() + "opsplit_gri30_inert" + std::to_string(n) + ".yaml";
-  EXPECT_TRUE(opsplit_test::write_gri30_with_inert_species(shared_mechanism("gri30.yaml"), n, path)) << path;
+  EXPECT_TRUE(opsplit_test::write_gri30_with_inert_species(data_mechanism("gri30.yaml"), n, path)) << path;
   return path;
 }
 
@@ -326,7 +325,7 @@ TEST(OdeRounds, ChangeNoStepOfGri30With47InertSpeciesReactors) {
 // so auto takes rounds too), two calls with kept steps; then 3000 of them allowed only
 // 12 steps, so that most fail in a later round.
 TEST(OdeRounds, ChangeNoStepOfH2O2Reactors) {
-  ReactorCase rc{shared_mechanism("h2o2.yaml"), OPSPLIT_REACTOR_CONSTANT_PRESSURE, 2e-4, 40000, 950.0, 1250.0,
+  ReactorCase rc{data_mechanism("h2o2.yaml"), OPSPLIT_REACTOR_CONSTANT_PRESSURE, 2e-4, 40000, 950.0, 1250.0,
                  {{"H2", 0.028}, {"O2", 0.22}, {"AR", 0.005}, {"N2", 0.75}}, {"H", "O", "OH", "HO2"}};
   RunOptions o;
   o.calls = 2;
@@ -337,7 +336,7 @@ TEST(OdeRounds, ChangeNoStepOfH2O2Reactors) {
 }
 // GRI-Mech 3.0 (the 64-equation kernel) at constant volume.
 TEST(OdeRounds, ChangeNoStepOfGri30Reactors) {
-  expect_rounds_change_nothing({shared_mechanism("gri30.yaml"), OPSPLIT_REACTOR_CONSTANT_VOLUME, 1e-4, 1000, 1500.0,
+  expect_rounds_change_nothing({data_mechanism("gri30.yaml"), OPSPLIT_REACTOR_CONSTANT_VOLUME, 1e-4, 1000, 1500.0,
                                 1800.0, {{"CH4", 0.055}, {"O2", 0.22}, {"N2", 0.725}},
                                 {"H", "O", "OH", "HO2", "CH3", "CO"}},
                                RunOptions{});

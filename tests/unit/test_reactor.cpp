@@ -16,13 +16,13 @@
 
 namespace {
 
-std::string shared_mechanism(const std::string& name) { return test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/" + name; }
+std::string data_mechanism(const std::string& name) { return test::data_folder("OPSPLIT_DATA_DIR", OPSPLIT_DATA) + "/mechanisms/" + name; }
 std::string test_data(const std::string& name) { return test::data_folder("OPSPLIT_TEST_DATA", OPSPLIT_TEST_DATA) + "/" + name; }
 
 // The records of a reference file with a given key, as numbers.
 std::vector<std::vector<double>> records(const std::string& file, const std::string& key) {
   std::ifstream in(test_data("cantera/" + file));
-  EXPECT_TRUE(in.good()) << file;
+  test::require_input(in.good(), test_data("cantera/" + file));
   std::vector<std::vector<double>> out;
   std::string line;
   while (std::getline(in, line)) {
@@ -41,8 +41,7 @@ struct Loaded {
   opsplit_mechanism mech = nullptr;
   int nspecies = 0;
   Loaded(opsplit_context ctx, const std::string& path) {
-    EXPECT_EQ(opsplit_mechanism_load_yaml(ctx, path.c_str(), nullptr, &mech), OPSPLIT_SUCCESS)
-        << opsplit_last_error_message();
+    test::require_loaded(opsplit_mechanism_load_yaml(ctx, path.c_str(), nullptr, &mech), path);
     opsplit_mechanism_get_counts(mech, &nspecies, nullptr, nullptr);
   }
   ~Loaded() { opsplit_mechanism_destroy(&mech); }
@@ -99,7 +98,7 @@ struct Marcher {
 // delay (T0 + 500 K) to 0.5 % of Cantera's.
 TEST(Reactor, H2O2ConstantPressureIgnitionMatchesCantera) {
   test::Context ctx;
-  Loaded gas(ctx, shared_mechanism("h2o2.yaml"));
+  Loaded gas(ctx, data_mechanism("h2o2.yaml"));
   const double T0 = records("ignition_h2o2.txt", "T0")[0][0];
   const double P = records("ignition_h2o2.txt", "P")[0][0];
   const std::vector<double> Y = records("ignition_h2o2.txt", "mass_fractions")[0];
@@ -127,7 +126,7 @@ TEST(Reactor, H2O2ConstantPressureIgnitionMatchesCantera) {
 // tolerance; measured 2026-11-22: within 2e-8 of Cantera's at 1e-6 and at 1e-8).
 TEST(Reactor, Gri30IgnitionDelaysMatchCantera) {
   test::Context ctx;
-  Loaded gas(ctx, shared_mechanism("gri30.yaml"));
+  Loaded gas(ctx, data_mechanism("gri30.yaml"));
   ASSERT_EQ(gas.nspecies, 53);
   const double P = records("ignition_gri30.txt", "P")[0][0];
   const std::vector<double> Y = records("ignition_gri30.txt", "mass_fractions")[0];
@@ -203,7 +202,7 @@ TEST(Reactor, AnalyticJacobiansMatchDifferences) {
   };
   for (const JacobianCase& c : cases) {
     SCOPED_TRACE(c.file + " kind " + std::to_string(c.kind) + " T " + std::to_string(c.T));
-    Loaded gas(ctx, c.file == "features.yaml" ? test_data("mechanisms/features.yaml") : shared_mechanism(c.file));
+    Loaded gas(ctx, c.file == "features.yaml" ? test_data("mechanisms/features.yaml") : data_mechanism(c.file));
     const int ns = gas.nspecies;
     const bool energy = c.kind == OPSPLIT_REACTOR_CONSTANT_PRESSURE || c.kind == OPSPLIT_REACTOR_CONSTANT_VOLUME;
     const int n = ns + (energy ? 1 : 0);

@@ -69,7 +69,7 @@ struct DeviceVector {
 
 std::string mechanism(const std::string& which) {
   if (which == "features.yaml") return test::data_folder("OPSPLIT_TEST_DATA", OPSPLIT_TEST_DATA) + "/mechanisms/" + which;
-  return test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/mechanisms/" + which;
+  return test::data_folder("OPSPLIT_DATA_DIR", OPSPLIT_DATA) + "/mechanisms/" + which;
 }
 
 // The largest |got - want| over every system's rows, relative to the largest |want| of

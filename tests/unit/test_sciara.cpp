@@ -27,7 +27,7 @@ namespace {
 using opsplit::ca::LavaConstants;
 
 std::string etna(const char* file) {
-  return test::data_folder("OPSPLIT_VALIDATION_DATA", OPSPLIT_SHARED_DATA) + "/etna2006/" + file;
+  return test::data_folder("OPSPLIT_DATA_DIR", OPSPLIT_DATA) + "/etna2006/" + file;
 }
 
 // A lava grid through the C API on the backend `backend` (AUTO: OPSPLIT_BACKEND).
@@ -67,20 +67,18 @@ struct Etna : Lava {
   explicit Etna(opsplit_backend backend = OPSPLIT_BACKEND_AUTO, opsplit_ca_model model = OPSPLIT_CA_SCIARA_FV2)
       : Lava(378, 517, backend, model) {
     if (model == OPSPLIT_CA_SCIARA_FV2) {
-      EXPECT_EQ(opsplit_ca_load_parameters(ca, etna("PARAMETERS.cfg").c_str()), OPSPLIT_SUCCESS)
-          << opsplit_last_error_message();
+      test::require_loaded(opsplit_ca_load_parameters(ca, etna("PARAMETERS.cfg").c_str()), etna("PARAMETERS.cfg"));
     }
-    EXPECT_EQ(opsplit_ca_load_substate(ca, "altitude", etna("MORPHOLOGY.stt").c_str()), OPSPLIT_SUCCESS)
-        << opsplit_last_error_message();
-    EXPECT_EQ(opsplit_ca_load_vents(ca, etna("VENTS.stt").c_str(), etna("EMISSIONS_RATE.stt").c_str()),
-              OPSPLIT_SUCCESS)
-        << opsplit_last_error_message();
+    test::require_loaded(opsplit_ca_load_substate(ca, "altitude", etna("MORPHOLOGY.stt").c_str()), etna("MORPHOLOGY.stt"));
+    test::require_loaded(opsplit_ca_load_vents(ca, etna("VENTS.stt").c_str(), etna("EMISSIONS_RATE.stt").c_str()),
+                         etna("VENTS.stt") + ", " + etna("EMISSIONS_RATE.stt"));
   }
 };
 
 // The real flow's cells (the ESRI grid of 0/1 read here, apart from the library).
 std::vector<uint8_t> real_event() {
   std::ifstream in(etna("2006_000000000000_RealEvent.stt"));
+  test::require_input(in.good(), etna("2006_000000000000_RealEvent.stt"));
   std::string key;
   double value;
   for (int i = 0; i < 6; ++i) in >> key >> value;
