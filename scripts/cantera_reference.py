@@ -17,7 +17,7 @@ import cantera as ct
 import numpy as np
 from cantera import ck2yaml
 
-shared_dir, test_mech_dir, out_dir = (Path(a) for a in sys.argv[1:4])
+data_dir, test_mech_dir, out_dir = (Path(a) for a in sys.argv[1:4])
 out_dir.mkdir(parents=True, exist_ok=True)
 KMOL = 1000.0  # mol per kmol
 
@@ -89,7 +89,7 @@ def ignition(gas, T0, P, X, reactor_type, rtol=1e-11, atol=1e-20):
 
 
 def write_h2o2_ignition():
-    path = shared_dir / "h2o2.yaml"
+    path = data_dir / "h2o2.yaml"
     gas = ct.Solution(str(path), "ohmech")
     T0, P, X = 1001.0, ct.one_atm, "H2:2, O2:1, N2:4"
     delay = ignition(gas, T0, P, X, ct.IdealGasConstPressureReactor)
@@ -110,7 +110,7 @@ def write_h2o2_ignition():
 
 
 def write_gri30_ignition():
-    path = shared_dir / "gri30.yaml"
+    path = data_dir / "gri30.yaml"
     gas = ct.Solution(str(path), "gri30")
     P, X = ct.one_atm, "CH4:1, O2:2, N2:7.52"
     with open(out_dir / "ignition_gri30.txt", "w") as f:
@@ -126,8 +126,8 @@ def write_gri30_ignition():
             f.write(f"delay {fmt([T0, cp, rho, cv])}\n")
 
 
-write_rates(shared_dir / "h2o2.yaml", "ohmech", "h2o2", [ct.one_atm, 5 * ct.one_atm, 0.2 * ct.one_atm])
-write_rates(shared_dir / "gri30.yaml", "gri30", "gri30", [ct.one_atm, 10 * ct.one_atm, 0.1 * ct.one_atm])
+write_rates(data_dir / "h2o2.yaml", "ohmech", "h2o2", [ct.one_atm, 5 * ct.one_atm, 0.2 * ct.one_atm])
+write_rates(data_dir / "gri30.yaml", "gri30", "gri30", [ct.one_atm, 10 * ct.one_atm, 0.1 * ct.one_atm])
 # PLOG: pressures below, inside, on and above its table (0.01 to 100 atm).
 write_rates(test_mech_dir / "features.yaml", "features", "features",
             [0.005 * ct.one_atm, 0.3 * ct.one_atm, ct.one_atm, 3 * ct.one_atm, 200 * ct.one_atm, 10 * ct.one_atm],
@@ -151,23 +151,30 @@ def write_chemkin(path, phase, name):
         drop_dates(p, r"^! date: .*\n")
 
 
-def convert_features():
-    """features.inp through ck2yaml (run in its folder: the YAML names it without a path)."""
+def convert(folder, source, out_name, phase_name):
+    """A CHEMKIN file through ck2yaml into the test mechanism folder (run in the file's
+    folder: the YAML names it without a path)."""
     here = Path.cwd()
-    os.chdir(test_mech_dir)
+    out = (test_mech_dir / out_name).resolve()
+    os.chdir(folder)
     try:
-        ck2yaml.convert("features.inp", out_name="features_chemkin.yaml", phase_name="features_chemkin",
-                        quiet=True)
+        ck2yaml.convert(source, out_name=str(out), phase_name=phase_name, quiet=True)
     finally:
         os.chdir(here)
-    drop_dates(test_mech_dir / "features_chemkin.yaml", r"^date: .*\n")
+    drop_dates(out, r"^date: .*\n")
 
 
 # CHEMKIN versions of the mechanisms, and Cantera's rates of features.inp (through its
 # ck2yaml conversion) at the states (same seed and pressures) of features.yaml's.
-write_chemkin(shared_dir / "h2o2.yaml", "ohmech", "h2o2")
-write_chemkin(shared_dir / "gri30.yaml", "gri30", "gri30")
-convert_features()
+write_chemkin(data_dir / "h2o2.yaml", "ohmech", "h2o2")
+write_chemkin(data_dir / "gri30.yaml", "gri30", "gri30")
+convert(test_mech_dir, "features.inp", "features_chemkin.yaml", "features_chemkin")
 write_rates(test_mech_dir / "features_chemkin.yaml", "features_chemkin", "features_chemkin",
             [0.005 * ct.one_atm, 0.3 * ct.one_atm, ct.one_atm, 3 * ct.one_atm, 200 * ct.one_atm, 10 * ct.one_atm],
             count=12)
+# The H2/O2 mechanism's CHEMKIN file as distributed (9 species, no N2: not h2o2.yaml's
+# species), as Cantera reads it. GRI-Mech 3.0's distributed files are checked against
+# gri30.yaml and rates_gri30.txt, whose species and reactions are theirs.
+convert(data_dir, "h2o2.inp", "h2o2_ck2yaml.yaml", "h2o2_ck2yaml")
+write_rates(test_mech_dir / "h2o2_ck2yaml.yaml", "h2o2_ck2yaml", "h2o2_ck2yaml",
+            [ct.one_atm, 5 * ct.one_atm, 0.2 * ct.one_atm])

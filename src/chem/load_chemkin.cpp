@@ -1,7 +1,8 @@
 // CHEMKIN-II gas mechanisms: ELEMENTS, SPECIES, THERMO (NASA-7 entries in fixed
 // columns), REACTIONS with their auxiliary lines, from a mechanism file and an optional
 // thermo file. Interpreted as Cantera's ck2yaml does, except where noted (REV keeps one
-// reaction with an explicit reverse rate; a fifth element in columns 74-78 is read).
+// reaction with an explicit reverse rate; a fifth element in columns 74-78 is read where
+// Tcommon leaves them free).
 // Species names are case-sensitive strings; keywords are not. Numbers are read with
 // std::from_chars: the host's locale never changes them.
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include "chem/loaders.hpp"
@@ -95,8 +97,10 @@ std::string section_keyword(const std::string& word) {
 }
 
 // Splits a file into its sections. Each section ends with END or where the next one
-// starts; ELEMENTS and SPECIES may end on a line of names. Text outside the sections is
-// an error; a TRANSPORT section is kept (and skipped by the reader).
+// starts; ELEMENTS and SPECIES may end on a line of names. As ck2yaml reads them, text
+// before the first section is a header (ignored) and the rest of an END line is a
+// comment; text between sections is an error. A TRANSPORT section is kept (and skipped
+// by the reader).
 std::vector<Section> split_sections(const std::string& path, const std::string& text) {
   std::vector<Section> out;
   bool open = false;
@@ -135,7 +139,7 @@ std::vector<Section> split_sections(const std::string& path, const std::string& 
       line = out.back().rest;  // names may follow the keyword on its line
       w = words(line);
     } else if (!open) {
-      if (w.empty()) continue;
+      if (w.empty() || out.empty()) continue;
       fail(OPSPLIT_ERROR_PARSE, where + ": \"" + trim(line) +
                                     "\" is outside any section (ELEMENTS, SPECIES, THERMO, REACTIONS, TRANSPORT)");
     }
@@ -143,7 +147,6 @@ std::vector<Section> split_sections(const std::string& path, const std::string& 
     if (s.keyword == "ELEMENTS" || s.keyword == "SPECIES") {
       const auto end = std::find_if(w.begin(), w.end(), [](const std::string& x) { return upper(x) == "END"; });
       if (end != w.end()) {
-        if (end + 1 != w.end()) fail(OPSPLIT_ERROR_PARSE, where + ": \"" + *(end + 1) + "\" after END");
         std::string names;
         for (auto it = w.begin(); it != end; ++it) names += *it + " ";
         s.body.push_back({number, names});
@@ -151,7 +154,6 @@ std::vector<Section> split_sections(const std::string& path, const std::string& 
         continue;
       }
     } else if (!w.empty() && upper(w[0]) == "END") {
-      if (w.size() > 1) fail(OPSPLIT_ERROR_PARSE, where + ": \"" + w[1] + "\" after END");
       open = false;
       continue;
     }
@@ -364,11 +366,15 @@ class ChemkinReader {
     const std::string where = entry.path + ":" + std::to_string(entry.lines[0].number);
     const std::string what = where + ": species \"" + s.name + "\"";
     s.where = where;
-    // Composition: element (2 characters) and count (3) in columns 25-44, and a fifth
-    // in columns 74-78.
+    // Tcommon: columns 66-75 as ck2yaml reads them (GRI-Mech 3.0's own files write
+    // "1000.000" across 66-75); where those are not one number, columns 66-73 of the
+    // CHEMKIN-II format, whose columns 74-78 may then hold a fifth element.
+    double wide_t_mid = 0.0;
+    const bool wide = read_number(columns(first, 65, 10), wide_t_mid);
+    // Composition: element (2 characters) and count (3) in columns 25-44 (and 74-78).
     std::vector<std::string> fields;
     for (size_t f = 0; f < 4; ++f) fields.push_back(columns(first, 24 + 5 * f, 5));
-    fields.push_back(columns(first, 73, 5));
+    if (!wide) fields.push_back(columns(first, 73, 5));
     for (const std::string& field : fields) {
       const std::string symbol = trim(columns(field, 0, 2)), count_text = trim(columns(field, 2, 3));
       double count = 0.0;
@@ -399,10 +405,11 @@ class ChemkinReader {
     };
     const double t_low = temperature(45, 10, "Tlow"), t_high = temperature(55, 10, "Thigh");
     std::optional<double> t_mid;
-    if (!trim(columns(first, 65, 8)).empty()) t_mid = temperature(65, 8, "Tcommon");
+    if (wide) t_mid = wide_t_mid;
+    else if (!trim(columns(first, 65, 8)).empty()) t_mid = temperature(65, 8, "Tcommon");
     else if (entry.default_t_mid && t_low < *entry.default_t_mid && *entry.default_t_mid < t_high) t_mid = entry.default_t_mid;
     else if (!entry.default_t_mid)
-      fail(OPSPLIT_ERROR_PARSE, what + ": no common temperature in columns 66-73, and the THERMO section has no "
+      fail(OPSPLIT_ERROR_PARSE, what + ": no common temperature in columns 66-75, and the THERMO section has no "
                                        "default temperature line");
     // Coefficients, 15 columns each: the high range (a1..a7) first, then the low.
     std::array<double, 14> a{};
@@ -556,7 +563,10 @@ class ChemkinReader {
         continue;
       }
       // A term: a species, or a coefficient and a species, or M.
-      auto [k, len] = name_at(i, false);
+      // Not a structured binding: the find_if below captures k (C++20 for a binding).
+      int k = -1;
+      size_t len = 0;
+      std::tie(k, len) = name_at(i, false);
       double coefficient = 1.0;
       if (k < 0 && !third_body_at(i)) {
         size_t j = i;

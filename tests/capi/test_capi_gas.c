@@ -426,7 +426,7 @@ int main(int argc, char** argv) {
               "species \"H2\" has no thermo data");
   /* A YAML file is not CHEMKIN, and a mechanism file is not a thermo file. */
   EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, features, NULL, &loaded), OPSPLIT_ERROR_PARSE, load_ck,
-              "is outside any section");
+              "has no SPECIES section");
   EXPECT_FAIL(opsplit_mechanism_load_chemkin(ctx, h2o2_inp, features_inp, &loaded), OPSPLIT_ERROR_PARSE, load_ck,
               "may only hold a THERMO section");
   { /* Malformed (an undeclared species) and unsupported (CHEB) files, named by path and line;
