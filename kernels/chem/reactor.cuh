@@ -85,7 +85,7 @@ OPSPLIT_HD double temperature_rate(const GasKinetics& g, const ReactorState& st,
 }
 
 // dy/dt of one system; scratch: reactor_scratch_size(nspecies) doubles.
-OPSPLIT_HD void reactor_rhs(const GasKinetics& g, int kind, const double* params, const double* y, double* ydot,
+OPSPLIT_HD_CALLED void reactor_rhs(const GasKinetics& g, int kind, const double* params, const double* y, double* ydot,
                             double* scratch) {
   const int ns = g.nspecies;
   const ReactorScratch sc = reactor_scratch(scratch, ns);
@@ -182,7 +182,7 @@ OPSPLIT_HD double energy_row_entry(int ns, const double* e, const double* col, c
 // (constant volume), and through the energy equation dT/dt = -T sum e_k wdot_k / Q,
 // e_k = h_k/RT (u_k/RT), Q = sum c_k C_k, c_k = cp_k/R (cv_k/R).
 // scratch: reactor_scratch_size(nspecies) doubles.
-OPSPLIT_HD void reactor_jacobian(const GasKinetics& g, int kind, const double* params, const double* y, double* jac,
+OPSPLIT_HD_CALLED void reactor_jacobian(const GasKinetics& g, int kind, const double* params, const double* y, double* jac,
                                  double* scratch) {
   const int ns = g.nspecies;
   const ReactorScratch sc = reactor_scratch(scratch, ns);

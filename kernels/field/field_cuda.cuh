@@ -1,5 +1,9 @@
 // CUDA kernels and launchers of the field operations. The numerics are those of
-// diffusion.cuh / boundary.cuh / layout.cuh / reduce.cuh, shared with the CPU.
+// diffusion.cuh / boundary.cuh / layout.cuh / reduce.cuh, shared with the CPU. For one
+// value type at a time: included by field_cuda_float.cu and field_cuda_double.cu only,
+// so that the two precisions compile in parallel. Everything here has internal linkage.
+#pragma once
+
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
@@ -74,7 +78,8 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
 // of plane k+1 over the tile and a one-cell halo into a ring of three planes in shared
 // memory, a second barrier, and a register queue of them like the values'. It halves a
 // step's memory traffic (5 transfers of the field to 2) but a step stays bound by the
-// instructions of two 19-point stencils per cell (docs/PERFORMANCE.md).
+// instructions of two 19-point stencils per cell (docs/performance-history.md,
+// 'Reaction-diffusion models, GPU').
 //
 // Two ways for a thread to own cells in each of its RY rows:
 //  - PIECES (diffusion): V = 16 bytes / value size adjacent cells, read from shared
@@ -140,9 +145,9 @@ struct Tile {
                 "a reach of 2 is for one component, one cell per row and thread");
   static_assert(WIDTH % V == 0, "a tile row is whole pieces");
 };
-// Diffusion: 4 thread rows in float, 8 in double (fewer halo rows per cell read
-// through L2; H100 19-point double 82.4 -> 85.0 % of copy bandwidth, H200 71.3 -> 72.9 %;
-// float lost 0-4 points with 8, docs/PERFORMANCE.md).
+// Diffusion: 4 thread rows in float, 8 in double: a taller tile reads fewer halo rows
+// per cell through L2, which double gains from and float does not
+// (docs/performance-history.md, '3D diffusion, GPU', 0d1c118).
 #ifdef OPSPLIT_TILE_Y
 template <class T>
 constexpr int kDiffusionRows = OPSPLIT_TILE_Y;
@@ -155,10 +160,10 @@ using DiffusionTile = Tile<T, kDiffusionRows<T>, OPSPLIT_TILE_RY, 1, 0>;
 // Model shapes: STRIDED rows, 4 thread rows per block; one component: 4 cell rows per
 // thread (float) or 2 (double); two float components: 2 rows, at least 3 blocks per SM;
 // more: 1 row, and at least 4 (float) or 3 (double) blocks per SM. The best of those
-// measured (docs/PERFORMANCE.md; two rows for two float components gave Turing 55 % of
-// copy bandwidth on the H200 instead of 43 %, and cost three float components 1 %; four
-// rows for one component gave float advection 65.5 % instead of 63.1 % on the H100, and
-// cost double Cahn-Hilliard 3 %).
+// measured: more cell rows share a plane's per-thread work (barrier, ring addressing,
+// copy issue) between more cells while the queues still fit the registers; three float
+// components, and double Cahn-Hilliard with four rows, lost (docs/performance-history.md,
+// 'Reaction-diffusion models, GPU', 5325cea).
 template <class T, int G>
 struct ModelShape {
   using type = Tile<T, 4, 1, G, 1, sizeof(T) == 4 ? 4 : 3>;
@@ -175,10 +180,9 @@ template <class T, int G>
 using ModelTile = typename ModelShape<T, G>::type;
 // The shape with a reach of 2 (FusedPotential: one component), whose threads also hold
 // a queue of potentials: OPSPLIT_FUSED_TY thread rows of OPSPLIT_FUSED_RY cell rows in
-// float, half as many cell rows in double, no bound on registers. The best of those
-// measured (H200, 19-point Cahn-Hilliard, % of copy bandwidth, float / double): 4 x 2,
-// unbounded 20.8 / 21.7; at least 4 blocks per SM 20.3 / 20.7; 8 x 2 (2 blocks) 20.1 /
-// 20.9; 4 x 4 (2 blocks) 14.9 / 20.4.
+// float, half as many cell rows in double, no bound on registers: the best of the
+// shapes measured (4 x 2 against a bound of 4 blocks per SM, 8 x 2 and 4 x 4;
+// docs/performance-history.md, 'Reaction-diffusion models, GPU', 8bc7497).
 #ifndef OPSPLIT_FUSED_TY
 #define OPSPLIT_FUSED_TY 4
 #endif
@@ -192,14 +196,16 @@ template <class T>
 using FusedModelTile = Tile<T, OPSPLIT_FUSED_TY, sizeof(T) == 4 ? OPSPLIT_FUSED_RY : (OPSPLIT_FUSED_RY + 1) / 2, 1,
                             1, OPSPLIT_FUSED_MIN_BLOCKS, 2>;
 // The G queues of the march in registers: up to 4 float components, 2 double ones.
-// Three double components took 168 registers with spills and ran at 16 % of copy
-// bandwidth where the column kernel below runs at 23 % (H200, docs/PERFORMANCE.md).
+// Three double components took 168 registers with spills and ran slower than the
+// column kernel below, which they keep (docs/performance-history.md, 'Reaction-diffusion
+// models, GPU').
 constexpr bool queues_fit(int ncomp, size_t value_size) { return ncomp * value_size <= 16; }
 
 // How a march gets the values around the grid, per axis. It does without its input's
 // ghost layers where a ghost is a plain copy of a cell: filling them took a launch per
-// axis and step (with the gaps between them, the y and z fills were about 3 % of a
-// float64 diffusion step; ncu, H100; the x fill, one value per row, more). A kernel
+// axis and step, with gaps between the launches, and the x fill writes one value per
+// row, one memory sector per value (docs/performance-history.md, '3D diffusion, GPU',
+// 9caa691 and 5bccc64). A kernel
 // copies the halo rows, planes and x neighbours that are ghosts from those cells
 // instead, on the axes its cells allow (Cells::kCopiedHalo):
 //  - kWrapped: every component PERIODIC on the axis: the cells across the grid (along
@@ -210,12 +216,12 @@ constexpr bool queues_fit(int ncomp, size_t value_size) { return ncomp * value_s
 //  - kFromMemory: otherwise (Dirichlet faces, components that differ): the ghosts,
 //    filled before (fill_missing_ghosts). A kernel never reads an edge ghost of an
 //    axis it copies, so such a fill may run before the fills of the axes before it.
-// The model kernels copy x and y, not z: the test of where a z ghost plane comes from,
-// on every plane, cost float32 Turing and advection 3-5 points of copy bandwidth, more
-// than the z fill (H200). Putting the ghost values into the halo in shared memory
-// instead, for every face kind, cost more than the fills (a second barrier per plane
-// in the tiles at a face, and 13-23 % more instructions; H100 at 6dc53aa: diffusion
-// float64 82 -> 78 %, 19-point float32 on the H200 64 -> 52 % of copy bandwidth).
+// The model kernels copy x and y, not z: in a kernel of one cell per row and thread,
+// the test of where a z ghost plane comes from, on every plane, cost more than the z
+// fill. Putting the ghost values into the halo in shared memory instead, for every face
+// kind, cost more than the fills (a second barrier per plane in the tiles at a face,
+// and more instructions). Both measured in docs/performance-history.md, '3D diffusion,
+// GPU', 5bccc64.
 enum HaloSource : int { kFromMemory = 0, kWrapped = 1, kMirrored = 2 };
 struct HaloPlan {
   int source[3];
@@ -230,9 +236,9 @@ struct HaloPlan {
 // Where index g of an axis of n cells, up to a reach outside them, reads from: the
 // cells across (wrapped), the mirror image inside (mirrored), or the ghost in memory (a
 // reach of 2 reads it for both halo layers, whose outer one the march does not use).
-// The images are boundary.cuh's image_of, spelled out: calling it cost the 7-point
-// float diffusion march 2.2 points of copy bandwidth on the H100 (ptxas gave it 96
-// registers instead of 116 and a slower schedule).
+// The images are boundary.cuh's image_of, spelled out: calling it changed ptxas's
+// registers and schedule of the 7-point float diffusion march, which ran slower
+// (docs/performance-history.md, '3D diffusion, GPU', the planes by the copy engine).
 __device__ int64_t halo_source(int64_t g, int64_t n, int source) {
   if (g >= 0 && g < n) return g;
   if (source == kWrapped) return g < 0 ? g + n : g - n;
@@ -299,8 +305,9 @@ struct DiffuseCells {
 // The terms are kernel parameters (constant operands); which transport terms there are
 // is known at compile time unless a per-cell wind blows (transport_terms).
 // The halo a model kernel copies (HaloPlan): x and y, but only y with a Cahn-Hilliard
-// term known at compile time (x cost float32 Cahn-Hilliard 17.1 -> 14.9 % of copy
-// bandwidth on the H100, where Turing and advection gained 4-8 points).
+// term known at compile time: copying x too slowed the Cahn-Hilliard update kernel,
+// where Turing and advection gained from it (docs/performance-history.md,
+// 'Reaction-diffusion models, GPU', 63d5a5f).
 constexpr unsigned model_copied_halo(int terms) { return known_potential_terms(terms) ? 2u : 3u; }
 
 //
@@ -359,7 +366,8 @@ struct PotentialCells {
 };
 
 // A bound of blocks per SM only where a shape asks for one: even a bound of 1 changes
-// ptxas's choices (the 19-point diffusion kernel lost 2-7 % of copy bandwidth with it).
+// ptxas's choices, and the 19-point diffusion kernel ran slower with it
+// (docs/performance-history.md, 'Reaction-diffusion models, GPU', earlier measurements).
 template <int Points, class Shape, class T, class Cells>
 __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::MIN_BLOCKS : 0)
     march_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid, const __grid_constant__ Cells cells,
@@ -431,9 +439,10 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   // ghosts of `out` are written here, by the threads that store cells 0 and n-1 of a
   // row: each feeds one ghost, its mirror image on its own face or its periodic image
   // across, so that the next step needs no x ghost launch (one value per row, so one
-  // memory sector per value: it cost 2-9 % of a diffusion step). The model kernels do
-  // not write them (the code raised their registers and cost them 1-12 %, H100): they
-  // mirror x from their cells or read ghosts that were filled (HaloPlan).
+  // memory sector per value: the dearest of the fills). The model kernels do not write
+  // them (the code raised their registers and slowed them; docs/performance-history.md,
+  // '3D diffusion, GPU', 9caa691): they mirror x from their cells or read ghosts that
+  // were filled (HaloPlan).
   constexpr bool kXGhosts = Cells::kWritesXGhosts;
   // feeds_lo / feeds_hi: which of the thread's cells is cell 0 / n-1 (-1: none). The
   // ghost that cell 0 / n-1 of group component g feeds, its x index and its face, sit
@@ -615,12 +624,11 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     take_potentials(1, Z1{});
   }
   // probe: NaN when any new value of the thread's since the last health test is NaN or
-  // Inf (v * 0 is 0 for every finite v). Tested per row, or once per three planes
-  // (check_planes) in the model kernels of reach 1: there it gave double advection
-  // 70.8 -> 74.1 % of copy bandwidth and float precipitation and advection 0.7-0.8
-  // points (H100), where the diffusion kernels were unchanged but 19-point double, which
-  // lost an SM's second block (128 -> 154 registers; 85.4 -> 70.9 %), and Cahn-Hilliard
-  // double lost 2.5 points.
+  // Inf (v * 0 is 0 for every finite v). Tested once per three planes (check_planes) in
+  // the model kernels of reach 1, which gain from it; per row elsewhere: in 19-point
+  // double diffusion it raised the registers (128 -> 154) and lost an SM's second block,
+  // and fused double Cahn-Hilliard lost too (docs/performance-history.md,
+  // 'Reaction-diffusion models, GPU', the health test once per three planes).
   constexpr bool kCheckPerRow = !STRIDED || R > 1;
   T probe = T(0);
   // Records new value `bad` of group component g at cell e of row j, plane k, if it is
@@ -902,9 +910,10 @@ unsigned potential(const Context& ctx, Input<T>& in, T* mu, const Grid& grid, in
 // The models whose march can compute the Cahn-Hilliard potential (FusedPotential): one
 // component of the linear kind, a kernel each. With two or three components the queues
 // of values and potentials spilled to local memory; precipitation's three float
-// components, the potentials read from shared memory instead, ran slower (H200: 23.5 ->
-// 20.6 % of copy bandwidth: their tile is 4 cells high, and a halo of 2 doubles the rows
-// each plane loads). Its Cahn-Hilliard term must be known at compile time. A function
+// components, the potentials read from shared memory instead, ran slower (their tile
+// is 4 cells high, and a halo of 2 doubles the rows each plane loads;
+// docs/performance-history.md, 'Reaction-diffusion models, GPU', 8bc7497). Its
+// Cahn-Hilliard term must be known at compile time. A function
 // of run-time values and of compile-time ones alike.
 constexpr bool fusable(int kind, int ncomp, int terms) {
   return kind == kLinear && ncomp == 1 && known_potential_terms(terms);
@@ -1133,17 +1142,14 @@ void unpack_face(const Context& ctx, const T* slab, const Grid& grid, int axis, 
   cuda::check_launch("unpack_face_kernel");
 }
 
-}  // namespace
-
+// The table of this value type's launchers (launch.hpp).
 template <class T>
-const Launchers<T>& cuda_launchers() {
+const Launchers<T>& cuda_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read<T>, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>,
                                   pack_face<T>,   unpack_face<T>,  potential<T>};
   return table;
 }
 
-template const Launchers<float>& cuda_launchers<float>();
-template const Launchers<double>& cuda_launchers<double>();
-
+}  // namespace
 }  // namespace opsplit::field

@@ -210,7 +210,7 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
     // With Cahn-Hilliard terms (whose components often do not diffuse), a branch the
     // whole warp takes alike: zero weights add exactly zero to finite values (a step
     // never starts from non-finite ones: the health check stops it). Not elsewhere: the
-    // branch cost float32 advection 3 points of copy bandwidth (H200).
+    // branch slowed float32 advection (docs/performance-history.md).
     constexpr bool kMaySkip = flagged || (Terms & kPotentialTerms) != 0;
     T acc = !kMaySkip || t.diffuses ? stencil_sum<Points, T>(at, t.diffusion) : T(0);
 #else
@@ -227,7 +227,7 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
     } else if constexpr ((Terms & kPotentialTerms) != 0) {
 #if defined(__CUDA_ARCH__)
       // A branch the whole warp takes alike: the potential is read from device memory,
-      // and reading it for every component cost precipitation float32 a fifth (H100).
+      // and reading it for every component slowed precipitation (performance-history.md).
       if (t.mu_slot >= 0) acc += stencil_sum<Points, T>(potential(t.mu_slot), t.potential);
 #else
       // Without a branch, so that the row loop vectorizes: a component without the term
@@ -237,7 +237,9 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
       acc += kept_or_zero(ch, t.mu_slot >= 0);
 #endif
     }
-    if (c < NR) acc += s.dt * (c == 0 ? rate[0] : (c == 1 ? rate[NR > 1 ? 1 : 0] : rate[NR - 1]));
+    if constexpr (NR > 0) {  // (no rate[NR - 1] to read, even unreached, without reactions)
+      if (c < NR) acc += s.dt * (c == 0 ? rate[0] : (c == 1 ? rate[NR > 1 ? 1 : 0] : rate[NR - 1]));
+    }
     acc += t.rate_dt * x + t.source_dt;
     store(c, x + acc);
   }

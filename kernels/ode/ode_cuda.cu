@@ -48,10 +48,10 @@ struct KernelArgs {
 };
 
 // 64 threads per block, at least 12 blocks per SM (<= 85 registers): the kernel waits on
-// its local memory (each system's stages, Jacobian and factors), and on an H100 POLLU ran
-// 12 % faster than with the compiler's 96 registers (1.43 vs 1.63 us per cell); fewer
-// registers (16-32 blocks) spilled more and lost again, and fewer resident blocks (a
-// capped grid to keep each SM's systems in L1) were up to 2x slower (2026-11-22).
+// its local memory (each system's stages, Jacobian and factors), and more resident warps
+// hide that better than the compiler's extra registers; fewer registers spill more, and
+// fewer resident blocks (a capped grid to keep each SM's systems in L1) were slower
+// (docs/performance-history.md, "Chemistry ODE batches").
 constexpr int kThreads = 64;
 constexpr int kMinBlocksPerSm = 12;
 
@@ -144,11 +144,10 @@ __global__ void __launch_bounds__(kThreads) integrate_reactor_kernel(KernelArgs 
 }
 
 // Up to 16 equations with at least 10 blocks per SM (<= 96 registers): the compiler's 168
-// registers left 12 warps per SM waiting on local memory. H100, H2/O2 10^6 cells, two
-// passes: 0.886/0.869 -> 0.828/0.842 us per cell in rounds, 2.87/2.90 -> 2.58/2.55 in one
-// launch (8 blocks: 0.816/0.842 and 2.75/2.70); the same results. The larger kernels keep
-// the compiler's choice: with a bound of one block per SM, which should change nothing,
-// GRI-Mech took 11.13 us per cell where runs without it took 9.61-10.07.
+// registers left 12 warps per SM waiting on local memory; the bound is faster, with the
+// same results. The larger kernels keep the compiler's choice: even a bound of one block
+// per SM, which should change nothing, made GRI-Mech slower (docs/performance-history.md,
+// "Gas reactors near ignition").
 __global__ void __launch_bounds__(kThreads, 10) integrate_small_reactor_kernel(KernelArgs a, chem::GasKinetics g,
                                                                                int kind, bool analytic) {
   integrate_reactors<16>(a, g, kind, analytic);
@@ -230,22 +229,17 @@ void launch_kernel(Context& ctx, KernelArgs a, const CudaBatch& b, const LargeRe
 }
 
 // Rounds. A warp runs until the last of its 32 systems is done, and near ignition some
-// systems need several times the steps of the rest (H2/O2 at 1e-5 s: 11.4 accepted
-// steps per cell on average, the slowest of 32 about 33), so most lanes idle. In
-// rounds, every system still running takes one accepted step per launch and is paused
+// systems need several times the steps of the rest, so most lanes idle. In rounds, every
+// system still running takes one accepted step per launch and is paused
 // (integrate_rosenbrock: pausing changes no step), and the next launch packs the
-// unfinished ones 32 to a warp again. bench_reactor on an H100, 10^6 H2/O2 cells: 2.70
-// us per cell in one launch, 0.90 in rounds of one step, 1.14 of two, 1.25 of four;
-// 10^5 GRI-Mech cells 25.6 and 15.1 us. After kOneStepRounds rounds each round is twice
-// as long as the last: a long integration takes a few more launches, not one per step.
-// A batch of a few warps per SM waits on memory rather than on its slowest lanes, and
-// there a relaunch costs more than packing saves, so in auto mode a batch under
-// kRoundWarpsPerSm warps per SM runs in one launch. H100 (132 SMs), H2/O2, rounds against
-// one launch, two passes each: 12 500 cells (3 warps per SM) 4.61/4.69 against 4.28/4.41
-// us per cell, 25 000 (6) 2.51/2.50 against 3.17/3.19, 40 000 1.73/1.75 against 3.02/3.03.
-// (GRI-Mech gains from rounds even at 1250 cells, 3 %: its steps are slow enough to hide
-// a relaunch.) Once rounds start they go on to the last system: finishing the last third
-// in one launch made 10^5 GRI-Mech cells 7 % slower.
+// unfinished ones 32 to a warp again. One accepted step a round was the fastest of 1, 2,
+// 4 and 8. After kOneStepRounds rounds each round is twice as long as the last: a long
+// integration takes a few more launches, not one per step. A batch of a few warps per SM
+// waits on memory rather than on its slowest lanes, and there a relaunch costs more than
+// packing saves, so in auto mode a batch under kRoundWarpsPerSm warps per SM runs in one
+// launch (GRI-Mech's slow steps hide a relaunch even in small batches). Once rounds start
+// they go on to the last system: finishing the last third in one launch was slower
+// (docs/performance-history.md, "Gas reactors near ignition", rounds).
 constexpr int kOneStepRounds = 64;
 constexpr int64_t kRoundWarpsPerSm = 4;
 

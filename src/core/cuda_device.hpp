@@ -69,9 +69,11 @@ class Device {
   int id_;
   void* own_stream_ = nullptr;
   void* stream_ = nullptr;  // the host's stream, when it gave one
-  mutable void* mark_ = nullptr;     // a cudaEvent_t, made at the first mark()
-  mutable void* beside_ = nullptr;   // the second stream and the event of its copies so far
-  mutable void* copied_ = nullptr;
+  // [[maybe_unused]]: a build without CUDA defines this class's functions as stubs
+  // (core/no_cuda.cpp), which use none of these.
+  [[maybe_unused]] mutable void* mark_ = nullptr;    // a cudaEvent_t, made at the first mark()
+  [[maybe_unused]] mutable void* beside_ = nullptr;  // the second stream and the event of its copies so far
+  [[maybe_unused]] mutable void* copied_ = nullptr;
   void make_beside() const;
 };
 
@@ -92,8 +94,8 @@ class LocalMemoryRelease {
   LocalMemoryRelease& operator=(const LocalMemoryRelease&) = delete;
 
  private:
-  size_t limit_ = 0;
-  bool known_ = false;
+  [[maybe_unused]] size_t limit_ = 0;  // (no_cuda.cpp's stubs use neither)
+  [[maybe_unused]] bool known_ = false;
 };
 
 }  // namespace opsplit::cuda

@@ -1,4 +1,9 @@
-// CPU (OpenMP) launchers of the field operations.
+// CPU (OpenMP) launchers of the field operations, for one value type at a time:
+// included by field_cpu_float.cpp and field_cpu_double.cpp only, so that the two
+// precisions (each row loop in three instruction-set clones) compile in parallel.
+// Everything here has internal linkage: each of the two files has its own copy.
+#pragma once
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -19,7 +24,8 @@ constexpr int64_t kParallelMinValues = int64_t(1) << 15;
 // The row loops, where the time goes, are compiled for three x86-64 levels (baseline
 // SSE2, AVX2 and AVX-512) and the best the machine has is chosen when the library
 // loads (GCC's target_clones: an ifunc): an installed library cannot be built for its
-// host, and the loops run 1.5-2x faster with the wider vectors. The results are the
+// host, and the wider vectors run the loops faster (docs/performance-history.md, "3D
+// diffusion, CPU"). The results are the
 // same bits on every level (the library is compiled without FP contraction: no FMA).
 // OPSPLIT_NO_ROW_CLONES (the sanitizer build) compiles the baseline only.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && defined(__ELF__) && \
@@ -27,6 +33,13 @@ constexpr int64_t kParallelMinValues = int64_t(1) << 15;
 #define OPSPLIT_ROW_LOOP __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), noinline))
 #else
 #define OPSPLIT_ROW_LOOP
+#endif
+// A row loop's iterations do not depend on each other (its output is not its input):
+// GCC's ivdep, Clang's assume_safety.
+#if defined(__clang__)
+#define OPSPLIT_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define OPSPLIT_IVDEP _Pragma("GCC ivdep")
 #endif
 
 int threads_for(const Context& ctx, const Grid& grid) {
@@ -86,7 +99,7 @@ void record_first_bad(unsigned long long* first, const Health& h, const Grid& gr
 // in the same instruction-set clone.
 template <int Points, class T>
 OPSPLIT_ROW_LOOP bool diffuse_row(const T* in, T* out, int64_t n, int64_t sy, int64_t sz, DiffusionWeights<T> w) {
-#pragma GCC ivdep
+OPSPLIT_IVDEP
   for (int64_t i = 0; i < n; ++i) out[i] = diffusion_update<Points>(StridedAt<T>{in + i, 1, sy, sz}, w);
   return row_is_finite(out, n);
 }
@@ -99,9 +112,8 @@ OPSPLIT_ROW_LOOP bool diffuse_row(const T* in, T* out, int64_t n, int64_t sy, in
 // one ghost. In the order of fill_ghosts (x, then y over x's ghosts, then z over both):
 // the row's x ghosts; the y ghost row that row 0 or n-1 feeds, x ghosts included; the
 // z ghost rows of both that plane 0 or n-1 feeds; none beyond a remote face (the
-// exchange brings those). Separate fills of all faces took 15-25 % of a one-step call
-// (perf, one thread: 7-point float32 at 256^3, Turing at 128^3): the x faces touch two
-// cache lines of every row.
+// exchange brings those). Separate fills of all faces were a large share of a one-step
+// call (docs/performance-history.md): the x faces touch two cache lines of every row.
 struct RowGhosts {
   const FaceCondition* faces = nullptr;  // 6 per component; NULL: none written
 
@@ -196,7 +208,7 @@ OPSPLIT_ROW_LOOP bool update_row(const T* in, T* out, const T* mu, const T* velo
     for (int c = 0; c < NC; ++c) t[c] = terms[c];
     row_terms = t;
   }
-#pragma GCC ivdep
+OPSPLIT_IVDEP
   for (int64_t i = 0; i < n; ++i)  // finiteness: after the row, as in diffuse_row
     update_cell<Points, Kind, NC, Terms, false>(in, out, mu, velocity, nb, base + i, row_terms, s);
   bool finite = true;
@@ -232,7 +244,7 @@ unsigned update_kind(const Context& ctx, const T* in, T* out, const T* mu, const
 template <int Points, class T>
 OPSPLIT_ROW_LOOP void potential_row(const T* in, T* mu_row, Neighbours nb, int64_t at, int64_t n,
                                     PotentialTerms<T> p) {
-#pragma GCC ivdep
+OPSPLIT_IVDEP
   for (int64_t i = 0; i < n; ++i) mu_row[i] = chemical_potential<Points>(GlobalValues<T>{in, at + i, nb}(p.comp), p);
 }
 
@@ -369,17 +381,14 @@ void unpack_face(const Context&, const T* slab, const Grid& grid, int axis, int 
   for (int64_t e = 0; e < n; ++e) data[slab_index(grid, s, layer, e)] = slab[e];
 }
 
-}  // namespace
-
+// The table of this value type's launchers (launch.hpp).
 template <class T>
-const Launchers<T>& cpu_launchers() {
+const Launchers<T>& cpu_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,   row_sums<T>,     row_extremes<T>, row_energy<T>,
                                   pack_face<T>,   unpack_face<T>,  potential<T>};
   return table;
 }
 
-template const Launchers<float>& cpu_launchers<float>();
-template const Launchers<double>& cpu_launchers<double>();
-
+}  // namespace
 }  // namespace opsplit::field

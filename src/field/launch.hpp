@@ -1,6 +1,6 @@
 // The field launchers of each backend: the same operations over the same numerics
-// (kernels/field/*.cuh), as OpenMP loops (field_cpu.cpp) or CUDA kernels
-// (kernels/field/field_cuda.cu). Pointers are on the context's backend; `bc` has 6
+// (kernels/field/*.cuh), as OpenMP loops (field_cpu.hpp) or CUDA kernels
+// (kernels/field/field_cuda.cuh). Pointers are on the context's backend; `bc` has 6
 // faces per component, `weights` / `terms` one entry per component.
 #pragma once
 
@@ -144,10 +144,20 @@ void potential_into_memory(const Context& ctx, Input<T>& in, const Grid& grid, i
   fill(ctx, pass.mu, slot_grid, pass.slot_faces, kAllAxes & ~written);
 }
 
+// Each backend's table per value type, a translation unit each (field_cpu_float.cpp,
+// field_cpu_double.cpp, kernels/field/field_cuda_float.cu, field_cuda_double.cu).
 template <class T>
 const Launchers<T>& cpu_launchers();
+template <>
+const Launchers<float>& cpu_launchers<float>();
+template <>
+const Launchers<double>& cpu_launchers<double>();
 template <class T>
 const Launchers<T>& cuda_launchers();  // built with CUDA only
+template <>
+const Launchers<float>& cuda_launchers<float>();
+template <>
+const Launchers<double>& cuda_launchers<double>();
 
 template <class T>
 const Launchers<T>& launchers(const Context& ctx) {

@@ -87,7 +87,7 @@ template <class Word>
 }
 
 // The steps compiled for three x86-64 levels, like the field's row loops
-// (src/field/field_cpu.cpp); integer operations: the same bits on each. (Clones of a
+// (src/field/field_cpu.hpp); integer operations: the same bits on each. (Clones of a
 // template are not supported: one clone set a word size.)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && defined(__ELF__) && \
     !defined(OPSPLIT_NO_ROW_CLONES)

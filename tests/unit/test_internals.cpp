@@ -135,7 +135,7 @@ TEST(Reduce, PairwiseTotalOrder) {
 }
 
 // The CPU backend runs its row loops in the widest instruction-set clone the machine
-// has (AVX-512 or AVX2, field_cpu.cpp); this test is compiled for the x86-64 baseline.
+// has (AVX-512 or AVX2, field_cpu.hpp); this test is compiled for the x86-64 baseline.
 // One diffusion step computed here with the same shared per-cell function must give
 // the library's bits: no clone contracts into FMA or reorders. (Scaling the weights
 // as D * (dt * w) instead of (D * dt) * w here makes it fail: it sees one rounding.)

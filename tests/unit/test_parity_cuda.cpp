@@ -201,7 +201,7 @@ TEST(CudaParity, ModelsFloat) {
   compare<float>({{70, 45, 40}, 19, 2, 1, OPSPLIT_REACTION_TURING, false, 1}, 5e-5);
 }
 // The march's halo rows and planes copied from the cells the ghosts copy (kernels/
-// field/field_cuda.cu, HaloPlan) where every component has the same periodic or no-flux
+// field/field_cuda.cuh, HaloPlan) where every component has the same periodic or no-flux
 // axes: x wrapped (n a multiple of the 16-byte piece) or from memory (not), the last
 // tile ending on the grid's edge (128 float or 64 double cells for diffusion, 32 cells
 // for a model), edge ghosts over Dirichlet x ghosts. Bit-for-bit the same ghosts as
@@ -232,7 +232,7 @@ TEST(CudaParity, HaloFromTheCellsGhostsCopy) {
   }
 }
 // The Cahn-Hilliard potential computed inside the model march (FusedPotential in
-// kernels/field/field_cuda.cu: one component, the linear kind) where its ghosts copy
+// kernels/field/field_cuda.cuh: one component, the linear kind) where its ghosts copy
 // cells: mirrored (no-flux) and wrapped (periodic) axes, alone and together, tiles cut
 // by the grid (the potentials past its edge mirror or wrap too), z-chunks of 1 and 2
 // planes (33 and 34 planes), one chunk holding both z faces, axes of length 2 and 3, no
