@@ -116,9 +116,9 @@ TriadArrays& triad_arrays() {
 // Startup bounds, GB/s, by thread count (1 and all).
 std::map<int, double> g_triad_gbps;
 
-// The best pass of at least kTriadStartupPasses and half a second: on the GPU machine's
-// 16-core host, ten passes (0.1 s) right after start measured 37 GB/s where the triad
-// benchmark of the same run measured 164 (the idle cores had not woken up yet).
+// The best pass of at least kTriadStartupPasses and half a second: a few passes right
+// after start can catch idle cores that have not woken up yet and read far below the
+// triad benchmark of the same run (docs/performance-history.md, '3D diffusion, CPU').
 double startup_triad_gbps(int nthreads) {
   TriadArrays& t = triad_arrays();
   t.pass(nthreads, 3.0);  // warm-up

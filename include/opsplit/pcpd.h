@@ -29,9 +29,10 @@
  *              apart; a step is 1024 moves; L a multiple of 1024 and at least 4096; d and
  *              p as MULTISPIN (the correlated draw shared by a part's 32 sites). Another
  *              trajectory than MULTISPIN's for a seed (the same on both backends). Slower
- *              on both backends (0.71x on an H100, 0.64-0.69x on its host's CPU:
- *              docs/PERFORMANCE.md): MULTISPIN is the one to use; this one is kept to
- *              measure the word size and to check MULTISPIN against another layout.
+ *              on both backends (a move costs more Philox work and more of a step's
+ *              fixed costs: docs/performance-history.md, 'PCPD ensembles'): MULTISPIN
+ *              is the one to use; this one is kept to measure the word size and to
+ *              check MULTISPIN against another layout.
  *
  * Random numbers are Philox4x32-10 keyed by the seed, counted by replica and move:
  * cuRAND's generator on the GPU, Random123's on the CPU, so a seed gives the same

@@ -52,7 +52,8 @@ struct BoxGrowth {
 // shared memory, then the tile's threads update their cells. One cell a thread keeps a
 // step's chain of dependent operations to one cell's outflows and one update (with 256
 // threads for the 340 cells, a quarter of them took two cells' outflows, one after the
-// other: H100, the Etna run, 9.6 us a step).
+// other, and the chain was longer: docs/performance-history.md, 'Lava flows,
+// SCIARA-fv2', a55b86b).
 constexpr int kTileRows = 8, kTileCols = 32, kHaloCols = kTileCols + 2, kHalo = (kTileRows + 2) * kHaloCols;
 constexpr int kLavaThreads = (kHalo + 31) / 32 * 32;
 
@@ -217,8 +218,9 @@ __device__ double warp_min(double v) {
 // the flows its neighbours send it, from their motions, then its update and the
 // emission at vent cells. Every block keeps the time and the step count itself (block
 // 0 also the emitted thickness), from the same minima: the same values in each.
-// At most 128 registers, for 2 blocks an SM (H100, the Etna day-5 window: 27 us a step;
-// 1 block 36 us; 3 and 4 blocks spill more, 37 and 48 us).
+// At most 128 registers, for 2 blocks an SM: faster than one block an SM with the
+// registers the compiler takes, and three or four blocks spill more
+// (docs/performance-history.md, 'Lava flows, SCIARA-fv3').
 __global__ void __launch_bounds__(kThreads, 2)
     lava3_steps_kernel(LavaPlanes p, int current, long long steps0, LavaVents vents, LavaBox vent_box, int nsteps,
                        double until, bool all_cells, Lava3Constants k, LavaDeviceState* state) {

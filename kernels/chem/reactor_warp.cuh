@@ -7,11 +7,11 @@
 // through the same functions (the same bits but where the compiler fuses a multiply and
 // an add in one kernel and not the other: test_reactor_warp.cu).
 //
-// The integrator does not use these: on an H100 they took 2.3-5x the thread version's
-// time per system for H2/O2 and GRI-Mech 3.0 alike (docs/PERFORMANCE.md). A system's
-// shared memory caps a GRI-Mech kernel at 8 warps per SM, and each waits ~12 cycles
-// per instruction (ncu), where the thread version's loads of the mechanism serve 32
-// systems at once.
+// The integrator does not use these: they are slower per system than the thread
+// version for H2/O2 and GRI-Mech 3.0 alike (docs/performance-history.md, 'Gas reactors
+// near ignition', a step's phases). A system's shared memory caps a GRI-Mech kernel at
+// 8 warps per SM, too few to hide each one's latency, where the thread version's loads
+// of the mechanism serve 32 systems at once.
 //
 // Every lane of the warp calls these together (they synchronise with __syncwarp); y,
 // ydot, jac and scratch are the warp's (shared or global memory), visible to all lanes.

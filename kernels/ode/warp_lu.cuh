@@ -5,7 +5,7 @@
 // warp's, in shared or global memory; every lane calls these together. Measured
 // against one thread per system by bench_reactor_phases (faster for GRI-Mech's 54
 // equations in shared memory, but a step's other phases by a warp cost more than that
-// gains: docs/PERFORMANCE.md); the integrator does not use it.
+// gains: docs/performance-history.md); the integrator does not use it.
 #pragma once
 
 #include "ode/integrators.cuh"

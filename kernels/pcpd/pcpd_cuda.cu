@@ -32,7 +32,7 @@ __global__ void exact_kernel(uint8_t* sites, uint64_t L, uint64_t replicas, uint
 // l, read 32 consecutive words (no bank conflicts; the seed's interleaved layout). p =
 // w / K by a multiply-high with m = floor(2^32 / K) + 1, exact for w K < 2^32 (w < 32 K
 // and K < 2^13 here): a 64-bit division is a long chain of dependent instructions, and
-// a step makes four (H100: the kernel took 1.6e12 moves/s with them).
+// a step makes four (docs/performance-history.md, 'PCPD ensembles').
 template <class Word>
 struct SharedWords {
   Word* s;

@@ -224,8 +224,9 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
       advance_lava(chunk, HUGE_VAL);
     } else {
       try {
-        // CUDA: several generations a pass where the grid fits the tiled kernel (H100,
-        // 16384^2 torus: 1, 2, 4, 8 a pass 3.8, 5.3, 6.2, 6.3 x 10^12 cell updates/s).
+        // CUDA: several generations a pass where the grid fits the tiled kernel, which
+        // reads and writes the grid once a pass instead of once a generation
+        // (docs/performance-history.md, 'Life on a torus').
         // A block: one generation around the ghosts' exchange.
         const int per_pass = ctx.is_cuda() && !life_blocks_ && ca::life_generations_fit(rows_, cols_)
                                  ? ca::kLifeMaxGenerationsPerPass
