@@ -80,7 +80,9 @@ OPSPLIT_API opsplit_status opsplit_ca_attach_distributed(opsplit_ca ca, const op
                                                          const opsplit_decomposition* decomposition);
 
 /* Sets the calling thread's last error (what opsplit_last_error_message returns) to
- * "function: message" and returns status: a layer's own failures read like the core's. */
+ * "function: message" and returns status: a layer's own failures read like the core's.
+ * A status that is none of opsplit_status's values gives OPSPLIT_ERROR_INVALID_ARGUMENT
+ * and a message saying so. */
 OPSPLIT_API opsplit_status opsplit_set_last_error(opsplit_status status, const char* function, const char* message);
 
 #ifdef __cplusplus

@@ -48,10 +48,12 @@ typedef enum opsplit_bc {
   OPSPLIT_BC_PERIODIC = 2   /* ghost = the cell on the opposite side; set on both faces */
 } opsplit_bc;
 
-/* Field contents start at zero; spacing starts at hx = hy = hz = 1. */
+/* Field contents start at zero; spacing starts at hx = hy = hz = 1. ncomp is in [1, 4096];
+ * storage the memory cannot hold is OPSPLIT_ERROR_OUT_OF_MEMORY, said before allocating. */
 OPSPLIT_API opsplit_status opsplit_field_create(opsplit_context ctx, int64_t nx, int64_t ny, int64_t nz,
                                                 int ncomp, opsplit_precision precision, opsplit_field* field);
 OPSPLIT_API opsplit_status opsplit_field_destroy(opsplit_field* field);
+/* Each spacing in [1e-150, 1e150]: the stencils' weights 1/h^2 stay normal doubles. */
 OPSPLIT_API opsplit_status opsplit_field_set_spacing(opsplit_field field, double hx, double hy, double hz);
 OPSPLIT_API opsplit_status opsplit_field_get_spacing(opsplit_field field, double* hx, double* hy, double* hz);
 OPSPLIT_API opsplit_status opsplit_field_get_shape(opsplit_field field, int64_t* nx, int64_t* ny, int64_t* nz,
@@ -67,8 +69,8 @@ OPSPLIT_API opsplit_status opsplit_field_component_sum(opsplit_field field, int 
 /* The smallest and largest value of one component (both NaN when it holds a NaN). */
 OPSPLIT_API opsplit_status opsplit_field_component_min_max(opsplit_field field, int comp, double* min, double* max);
 
-/* A reaction-diffusion model for fields of ncomp components. Defaults: 7-point
- * stencil, zero diffusion, NOFLUX on every face. */
+/* A reaction-diffusion model for fields of ncomp components (in [1, 4096]). Defaults:
+ * 7-point stencil, zero diffusion, NOFLUX on every face. */
 OPSPLIT_API opsplit_status opsplit_rd_create(opsplit_context ctx, int ncomp, opsplit_rd* rd);
 OPSPLIT_API opsplit_status opsplit_rd_destroy(opsplit_rd* rd);
 /* 7POINT: second differences along each axis (any spacing). 19POINT: the seed's

@@ -62,7 +62,8 @@ OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction(opsplit_mechanism mech
                                                           int nproducts, const int* products,
                                                           const int* product_coefficients, int* index);
 /* Sets reaction `reaction`'s rate constant (see opsplit_rate_kind; b, Ea and param are
- * ignored where the kind does not use them). */
+ * ignored where the kind does not use them). param is in [0, 1023]: an ODE batch holds
+ * at most 1024 parameters per system. */
 OPSPLIT_API opsplit_status opsplit_mechanism_set_rate(opsplit_mechanism mech, int reaction, opsplit_rate_kind kind,
                                                       double A, double b, double Ea, int param);
 /* nspecies, nreactions, and nparams: the number of per-system parameters the rates

@@ -27,7 +27,7 @@ OPSPLIT_API void opsplit_get_version(int* major, int* minor, int* patch) {
 }
 
 OPSPLIT_API const char* opsplit_status_string(opsplit_status status) {
-  switch (status) {
+  switch (enum_value(status)) {  // any int a C caller passes, unloaded as the enum
     case OPSPLIT_SUCCESS: return "OPSPLIT_SUCCESS";
     case OPSPLIT_ERROR_INVALID_ARGUMENT: return "OPSPLIT_ERROR_INVALID_ARGUMENT";
     case OPSPLIT_ERROR_INVALID_HANDLE: return "OPSPLIT_ERROR_INVALID_HANDLE";

@@ -34,16 +34,6 @@ opsplit_status api_guard(const char* function, Body&& body) noexcept {
   }
 }
 
-// The integer a C caller passed for an enum parameter, read as bytes: a C caller may
-// pass any int, and loading an out-of-range value as a C++ enum is undefined.
-template <class E>
-int enum_value(const E& e) {
-  static_assert(sizeof(E) == sizeof(int), "opsplit enums are int-sized");
-  int v;
-  std::memcpy(&v, &e, sizeof v);
-  return v;
-}
-
 // The object behind a handle, with its context's CUDA device made current for the work.
 template <class T>
 T& on_its_device(T* handle, const char* argument, const char* type) {

@@ -85,6 +85,10 @@ std::string GasMechanism::equation(int r) const {
 }
 
 void GasMechanism::finish() const {
+  // An ODE batch integrates a mechanism's kinetics: one without species or without
+  // reactions is a file that lost them, not a mechanism to run.
+  if (species.empty()) fail(OPSPLIT_ERROR_PARSE, source + ": the mechanism declares no species");
+  if (reactions.empty()) fail(OPSPLIT_ERROR_PARSE, source + ": the mechanism has no reactions");
   for (size_t r = 0; r < reactions.size(); ++r) {
     const GasReaction& reaction = reactions[r];
     const std::string what = reaction.where + ": reaction " + num(static_cast<long long>(r + 1)) + " (" +

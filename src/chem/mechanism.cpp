@@ -137,7 +137,9 @@ void opsplit_mechanism_s::set_rate(int reaction, int kind, double a, double b, d
   const bool uses_param = kind != kRateConstant;
   if (kind == kRateArrhenius && !std::isfinite(b)) fail_argument("b=" + num(b) + " is not finite");
   if (kind == kRateArrhenius && !std::isfinite(ea)) fail_argument("Ea=" + num(ea) + " is not finite");
-  if (uses_param && param < 0) fail_argument("param=" + num(param) + " is negative");
+  if (uses_param && (param < 0 || param >= kMaxSystemParameters))
+    fail_argument("param=" + num(param) + " is not in [0, " + num(kMaxSystemParameters) +
+                  ") (an ODE batch holds at most " + num(kMaxSystemParameters) + " parameters per system)");
   Reaction& r = reactions_[static_cast<size_t>(reaction)];
   r.has_rate = true;
   r.kind = kind;

@@ -16,6 +16,10 @@
 
 namespace opsplit::chem {
 
+// Parameters per system: the most an ODE batch holds (opsplit_ode_create's nparam), so a
+// rate reads a parameter index below it.
+constexpr int kMaxSystemParameters = 1024;
+
 struct Term {
   int species;
   int coefficient;

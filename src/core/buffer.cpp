@@ -1,11 +1,36 @@
 #include "core/buffer.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
 
 namespace opsplit {
+
+namespace {
+
+// Host memory a buffer may take: what the system says is available (Linux's
+// MemAvailable), else its physical memory. A larger request can be granted lazily
+// (overcommit) and then kill the host program when its pages are touched; it is refused
+// here instead, before anything is allocated.
+size_t host_memory_available() {
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[128];
+    unsigned long long kib = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f) != nullptr)
+      found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    std::fclose(f);
+    if (found) return static_cast<size_t>(kib) * 1024;
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) : SIZE_MAX;
+}
+
+}  // namespace
 
 Buffer::Buffer(Context& ctx, size_t bytes) : ctx_(&ctx), bytes_(bytes) {
   if (ctx.is_cuda()) {
@@ -20,6 +45,10 @@ Buffer::Buffer(Context& ctx, size_t bytes) : ctx_(&ctx), bytes_(bytes) {
   }
   size_t rounded = (bytes + 63) / 64 * 64;
   if (rounded < bytes) fail(OPSPLIT_ERROR_OUT_OF_MEMORY, std::to_string(bytes) + " bytes cannot be allocated");
+  const size_t available = host_memory_available();
+  if (rounded > available)
+    fail(OPSPLIT_ERROR_OUT_OF_MEMORY, "allocating " + std::to_string(bytes) + " bytes of host memory: " +
+                                          std::to_string(available) + " bytes are available");
   data_ = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
   if (data_ == nullptr)
     fail(OPSPLIT_ERROR_OUT_OF_MEMORY, "allocating " + std::to_string(bytes) + " bytes of host memory failed");

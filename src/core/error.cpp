@@ -35,6 +35,13 @@ extern "C" OPSPLIT_API const char* opsplit_last_error_message(void) { return ops
 
 extern "C" OPSPLIT_API opsplit_status opsplit_set_last_error(opsplit_status status, const char* function,
                                                              const char* message) {
+  const int value = opsplit::enum_value(status);
+  if (!opsplit::is_status(value)) {  // a status nobody can test for: say so, as an argument error
+    char text[96];
+    std::snprintf(text, sizeof text, "status=%d is not an opsplit_status", value);
+    opsplit::set_last_error("opsplit_set_last_error", text);
+    return OPSPLIT_ERROR_INVALID_ARGUMENT;
+  }
   opsplit::set_last_error(function ? function : "(unnamed)", message ? message : "");
   return status;
 }

@@ -2,6 +2,7 @@
 // thread-local message by api_guard (src/api/guard.hpp) at the C boundary.
 #pragma once
 
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -32,6 +33,19 @@ std::string num(double x);
 inline std::string num(long long x) { return std::to_string(x); }
 inline std::string num(long x) { return std::to_string(x); }
 inline std::string num(int x) { return std::to_string(x); }
+
+// The integer a C caller passed for an enum parameter, read as bytes: a C caller may
+// pass any int, and loading an out-of-range value as a C++ enum is undefined.
+template <class E>
+int enum_value(const E& e) {
+  static_assert(sizeof(E) == sizeof(int), "opsplit enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+// Whether an int is one of opsplit_status's values.
+constexpr bool is_status(int v) { return v >= OPSPLIT_SUCCESS && v <= OPSPLIT_ERROR_COMMUNICATION; }
 
 void set_last_error(const char* function, const char* message);
 void clear_last_error();

@@ -48,7 +48,8 @@ opsplit_field_s::opsplit_field_s(opsplit::Context& ctx, int64_t nx, int64_t ny, 
   if (nx < 1 || ny < 1 || nz < 1)
     fail_argument("nx, ny, nz = " + num(static_cast<long long>(nx)) + ", " + num(static_cast<long long>(ny)) + ", " +
                   num(static_cast<long long>(nz)) + ": each must be >= 1");
-  if (ncomp < 1) fail_argument("ncomp=" + num(ncomp) + " must be >= 1");
+  if (ncomp < 1 || ncomp > kMaxComponents)
+    fail_argument("ncomp=" + num(ncomp) + " is not in [1, " + num(kMaxComponents) + "]");
   if (precision != OPSPLIT_FLOAT64 && precision != OPSPLIT_FLOAT32)
     fail_argument("precision=" + num(precision) + " is not OPSPLIT_FLOAT64 (0) or OPSPLIT_FLOAT32 (1)");
   precision_ = static_cast<opsplit_precision>(precision);
@@ -62,8 +63,10 @@ void opsplit_field_s::set_spacing(double hx, double hy, double hz) {
   const double h[3] = {hx, hy, hz};
   const char* names[3] = {"hx", "hy", "hz"};
   for (int a = 0; a < 3; ++a)
-    if (!std::isfinite(h[a]) || h[a] <= 0.0)
-      opsplit::fail_argument(std::string(names[a]) + "=" + opsplit::num(h[a]) + " must be finite and > 0");
+    if (!(h[a] >= kMinSpacing && h[a] <= kMaxSpacing))  // NaN fails too
+      opsplit::fail_argument(std::string(names[a]) + "=" + opsplit::num(h[a]) + " is not in [" +
+                             opsplit::num(kMinSpacing) + ", " + opsplit::num(kMaxSpacing) +
+                             "] (h^2 and 1/h^2 must be normal doubles)");
   for (int a = 0; a < 3; ++a) h_[a] = h[a];
 }
 

@@ -18,6 +18,12 @@
 
 struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::ContextMember {
   static constexpr int kGhost = 1;  // the reach of the Laplacian stencils
+  // Components of a field or a model (field.h): far above what a host transports (a
+  // chemistry's few hundred species), low enough that a model's per-component tables
+  // stay small whatever a caller passes.
+  static constexpr int kMaxComponents = 4096;
+  // Spacings whose squares and reciprocal squares (the stencils' weights) are normal doubles.
+  static constexpr double kMinSpacing = 1e-150, kMaxSpacing = 1e150;
 
   // precision: an opsplit_precision value, checked here.
   opsplit_field_s(opsplit::Context& ctx, int64_t nx, int64_t ny, int64_t nz, int ncomp, int precision);

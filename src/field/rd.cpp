@@ -62,7 +62,8 @@ double opsplit_rd_s::Velocity::at(double t) const {
 }
 
 opsplit_rd_s::opsplit_rd_s(opsplit::Context& ctx, int ncomp) : ContextMember(ctx) {
-  if (ncomp < 1) fail_argument("ncomp=" + num(ncomp) + " must be >= 1");
+  if (ncomp < 1 || ncomp > opsplit_field_s::kMaxComponents)
+    fail_argument("ncomp=" + num(ncomp) + " is not in [1, " + num(opsplit_field_s::kMaxComponents) + "]");
   const size_t n = static_cast<size_t>(ncomp);
   diffusion_.assign(n, 0.0);
   faces_.assign(n * 6, opsplit::field::FaceCondition{OPSPLIT_BC_NOFLUX, 0.0});

@@ -14,7 +14,7 @@ using namespace opsplit;
 namespace {
 
 constexpr int kMaxEquations = 512;  // Rosenbrock keeps two neq x neq matrices per system
-constexpr int kMaxParams = 1024;
+constexpr int kMaxParams = chem::kMaxSystemParameters;
 constexpr int64_t kMaxValues = int64_t(1) << 37;  // 1 TiB of doubles: far past any device
 
 // OPSPLIT_ODE_CUDA_ROUNDS: auto (unset or empty too), off or always (launch.hpp).

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "opsplit/distributed.h" /* opsplit_set_last_error */
 
 static int calls = 0;
 static int count_calls(double fraction, const char* what, void* user) {
@@ -26,6 +27,13 @@ int main(void) {
   CHECK(OPSPLIT_ERROR_INTERNAL == 11 && OPSPLIT_BACKEND_CUDA == 2 && OPSPLIT_FLOAT32 == 1);
   CHECK(OPSPLIT_ERROR_COMMUNICATION == 12);
   CHECK(strcmp(opsplit_status_string(OPSPLIT_ERROR_COMMUNICATION), "OPSPLIT_ERROR_COMMUNICATION") == 0);
+  CHECK(strcmp(opsplit_status_string((opsplit_status)-1), "unknown opsplit_status") == 0);
+  /* A layer's error (opsplit/distributed.h): its status and message; a status that is no
+   * opsplit_status is refused rather than handed back. */
+  CHECK(opsplit_set_last_error(OPSPLIT_ERROR_IO, "layer_call", "no such file") == OPSPLIT_ERROR_IO);
+  CHECK(strcmp(opsplit_last_error_message(), "layer_call: no such file") == 0);
+  CHECK(opsplit_set_last_error((opsplit_status)99, "layer_call", "boom") == OPSPLIT_ERROR_INVALID_ARGUMENT);
+  CHECK(strcmp(opsplit_last_error_message(), "opsplit_set_last_error: status=99 is not an opsplit_status") == 0);
 
   /* Contexts: bad arguments. */
   opsplit_context ctx = NULL;

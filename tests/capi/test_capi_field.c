@@ -1,6 +1,7 @@
 /* C-API tests of fields and reaction-diffusion models: every entry point with bad
  * input gets the right status and a message naming the argument, and leaves the
  * objects usable (checked by a final step whose result is verified). */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +38,12 @@ int main(void) {
   /* 8 PiB: fits in 64 bits, not in any memory. */
   EXPECT_ERROR(opsplit_field_create(ctx, (int64_t)1 << 20, (int64_t)1 << 20, (int64_t)1 << 10, 1, OPSPLIT_FLOAT64, &out),
                OPSPLIT_ERROR_OUT_OF_MEMORY, create, "bytes");
+  /* 1 TiB: refused before anything is allocated (host memory granted lazily would be
+   * killed when touched; the device's cudaMalloc says no). */
+  EXPECT_ERROR(opsplit_field_create(ctx, (int64_t)1 << 14, (int64_t)1 << 14, (int64_t)1 << 9, 1, OPSPLIT_FLOAT64, &out),
+               OPSPLIT_ERROR_OUT_OF_MEMORY, create, "bytes");
+  EXPECT_ERROR(opsplit_field_create(ctx, N, N, N, 4097, OPSPLIT_FLOAT64, &out), OPSPLIT_ERROR_INVALID_ARGUMENT, create,
+               "ncomp=4097 is not in [1, 4096]");
   CHECK(out == NULL);
   CHECK_OK(opsplit_field_create(ctx, N, N, N, 1, OPSPLIT_FLOAT64, &field));
 
@@ -47,6 +54,14 @@ int main(void) {
   EXPECT_ERROR(opsplit_field_set_spacing(field, 1, -1.0, 1), OPSPLIT_ERROR_INVALID_ARGUMENT, spacing, "hy=-1");
   EXPECT_ERROR(opsplit_field_set_spacing(field, 1, 1, NAN), OPSPLIT_ERROR_INVALID_ARGUMENT, spacing, "hz=nan");
   EXPECT_ERROR(opsplit_field_set_spacing(field, INFINITY, 1, 1), OPSPLIT_ERROR_INVALID_ARGUMENT, spacing, "hx=inf");
+  /* Subnormal, or so small or large that h^2 or 1/h^2 is not a normal double (1e-320 once
+   * made max_stable_dt +inf and the next step fail). */
+  EXPECT_ERROR(opsplit_field_set_spacing(field, 1e-320, 1, 1), OPSPLIT_ERROR_INVALID_ARGUMENT, spacing,
+               "hx=9.99989e-321 is not in [1e-150, 1e+150]");
+  EXPECT_ERROR(opsplit_field_set_spacing(field, 1, 1e-200, 1), OPSPLIT_ERROR_INVALID_ARGUMENT, spacing, "hy=1e-200");
+  EXPECT_ERROR(opsplit_field_set_spacing(field, 1, 1, 1e200), OPSPLIT_ERROR_INVALID_ARGUMENT, spacing, "hz=1e+200");
+  CHECK_OK(opsplit_field_set_spacing(field, 1e-150, 1e150, 1e-3));
+  CHECK_OK(opsplit_field_set_spacing(field, 1, 1, 1));
   double hx = 0, hy = 0, hz = 0;
   CHECK_OK(opsplit_field_get_spacing(field, &hx, &hy, &hz));
   CHECK(hx == 1.0 && hy == 1.0 && hz == 1.0); /* the failed calls changed nothing */
@@ -94,6 +109,9 @@ int main(void) {
   /* ---- opsplit_rd_create and setters ---- */
   opsplit_rd rd = NULL, rd_out = NULL, rd2 = NULL;
   EXPECT_ERROR(opsplit_rd_create(ctx, 0, &rd_out), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_rd_create", "ncomp=0");
+  /* INT_MAX components once asked for about 206 GB of tables before saying anything. */
+  EXPECT_ERROR(opsplit_rd_create(ctx, INT_MAX, &rd_out), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_rd_create",
+               "ncomp=2147483647 is not in [1, 4096]");
   EXPECT_ERROR(opsplit_rd_create(ctx, 1, NULL), OPSPLIT_ERROR_INVALID_ARGUMENT, "opsplit_rd_create", "rd is NULL");
   EXPECT_ERROR(opsplit_rd_create(NULL, 1, &rd_out), OPSPLIT_ERROR_INVALID_HANDLE, "opsplit_rd_create", "ctx");
   CHECK(rd_out == NULL);

@@ -1,6 +1,7 @@
 /* C-API tests of mechanisms and ODE batches: bad input gets the right status and a
  * message naming the argument, changes nothing, and leaves the objects usable (checked
  * by a final integration against the exact solution of A -> B). */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -111,6 +112,17 @@ int main(void) {
                OPSPLIT_ERROR_INVALID_ARGUMENT, set_rate, "b=inf");
   EXPECT_ERROR(opsplit_mechanism_set_rate(mech, 0, OPSPLIT_RATE_PARAMETER, 1, 0, 0, -1), OPSPLIT_ERROR_INVALID_ARGUMENT,
                set_rate, "param=-1");
+  /* Past what a batch holds: refused (INT_MAX once gave nparams = INT_MAX + 1 = 0, and an
+   * evaluate without params then read p[INT_MAX]). */
+  EXPECT_ERROR(opsplit_mechanism_set_rate(mech, 0, OPSPLIT_RATE_PARAMETER, 1, 0, 0, INT_MAX),
+               OPSPLIT_ERROR_INVALID_ARGUMENT, set_rate, "param=2147483647 is not in [0, 1024)");
+  EXPECT_ERROR(opsplit_mechanism_set_rate(mech, 0, OPSPLIT_RATE_ARRHENIUS, 1, 0, 0, 1024), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               set_rate, "param=1024");
+  {
+    int nparams = -1;
+    CHECK_OK(opsplit_mechanism_get_counts(mech, NULL, NULL, &nparams));
+    CHECK(nparams == 0); /* the refused calls set nothing */
+  }
 
   const char* evaluate = "opsplit_mechanism_evaluate";
   const double y1[2] = {2.0, 0.0}, k1[1] = {0.5};

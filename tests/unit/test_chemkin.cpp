@@ -620,6 +620,14 @@ TEST(ChemkinThermo, SourcesAndColumns) {
 
 // ---- errors ---------------------------------------------------------------------------------
 
+// Empty lists: a file with no species, or a REACTIONS section with no reaction, loads
+// no mechanism (PARSE), where they once gave one of 0 species and 0 reactions.
+TEST(ChemkinParser, NoSpeciesOrNoReactionsIsAParseError) {
+  expect_error(load_text("ELEM H END\nSPEC\nEND\n"), OPSPLIT_ERROR_PARSE, {kCase, "the mechanism declares no species"});
+  expect_error(load_text("ELEM H END\nSPEC\n"), OPSPLIT_ERROR_PARSE, {kCase, "the mechanism declares no species"});
+  expect_error(load_text(chemkin_with("")), OPSPLIT_ERROR_PARSE, {kCase, "the mechanism has no reactions"});
+}
+
 TEST(ChemkinParser, BadNumbers) {
   const std::string reaction = chemkin_with("O + H2 <=> H + OH   3.87x04  2.7  6260.0\n");
   expect_error(load_text(reaction), OPSPLIT_ERROR_PARSE,

@@ -193,6 +193,11 @@ TEST(GasParser, AGoodFileLoads) {
   EXPECT_EQ(status, OPSPLIT_SUCCESS) << message;
 }
 
+// A file that lost its reactions (or, below, its species) is no mechanism to integrate.
+TEST(GasParser, NoReactionsIsAParseError) {
+  expect_load_error(features_with("[]\n"), OPSPLIT_ERROR_PARSE, {"opsplit_gas_case.yaml", "the mechanism has no reactions"});
+}
+
 TEST(GasParser, MissingFileIsAnIoError) {
   test::Context ctx(OPSPLIT_BACKEND_CPU);
   opsplit_mechanism mech = nullptr;
