@@ -1,0 +1,11 @@
+// libFuzzer harness: CHEMKIN-II mechanism files (opsplit_mechanism_load_chemkin), with
+// their own THERMO section and no thermo file.
+#include "fuzz_common.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  opsplit_mechanism mech = nullptr;
+  const opsplit_status s =
+      opsplit_mechanism_load_chemkin(fuzz::context(), fuzz::write_input(data, size), nullptr, &mech);
+  fuzz::check_loaded_mechanism(s, mech, "opsplit_mechanism_load_chemkin");
+  return 0;
+}
