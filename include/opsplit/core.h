@@ -63,7 +63,7 @@ OPSPLIT_API opsplit_status opsplit_context_get_cuda_device(opsplit_context ctx, 
 /* Refused (INVALID_ARGUMENT) while objects made from the context are alive. */
 OPSPLIT_API opsplit_status opsplit_context_destroy(opsplit_context* ctx);
 OPSPLIT_API opsplit_status opsplit_context_get_backend(opsplit_context ctx, opsplit_backend* backend);
-/* CPU: OpenMP threads used by the context's calls; 0 restores the OpenMP default.
+/* CPU: OpenMP threads used by the context's calls, at most 4096; 0 restores the OpenMP default.
  * On a CUDA context it sets the threads of host-side work only. */
 OPSPLIT_API opsplit_status opsplit_context_set_num_threads(opsplit_context ctx, int nthreads);
 /* CUDA only: order the context's work on the host's cudaStream_t (passed as void*);

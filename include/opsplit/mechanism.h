@@ -96,7 +96,8 @@ OPSPLIT_API opsplit_status opsplit_mechanism_evaluate(opsplit_mechanism mech, co
  * with orders (irreversible reactions). The file's units section and values with
  * units ("1.0 atm", "25 kcal/mol") are converted. A file that cannot be read gives
  * OPSPLIT_ERROR_IO; a malformed entry OPSPLIT_ERROR_PARSE, and a feature opsplit does
- * not implement OPSPLIT_ERROR_UNSUPPORTED, with the file, line and entry in the message
+ * not implement OPSPLIT_ERROR_UNSUPPORTED, with the file, line and entry in the message;
+ * a phase the file does not have OPSPLIT_ERROR_PARSE, naming the phases it has
  * (unbalanced reactions and undeclared duplicates are errors, as in Cantera). */
 OPSPLIT_API opsplit_status opsplit_mechanism_load_yaml(opsplit_context ctx, const char* path, const char* phase,
                                                        opsplit_mechanism* mech);

@@ -98,7 +98,10 @@ OPSPLIT_API opsplit_status opsplit_context_get_cuda_device(opsplit_context ctx, 
 OPSPLIT_API opsplit_status opsplit_context_set_num_threads(opsplit_context ctx, int nthreads) {
   return api_guard(__func__, [&] {
     Context& c = context_arg(ctx);
-    if (nthreads < 0) fail_argument("nthreads=" + num(nthreads) + " must be >= 0 (0: the OpenMP default)");
+    // Bounded: libgomp aborts the host program when it cannot make the threads asked for.
+    if (nthreads < 0 || nthreads > Context::kMaxThreads)
+      fail_argument("nthreads=" + num(nthreads) + " is not in [0, " + num(Context::kMaxThreads) +
+                    "] (0: the OpenMP default)");
     c.set_threads(nthreads);
   });
 }

@@ -15,6 +15,7 @@ struct opsplit_context_s : opsplit::Handle<opsplit::HandleKind::context> {
   bool is_cuda() const { return backend_ == OPSPLIT_BACKEND_CUDA; }
   opsplit::cuda::Device& device() const { return *device_; }  // CUDA contexts only
 
+  static constexpr int kMaxThreads = 4096;  // set_threads' limit (opsplit_context_set_num_threads)
   int threads() const;  // OpenMP threads for this context's CPU loops
   void set_threads(int n) { threads_ = n; }
 

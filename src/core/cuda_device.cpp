@@ -109,6 +109,13 @@ void Device::activate() const { check(cudaSetDevice(id_), "cudaSetDevice"); }
 void Device::synchronize() const { check(cudaStreamSynchronize(as_stream(stream())), "the device work of this context"); }
 
 void* Device::allocate(size_t bytes) const {
+  // A request larger than the free memory is refused before cudaMalloc is asked: with
+  // the number, and without a failed CUDA call (which compute-sanitizer reports).
+  size_t free_bytes = 0, total_bytes = 0;
+  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  if (bytes > free_bytes)
+    fail(OPSPLIT_ERROR_OUT_OF_MEMORY, "allocating " + std::to_string(bytes) + " bytes of device memory: " +
+                                          std::to_string(free_bytes) + " bytes are free");
   void* p = nullptr;
   cudaError_t err = cudaMalloc(&p, bytes == 0 ? 1 : bytes);
   if (err == cudaErrorMemoryAllocation) {

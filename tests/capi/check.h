@@ -33,7 +33,7 @@ static int checks_passed = 0, checks_failed = 0;
 
 /* The call fails with `want`, and the message starts with the function's name and
  * contains `word` (the argument or the limit it names). */
-static void expect_error_at(opsplit_status got, opsplit_status want, const char* function, const char* word,
+static inline void expect_error_at(opsplit_status got, opsplit_status want, const char* function, const char* word,
                             const char* text, int line) {
   const char* msg = opsplit_last_error_message();
   int ok = got == want && strncmp(msg, function, strlen(function)) == 0 && msg[strlen(function)] == ':' &&
@@ -48,7 +48,7 @@ static void expect_error_at(opsplit_status got, opsplit_status want, const char*
 }
 #define EXPECT_ERROR(call, want, function, word) expect_error_at((call), (want), (function), (word), #call, __LINE__)
 
-static int check_summary(void) {
+static inline int check_summary(void) {
   printf("%d passed, %d failed\n", checks_passed, checks_failed);
   return checks_failed == 0 ? 0 : 1;
 }
