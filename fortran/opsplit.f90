@@ -528,6 +528,20 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_mechanism_add_reaction
 
+    ! The same with real product yields: c_loc of a real(c_double) array or c_null_ptr.
+    function opsplit_mechanism_add_reaction_yields(mech, nreactants, reactants, reactant_coefficients, &
+                                                   nproducts, products, product_yields, index) &
+        bind(C, name="opsplit_mechanism_add_reaction_yields") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mech
+      integer(c_int), value :: nreactants
+      type(c_ptr), value :: reactants, reactant_coefficients
+      integer(c_int), value :: nproducts
+      type(c_ptr), value :: products, product_yields
+      integer(c_int), intent(out) :: index
+      integer(c_int) :: status
+    end function opsplit_mechanism_add_reaction_yields
+
     function opsplit_mechanism_set_rate(mech, reaction, kind, A, b, Ea, param) &
         bind(C, name="opsplit_mechanism_set_rate") result(status)
       import :: c_int, c_ptr, c_double
@@ -2276,19 +2290,35 @@ contains
   !> Adds a reaction: reactants(:) and products(:) are 1-based species numbers (either may
   !> be empty, not both; a species listed twice on one side adds up, a species on both
   !> sides is a catalyst), with their stoichiometric coefficients (same sizes; default
-  !> all 1). index receives the reaction's 1-based number (0 on failure). The reaction
-  !> has no rate until set_rate gives it one.
+  !> all 1). product_yields instead of product_coefficients gives real yields (each in
+  !> (0, 1000]: lumped mechanisms' "0.39 HO2"). index receives the reaction's 1-based
+  !> number (0 on failure). The reaction has no rate until set_rate gives it one.
   subroutine mechanism_add_reaction(this, reactants, products, reactant_coefficients, product_coefficients, &
-                                    index, stat)
+                                    index, stat, product_yields)
     class(opsplit_mechanism_t), intent(in) :: this
     integer(c_int), intent(in) :: reactants(:), products(:)
     integer(c_int), intent(in), optional :: reactant_coefficients(:), product_coefficients(:)
     integer(c_int), intent(out), optional :: index
     integer, intent(out), optional :: stat
+    real(c_double), intent(in), optional :: product_yields(:)
     integer(c_int), allocatable, target :: r(:), p(:), rc(:), pc(:)
-    type(c_ptr) :: r_at, p_at, rc_at, pc_at
+    real(c_double), allocatable, target :: py(:)
+    type(c_ptr) :: r_at, p_at, rc_at, pc_at, py_at
     integer(c_int) :: nspecies, nreactions, nparams, status, i
     if (present(index)) index = 0
+    if (present(product_yields)) then
+      if (present(product_coefficients)) then
+        call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%add_reaction: ' // &
+                    'give product_coefficients or product_yields, not both')
+        return
+      end if
+      if (size(product_yields) /= size(products)) then
+        call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%add_reaction: ' // &
+                    'product_yields has ' // itoa(size(product_yields, kind=c_int64_t)) // &
+                    ' values but products has ' // itoa(size(products, kind=c_int64_t)))
+        return
+      end if
+    end if
     if (present(reactant_coefficients)) then
       if (size(reactant_coefficients) /= size(reactants)) then
         call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%add_reaction: ' // &
@@ -2327,8 +2357,16 @@ contains
       if (size(pc) > 0) pc_at = c_loc(pc)
     end if
     i = -1
-    status = opsplit_mechanism_add_reaction(this%handle, int(size(r), c_int), r_at, rc_at, int(size(p), c_int), &
-                                            p_at, pc_at, i)
+    if (present(product_yields)) then
+      py_at = c_null_ptr
+      py = product_yields
+      if (size(py) > 0) py_at = c_loc(py)
+      status = opsplit_mechanism_add_reaction_yields(this%handle, int(size(r), c_int), r_at, rc_at, &
+                                                     int(size(p), c_int), p_at, py_at, i)
+    else
+      status = opsplit_mechanism_add_reaction(this%handle, int(size(r), c_int), r_at, rc_at, int(size(p), c_int), &
+                                              p_at, pc_at, i)
+    end if
     if (present(index) .and. status == OPSPLIT_SUCCESS) index = i + 1
     call finish(status, stat)
   end subroutine mechanism_add_reaction

@@ -61,6 +61,15 @@ OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction(opsplit_mechanism mech
                                                           const int* reactants, const int* reactant_coefficients,
                                                           int nproducts, const int* products,
                                                           const int* product_coefficients, int* index);
+/* The same with real-valued product yields (lumped atmospheric mechanisms: SAPRC's
+ * "NO3 + HCHO => 0.39 HO2 + ..."): each yield finite and in (0, 1000] (a species listed
+ * twice adds up to at most 1000); product_yields may be NULL: all 1. Reactant
+ * coefficients stay integers (the orders of the rate law). Integer yields give the same
+ * results, bit for bit, as opsplit_mechanism_add_reaction. */
+OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction_yields(opsplit_mechanism mech, int nreactants,
+                                                                 const int* reactants, const int* reactant_coefficients,
+                                                                 int nproducts, const int* products,
+                                                                 const double* product_yields, int* index);
 /* Sets reaction `reaction`'s rate constant (see opsplit_rate_kind; b, Ea and param are
  * ignored where the kind does not use them). param is in [0, 1023]: an ODE batch holds
  * at most 1024 parameters per system. */

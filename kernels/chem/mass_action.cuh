@@ -25,7 +25,7 @@ struct MassAction {
   const int* reactant_order = nullptr;
   const int* change_begin = nullptr;
   const int* change_species = nullptr;
-  const int* change_delta = nullptr;
+  const double* change_delta = nullptr;  // products' yields minus reactants' coefficients
   const int* rate_kind = nullptr;
   const double* rate_a = nullptr;
   const double* rate_b = nullptr;
@@ -75,7 +75,7 @@ OPSPLIT_HD void mass_action_rates(const MassAction& m, const double* k, const do
     for (int e = m.reactant_begin[r]; e < m.reactant_begin[r + 1]; ++e)
       w *= integer_power(y[m.reactant_species[e]], m.reactant_order[e]);
     for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
-      ydot[m.change_species[e]] += static_cast<double>(m.change_delta[e]) * w;
+      ydot[m.change_species[e]] += m.change_delta[e] * w;
   }
 }
 
@@ -98,7 +98,7 @@ OPSPLIT_HD void mass_action_jacobian(const MassAction& m, const double* k, const
       const int j = m.reactant_species[a];
       const double dw = rate_derivative(m, k, y, r, a);
       for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
-        jac[m.change_species[e] + j * n] += static_cast<double>(m.change_delta[e]) * dw;
+        jac[m.change_species[e] + j * n] += m.change_delta[e] * dw;
     }
 }
 
@@ -110,7 +110,7 @@ OPSPLIT_HD void mass_action_jacobian_sparse(const MassAction& m, const double* k
     for (int a = m.reactant_begin[r]; a < m.reactant_begin[r + 1]; ++a) {
       const double dw = rate_derivative(m, k, y, r, a);
       for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
-        values[m.jacobian_slot[term++]] += static_cast<double>(m.change_delta[e]) * dw;
+        values[m.jacobian_slot[term++]] += m.change_delta[e] * dw;
     }
 }
 

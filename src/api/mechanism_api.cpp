@@ -88,6 +88,17 @@ OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction(opsplit_mechanism mech
   });
 }
 
+OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction_yields(opsplit_mechanism mech, int nreactants,
+                                                                 const int* reactants, const int* reactant_coefficients,
+                                                                 int nproducts, const int* products,
+                                                                 const double* product_yields, int* index) {
+  return api_guard(__func__, [&] {
+    const int i = mech_arg(mech).add_reaction(nreactants, reactants, reactant_coefficients, nproducts, products,
+                                              nullptr, product_yields);
+    if (index != nullptr) *index = i;
+  });
+}
+
 OPSPLIT_API opsplit_status opsplit_mechanism_set_rate(opsplit_mechanism mech, int reaction, opsplit_rate_kind kind,
                                                       double A, double b, double Ea, int param) {
   return api_guard(__func__, [&] { mech_arg(mech).set_rate(reaction, enum_value(kind), A, b, Ea, param); });

@@ -11,6 +11,7 @@ namespace {
 
 constexpr size_t kMaxNameBytes = 64;
 constexpr int kMaxCoefficient = 16;  // integer powers by repeated products
+constexpr double kMaxYield = 1000.0;  // a product's yield, summed over its entries
 
 // One side of a reaction: species checked and merged (a species listed twice adds up).
 std::vector<Term> side(int count, const int* species, const int* coefficients, int nspecies, const char* which) {
@@ -35,6 +36,37 @@ std::vector<Term> side(int count, const int* species, const int* coefficients, i
       fail_argument(name + ": species " + num(t.species) + " has coefficient " + num(t.coefficient) + " in all, more than " +
                     num(kMaxCoefficient));
   return terms;
+}
+
+// The products: integer coefficients (or none: all 1) or real yields, merged per species.
+std::vector<Yield> products_side(int count, const int* species, const int* coefficients, const double* yields,
+                                 int nspecies) {
+  if (yields == nullptr) {
+    std::vector<Yield> out;
+    for (const Term& t : side(count, species, coefficients, nspecies, "products"))
+      out.push_back({t.species, static_cast<double>(t.coefficient)});
+    return out;
+  }
+  if (count < 0) fail_argument("nproducts=" + num(count) + " is negative");
+  if (count > 0 && species == nullptr) fail_argument("products is NULL with nproducts=" + num(count));
+  std::vector<Yield> out;
+  for (int i = 0; i < count; ++i) {
+    const int s = species[i];
+    const double y = yields[i];
+    if (s < 0 || s >= nspecies)
+      fail_argument("products[" + num(i) + "]=" + num(s) + " is not a species in [0, " + num(nspecies) + ")");
+    if (!(y > 0.0 && y <= kMaxYield))  // NaN fails too
+      fail_argument("product_yields[" + num(i) + "]=" + num(y) + " is not in (0, " + num(kMaxYield) + "]");
+    bool merged = false;
+    for (Yield& p : out)
+      if (p.species == s) p.yield += y, merged = true;
+    if (!merged) out.push_back({s, y});
+  }
+  for (const Yield& p : out)
+    if (p.yield > kMaxYield)
+      fail_argument("products: species " + num(p.species) + " has yield " + num(p.yield) + " in all, more than " +
+                    num(kMaxYield));
+  return out;
 }
 
 }  // namespace
@@ -76,11 +108,13 @@ const std::string& opsplit_mechanism_s::equation(int reaction) const {
     fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
   if (equations_.empty()) {  // a built mechanism's mass-action reactions, irreversible
     for (const Reaction& r : reactions_) {
-      auto side = [this](const std::vector<Term>& terms) {
+      auto side = [this](const auto& terms) {
         std::string s;
-        for (const Term& t : terms)
-          s += (s.empty() ? "" : " + ") + (t.coefficient != 1 ? num(t.coefficient) + " " : std::string()) +
+        for (const auto& t : terms) {
+          const double c = amount(t);
+          s += (s.empty() ? "" : " + ") + (c != 1.0 ? num(c) + " " : std::string()) +
                species_[static_cast<size_t>(t.species)];
+        }
         return s.empty() ? std::string("0") : s;
       };
       equations_.push_back(side(r.reactants) + " => " + side(r.products));
@@ -116,11 +150,12 @@ const std::string& opsplit_mechanism_s::species_name(int index) const {
 }
 
 int opsplit_mechanism_s::add_reaction(int nreactants, const int* reactants, const int* reactant_coefficients,
-                                      int nproducts, const int* products, const int* product_coefficients) {
+                                      int nproducts, const int* products, const int* product_coefficients,
+                                      const double* product_yields) {
   check_editable();
   Reaction r;
   r.reactants = side(nreactants, reactants, reactant_coefficients, nspecies(), "reactants");
-  r.products = side(nproducts, products, product_coefficients, nspecies(), "products");
+  r.products = products_side(nproducts, products, product_coefficients, product_yields, nspecies());
   if (r.reactants.empty() && r.products.empty()) fail_argument("a reaction needs a reactant or a product");
   reactions_.push_back(std::move(r));
   equations_.clear();  // rebuilt on the next query; a refused edit leaves them valid
@@ -212,20 +247,20 @@ namespace opsplit::chem {
 CompiledMechanism::CompiledMechanism(const Mechanism& mech)
     : nspecies_(mech.nspecies()), nreactions_(mech.nreactions()), nparams_(mech.nparams()) {
   const auto& reactions = mech.reactions();
-  std::vector<int> reactant_begin{0}, reactant_species, reactant_order, change_begin{0}, change_species, change_delta,
-      kind, param;
-  std::vector<double> a, b, ea_over_r;
+  std::vector<int> reactant_begin{0}, reactant_species, reactant_order, change_begin{0}, change_species, kind, param;
+  std::vector<double> change_delta, a, b, ea_over_r;
   for (const Reaction& r : reactions) {
     for (const Term& t : r.reactants) reactant_species.push_back(t.species), reactant_order.push_back(t.coefficient);
     reactant_begin.push_back(static_cast<int>(reactant_species.size()));
     // Net change per species, in species order (a fixed order: the same sums everywhere).
+    // Integer coefficients give the integers exactly, as before yields were real.
     for (int s = 0; s < nspecies_; ++s) {
-      int delta = 0;
-      for (const Term& t : r.products)
-        if (t.species == s) delta += t.coefficient;
+      double delta = 0.0;
+      for (const Yield& p : r.products)
+        if (p.species == s) delta += p.yield;
       for (const Term& t : r.reactants)
         if (t.species == s) delta -= t.coefficient;
-      if (delta != 0) change_species.push_back(s), change_delta.push_back(delta);
+      if (delta != 0.0) change_species.push_back(s), change_delta.push_back(delta);
     }
     change_begin.push_back(static_cast<int>(change_species.size()));
     kind.push_back(r.kind);
@@ -275,7 +310,7 @@ MassAction CompiledMechanism::view_at(const int* ints, const double* doubles) co
   m.reactant_order = ints + reactant_order_;
   m.change_begin = ints + change_begin_;
   m.change_species = ints + change_species_;
-  m.change_delta = ints + change_delta_;
+  m.change_delta = doubles + change_delta_;
   m.rate_kind = ints + rate_kind_;
   m.rate_param = ints + rate_param_;
   m.rate_a = doubles + rate_a_;

@@ -25,9 +25,19 @@ struct Term {
   int coefficient;
 };
 
+// A product and how much of it a reaction makes: real-valued, as in lumped atmospheric
+// mechanisms (SAPRC's 0.39 HO2); integer coefficients are the same numbers exactly.
+struct Yield {
+  int species;
+  double yield;
+};
+
+inline double amount(const Term& t) { return t.coefficient; }
+inline double amount(const Yield& p) { return p.yield; }
+
 struct Reaction {
-  std::vector<Term> reactants;  // each species once, coefficients summed
-  std::vector<Term> products;
+  std::vector<Term> reactants;  // each species once, coefficients summed (the rate law's orders)
+  std::vector<Yield> products;  // each species once, yields summed
   bool has_rate = false;
   int kind = kRateConstant;
   double a = 0.0, b = 0.0, ea = 0.0;
@@ -47,8 +57,10 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   int add_species(const char* name);
   int find_species(const char* name) const;  // throws when there is none
   const std::string& species_name(int index) const;
+  // Products with integer coefficients, or with real yields (product_yields; the
+  // integer array is then NULL): one of the two arrays, or neither (all 1).
   int add_reaction(int nreactants, const int* reactants, const int* reactant_coefficients, int nproducts,
-                   const int* products, const int* product_coefficients);
+                   const int* products, const int* product_coefficients, const double* product_yields = nullptr);
   void set_rate(int reaction, int kind, double a, double b, double ea, int param);
 
   int nspecies() const { return static_cast<int>(species_.size()); }
@@ -105,8 +117,8 @@ class CompiledMechanism {
   std::vector<double> doubles_;
   // Offsets into ints_ / doubles_ of each array.
   size_t reactant_begin_ = 0, reactant_species_ = 0, reactant_order_ = 0, change_begin_ = 0, change_species_ = 0,
-         change_delta_ = 0, rate_kind_ = 0, rate_param_ = 0;
-  size_t rate_a_ = 0, rate_b_ = 0, rate_ea_over_r_ = 0;
+         rate_kind_ = 0, rate_param_ = 0;
+  size_t change_delta_ = 0, rate_a_ = 0, rate_b_ = 0, rate_ea_over_r_ = 0;
   // The Jacobian's sparse LU pattern and where each Jacobian term lands in it.
   int lu_nnz_ = 0;
   size_t lu_order_ = 0, lu_row_begin_ = 0, lu_col_ = 0, lu_diag_ = 0, jacobian_slot_ = 0;

@@ -581,6 +581,16 @@ static void sweep_mechanism(objects* o) {
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, &a, &huge, 1, &b, &one, &index));
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, &a, &one, 1, &b, &huge, &index));
 
+  double yield = 0.5, bad_yield[] = {0.0, -1.0, 1001.0, nan_, inf_, -inf_};
+  BAD_HANDLES(K_MECHANISM, opsplit_mechanism,
+              opsplit_mechanism_add_reaction_yields(H, 1, &a, &one, 1, &b, &yield, &index));
+  for (int i = 0; i < 6; i++)
+    BAD_ARG(opsplit_mechanism_add_reaction_yields(o->mech, 1, &a, &one, 1, &b, &bad_yield[i], &index));
+  BAD_ARG(opsplit_mechanism_add_reaction_yields(o->mech, 1, &a, &one, 1, NULL, &yield, &index));
+  BAD_ARG(opsplit_mechanism_add_reaction_yields(o->mech, 1, &a, &one, -1, &b, &yield, &index));
+  BAD_ARG(opsplit_mechanism_add_reaction_yields(o->mech, 1, &a, &one, 1, &out_of_range, &yield, &index));
+  BAD_ARG(opsplit_mechanism_add_reaction_yields(o->mech, 1, &a, &huge, 1, &b, &yield, &index));
+  BAD_ARG(opsplit_mechanism_add_reaction_yields(o->mech, 0, NULL, NULL, 0, NULL, NULL, &index)); /* empty */
   BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_set_rate(H, 0, OPSPLIT_RATE_CONSTANT, 1, 0, 0, 0));
   const int bad_reaction[] = {-1, 1, INT_MAX, INT_MIN};
   for (int i = 0; i < 4; i++)

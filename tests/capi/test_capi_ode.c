@@ -23,6 +23,106 @@ static int failing(int64_t n, const double* t, const double* y, double* ydot, co
   return 3;
 }
 
+/* Real product yields (opsplit_mechanism_add_reaction_yields): A -> 0.39 B + 1.61 C at
+ * rate k integrates to A = e^{-kt}, B = 0.39 (1 - e^{-kt}), C = 1.61 (1 - e^{-kt}); the
+ * equation prints the yields; bad yields are refused; integer yields through either
+ * function give the same bits. */
+static void yields(opsplit_context ctx) {
+  const char* add = "opsplit_mechanism_add_reaction_yields";
+  opsplit_mechanism m = NULL, whole = NULL, as_yields = NULL;
+  CHECK_OK(opsplit_mechanism_create(ctx, &m));
+  int a = -1, b = -1, c = -1, r = -1;
+  CHECK_OK(opsplit_mechanism_add_species(m, "A", &a));
+  CHECK_OK(opsplit_mechanism_add_species(m, "B", &b));
+  CHECK_OK(opsplit_mechanism_add_species(m, "C", &c));
+  const int products[2] = {b, c};
+  double y2[2] = {0.39, 1.61};
+  CHECK_OK(opsplit_mechanism_add_reaction_yields(m, 1, &a, NULL, 2, products, y2, &r));
+  CHECK(r == 0);
+  const char* equation = NULL;
+  CHECK_OK(opsplit_mechanism_get_reaction_equation(m, 0, &equation));
+  CHECK(equation != NULL && strcmp(equation, "A => 0.39 B + 1.61 C") == 0);
+  const double bad[] = {0.0, -0.5, 1000.5, NAN, INFINITY};
+  const char* words[] = {"=0 is not in (0, 1000]", "=-0.5 ", "=1000.5 ", "=nan ", "=inf "};
+  for (int i = 0; i < 5; ++i) {
+    y2[1] = bad[i];
+    EXPECT_ERROR(opsplit_mechanism_add_reaction_yields(m, 1, &a, NULL, 2, products, y2, &r), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                 add, words[i]);
+  }
+  const int twice[2] = {b, b};
+  double big[2] = {600.0, 600.0};
+  EXPECT_ERROR(opsplit_mechanism_add_reaction_yields(m, 1, &a, NULL, 2, twice, big, &r), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               add, "yield 1200 in all");
+  EXPECT_ERROR(opsplit_mechanism_add_reaction_yields(m, 1, &a, NULL, 2, NULL, big, &r), OPSPLIT_ERROR_INVALID_ARGUMENT,
+               add, "products is NULL");
+  int ns = 0, nr = 0;
+  CHECK_OK(opsplit_mechanism_get_counts(m, &ns, &nr, NULL));
+  CHECK(ns == 3 && nr == 1); /* the refused reactions left nothing */
+  CHECK_OK(opsplit_mechanism_set_rate(m, 0, OPSPLIT_RATE_PARAMETER, 1.0, 0, 0, 0));
+
+  /* dy/dt and the Jacobian at (1, 0, 0) with k = 2. */
+  const double y0[3] = {1.0, 0.0, 0.0}, kk = 2.0;
+  double ydot[3], jac[9];
+  CHECK_OK(opsplit_mechanism_evaluate(m, y0, &kk, ydot, jac));
+  CHECK(ydot[0] == -2.0 && ydot[1] == 0.39 * 2.0 && ydot[2] == 1.61 * 2.0);
+  CHECK(jac[0] == -2.0 && jac[1] == 0.39 * 2.0 && jac[2] == 1.61 * 2.0 && jac[3] == 0.0);
+
+  /* Integrated against the exact solution. */
+  enum { N = 3 };
+  opsplit_ode ode = NULL;
+  CHECK_OK(opsplit_ode_create(ctx, 3, N, 1, &ode));
+  CHECK_OK(opsplit_ode_set_mechanism(ode, m));
+  CHECK_OK(opsplit_ode_set_tolerances(ode, 1e-9, 1e-14));
+  double state[3 * N], rates[N];
+  for (int s = 0; s < N; ++s) {
+    state[3 * s] = 1.0, state[3 * s + 1] = 0.0, state[3 * s + 2] = 0.0;
+    rates[s] = 0.5 * (s + 1);
+  }
+  CHECK_OK(opsplit_ode_set_state(ode, state, OPSPLIT_ODE_AOS));
+  CHECK_OK(opsplit_ode_set_parameters(ode, rates, OPSPLIT_ODE_AOS));
+  CHECK_OK(opsplit_ode_integrate(ode, 0.0, 1.5));
+  CHECK_OK(opsplit_ode_get_state(ode, state, OPSPLIT_ODE_AOS));
+  for (int s = 0; s < N; ++s) {
+    const double left = exp(-1.5 * rates[s]), done = 1.0 - left;
+    CHECK(fabs(state[3 * s] - left) <= 1e-7 * left);
+    CHECK(fabs(state[3 * s + 1] - 0.39 * done) <= 1e-7 * 0.39 * done);
+    CHECK(fabs(state[3 * s + 2] - 1.61 * done) <= 1e-7 * 1.61 * done);
+  }
+  CHECK_OK(opsplit_ode_destroy(&ode));
+
+  /* 2 A -> 3 B + C with integer coefficients, and with the same yields as reals. */
+  double after[2][3 * N];
+  const int two = 2, three_one[2] = {3, 1};
+  const double three_one_real[2] = {3.0, 1.0};
+  CHECK_OK(opsplit_mechanism_create(ctx, &whole));
+  CHECK_OK(opsplit_mechanism_create(ctx, &as_yields));
+  opsplit_mechanism pair[2] = {whole, as_yields};
+  for (int v = 0; v < 2; ++v) {
+    CHECK_OK(opsplit_mechanism_add_species(pair[v], "A", NULL));
+    CHECK_OK(opsplit_mechanism_add_species(pair[v], "B", NULL));
+    CHECK_OK(opsplit_mechanism_add_species(pair[v], "C", NULL));
+    if (v == 0)
+      CHECK_OK(opsplit_mechanism_add_reaction(pair[v], 1, &a, &two, 2, products, three_one, NULL));
+    else
+      CHECK_OK(opsplit_mechanism_add_reaction_yields(pair[v], 1, &a, &two, 2, products, three_one_real, NULL));
+    CHECK_OK(opsplit_mechanism_set_rate(pair[v], 0, OPSPLIT_RATE_PARAMETER, 1.0, 0, 0, 0));
+    CHECK_OK(opsplit_ode_create(ctx, 3, N, 1, &ode));
+    CHECK_OK(opsplit_ode_set_mechanism(ode, pair[v]));
+    for (int s = 0; s < N; ++s) state[3 * s] = 1.0, state[3 * s + 1] = 0.0, state[3 * s + 2] = 0.0;
+    CHECK_OK(opsplit_ode_set_state(ode, state, OPSPLIT_ODE_AOS));
+    CHECK_OK(opsplit_ode_set_parameters(ode, rates, OPSPLIT_ODE_AOS));
+    CHECK_OK(opsplit_ode_integrate(ode, 0.0, 1.0));
+    CHECK_OK(opsplit_ode_get_state(ode, after[v], OPSPLIT_ODE_AOS));
+    CHECK_OK(opsplit_ode_destroy(&ode));
+  }
+  CHECK(memcmp(after[0], after[1], sizeof after[0]) == 0);
+  CHECK_OK(opsplit_mechanism_get_reaction_equation(as_yields, 0, &equation));
+  CHECK(equation != NULL && strcmp(equation, "2 A => 3 B + C") == 0);
+  CHECK_OK(opsplit_mechanism_destroy(&as_yields));
+  CHECK_OK(opsplit_mechanism_destroy(&whole));
+  CHECK_OK(opsplit_mechanism_destroy(&m));
+}
+
 int main(void) {
   opsplit_context ctx = NULL, other = NULL;
   CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_AUTO, &ctx));
@@ -305,6 +405,7 @@ int main(void) {
   }
 
   CHECK_OK(opsplit_ode_destroy(&ode));
+  yields(ctx);
   CHECK_OK(opsplit_mechanism_destroy(&three));
   CHECK_OK(opsplit_mechanism_destroy(&mech));
   CHECK_OK(opsplit_mechanism_destroy(&foreign));

@@ -244,6 +244,7 @@ contains
     type(opsplit_ode_t) :: ode
     real(c_double) :: y(2, nsys), p(nsys, 1), ydot(2), jac(2, 2)
     integer(c_int) :: a, b, r, nspecies, nreactions, nparams
+    integer :: status
     call mech%create(ctx)
     call mech%add_species('A', a)
     call mech%add_species('B  ', b)
@@ -274,6 +275,25 @@ contains
                '2 A -> 3 B: ydot = (-2 w, 3 w), w = k y_A**2')
     call check(jac(1, 1) == -6.0_c_double .and. jac(2, 1) == 9.0_c_double .and. all(jac(:, 2) == 0.0_c_double), &
                '2 A -> 3 B: the Jacobian')
+    call second%destroy()
+
+    ! Real yields: A -> 0.25 B (0.25 and its products exact in binary).
+    call second%create(ctx)
+    call second%add_species('A')
+    call second%add_species('B')
+    call second%add_reaction([1], [2], product_yields=[0.25_c_double])
+    call second%set_rate(1, OPSPLIT_RATE_CONSTANT, 2.0_c_double)
+    call second%evaluate([0.5_c_double, 0.0_c_double], [real(c_double) ::], ydot, jac)
+    call check(ydot(1) == -1.0_c_double .and. ydot(2) == 0.25_c_double .and. jac(2, 1) == 0.5_c_double, &
+               'A -> 0.25 B: ydot = (-w, 0.25 w) and its Jacobian')
+    call second%add_reaction([1], [2], product_yields=[-1.0_c_double], stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'a negative yield is refused')
+    call second%add_reaction([1], [2], product_coefficients=[1], product_yields=[1.0_c_double], stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'coefficients and yields at once are refused')
+    call second%add_reaction([1], [2], product_yields=[1.0_c_double, 2.0_c_double], stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'two yields for one product are refused')
+    call second%counts(nreactions=nreactions)
+    call check(nreactions == 1, 'the refused reactions were not added')
     call second%destroy()
 
     call ode%create(ctx, 2_c_int, int(nsys, c_int64_t), 1_c_int)
