@@ -7,7 +7,7 @@
 
 #include "chem/thermo.cuh"
 #include "common/hd.cuh"
-#include "ode/sparse_lu.cuh"
+#include "linalg/sparse_lu.cuh"
 
 namespace opsplit::chem {
 
@@ -34,7 +34,7 @@ struct MassAction {
   // The Jacobian on the sparse LU pattern of 1/(gamma h) - J: the value index of each
   // (reaction, reactant entry, change entry) term, in the loop order of
   // mass_action_jacobian_sparse.
-  ode::SparseLu lu;
+  linalg::SparseLu lu;
   const int* jacobian_slot = nullptr;
 };
 

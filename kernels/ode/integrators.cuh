@@ -7,7 +7,7 @@
 //   int jacobian(double t, const double* y, double* jac);  // column-major n x n
 //   bool has_jacobian() const;  bool autonomous() const;
 // or, with `static constexpr bool kSparseJacobian = true`, a jacobian() that fills the
-// values of the pattern `const SparseLu& sparse_lu() const` gives (sparse_lu.cuh):
+// values of the pattern `const linalg::SparseLu& sparse_lu() const` gives (linalg/sparse_lu.cuh):
 // RODAS then factors 1/(gamma h) - J on that pattern instead of densely.
 // The caller gives each system contiguous scratch of workspace_size(n) doubles and n
 // ints (registers / local memory on the GPU, a thread's buffer on the CPU).
@@ -20,7 +20,7 @@
 
 #include "common/hd.cuh"
 #include "common/vector.cuh"
-#include "ode/sparse_lu.cuh"
+#include "linalg/sparse_lu.cuh"
 
 namespace opsplit::ode {
 
@@ -549,7 +549,7 @@ OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, const double* y, const double
   const double ghinv = 1.0 / (gamma[0] * h);
   constexpr bool sparse = HasSparseJacobian<Rhs>::value;
   if constexpr (sparse) {
-    const SparseLu& lu = rhs.sparse_lu();
+    const linalg::SparseLu& lu = rhs.sparse_lu();
     for (int i = 0; i < lu.nnz; ++i) g[i] = -jac[i];
     for (int p = 0; p < n; ++p) g[lu.diag[p]] += ghinv;
     if (!sparse_lu_factor(lu, g, w)) return kSingularMatrix;

@@ -19,7 +19,7 @@ struct MassActionRhs {
     return 0;
   }
   static constexpr bool kSparseJacobian = true;
-  OPSPLIT_HD const SparseLu& sparse_lu() const { return m->lu; }
+  OPSPLIT_HD const linalg::SparseLu& sparse_lu() const { return m->lu; }
   OPSPLIT_HD int jacobian(double, const double* y, double* values) const {
     chem::mass_action_jacobian_sparse(*m, k, y, values);
     return 0;

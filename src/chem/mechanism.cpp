@@ -287,7 +287,7 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
     for (int a = reactant_begin[static_cast<size_t>(r)]; a < reactant_begin[static_cast<size_t>(r) + 1]; ++a)
       for (int e = change_begin[static_cast<size_t>(r)]; e < change_begin[static_cast<size_t>(r) + 1]; ++e)
         entries.emplace_back(change_species[static_cast<size_t>(e)], reactant_species[static_cast<size_t>(a)]);
-  const ode::SparsePattern lu = ode::analyze_sparse_lu(nspecies_, entries);
+  const linalg::SparsePattern lu = linalg::analyze_sparse_lu(nspecies_, entries);
   std::vector<int> slots;
   for (const auto& [i, j] : entries) slots.push_back(lu.slot(i, j));
   lu_nnz_ = lu.nnz();

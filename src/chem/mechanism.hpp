@@ -11,7 +11,7 @@
 #include "chem/mass_action.cuh"
 #include "core/context.hpp"
 #include "core/handle.hpp"
-#include "ode/sparse_pattern.hpp"
+#include "linalg/sparse_pattern.hpp"
 #include "opsplit/mechanism.h"
 
 namespace opsplit::chem {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ode/integrators.cuh"
-#include "ode/sparse_pattern.hpp"
+#include "linalg/sparse_pattern.hpp"
 #include "pollu.h"
 
 namespace {
@@ -225,7 +225,7 @@ TEST(SparseLu, SolvesRandomSparseSystemsToRounding) {
   for (uint64_t seed : {1u, 2u, 3u}) {
     const int n = 40;
     const RandomSparse m = random_sparse(n, 3, seed);
-    const opsplit::ode::SparsePattern pattern = opsplit::ode::analyze_sparse_lu(n, m.entries);
+    const opsplit::linalg::SparsePattern pattern = opsplit::linalg::analyze_sparse_lu(n, m.entries);
     std::vector<double> v(static_cast<size_t>(pattern.nnz()), 0.0), w(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) {
@@ -261,7 +261,7 @@ TEST(SparseLu, PolluKeeps94EntriesOf400) {
       for (int i : pollu_products[r])
         if (i >= 0) entries.emplace_back(i, j);
     }
-  const opsplit::ode::SparsePattern pattern = opsplit::ode::analyze_sparse_lu(POLLU_NSPECIES, entries);
+  const opsplit::linalg::SparsePattern pattern = opsplit::linalg::analyze_sparse_lu(POLLU_NSPECIES, entries);
   // 86 entries with the diagonal; the Markowitz order adds 8 (the natural order would
   // fill to 262).
   EXPECT_EQ(pattern.nnz(), 94);
@@ -272,7 +272,7 @@ TEST(SparseLu, PolluKeeps94EntriesOf400) {
 
 TEST(SparseLu, AZeroPivotIsReported) {
   // [[0, 1], [1, 0]] is regular but has no LU without pivoting.
-  const opsplit::ode::SparsePattern pattern = opsplit::ode::analyze_sparse_lu(2, {{0, 1}, {1, 0}});
+  const opsplit::linalg::SparsePattern pattern = opsplit::linalg::analyze_sparse_lu(2, {{0, 1}, {1, 0}});
   std::vector<double> v(static_cast<size_t>(pattern.nnz()), 0.0), w(2);
   v[static_cast<size_t>(pattern.slot(0, 1))] = 1.0;
   v[static_cast<size_t>(pattern.slot(1, 0))] = 1.0;

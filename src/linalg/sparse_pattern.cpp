@@ -1,8 +1,8 @@
-#include "ode/sparse_pattern.hpp"
+#include "linalg/sparse_pattern.hpp"
 
 #include <algorithm>
 
-namespace opsplit::ode {
+namespace opsplit::linalg {
 
 int SparsePattern::slot(int i, int j) const {
   const int p = position[static_cast<size_t>(i)], q = position[static_cast<size_t>(j)];
@@ -67,4 +67,4 @@ SparsePattern analyze_sparse_lu(int n, const std::vector<std::pair<int, int>>& e
   return s;
 }
 
-}  // namespace opsplit::ode
+}  // namespace opsplit::linalg

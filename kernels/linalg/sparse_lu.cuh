@@ -1,6 +1,6 @@
 // LU without pivoting on a fixed sparsity pattern, for the Rosenbrock matrix
 // 1/(gamma h) - J of a reaction network: J has a few entries per row, and a symbolic
-// analysis on the host (src/ode/sparse_pattern.cpp) picks an elimination order with
+// analysis on the host (src/linalg/sparse_pattern.cpp) picks an elimination order with
 // little fill-in (Markowitz) and lists every entry the factors will hold. POLLU's
 // 20 x 20 matrix, for example, keeps 94 entries instead of 400. As in KPP's Rosenbrock
 // solvers the factorization does not pivot: a zero or non-finite pivot reports
@@ -10,7 +10,7 @@
 
 #include "common/hd.cuh"
 
-namespace opsplit::ode {
+namespace opsplit::linalg {
 
 // The pattern in elimination positions p = 0..n-1 (position p holds equation
 // order[p]), compressed by rows: row p's entries are row_begin[p] .. row_begin[p+1]-1,
@@ -58,4 +58,4 @@ OPSPLIT_HD void sparse_lu_solve(const SparseLu& s, const double* v, double* b, d
   for (int p = 0; p < s.n; ++p) b[s.order[p]] = w[p];
 }
 
-}  // namespace opsplit::ode
+}  // namespace opsplit::linalg

@@ -1,13 +1,13 @@
-// The symbolic half of the sparse LU (kernels/ode/sparse_lu.cuh), on the host: an
+// The symbolic half of the sparse LU (kernels/linalg/sparse_lu.cuh), on the host: an
 // elimination order with little fill-in and the pattern the factors hold.
 #pragma once
 
 #include <utility>
 #include <vector>
 
-#include "ode/sparse_lu.cuh"
+#include "linalg/sparse_lu.cuh"
 
-namespace opsplit::ode {
+namespace opsplit::linalg {
 
 struct SparsePattern {
   int n = 0;
@@ -29,4 +29,4 @@ struct SparsePattern {
 // networks of up to a few hundred species.
 SparsePattern analyze_sparse_lu(int n, const std::vector<std::pair<int, int>>& entries);
 
-}  // namespace opsplit::ode
+}  // namespace opsplit::linalg
