@@ -147,7 +147,7 @@ OPSPLIT_API opsplit_status opsplit_ca_load_parameters(opsplit_ca ca, const char*
  * (>= 0) during slot s = [s, s + 1) x slot_seconds of the grid's time, nothing after
  * the last slot. Each step adds the schedule's volume over the step (fv2: Pclock
  * seconds from its start; fv3: its clock), over Pc^2, of lava at PTvent to the cell:
- * fv2 before the step's flows, fv3 after them. At most 64 vents. *vent (may be
+ * fv2 before the step's flows, fv3 after them. At most 64 vents, nslots in [1, 2^20]. *vent (may be
  * NULL) receives its index, 0 for the first. */
 OPSPLIT_API opsplit_status opsplit_ca_add_vent(opsplit_ca ca, int64_t row, int64_t col, const double* rates,
                                                int64_t nslots, double slot_seconds, int64_t* vent);

@@ -54,7 +54,7 @@ OPSPLIT_API opsplit_status opsplit_mechanism_find_species(opsplit_mechanism mech
 OPSPLIT_API opsplit_status opsplit_mechanism_get_species_name(opsplit_mechanism mech, int index, const char** name);
 /* Adds a reaction: nreactants species (0 for a zero-order source) with their
  * coefficients, and nproducts species with theirs (coefficient arrays may be NULL: all
- * 1; a species listed twice on one side adds up). A species may appear on both sides
+ * 1; a species listed twice on one side adds up; at most 256 entries a side). A species may appear on both sides
  * (a catalyst). The reaction has no rate until opsplit_mechanism_set_rate gives it
  * one; a mechanism with a reaction without a rate cannot be attached to an ODE batch. */
 OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction(opsplit_mechanism mech, int nreactants,

@@ -37,9 +37,10 @@ ca::LavaGrid::Agree agreement_of(opsplit_ca ca, const char* function) {
   return [grid, function](std::exception_ptr failed) { grid->settle(failed, function); };
 }
 
-// FNV-1a of n doubles' bits (0 for none).
+// FNV-1a of n doubles' bits (0 for none, or for more than a schedule may have: add_vent
+// then refuses the count without reading the array).
 int64_t hash_of(const double* x, int64_t n) {
-  if (x == nullptr || n < 1 || n > (int64_t(1) << 40)) return 0;
+  if (x == nullptr || n < 1 || n > ca::kLavaMaxSlots) return 0;
   Fnv1a h;
   for (int64_t i = 0; i < n; ++i) h.add(static_cast<uint64_t>(bits_of(x[i])));
   return static_cast<int64_t>(h.value);

@@ -526,7 +526,8 @@ void LavaGrid::check_vent_cell(int64_t row, int64_t col) const {
 void LavaGrid::check_vent(int64_t row, int64_t col, const double* rates, int64_t nslots, double slot_seconds,
                           int64_t vents_before) const {
   check_vent_cell(row, col);
-  if (nslots < 1) fail_argument("nslots=" + num(nslots) + ": a vent needs at least one slot");
+  if (nslots < 1 || nslots > kLavaMaxSlots)
+    fail_argument("nslots=" + num(nslots) + " is not in [1, " + num(kLavaMaxSlots) + "]");
   if (vents_before >= kLavaMaxVents) fail_argument("a grid takes at most " + num(kLavaMaxVents) + " vents");
   if (rates == nullptr) fail_argument("rates is NULL");
   if (!std::isfinite(slot_seconds) || slot_seconds <= 0.0)

@@ -70,6 +70,9 @@ GridFile read_grid_file(const std::string& path, int64_t rows, int64_t cols);
 
 // Vents per grid: a cell in the vents' bounding box looks through all of them each step.
 constexpr int kLavaMaxVents = 64;
+// Slots of a vent's schedule: checked before `rates` is read, so that a count larger
+// than the host's array is refused rather than read past (a year of one-minute slots).
+constexpr int64_t kLavaMaxSlots = int64_t(1) << 20;
 
 struct LavaVent {
   int64_t row, col;

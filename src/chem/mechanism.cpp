@@ -11,12 +11,16 @@ namespace {
 
 constexpr size_t kMaxNameBytes = 64;
 constexpr int kMaxCoefficient = 16;  // integer powers by repeated products
+// Entries a side may list: checked before the arrays are read, so that a count larger
+// than the host's arrays is refused rather than read past.
+constexpr int kMaxSideEntries = 256;
 constexpr double kMaxYield = 1000.0;  // a product's yield, summed over its entries
 
 // One side of a reaction: species checked and merged (a species listed twice adds up).
 std::vector<Term> side(int count, const int* species, const int* coefficients, int nspecies, const char* which) {
   const std::string name(which);
-  if (count < 0) fail_argument("n" + name + "=" + num(count) + " is negative");
+  if (count < 0 || count > kMaxSideEntries)
+    fail_argument("n" + name + "=" + num(count) + " is not in [0, " + num(kMaxSideEntries) + "]");
   if (count > 0 && species == nullptr) fail_argument(name + " is NULL with n" + name + "=" + num(count));
   std::vector<Term> terms;
   for (int i = 0; i < count; ++i) {
@@ -47,7 +51,8 @@ std::vector<Yield> products_side(int count, const int* species, const int* coeff
       out.push_back({t.species, static_cast<double>(t.coefficient)});
     return out;
   }
-  if (count < 0) fail_argument("nproducts=" + num(count) + " is negative");
+  if (count < 0 || count > kMaxSideEntries)
+    fail_argument("nproducts=" + num(count) + " is not in [0, " + num(kMaxSideEntries) + "]");
   if (count > 0 && species == nullptr) fail_argument("products is NULL with nproducts=" + num(count));
   std::vector<Yield> out;
   for (int i = 0; i < count; ++i) {

@@ -573,7 +573,11 @@ static void sweep_mechanism(objects* o) {
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, NULL, &one, 1, &b, &one, &index));
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, &a, &one, 1, NULL, &one, &index));
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, -1, &a, &one, 1, &b, &one, &index));
+  /* Counts past the documented limits are refused before the arrays are read (the
+   * arrays here hold one entry). */
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, INT_MAX, &a, &one, 1, &b, &one, &index));
+  BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 257, &a, &one, 1, &b, &one, &index));
+  BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, &a, &one, 257, &b, &one, &index));
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, &a, &one, INT_MIN, &b, &one, &index));
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, &out_of_range, &one, 1, &b, &one, &index));
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, &minus, &one, 1, &b, &one, &index));
@@ -924,7 +928,8 @@ static void sweep_ca(objects* o) {
   BAD_ARG(opsplit_ca_add_vent(o->lava, 4, 4, NULL, 2, 60, &vent));
   BAD_ARG(opsplit_ca_add_vent(o->lava, 4, 4, rates, 0, 60, &vent));
   BAD_ARG(opsplit_ca_add_vent(o->lava, 4, 4, rates, -1, 60, &vent));
-  BAD_ARG(opsplit_ca_add_vent(o->lava, 4, 4, rates, INT64_MAX, 60, &vent));
+  BAD_ARG(opsplit_ca_add_vent(o->lava, 4, 4, rates, INT64_MAX, 60, &vent)); /* refused unread */
+  BAD_ARG(opsplit_ca_add_vent(o->lava, 4, 4, rates, ((int64_t)1 << 20) + 1, 60, &vent));
   for (int i = 0; i < 5; i++) BAD_ARG(opsplit_ca_add_vent(o->lava, 4, 4, rates, 2, bad_parameter[i], &vent));
   rates[1] = -1;
   BAD_ARG(opsplit_ca_add_vent(o->lava, 4, 4, rates, 2, 60, &vent));

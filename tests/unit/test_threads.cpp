@@ -185,7 +185,9 @@ void expect_same(const Outcome& together, const Outcome& alone, int which) {
   SCOPED_TRACE("thread " + std::to_string(which));
   EXPECT_EQ(together.failures, 0);
   EXPECT_EQ(alone.failures, 0);
-  for (const std::string& m : together.messages) SCOPED_TRACE(m);
+  std::string messages;
+  for (const std::string& m : together.messages) messages += "\n  " + m;
+  SCOPED_TRACE("the messages it read:" + messages);
   auto same_bits = [](const auto& x, const auto& y) {
     return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof x[0]) == 0;
   };
