@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 namespace opsplit::chem {
 namespace {
@@ -16,61 +17,65 @@ constexpr int kMaxCoefficient = 16;  // integer powers by repeated products
 constexpr int kMaxSideEntries = 256;
 constexpr double kMaxYield = 1000.0;  // a product's yield, summed over its entries
 
-// One side of a reaction: species checked and merged (a species listed twice adds up).
-std::vector<Term> side(int count, const int* species, const int* coefficients, int nspecies, const char* which) {
-  const std::string name(which);
+// One side of a reaction: the count and the species checked, each entry's amount from
+// amount_at(i) (which checks it), a species listed twice added up, and each sum at most
+// `most`. Integer coefficients and real yields differ only in their amounts.
+template <class Amount, class AmountAt>
+std::vector<std::pair<int, Amount>> merged_side(int count, const int* species, int nspecies, const std::string& name,
+                                                AmountAt amount_at, Amount most, const char* amount_name) {
   if (count < 0 || count > kMaxSideEntries)
     fail_argument("n" + name + "=" + num(count) + " is not in [0, " + num(kMaxSideEntries) + "]");
   if (count > 0 && species == nullptr) fail_argument(name + " is NULL with n" + name + "=" + num(count));
-  std::vector<Term> terms;
+  std::vector<std::pair<int, Amount>> entries;
   for (int i = 0; i < count; ++i) {
     const int s = species[i];
-    const int c = coefficients != nullptr ? coefficients[i] : 1;
     if (s < 0 || s >= nspecies)
       fail_argument(name + "[" + num(i) + "]=" + num(s) + " is not a species in [0, " + num(nspecies) + ")");
+    const Amount a = amount_at(i);
+    bool merged = false;
+    for (auto& [species_of, sum] : entries)
+      if (species_of == s) sum += a, merged = true;
+    if (!merged) entries.emplace_back(s, a);
+  }
+  for (const auto& [s, sum] : entries)
+    if (sum > most)
+      fail_argument(name + ": species " + num(s) + " has " + amount_name + " " + num(sum) + " in all, more than " +
+                    num(most));
+  return entries;
+}
+
+// A side with integer coefficients (NULL: all 1).
+std::vector<Term> side(int count, const int* species, const int* coefficients, int nspecies, const char* which) {
+  const std::string name(which);
+  auto coefficient_at = [&](int i) {
+    const int c = coefficients != nullptr ? coefficients[i] : 1;
     if (c < 1 || c > kMaxCoefficient)
       fail_argument(name + "_coefficients[" + num(i) + "]=" + num(c) + " is not in [1, " + num(kMaxCoefficient) + "]");
-    bool merged = false;
-    for (Term& t : terms)
-      if (t.species == s) t.coefficient += c, merged = true;
-    if (!merged) terms.push_back({s, c});
-  }
-  for (const Term& t : terms)
-    if (t.coefficient > kMaxCoefficient)
-      fail_argument(name + ": species " + num(t.species) + " has coefficient " + num(t.coefficient) + " in all, more than " +
-                    num(kMaxCoefficient));
+    return c;
+  };
+  std::vector<Term> terms;
+  for (const auto& [s, c] : merged_side(count, species, nspecies, name, coefficient_at, kMaxCoefficient, "coefficient"))
+    terms.push_back({s, c});
   return terms;
 }
 
 // The products: integer coefficients (or none: all 1) or real yields, merged per species.
 std::vector<Yield> products_side(int count, const int* species, const int* coefficients, const double* yields,
                                  int nspecies) {
+  std::vector<Yield> out;
   if (yields == nullptr) {
-    std::vector<Yield> out;
     for (const Term& t : side(count, species, coefficients, nspecies, "products"))
       out.push_back({t.species, static_cast<double>(t.coefficient)});
     return out;
   }
-  if (count < 0 || count > kMaxSideEntries)
-    fail_argument("nproducts=" + num(count) + " is not in [0, " + num(kMaxSideEntries) + "]");
-  if (count > 0 && species == nullptr) fail_argument("products is NULL with nproducts=" + num(count));
-  std::vector<Yield> out;
-  for (int i = 0; i < count; ++i) {
-    const int s = species[i];
+  auto yield_at = [&](int i) {
     const double y = yields[i];
-    if (s < 0 || s >= nspecies)
-      fail_argument("products[" + num(i) + "]=" + num(s) + " is not a species in [0, " + num(nspecies) + ")");
     if (!(y > 0.0 && y <= kMaxYield))  // NaN fails too
       fail_argument("product_yields[" + num(i) + "]=" + num(y) + " is not in (0, " + num(kMaxYield) + "]");
-    bool merged = false;
-    for (Yield& p : out)
-      if (p.species == s) p.yield += y, merged = true;
-    if (!merged) out.push_back({s, y});
-  }
-  for (const Yield& p : out)
-    if (p.yield > kMaxYield)
-      fail_argument("products: species " + num(p.species) + " has yield " + num(p.yield) + " in all, more than " +
-                    num(kMaxYield));
+    return y;
+  };
+  for (const auto& [s, y] : merged_side(count, species, nspecies, "products", yield_at, kMaxYield, "yield"))
+    out.push_back({s, y});
   return out;
 }
 
