@@ -26,7 +26,26 @@ static inline opsplit_context mpi_test_start(int* argc, char*** argv) {
   return ctx;
 }
 
+/* OPSPLIT_TEST_PART="k/m" (scripts/gpu-sanitize sets it): only the cases whose number
+ * is k modulo m run, so that a long program can run as m shorter ones. Every process
+ * counts the same cases in the same order, so they agree on which. */
+static int mpi_test_cases_run = 0;
+static inline int mpi_test_selected(void) {
+  static int next_case = 0;
+  const char* part = getenv("OPSPLIT_TEST_PART");
+  int k = 0, m = 1;
+  if (part != NULL && (sscanf(part, "%d/%d", &k, &m) != 2 || m < 1 || k < 0 || k >= m)) {
+    fprintf(stderr, "OPSPLIT_TEST_PART is '%s', not k/m with 0 <= k < m\n", part);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  const int selected = next_case++ % m == k;
+  mpi_test_cases_run += selected;
+  return selected;
+}
+
 static inline int mpi_test_finish(opsplit_context ctx) {
+  /* A part that ran no case checked nothing: that is a failure, not a pass. */
+  CHECK(getenv("OPSPLIT_TEST_PART") == NULL || mpi_test_cases_run > 0);
   CHECK_OK(opsplit_context_destroy(&ctx));
   const int failed = check_summary();
   int any = 0;

@@ -134,6 +134,7 @@ static opsplit_field make_field(opsplit_context ctx, const Case* k, const int64_
 
 /* One case: the distributed run against the one-process run. */
 static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
+  if (!mpi_test_selected()) return;
   MPI_Comm cart;
   int coords[3];
   MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k->dims, (int*)k->periodic, 0, &cart);

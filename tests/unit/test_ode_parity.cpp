@@ -5,12 +5,15 @@
 // results agree to the tolerance they were computed with, not bitwise: |cpu - cuda| <=
 // rtol |cpu| + atol per value. On an H100 (2026-11-22) the worst was 1.2e-3 of that
 // (OREGO, RKCK45) and 18-38 % of the values were bitwise equal.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "helpers.hpp"
 #include "inert_species.hpp"
@@ -210,17 +213,21 @@ ReactorSystems reactor_systems(const ReactorCase& rc) {
   return sys;
 }
 
-void expect_reactor_parity(const ReactorCase& rc) {
+// Returns the CUDA run's outcome.
+Outcome expect_reactor_parity(const ReactorCase& rc) {
   const ReactorSystems sys = reactor_systems(rc);
   const RunOptions o;
   const auto cpu = run_reactor(OPSPLIT_BACKEND_CPU, rc, sys, o).y;
-  const auto gpu = run_reactor(OPSPLIT_BACKEND_CUDA, rc, sys, o).y;
-  ASSERT_EQ(cpu.size(), gpu.size());
+  Outcome outcome = run_reactor(OPSPLIT_BACKEND_CUDA, rc, sys, o);
+  const auto& gpu = outcome.y;
+  EXPECT_EQ(cpu.size(), gpu.size());
+  if (cpu.size() != gpu.size()) return outcome;
   double worst = 0;
   for (size_t i = 0; i < cpu.size(); ++i)
     worst = std::max(worst, std::fabs(cpu[i] - gpu[i]) / (o.rtol * std::fabs(cpu[i]) + o.atol));
   EXPECT_LE(worst, 1.0) << rc.path;
   ::testing::Test::RecordProperty("reactor_worst_in_tolerances", std::to_string(worst));
+  return outcome;
 }
 
 // f() on the CUDA backend with OPSPLIT_ODE_CUDA_ROUNDS set to mode (restored after).
@@ -282,7 +289,10 @@ TEST(OdeParity, Gri30ConstantVolumeReactor) {
 
 // gri30.yaml with n inert species (inert_species.hpp), in the test's temporary folder.
 std::string gri30_with_inert_species(int n) {
-  const std::string path = testing::TempDir() + "opsplit_gri30_inert" + std::to_string(n) + ".yaml";
+  // The process id in the name: runs of this program side by side (the sanitizer pass
+  // runs its cases so) must not write each other's file.
+  const std::string path =
+      testing::TempDir() + "opsplit_gri30_inert" + std::to_string(n) + "_" + std::to_string(getpid()) + ".yaml";
   EXPECT_TRUE(opsplit_test::write_gri30_with_inert_species(data_mechanism("gri30.yaml"), n, path)) << path;
   return path;
 }
@@ -357,6 +367,50 @@ TEST(OdeRounds, ChangeNoStepOfPollu) {
   const std::vector<double> once = run_in("off");
   for (const char* mode : {"always", "auto"})
     EXPECT_EQ(std::memcmp(run_in(mode).data(), once.data(), once.size() * sizeof(double)), 0) << mode;
+}
+
+// The reactor kernels over a few steps each, for compute-sanitizer: the long cases above
+// integrate through ignition, which under the tool takes longer than a run may, and
+// scripts/gpu-sanitize leaves them to the plain run and runs these instead. Each
+// compiled kernel (10 equations: the small one; 54: the 64-equation one; 101: the one
+// whose systems live in device memory) and the rounds, parity with the CPU as above.
+ReactorCase few_steps(ReactorCase rc, int64_t nsys = 256) {
+  rc.nsys = nsys;
+  return rc;
+}
+// Every system took a few steps, and none thousands (on the CPU: 8 to 126).
+void expect_a_few_steps(const Outcome& gpu) {
+  const auto [fewest, most] = std::minmax_element(gpu.accepted.begin(), gpu.accepted.end());
+  EXPECT_GE(*fewest, 3);
+  EXPECT_LE(*most, 200);
+}
+TEST(OdeKernels, SmallReactorOverAFewSteps) {
+  expect_a_few_steps(expect_reactor_parity(few_steps({data_mechanism("h2o2.yaml"), OPSPLIT_REACTOR_CONSTANT_PRESSURE,
+                                                      2e-6, 0, 1200.0, 1300.0,
+                                                      {{"H2", 0.028}, {"O2", 0.22}, {"AR", 0.005}, {"N2", 0.75}},
+                                                      {"H", "O", "OH", "HO2"}})));
+}
+TEST(OdeKernels, Reactor64OverAFewSteps) {
+  expect_a_few_steps(expect_reactor_parity(few_steps({data_mechanism("gri30.yaml"), OPSPLIT_REACTOR_CONSTANT_VOLUME,
+                                                      2e-6, 0, 1700.0, 1800.0,
+                                                      {{"CH4", 0.055}, {"O2", 0.22}, {"N2", 0.725}},
+                                                      {"H", "O", "OH", "HO2", "CH3", "CO"}})));
+}
+// 32 systems, one warp: under memcheck the device-memory kernel took more than 400 s
+// with 256 (every access it makes is to global memory, which the tool checks).
+TEST(OdeKernels, LargeReactorOverAFewSteps) {
+  expect_a_few_steps(expect_reactor_parity(few_steps(gri30_inert_case(2e-6, 0), 32)));
+}
+TEST(OdeKernels, RoundsChangeNoStepOfSmallReactorsOverAFewSteps) {
+  RunOptions o;
+  o.max_steps = 12;  // most systems fail in a later round, as in ChangeNoStepOfH2O2Reactors
+  expect_rounds_change_nothing(few_steps({data_mechanism("h2o2.yaml"), OPSPLIT_REACTOR_CONSTANT_PRESSURE, 1e-4, 0,
+                                          950.0, 1250.0, {{"H2", 0.028}, {"O2", 0.22}, {"AR", 0.005}, {"N2", 0.75}},
+                                          {"H", "O", "OH", "HO2"}}),
+                               o);
+}
+TEST(OdeKernels, RoundsChangeNoStepOfLargeReactorsOverAFewSteps) {
+  expect_rounds_change_nothing(few_steps(gri30_inert_case(1e-6, 0), 32), RunOptions{});
 }
 
 TEST(OdeParity, RoberRosenbrock) { expect_parity(rober(), OPSPLIT_ODE_ROSENBROCK); }
