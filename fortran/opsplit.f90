@@ -553,6 +553,24 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_mechanism_set_rate
 
+    function opsplit_mechanism_name_parameter(mech, param, name) &
+        bind(C, name="opsplit_mechanism_name_parameter") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mech
+      integer(c_int), value :: param
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int) :: status
+    end function opsplit_mechanism_name_parameter
+
+    function opsplit_mechanism_set_rate_expression(mech, reaction, expression) &
+        bind(C, name="opsplit_mechanism_set_rate_expression") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mech
+      integer(c_int), value :: reaction
+      character(kind=c_char), intent(in) :: expression(*)
+      integer(c_int) :: status
+    end function opsplit_mechanism_set_rate_expression
+
     function opsplit_mechanism_get_counts(mech, nspecies, nreactions, nparams) &
         bind(C, name="opsplit_mechanism_get_counts") result(status)
       import :: c_int, c_ptr
@@ -1277,6 +1295,8 @@ module opsplit
     procedure :: species_name => mechanism_species_name
     procedure :: add_reaction => mechanism_add_reaction
     procedure :: set_rate => mechanism_set_rate
+    procedure :: name_parameter => mechanism_name_parameter
+    procedure :: set_rate_expression => mechanism_set_rate_expression
     procedure :: counts => mechanism_counts
     procedure :: evaluate => mechanism_evaluate
     procedure :: load_yaml => mechanism_load_yaml
@@ -1417,6 +1437,7 @@ module opsplit
              rd_add_source, rd_clear_sources, rd_set_time, rd_time, rd_free_energy
   private :: mechanism_create, mechanism_destroy, mechanism_add_species, mechanism_find_species, &
              mechanism_species_name, mechanism_add_reaction, mechanism_set_rate, mechanism_counts, &
+             mechanism_name_parameter, mechanism_set_rate_expression, &
              mechanism_evaluate, mechanism_created, mechanism_c_handle, mechanism_known_counts, &
              mechanism_bad_species, mechanism_load_yaml, mechanism_load_chemkin, mechanism_kind, mechanism_equation, &
              mechanism_molar_masses, mechanism_species_thermo, mechanism_mixture_properties, &
@@ -2415,6 +2436,37 @@ contains
     if (present(Ea)) energy = Ea
     call finish(opsplit_mechanism_set_rate(this%handle, reaction - 1, kind, A, exponent, energy, which), stat)
   end subroutine mechanism_set_rate
+
+  !> Names per-system parameter param (1-based) for rate expressions: 'TEMP', 'M', or a
+  !> name with an index such as 'J(4)' (mechanism.h says what names may be).
+  subroutine mechanism_name_parameter(this, param, name, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    integer(c_int), intent(in) :: param
+    character(len=*), intent(in) :: name
+    integer, intent(out), optional :: stat
+    if (param < 1) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%name_parameter: param=' // &
+                  itoa(int(param, c_int64_t)) // ' is not >= 1 (parameters are 1-based in Fortran)')
+      return
+    end if
+    call finish(opsplit_mechanism_name_parameter(this%handle, param - 1, trim(name) // c_null_char), stat)
+  end subroutine mechanism_name_parameter
+
+  !> Sets reaction (1-based)'s rate constant to an expression over the named parameters,
+  !> as mechanism files write it: '8.0E-12*EXP(-2060./TEMP)', 'J(4)*0.5'. A text that is
+  !> no such expression is OPSPLIT_ERROR_PARSE with its column (mechanism.h).
+  subroutine mechanism_set_rate_expression(this, reaction, expression, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    integer(c_int), intent(in) :: reaction
+    character(len=*), intent(in) :: expression
+    integer, intent(out), optional :: stat
+    if (reaction < 1) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%set_rate_expression: reaction=' // &
+                  itoa(int(reaction, c_int64_t)) // ' is not >= 1 (reactions are 1-based in Fortran)')
+      return
+    end if
+    call finish(opsplit_mechanism_set_rate_expression(this%handle, reaction - 1, trim(expression) // c_null_char), stat)
+  end subroutine mechanism_set_rate_expression
 
   !> The numbers of species and reactions, and nparams: how many per-system parameters
   !> the rates read (the largest 1-based param used, 0 when none). 0 on failure.

@@ -75,6 +75,23 @@ OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction_yields(opsplit_mechani
  * at most 1024 parameters per system. */
 OPSPLIT_API opsplit_status opsplit_mechanism_set_rate(opsplit_mechanism mech, int reaction, opsplit_rate_kind kind,
                                                       double A, double b, double Ea, int param);
+/* Names per-system parameter `param` (in [0, 1023]) for rate expressions: a name (a
+ * letter, then letters, digits or _, at most 64 bytes: "TEMP", "M", "O2") or a name with
+ * an index ("J(4)", a photolysis frequency the host sets per system). Case does not
+ * count; a parameter has one name (naming it again renames it); a name names one
+ * parameter. Expressions look names up when they are set. */
+OPSPLIT_API opsplit_status opsplit_mechanism_name_parameter(opsplit_mechanism mech, int param, const char* name);
+/* Sets reaction `reaction`'s rate constant to an expression over the named parameters,
+ * as atmospheric mechanism files write them ("8.0E-12*EXP(-2060./TEMP)",
+ * "5.6E-34*N2*(TEMP/300.)**(-2.6)*O2", "J(4)*0.5"): numbers (E or D exponents, a Fortran
+ * kind suffix such as 300._dp), + - * / and ** (Fortran's precedence: -A**2 is -(A**2),
+ * ** from right to left), parentheses, and EXP, LOG, LOG10, SQRT, ABS, MIN, MAX (and
+ * their Fortran D forms). It is compiled once, here, and evaluated per system on either
+ * backend. A text that is not such an expression (an unknown name or function, a bad
+ * number, more than 64 levels of nesting, at most 64 KiB) is OPSPLIT_ERROR_PARSE naming
+ * the reaction, the column and the fault; the reaction keeps its rate. */
+OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_expression(opsplit_mechanism mech, int reaction,
+                                                                 const char* expression);
 /* nspecies, nreactions, and nparams: the number of per-system parameters the rates
  * read (the largest param used + 1, 0 when none). Any output may be NULL. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_counts(opsplit_mechanism mech, int* nspecies, int* nreactions,

@@ -5,13 +5,15 @@
 
 #include <math.h>
 
+#include "chem/rate_program.cuh"
 #include "chem/thermo.cuh"
 #include "common/hd.cuh"
 #include "linalg/sparse_lu.cuh"
 
 namespace opsplit::chem {
 
-enum RateKind : int { kRateConstant = 0, kRateArrhenius = 1, kRateParameter = 2 };
+// kRateExpression: a compiled rate expression (rate_program.cuh) over the parameters.
+enum RateKind : int { kRateConstant = 0, kRateArrhenius = 1, kRateParameter = 2, kRateExpression = 3 };
 
 // A network in flat arrays (host or device memory). Reaction r's reactants are
 // entries [reactant_begin[r], reactant_begin[r+1]) of reactant_species/order (each
@@ -31,6 +33,12 @@ struct MassAction {
   const double* rate_b = nullptr;
   const double* rate_ea_over_r = nullptr;  // Ea / R, kelvin
   const int* rate_param = nullptr;
+  // Reaction r's expression: instructions [rate_code_begin[r], rate_code_begin[r+1]) of
+  // rate_code ((op, arg) pairs), its constants from rate_constants + rate_constant_begin[r].
+  const int* rate_code_begin = nullptr;
+  const int* rate_code = nullptr;
+  const int* rate_constant_begin = nullptr;
+  const double* rate_constants = nullptr;
   // The Jacobian on the sparse LU pattern of 1/(gamma h) - J: the value index of each
   // (reaction, reactant entry, change entry) term, in the loop order of
   // mass_action_jacobian_sparse.
@@ -58,6 +66,11 @@ OPSPLIT_HD double rate_constant(const MassAction& m, int r, const double* params
     }
     case kRateParameter:
       return a * params[m.rate_param[r]];
+    case kRateExpression: {
+      const int begin = m.rate_code_begin[r];
+      return evaluate_rate(m.rate_code + 2 * begin, m.rate_code_begin[r + 1] - begin,
+                           m.rate_constants + m.rate_constant_begin[r], params);
+    }
     default:
       return a;
   }

@@ -30,25 +30,22 @@ enum RateOp : int {
   kRateOpCount
 };
 
-struct RateInstruction {
-  int op;
-  int arg;  // the constant or input of kOpConstant and kOpInput; 0 for the others
-};
-
+// Instruction i is code[2i] (the RateOp) and code[2i + 1] (the constant or input of
+// kOpConstant and kOpInput; 0 for the others): flat ints, so that a mechanism keeps every
+// reaction's code in its one block of ints.
 // The compiler refuses an expression whose evaluation would need a deeper stack.
 constexpr int kRateStackDepth = 16;
 
 // Runs `length` instructions that the compiler made (it checked that every operator has
 // its operands and that the stack never passes kRateStackDepth) and returns the value.
-OPSPLIT_HD double evaluate_rate(const RateInstruction* code, int length, const double* constants,
-                                const double* inputs) {
+OPSPLIT_HD double evaluate_rate(const int* code, int length, const double* constants, const double* inputs) {
   double stack[kRateStackDepth];
   int top = 0;  // the number of values on the stack
   for (int i = 0; i < length; ++i) {
-    const RateInstruction in = code[i];
-    switch (in.op) {
-      case kOpConstant: stack[top++] = constants[in.arg]; break;
-      case kOpInput: stack[top++] = inputs[in.arg]; break;
+    const int op = code[2 * i], arg = code[2 * i + 1];
+    switch (op) {
+      case kOpConstant: stack[top++] = constants[arg]; break;
+      case kOpInput: stack[top++] = inputs[arg]; break;
       case kOpNegate: stack[top - 1] = -stack[top - 1]; break;
       case kOpExp: stack[top - 1] = exp(stack[top - 1]); break;
       case kOpLog: stack[top - 1] = log(stack[top - 1]); break;
@@ -58,7 +55,7 @@ OPSPLIT_HD double evaluate_rate(const RateInstruction* code, int length, const d
       default: {  // the binary operators: the right operand on top
         const double b = stack[--top], a = stack[top - 1];
         double r = 0;
-        switch (in.op) {
+        switch (op) {
           case kOpAdd: r = a + b; break;
           case kOpSubtract: r = a - b; break;
           case kOpMultiply: r = a * b; break;

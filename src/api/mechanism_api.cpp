@@ -104,6 +104,15 @@ OPSPLIT_API opsplit_status opsplit_mechanism_set_rate(opsplit_mechanism mech, in
   return api_guard(__func__, [&] { mech_arg(mech).set_rate(reaction, enum_value(kind), A, b, Ea, param); });
 }
 
+OPSPLIT_API opsplit_status opsplit_mechanism_name_parameter(opsplit_mechanism mech, int param, const char* name) {
+  return api_guard(__func__, [&] { mech_arg(mech).name_parameter(param, name); });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_expression(opsplit_mechanism mech, int reaction,
+                                                                 const char* expression) {
+  return api_guard(__func__, [&] { mech_arg(mech).set_rate_expression(reaction, expression); });
+}
+
 OPSPLIT_API opsplit_status opsplit_mechanism_get_counts(opsplit_mechanism mech, int* nspecies, int* nreactions,
                                                         int* nparams) {
   return api_guard(__func__, [&] {

@@ -3,8 +3,11 @@
 #include "chem/flat_arrays.hpp"
 #include "chem/gas_jacobian.cuh"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <utility>
 
 namespace opsplit::chem {
@@ -192,13 +195,77 @@ void opsplit_mechanism_s::set_rate(int reaction, int kind, double a, double b, d
   r.b = kind == kRateArrhenius ? b : 0.0;
   r.ea = kind == kRateArrhenius ? ea : 0.0;
   r.param = uses_param ? param : 0;
+  r.program = RateProgram{};
+  r.program_inputs = 0;
+}
+
+// A parameter's name: a Fortran name (a letter, then letters, digits and _), or one with
+// an index in parentheses, J(4); the case does not count.
+void opsplit_mechanism_s::name_parameter(int param, const char* name) {
+  check_editable();
+  if (param < 0 || param >= kMaxSystemParameters)
+    fail_argument("param=" + num(param) + " is not in [0, " + num(kMaxSystemParameters) + ")");
+  if (name == nullptr) fail_argument("name is NULL");
+  const std::string text(name, strnlen(name, kMaxNameBytes + 1));
+  size_t i = 0;
+  while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+  bool valid = i > 0 && i <= kMaxNameBytes && std::isalpha(static_cast<unsigned char>(text[0]));
+  if (valid && i < text.size()) {  // NAME(index)
+    size_t j = i + 1;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    valid = text[i] == '(' && j > i + 1 && j - i - 1 <= 9 && j + 1 == text.size() && text[j] == ')';
+  }
+  if (!valid)
+    fail_argument("name \"" + text + "\" is not a name (a letter, then letters, digits or _, at most " +
+                  num(static_cast<long long>(kMaxNameBytes)) + " bytes) or a name with an index, such as J(4)");
+  std::string key;
+  for (char c : text) key += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (i < text.size()) key = key.substr(0, i) + "(" + num(std::stoll(text.substr(i + 1, text.size() - i - 2))) + ")";
+  const auto it = parameter_names_.find(key);
+  if (it != parameter_names_.end() && it->second != param)
+    fail_argument("name \"" + text + "\" already names parameter " + num(it->second));
+  for (auto n = parameter_names_.begin(); n != parameter_names_.end();)
+    n = n->second == param ? parameter_names_.erase(n) : std::next(n);  // a parameter has one name
+  parameter_names_[key] = param;
+}
+
+void opsplit_mechanism_s::set_rate_expression(int reaction, const char* expression) {
+  check_editable();
+  if (reaction < 0 || reaction >= nreactions())
+    fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
+  if (expression == nullptr) fail_argument("expression is NULL");
+  constexpr size_t kMaxExpressionBytes = 1 << 16;
+  const size_t length = strnlen(expression, kMaxExpressionBytes + 1);
+  if (length > kMaxExpressionBytes)
+    fail_argument("expression is longer than " + num(static_cast<long long>(kMaxExpressionBytes)) + " bytes");
+  RateNames names;
+  names.input = [this](const std::string& name, int index) {
+    const auto it = parameter_names_.find(index < 0 ? name : name + "(" + num(index) + ")");
+    return it != parameter_names_.end() ? it->second : -1;
+  };
+  RateProgram program;
+  RateError error;
+  if (!compile_rate_expression(std::string(expression, length), names, program, error))
+    fail(OPSPLIT_ERROR_PARSE, "reaction " + num(reaction) + ", column " + num(error.column) + ": " + error.message);
+  int inputs = 0;
+  for (int i = 0; i < program.length(); ++i)
+    if (program.code[static_cast<size_t>(2 * i)] == kOpInput) inputs = std::max(inputs, program.code[static_cast<size_t>(2 * i + 1)] + 1);
+  Reaction& r = reactions_[static_cast<size_t>(reaction)];
+  r.has_rate = true;
+  r.kind = kRateExpression;
+  r.a = r.b = r.ea = 0.0;
+  r.param = 0;
+  r.program = std::move(program);
+  r.program_inputs = inputs;
 }
 
 int opsplit_mechanism_s::nparams() const {
   if (is_gas()) return 1;
   int n = 0;
-  for (const Reaction& r : reactions_)
-    if (r.has_rate && r.kind != kRateConstant) n = std::max(n, r.param + 1);
+  for (const Reaction& r : reactions_) {
+    if (r.has_rate && (r.kind == kRateArrhenius || r.kind == kRateParameter)) n = std::max(n, r.param + 1);
+    if (r.has_rate && r.kind == kRateExpression) n = std::max(n, r.program_inputs);
+  }
   return n;
 }
 
@@ -257,8 +324,9 @@ namespace opsplit::chem {
 CompiledMechanism::CompiledMechanism(const Mechanism& mech)
     : nspecies_(mech.nspecies()), nreactions_(mech.nreactions()), nparams_(mech.nparams()) {
   const auto& reactions = mech.reactions();
-  std::vector<int> reactant_begin{0}, reactant_species, reactant_order, change_begin{0}, change_species, kind, param;
-  std::vector<double> change_delta, a, b, ea_over_r;
+  std::vector<int> reactant_begin{0}, reactant_species, reactant_order, change_begin{0}, change_species, kind, param,
+      code_begin{0}, code, constant_begin;
+  std::vector<double> change_delta, a, b, ea_over_r, constants;
   for (const Reaction& r : reactions) {
     for (const Term& t : r.reactants) reactant_species.push_back(t.species), reactant_order.push_back(t.coefficient);
     reactant_begin.push_back(static_cast<int>(reactant_species.size()));
@@ -278,6 +346,10 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
     a.push_back(r.a);
     b.push_back(r.b);
     ea_over_r.push_back(r.ea / kGasConstant);
+    code.insert(code.end(), r.program.code.begin(), r.program.code.end());
+    code_begin.push_back(static_cast<int>(code.size() / 2));
+    constant_begin.push_back(static_cast<int>(constants.size()));
+    constants.insert(constants.end(), r.program.constants.begin(), r.program.constants.end());
   }
   FlatArrays flat;
   reactant_begin_ = flat.add(reactant_begin);
@@ -291,6 +363,10 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
   rate_a_ = flat.add(a);
   rate_b_ = flat.add(b);
   rate_ea_over_r_ = flat.add(ea_over_r);
+  rate_code_begin_ = flat.add(code_begin);
+  rate_code_ = flat.add(code);
+  rate_constant_begin_ = flat.add(constant_begin);
+  rate_constants_ = flat.add(constants);
   // Jacobian entries: (change species, reactant species) of every reaction.
   std::vector<std::pair<int, int>> entries;
   for (int r = 0; r < nreactions_; ++r)
@@ -326,6 +402,10 @@ MassAction CompiledMechanism::view_at(const int* ints, const double* doubles) co
   m.rate_a = doubles + rate_a_;
   m.rate_b = doubles + rate_b_;
   m.rate_ea_over_r = doubles + rate_ea_over_r_;
+  m.rate_code_begin = ints + rate_code_begin_;
+  m.rate_code = ints + rate_code_;
+  m.rate_constant_begin = ints + rate_constant_begin_;
+  m.rate_constants = doubles + rate_constants_;
   m.lu.n = nspecies_;
   m.lu.nnz = lu_nnz_;
   m.lu.order = ints + lu_order_;

@@ -3,12 +3,14 @@
 // the shared kinetics (kernels/chem/mass_action.cuh) read on either backend.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "chem/gas.hpp"
 #include "chem/mass_action.cuh"
+#include "chem/rate_expression.hpp"
 #include "core/context.hpp"
 #include "core/handle.hpp"
 #include "linalg/sparse_pattern.hpp"
@@ -42,6 +44,8 @@ struct Reaction {
   int kind = kRateConstant;
   double a = 0.0, b = 0.0, ea = 0.0;
   int param = 0;
+  RateProgram program;  // kRateExpression's
+  int program_inputs = 0;  // the parameters it reads: the largest + 1
 };
 
 class CompiledMechanism;
@@ -62,6 +66,9 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   int add_reaction(int nreactants, const int* reactants, const int* reactant_coefficients, int nproducts,
                    const int* products, const int* product_coefficients, const double* product_yields = nullptr);
   void set_rate(int reaction, int kind, double a, double b, double ea, int param);
+  // Names parameter `param` for rate expressions ("TEMP", "J(4)"); see mechanism.h.
+  void name_parameter(int param, const char* name);
+  void set_rate_expression(int reaction, const char* expression);
 
   int nspecies() const { return static_cast<int>(species_.size()); }
   int nreactions() const;
@@ -88,6 +95,7 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   void check_editable() const;
   std::vector<std::string> species_;
   std::vector<opsplit::chem::Reaction> reactions_;
+  std::map<std::string, int> parameter_names_;  // upper case -> parameter
   mutable std::vector<std::string> equations_;  // built lazily, cleared by edits
   std::unique_ptr<const opsplit::chem::GasMechanism> gas_;
   std::unique_ptr<const opsplit::chem::CompiledGas> compiled_gas_;
@@ -117,8 +125,8 @@ class CompiledMechanism {
   std::vector<double> doubles_;
   // Offsets into ints_ / doubles_ of each array.
   size_t reactant_begin_ = 0, reactant_species_ = 0, reactant_order_ = 0, change_begin_ = 0, change_species_ = 0,
-         rate_kind_ = 0, rate_param_ = 0;
-  size_t change_delta_ = 0, rate_a_ = 0, rate_b_ = 0, rate_ea_over_r_ = 0;
+         rate_kind_ = 0, rate_param_ = 0, rate_code_begin_ = 0, rate_code_ = 0, rate_constant_begin_ = 0;
+  size_t change_delta_ = 0, rate_a_ = 0, rate_b_ = 0, rate_ea_over_r_ = 0, rate_constants_ = 0;
   // The Jacobian's sparse LU pattern and where each Jacobian term lands in it.
   int lu_nnz_ = 0;
   size_t lu_order_ = 0, lu_row_begin_ = 0, lu_col_ = 0, lu_diag_ = 0, jacobian_slot_ = 0;

@@ -49,10 +49,10 @@ bool is_binary(int op) { return (op >= kOpAdd && op <= kOpPower) || op == kOpMin
 double apply(int op, double a, double b) {
   const double constants[] = {a, b};
   if (is_binary(op)) {
-    const RateInstruction code[] = {{kOpConstant, 0}, {kOpConstant, 1}, {op, 0}};
+    const int code[] = {kOpConstant, 0, kOpConstant, 1, op, 0};
     return evaluate_rate(code, 3, constants, nullptr);
   }
-  const RateInstruction code[] = {{kOpConstant, 0}, {op, 0}};
+  const int code[] = {kOpConstant, 0, op, 0};
   return evaluate_rate(code, 2, constants, nullptr);
 }
 
@@ -338,17 +338,19 @@ struct Emitter {
     return std::max(depth(x.a), depth(x.b) + 1);
   }
   bool emit(int n) {
-    if (out.code.size() >= static_cast<size_t>(kRateMaxInstructions)) return false;
+    if (out.length() >= kRateMaxInstructions) return false;
     const Node& x = nodes[static_cast<size_t>(n)];
     if (x.op == kOpConstant) {
       out.constants.push_back(x.value);
-      out.code.push_back({kOpConstant, static_cast<int>(out.constants.size()) - 1});
-      return true;
+      return push(kOpConstant, static_cast<int>(out.constants.size()) - 1);
     }
-    if (x.op == kOpInput) return out.code.push_back({kOpInput, x.arg}), true;
+    if (x.op == kOpInput) return push(kOpInput, x.arg);
     if (!emit(x.a) || (x.b >= 0 && !emit(x.b))) return false;
-    if (out.code.size() >= static_cast<size_t>(kRateMaxInstructions)) return false;
-    out.code.push_back({x.op, 0});
+    return out.length() < kRateMaxInstructions && push(x.op, 0);
+  }
+  bool push(int op, int arg) {
+    out.code.push_back(op);
+    out.code.push_back(arg);
     return true;
   }
 };
@@ -356,7 +358,7 @@ struct Emitter {
 }  // namespace
 
 double RateProgram::constant_value() const {
-  if (code.size() == 1 && code[0].op == kOpConstant) return constants[static_cast<size_t>(code[0].arg)];
+  if (length() == 1 && code[0] == kOpConstant) return constants[static_cast<size_t>(code[1])];
   return std::numeric_limits<double>::quiet_NaN();
 }
 

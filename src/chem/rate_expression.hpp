@@ -33,8 +33,10 @@ struct RateNames {
 };
 
 struct RateProgram {
-  std::vector<RateInstruction> code;
+  std::vector<int> code;  // (op, arg) pairs: kernels/chem/rate_program.cuh
   std::vector<double> constants;
+  int length() const { return static_cast<int>(code.size() / 2); }
+  double evaluate(const double* inputs) const { return evaluate_rate(code.data(), length(), constants.data(), inputs); }
   // The value when the program reads no input (the whole expression folded), else NaN.
   double constant_value() const;
 };

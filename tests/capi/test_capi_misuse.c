@@ -609,6 +609,23 @@ static void sweep_mechanism(objects* o) {
     BAD_ARG(opsplit_mechanism_set_rate(o->mech, 0, OPSPLIT_RATE_ARRHENIUS, 1, bad_value[i], 0, 0));
     BAD_ARG(opsplit_mechanism_set_rate(o->mech, 0, OPSPLIT_RATE_ARRHENIUS, 1, 0, bad_value[i], 0));
   }
+  BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_name_parameter(H, 0, "TEMP"));
+  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_mechanism_name_parameter(o->mech, bad_param[i], "TEMP"));
+  char long_name[80];
+  memset(long_name, 'A', sizeof long_name - 1), long_name[sizeof long_name - 1] = '\0';
+  const char* bad_names[] = {NULL, "", "1X", "_X", "A B", "J(", "J()", "J(1)x", "J(-1)", "J(1234567890)", long_name};
+  for (int i = 0; i < 11; i++) BAD_ARG(opsplit_mechanism_name_parameter(o->mech, 0, bad_names[i]));
+  BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_set_rate_expression(H, 0, "1"));
+  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_mechanism_set_rate_expression(o->mech, bad_reaction[i], "1"));
+  BAD_ARG(opsplit_mechanism_set_rate_expression(o->mech, 0, NULL));
+  BAD(OPSPLIT_ERROR_PARSE, opsplit_mechanism_set_rate_expression(o->mech, 0, "EXQ(1)"));
+  BAD(OPSPLIT_ERROR_PARSE, opsplit_mechanism_set_rate_expression(o->mech, 0, "TEMP")); /* no parameter has the name */
+  BAD(OPSPLIT_ERROR_PARSE, opsplit_mechanism_set_rate_expression(o->mech, 0, "1e999"));
+  BAD(OPSPLIT_ERROR_PARSE, opsplit_mechanism_set_rate_expression(o->mech, 0, ""));
+  char* long_text = (char*)malloc(70000);
+  memset(long_text, '1', 69999), long_text[69999] = '\0';
+  BAD_ARG(opsplit_mechanism_set_rate_expression(o->mech, 0, long_text)); /* over 64 KiB */
+  free(long_text);
   int ns = 0, nr = 0, np = 0;
   BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_get_counts(H, &ns, &nr, &np));
   CHECK_OK(opsplit_mechanism_get_counts(o->mech, NULL, NULL, NULL)); /* outputs may be NULL */

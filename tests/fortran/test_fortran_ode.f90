@@ -294,6 +294,17 @@ contains
     call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'two yields for one product are refused')
     call second%counts(nreactions=nreactions)
     call check(nreactions == 1, 'the refused reactions were not added')
+    ! A rate expression over named 1-based parameters: k = 2.0E-3*EXP(-300/TEMP)*J(2).
+    call second%name_parameter(1, 'TEMP')
+    call second%name_parameter(2, 'J(2)')
+    call second%set_rate_expression(1, '2.0E-3*EXP(-300./TEMP)*J(2)')
+    call second%evaluate([0.5_c_double, 0.0_c_double], [300.0_c_double, 4.0_c_double], ydot, jac)
+    call check(ydot(1) == -(2.0e-3_c_double * exp(-300.0_c_double / 300.0_c_double) * 4.0_c_double) * 0.5_c_double, &
+               'a rate expression over named parameters gives its formula')
+    call second%set_rate_expression(1, '2.0E-3*EXQ(1.)', stat=status)
+    call check(status == OPSPLIT_ERROR_PARSE, 'an unknown function in a rate expression is PARSE')
+    call second%name_parameter(0, 'M', stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'parameter 0 is refused (1-based)')
     call second%destroy()
 
     call ode%create(ctx, 2_c_int, int(nsys, c_int64_t), 1_c_int)

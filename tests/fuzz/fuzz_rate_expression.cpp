@@ -45,8 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   opsplit::chem::RateError error;
   if (opsplit::chem::compile_rate_expression(expression, names, program, error)) {
     const double inputs[12] = {298.15, 2.46e19, 5.2e18, 1.9e19, 1e-5, 2e-5, 3e-5, 4e-5, 5e-5, 6e-5, 7e-5, 8e-5};
-    volatile double v = opsplit::chem::evaluate_rate(program.code.data(), static_cast<int>(program.code.size()),
-                                                     program.constants.data(), inputs);
+    volatile double v = program.evaluate(inputs);
     (void)v;
   } else if (error.message.empty() || error.column < 1 || static_cast<size_t>(error.column) > expression.size() + 1) {
     std::abort();  // a failure that does not say what or where

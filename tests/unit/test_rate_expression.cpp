@@ -40,8 +40,7 @@ double value_of(const std::string& text, const RateNames& names = atmospheric_na
   RateProgram program;
   RateError error;
   EXPECT_TRUE(compile_rate_expression(text, names, program, error)) << text << ": " << error.message;
-  return opsplit::chem::evaluate_rate(program.code.data(), static_cast<int>(program.code.size()),
-                                      program.constants.data(), kInputs);
+  return program.evaluate(kInputs);
 }
 
 RateError error_of(const std::string& text, const RateNames& names = atmospheric_names()) {
@@ -103,10 +102,10 @@ TEST(RateExpression, ConstantsFold) {
   RateProgram program;
   RateError error;
   ASSERT_TRUE(compile_rate_expression("2*3 + 4*EXP(0.)", atmospheric_names(), program, error));
-  EXPECT_EQ(program.code.size(), 1u);
+  EXPECT_EQ(program.length(), 1);
   EXPECT_EQ(program.constant_value(), 10);
   ASSERT_TRUE(compile_rate_expression("2*3*TEMP", atmospheric_names(), program, error));
-  EXPECT_EQ(program.code.size(), 3u);  // 6, TEMP, *
+  EXPECT_EQ(program.length(), 3);  // 6, TEMP, *
   EXPECT_TRUE(std::isnan(program.constant_value()));
 }
 

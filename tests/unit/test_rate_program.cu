@@ -19,7 +19,7 @@ namespace {
 namespace chem = opsplit::chem;
 constexpr int kInputs = 4;  // TEMP, M, O2, N2
 
-__global__ void evaluate_kernel(const chem::RateInstruction* code, int length, const double* constants,
+__global__ void evaluate_kernel(const int* code, int length, const double* constants,
                                 const double* inputs, int ncells, double* out) {
   const int cell = blockIdx.x * blockDim.x + threadIdx.x;
   if (cell < ncells) out[cell] = chem::evaluate_rate(code, length, constants, inputs + kInputs * cell);
@@ -58,16 +58,14 @@ double worst_difference(const std::string& text) {
   auto* cells = to_device(inputs);
   double* out = nullptr;
   EXPECT_EQ(cudaMalloc(&out, ncells * sizeof(double)), cudaSuccess);
-  evaluate_kernel<<<(ncells + 127) / 128, 128>>>(code, static_cast<int>(program.code.size()), constants, cells, ncells,
-                                                  out);
+  evaluate_kernel<<<(ncells + 127) / 128, 128>>>(code, program.length(), constants, cells, ncells, out);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<double> device(ncells);
   EXPECT_EQ(cudaMemcpy(device.data(), out, ncells * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
   cudaFree(code), cudaFree(constants), cudaFree(cells), cudaFree(out);
   double worst = 0;
   for (int c = 0; c < ncells; ++c) {
-    const double host = chem::evaluate_rate(program.code.data(), static_cast<int>(program.code.size()),
-                                            program.constants.data(), &inputs[static_cast<size_t>(kInputs * c)]);
+    const double host = program.evaluate(&inputs[static_cast<size_t>(kInputs * c)]);
     EXPECT_TRUE(std::isfinite(host)) << text;
     worst = std::fmax(worst, std::fabs(device[c] - host) / std::fabs(host));
   }
