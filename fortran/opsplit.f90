@@ -633,6 +633,23 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_mechanism_load_chemkin
 
+    function opsplit_mechanism_load_kpp(ctx, path, mech) bind(C, name="opsplit_mechanism_load_kpp") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ctx
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: mech
+      integer(c_int) :: status
+    end function opsplit_mechanism_load_kpp
+
+    function opsplit_mechanism_find_parameter(mech, name, index) &
+        bind(C, name="opsplit_mechanism_find_parameter") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: mech
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), intent(out) :: index
+      integer(c_int) :: status
+    end function opsplit_mechanism_find_parameter
+
     function opsplit_mechanism_get_molar_masses(mech, molar_masses) &
         bind(C, name="opsplit_mechanism_get_molar_masses") result(status)
       import :: c_int, c_ptr
@@ -1296,6 +1313,8 @@ module opsplit
     procedure :: add_reaction => mechanism_add_reaction
     procedure :: set_rate => mechanism_set_rate
     procedure :: name_parameter => mechanism_name_parameter
+    procedure :: find_parameter => mechanism_find_parameter
+    procedure :: load_kpp => mechanism_load_kpp
     procedure :: set_rate_expression => mechanism_set_rate_expression
     procedure :: counts => mechanism_counts
     procedure :: evaluate => mechanism_evaluate
@@ -1437,7 +1456,7 @@ module opsplit
              rd_add_source, rd_clear_sources, rd_set_time, rd_time, rd_free_energy
   private :: mechanism_create, mechanism_destroy, mechanism_add_species, mechanism_find_species, &
              mechanism_species_name, mechanism_add_reaction, mechanism_set_rate, mechanism_counts, &
-             mechanism_name_parameter, mechanism_set_rate_expression, &
+             mechanism_name_parameter, mechanism_set_rate_expression, mechanism_find_parameter, mechanism_load_kpp, &
              mechanism_evaluate, mechanism_created, mechanism_c_handle, mechanism_known_counts, &
              mechanism_bad_species, mechanism_load_yaml, mechanism_load_chemkin, mechanism_kind, mechanism_equation, &
              mechanism_molar_masses, mechanism_species_thermo, mechanism_mixture_properties, &
@@ -2582,6 +2601,36 @@ contains
     if (status == OPSPLIT_SUCCESS) this%handle = loaded
     call finish(status, stat)
   end subroutine mechanism_load_chemkin
+
+  !> Loads a KPP mechanism (the .def or .kpp file and its #INCLUDEs) as a built
+  !> mechanism; the fixed species and TEMP, SUN, CFACTOR become named parameters
+  !> (find_parameter gives each one's 1-based number). mechanism.h says what it reads.
+  subroutine mechanism_load_kpp(this, ctx, path, stat)
+    class(opsplit_mechanism_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: loaded
+    integer(c_int) :: status
+    if (already_created(this%handle, 'opsplit_mechanism_t%load_kpp', stat)) return
+    loaded = c_null_ptr
+    status = opsplit_mechanism_load_kpp(ctx%handle, trim(path) // c_null_char, loaded)
+    if (status == OPSPLIT_SUCCESS) this%handle = loaded
+    call finish(status, stat)
+  end subroutine mechanism_load_kpp
+
+  !> The 1-based number of the parameter called name; 0 (and a failure) when none is.
+  integer(c_int) function mechanism_find_parameter(this, name, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    character(len=*), intent(in) :: name
+    integer, intent(out), optional :: stat
+    integer(c_int) :: status, i
+    i = -1
+    status = opsplit_mechanism_find_parameter(this%handle, trim(name) // c_null_char, i)
+    mechanism_find_parameter = 0
+    if (status == OPSPLIT_SUCCESS) mechanism_find_parameter = i + 1
+    call finish(status, stat)
+  end function mechanism_find_parameter
 
   !> OPSPLIT_MECHANISM_BUILT (made by create and built through the API) or
   !> OPSPLIT_MECHANISM_GAS (made by load_yaml or load_chemkin); -1 on failure.

@@ -92,6 +92,9 @@ OPSPLIT_API opsplit_status opsplit_mechanism_name_parameter(opsplit_mechanism me
  * the reaction, the column and the fault; the reaction keeps its rate. */
 OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_expression(opsplit_mechanism mech, int reaction,
                                                                  const char* expression);
+/* The parameter `name` names (as opsplit_mechanism_name_parameter matches names: any
+ * case, J(04) is J(4)); INVALID_ARGUMENT when none does. */
+OPSPLIT_API opsplit_status opsplit_mechanism_find_parameter(opsplit_mechanism mech, const char* name, int* index);
 /* nspecies, nreactions, and nparams: the number of per-system parameters the rates
  * read (the largest param used + 1, 0 when none). Any output may be NULL. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_counts(opsplit_mechanism mech, int* nspecies, int* nreactions,
@@ -151,6 +154,25 @@ OPSPLIT_API opsplit_status opsplit_mechanism_load_yaml(opsplit_context ctx, cons
  * entry. */
 OPSPLIT_API opsplit_status opsplit_mechanism_load_chemkin(opsplit_context ctx, const char* mech_path,
                                                           const char* thermo_path, opsplit_mechanism* mech);
+/* ---- atmospheric mechanisms ------------------------------------------------------
+ * Loads a KPP mechanism (KPP 3.5: the .def or .kpp file and what it #INCLUDEs, each
+ * include looked up beside the file that names it) as a BUILT mechanism of mass-action
+ * reactions: the #DEFVAR species in their order; the #DEFFIX species as per-system
+ * parameters that multiply the rates of the reactions they enter (and never change);
+ * each equation "<tag> A + 2 B + hv = 0.39 C + D : rate;" with real product yields (hv
+ * and PROD left out); each rate compiled as by opsplit_mechanism_set_rate_expression,
+ * with KPP's stock rate laws (ARR_abc, ARR_ab, ARR_ac, EP2, EP3, FALL, k3rd_jpl,
+ * k3rd_iupac; EP2, EP3 and FALL take the third body as 1e6 CFACTOR, as KPP does) and
+ * the per-system inputs TEMP (K), SUN, CFACTOR and the fixed species, each named as a
+ * parameter in the order the rates first use it (opsplit_mechanism_find_parameter gives
+ * the index). Units are the file's (KPP's models: molecules/cm^3 and seconds). Comments,
+ * #INLINE code and the code-generation commands are skipped; #ATOMS, #CHECK, #LOOKAT,
+ * #MONITOR and #INITVALUES are read past. A rate that reads a name the file defines only
+ * in #INLINE code, a fractional reactant coefficient, an undeclared species or a
+ * malformed entry is OPSPLIT_ERROR_PARSE naming the file, the line and the reaction's
+ * tag; a file that cannot be read OPSPLIT_ERROR_IO. */
+OPSPLIT_API opsplit_status opsplit_mechanism_load_kpp(opsplit_context ctx, const char* path, opsplit_mechanism* mech);
+
 /* Molar masses (kg/mol), nspecies values. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_molar_masses(opsplit_mechanism mech, double* molar_masses);
 /* Standard-state cp/R, h/(RT) and s/R of every species at T (nspecies values each; any

@@ -113,6 +113,28 @@ OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_expression(opsplit_mechani
   return api_guard(__func__, [&] { mech_arg(mech).set_rate_expression(reaction, expression); });
 }
 
+OPSPLIT_API opsplit_status opsplit_mechanism_find_parameter(opsplit_mechanism mech, const char* name, int* index) {
+  return api_guard(__func__, [&] {
+    int& out = output(index, "index");
+    out = mech_arg(mech).find_parameter(name);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_load_kpp(opsplit_context ctx, const char* path, opsplit_mechanism* mech) {
+  return api_guard(__func__, [&] {
+    Context& c = checked(ctx, "ctx", "opsplit_context");
+    opsplit_mechanism& out = output(mech, "mech");
+    opsplit_mechanism loaded = make_handle<chem::Mechanism>(c);
+    try {
+      chem::load_kpp(*loaded, text_input(path, "path"));
+    } catch (...) {
+      destroy_handle(loaded);
+      throw;
+    }
+    out = loaded;
+  });
+}
+
 OPSPLIT_API opsplit_status opsplit_mechanism_get_counts(opsplit_mechanism mech, int* nspecies, int* nreactions,
                                                         int* nparams) {
   return api_guard(__func__, [&] {

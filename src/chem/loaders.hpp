@@ -7,6 +7,8 @@
 
 #include "chem/gas.hpp"
 
+struct opsplit_mechanism_s;
+
 namespace opsplit::chem {
 
 // The whole file as text; throws IO naming the file and the reason (missing, a
@@ -20,5 +22,9 @@ GasMechanism load_yaml(const std::string& path, const std::string& phase);
 // TRANSPORT section is skipped) and a thermo file (empty: none) for the species the
 // mechanism file's THERMO section does not give.
 GasMechanism load_chemkin(const std::string& mech_path, const std::string& thermo_path);
+
+// KPP (KPP 3.5's .def, .kpp, .spc and .eqn, with their #INCLUDEs): the species, fixed
+// species, equations and rates added to `mech`, an empty built mechanism.
+void load_kpp(opsplit_mechanism_s& mech, const std::string& path);
 
 }  // namespace opsplit::chem

@@ -218,8 +218,7 @@ void opsplit_mechanism_s::name_parameter(int param, const char* name) {
   if (!valid)
     fail_argument("name \"" + text + "\" is not a name (a letter, then letters, digits or _, at most " +
                   num(static_cast<long long>(kMaxNameBytes)) + " bytes) or a name with an index, such as J(4)");
-  std::string key;
-  for (char c : text) key += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string key = upper_case(text);
   if (i < text.size()) key = key.substr(0, i) + "(" + num(std::stoll(text.substr(i + 1, text.size() - i - 2))) + ")";
   const auto it = parameter_names_.find(key);
   if (it != parameter_names_.end() && it->second != param)
@@ -247,6 +246,10 @@ void opsplit_mechanism_s::set_rate_expression(int reaction, const char* expressi
   RateError error;
   if (!compile_rate_expression(std::string(expression, length), names, program, error))
     fail(OPSPLIT_ERROR_PARSE, "reaction " + num(reaction) + ", column " + num(error.column) + ": " + error.message);
+  set_rate_program(reaction, std::move(program));
+}
+
+void opsplit_mechanism_s::set_rate_program(int reaction, RateProgram program) {
   int inputs = 0;
   for (int i = 0; i < program.length(); ++i)
     if (program.code[static_cast<size_t>(2 * i)] == kOpInput) inputs = std::max(inputs, program.code[static_cast<size_t>(2 * i + 1)] + 1);
@@ -257,6 +260,23 @@ void opsplit_mechanism_s::set_rate_expression(int reaction, const char* expressi
   r.param = 0;
   r.program = std::move(program);
   r.program_inputs = inputs;
+}
+
+int opsplit_mechanism_s::find_parameter(const char* name) const {
+  if (name == nullptr) fail_argument("name is NULL");
+  std::string key;
+  for (const char* c = name; *c != '\0' && key.size() <= kMaxNameBytes + 12; ++c)
+    if (!std::isspace(static_cast<unsigned char>(*c))) key += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+  // J(04) names what J(4) names.
+  const size_t open = key.find('(');
+  if (open != std::string::npos && key.back() == ')' && open + 2 < key.size()) {
+    const std::string digits = key.substr(open + 1, key.size() - open - 2);
+    if (digits.size() <= 9 && std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      key = key.substr(0, open) + "(" + num(std::stoll(digits)) + ")";
+  }
+  const auto it = parameter_names_.find(key);
+  if (it == parameter_names_.end()) fail_argument("no parameter is named \"" + std::string(name).substr(0, 80) + "\"");
+  return it->second;
 }
 
 int opsplit_mechanism_s::nparams() const {

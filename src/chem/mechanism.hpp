@@ -69,6 +69,10 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   // Names parameter `param` for rate expressions ("TEMP", "J(4)"); see mechanism.h.
   void name_parameter(int param, const char* name);
   void set_rate_expression(int reaction, const char* expression);
+  // A rate compiled by a reader over the mechanism's named parameters.
+  void set_rate_program(int reaction, opsplit::chem::RateProgram program);
+  // The parameter a name names (see name_parameter); throws when none does.
+  int find_parameter(const char* name) const;
 
   int nspecies() const { return static_cast<int>(species_.size()); }
   int nreactions() const;

@@ -11,12 +11,6 @@ namespace opsplit::chem {
 
 namespace {
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // The expression as a tree (a DAG where an inlined function uses a parameter twice).
 struct Node {
   int op = kOpConstant;
@@ -68,8 +62,8 @@ struct Scope {
 class Compiler {
  public:
   Compiler(const RateNames& names, std::vector<Node>& nodes) : names_(names), nodes_(nodes) {
-    for (const auto& [name, text] : names.values) values_[upper(name)] = &text;
-    for (const auto& [name, f] : names.functions) functions_[upper(name)] = &f;
+    for (const auto& [name, text] : names.values) values_[upper_case(name)] = &text;
+    for (const auto& [name, f] : names.functions) functions_[upper_case(name)] = &f;
   }
 
   // The tree of `text` in `scope`; -1 with error_ set on failure. `column_outside` is where an
@@ -252,7 +246,7 @@ class Compiler {
     const size_t start = p.pos;
     while (p.pos < p.text.size() && (std::isalnum(static_cast<unsigned char>(p.text[p.pos])) || p.text[p.pos] == '_'))
       ++p.pos;
-    const std::string id = upper(p.text.substr(start, p.pos - start));
+    const std::string id = upper_case(p.text.substr(start, p.pos - start));
     const int column = p.column_outside > 0 ? p.column_outside : static_cast<int>(start) + 1;
     if (peek(p) == '(') return call(p, id, column);
     const auto parameter = p.scope.bound.find(id);  // a body sees its own parameters only
@@ -307,7 +301,7 @@ class Compiler {
     if (fn.parameters.size() != args.size())
       return fail_at(p, column, id + " takes " + std::to_string(fn.parameters.size()) + " arguments, not " + std::to_string(n)), -1;
     Scope scope{id, {}, &p.scope};
-    for (size_t i = 0; i < args.size(); ++i) scope.bound[upper(fn.parameters[i])] = args[i];
+    for (size_t i = 0; i < args.size(); ++i) scope.bound[upper_case(fn.parameters[i])] = args[i];
     return inline_body(p, id, fn.body, scope, column);
   }
 
@@ -356,6 +350,12 @@ struct Emitter {
 };
 
 }  // namespace
+
+std::string upper_case(std::string_view name) {
+  std::string out(name);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
 
 double RateProgram::constant_value() const {
   if (length() == 1 && code[0] == kOpConstant) return constants[static_cast<size_t>(code[1])];

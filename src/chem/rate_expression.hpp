@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "chem/rate_program.cuh"
@@ -45,6 +46,9 @@ struct RateError {
   std::string message;  // what is wrong, naming the value or function it is in
   int column = 0;       // where, from 1, in the text given to the compiler
 };
+
+// A name as the expressions match it (Fortran's rule: without regard to case).
+std::string upper_case(std::string_view name);
 
 // Limits that keep a hostile expression from taking unbounded time or memory.
 constexpr int kRateMaxNesting = 64;         // parentheses, calls and inlined names inside each other

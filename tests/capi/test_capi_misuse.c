@@ -626,6 +626,12 @@ static void sweep_mechanism(objects* o) {
   memset(long_text, '1', 69999), long_text[69999] = '\0';
   BAD_ARG(opsplit_mechanism_set_rate_expression(o->mech, 0, long_text)); /* over 64 KiB */
   free(long_text);
+  int found = -1;
+  BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_find_parameter(H, "TEMP", &found));
+  BAD_ARG(opsplit_mechanism_find_parameter(o->mech, NULL, &found));
+  BAD_ARG(opsplit_mechanism_find_parameter(o->mech, "TEMP", NULL));
+  BAD_ARG(opsplit_mechanism_find_parameter(o->mech, "NO_SUCH_NAME", &found));
+  BAD_ARG(opsplit_mechanism_find_parameter(o->mech, long_name, &found));
   int ns = 0, nr = 0, np = 0;
   BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_get_counts(H, &ns, &nr, &np));
   CHECK_OK(opsplit_mechanism_get_counts(o->mech, NULL, NULL, NULL)); /* outputs may be NULL */
@@ -661,6 +667,12 @@ static void sweep_mechanism(objects* o) {
   BAD_ARG(opsplit_mechanism_load_chemkin(o->ctx, "x.inp", NULL, NULL));
   BAD(OPSPLIT_ERROR_IO, opsplit_mechanism_load_chemkin(o->ctx, "/no/such/file.inp", NULL, &m));
   BAD(OPSPLIT_ERROR_PARSE, opsplit_mechanism_load_chemkin(o->ctx, gas_path, NULL, &m)); /* YAML is no CHEMKIN */
+  BAD_HANDLES(K_CONTEXT, opsplit_context, opsplit_mechanism_load_kpp(H, "x.def", &m));
+  BAD_ARG(opsplit_mechanism_load_kpp(o->ctx, NULL, &m));
+  BAD_ARG(opsplit_mechanism_load_kpp(o->ctx, "x.def", NULL));
+  BAD(OPSPLIT_ERROR_IO, opsplit_mechanism_load_kpp(o->ctx, "/no/such/file.def", &m));
+  BAD(OPSPLIT_ERROR_IO, opsplit_mechanism_load_kpp(o->ctx, "/", &m)); /* a directory */
+  BAD(OPSPLIT_ERROR_PARSE, opsplit_mechanism_load_kpp(o->ctx, gas_path, &m)); /* YAML is no KPP */
   CHECK(m == NULL);
 
   /* Gas functions: on a built mechanism INVALID_ARGUMENT; bad temperatures, pressures, NULLs. */

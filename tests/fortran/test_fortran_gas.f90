@@ -15,7 +15,7 @@ program test_fortran_gas
   implicit none
 
   integer, parameter :: max_species = 64, max_reactions = 256
-  character(len=:), allocatable :: h2o2_path, features_path, reference_path
+  character(len=:), allocatable :: h2o2_path, features_path, reference_path, kpp_path
   ! The reference: header and first state.
   integer :: ref_nspecies = 0, ref_nreactions = 0
   character(len=32) :: ref_names(max_species)
@@ -29,6 +29,7 @@ program test_fortran_gas
   h2o2_path = argument(1)
   features_path = argument(2)
   reference_path = argument(3)
+  kpp_path = argument(4)
   call read_reference(reference_path)
   call check(ref_nspecies == 10 .and. ref_nreactions == 29, 'the reference has 10 species and 29 reactions')
 
@@ -39,11 +40,12 @@ program test_fortran_gas
   call ignition_reactor()
   call reactor_jacobian()
   call chemkin_version()
+  call kpp_version()
   call ctx%destroy(stat=status)
   call check(status == OPSPLIT_SUCCESS, 'every mechanism was destroyed: ' // opsplit_last_error())
   ! The main program's allocatables are never freed by the runtime: the sanitizer build's
   ! leak checker would report them.
-  deallocate(h2o2_path, features_path, reference_path)
+  deallocate(h2o2_path, features_path, reference_path, kpp_path)
   if (allocated(ref_W)) deallocate(ref_W)
   if (allocated(ref_Y)) deallocate(ref_Y, ref_C, ref_cp_R, ref_h_RT, ref_s_R, ref_wdot, ref_scale, ref_qf, ref_qr)
   call report_checks()
@@ -56,7 +58,7 @@ contains
     integer :: n, status
     call get_command_argument(i, length=n, status=status)
     if (status /= 0 .or. n == 0) then
-      print '(a)', 'usage: test_fortran_gas h2o2.yaml features.yaml rates_h2o2.txt'
+      print '(a)', 'usage: test_fortran_gas h2o2.yaml features.yaml rates_h2o2.txt small_strato.def'
       error stop 2
     end if
     allocate(character(len=n) :: s)
@@ -345,6 +347,30 @@ contains
   ! the YAML version's net production rates within 1e-14 of creation + destruction (not
   ! bitwise: write_chemkin writes A after Cantera's kmol -> mol conversion, an ulp off),
   ! and Cantera's; failures through stat; features.inp with its own THERMO section.
+  ! KPP's small_strato through load_kpp: its counts, a fixed species' reaction, and a
+  ! rate at noon against the equation's (2.643E-10)*SUN**3 times the fixed O2.
+  subroutine kpp_version()
+    type(opsplit_mechanism_t) :: kpp
+    integer(c_int) :: nspecies, nreactions, nparams
+    real(c_double) :: y(5), p(3), ydot(5)
+    call kpp%load_kpp(ctx, kpp_path)
+    call kpp%counts(nspecies, nreactions, nparams)
+    call check(nspecies == 5 .and. nreactions == 10 .and. nparams == 3, 'small_strato: 5 species, 10 reactions, 3 inputs')
+    call check(kpp%equation(1) == '0 => 2 O', 'O2 + hv = 2O: O2 fixed, hv a marker')
+    y = 0
+    p(kpp%find_parameter('SUN')) = 1.0_c_double
+    p(kpp%find_parameter('O2')) = 1.697e16_c_double
+    p(kpp%find_parameter('M')) = 8.12e16_c_double
+    call kpp%evaluate(y, p, ydot)
+    call check(abs(ydot(kpp%find_species('O')) - 2 * 2.643e-10_c_double * 1.697e16_c_double) <= &
+               1e-14_c_double * ydot(kpp%find_species('O')), 'small_strato: O made by O2 photolysis alone')
+    call kpp%load_kpp(ctx, kpp_path // '.missing', stat=status)
+    call check(status /= OPSPLIT_SUCCESS, 'a loaded mechanism is not loaded over')
+    call kpp%destroy()
+    call kpp%load_kpp(ctx, kpp_path // '.missing', stat=status)
+    call check(status == OPSPLIT_ERROR_IO, 'a missing KPP file is IO')
+  end subroutine kpp_version
+
   subroutine chemkin_version()
     type(opsplit_mechanism_t) :: ck, yaml, features, missing
     character(len=:), allocatable :: folder

@@ -305,6 +305,9 @@ contains
     call check(status == OPSPLIT_ERROR_PARSE, 'an unknown function in a rate expression is PARSE')
     call second%name_parameter(0, 'M', stat=status)
     call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'parameter 0 is refused (1-based)')
+    call check(second%find_parameter('j(2)') == 2, 'find_parameter gives the 1-based number of J(2)')
+    call check(second%find_parameter('SUN', stat=status) == 0 .and. status == OPSPLIT_ERROR_INVALID_ARGUMENT, &
+               'a name no parameter has is refused')
     call second%destroy()
 
     call ode%create(ctx, 2_c_int, int(nsys, c_int64_t), 1_c_int)

@@ -1,0 +1,179 @@
+// KPP mechanisms (opsplit_mechanism_load_kpp) from KPP 3.5's own model files
+// (tests/data/kpp, GPL-3.0 as KPP: LICENSE.txt beside them): species, fixed species
+// and equations as the files declare them, dy/dt against the equations' rate laws
+// written out here, KPP's stock laws against their formulas, nitrogen conserved by an
+// integration, and a clear PARSE or IO error with file, line and tag for each fault.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "helpers.hpp"
+#include "opsplit/opsplit.h"
+
+namespace {
+
+std::string kpp_file(const std::string& name) {
+  return test::data_folder("OPSPLIT_TEST_DATA", OPSPLIT_TEST_DATA) + "/kpp/" + name;
+}
+
+struct Loaded {
+  explicit Loaded(const std::string& path) {
+    test::require_loaded(opsplit_mechanism_load_kpp(ctx, path.c_str(), &mech), path);
+  }
+  ~Loaded() { opsplit_mechanism_destroy(&mech); }
+  int species(const char* name) const {
+    int i = -1;
+    EXPECT_EQ(opsplit_mechanism_find_species(mech, name, &i), OPSPLIT_SUCCESS) << name;
+    return i;
+  }
+  int parameter(const char* name) const {
+    int i = -1;
+    EXPECT_EQ(opsplit_mechanism_find_parameter(mech, name, &i), OPSPLIT_SUCCESS) << name;
+    return i;
+  }
+  std::string equation(int r) const {
+    const char* e = nullptr;
+    EXPECT_EQ(opsplit_mechanism_get_reaction_equation(mech, r, &e), OPSPLIT_SUCCESS);
+    return e != nullptr ? e : "";
+  }
+  test::Context ctx{OPSPLIT_BACKEND_CPU};
+  opsplit_mechanism mech = nullptr;
+};
+
+double relative(double a, double b) { return std::fabs(a - b) / std::fmax(std::fabs(b), 1e-300); }
+
+// small_strato: 5 variable species, M and O2 fixed, 10 equations; SUN an input.
+TEST(Kpp, SmallStratoIsItsEquations) {
+  Loaded m(kpp_file("small_strato.def"));
+  int ns = 0, nr = 0, np = 0;
+  ASSERT_EQ(opsplit_mechanism_get_counts(m.mech, &ns, &nr, &np), OPSPLIT_SUCCESS);
+  EXPECT_EQ(ns, 5);
+  EXPECT_EQ(nr, 10);
+  EXPECT_EQ(np, 3);  // SUN, O2, M
+  EXPECT_EQ(m.equation(0), "0 => 2 O");  // O2 + hv = 2O: O2 fixed, hv a marker
+  EXPECT_EQ(m.equation(5), "O1D => O");  // O1D + M = O + M
+  const int O = m.species("O"), O1D = m.species("O1D"), O3 = m.species("O3"), NO = m.species("NO"),
+            NO2 = m.species("NO2");
+  std::vector<double> p(3), y(5), ydot(5);
+  const double sun = 0.8, o2 = 1.697e16, M = 8.12e16;
+  p[static_cast<size_t>(m.parameter("SUN"))] = sun;
+  p[static_cast<size_t>(m.parameter("o2"))] = o2;
+  p[static_cast<size_t>(m.parameter("M"))] = M;
+  y[O] = 6.624e8, y[O1D] = 9.906e1, y[O3] = 5.326e11, y[NO] = 8.725e8, y[NO2] = 2.24e8;
+  ASSERT_EQ(opsplit_mechanism_evaluate(m.mech, y.data(), p.data(), ydot.data(), nullptr), OPSPLIT_SUCCESS);
+  // The ten rates as small_strato.eqn writes them.
+  const double r1 = 2.643e-10 * sun * sun * sun * o2, r2 = 8.018e-17 * y[O] * o2, r3 = 6.12e-4 * sun * y[O3],
+               r4 = 1.576e-15 * y[O] * y[O3], r5 = 1.07e-3 * sun * sun * y[O3], r6 = 7.11e-11 * y[O1D] * M,
+               r7 = 1.2e-10 * y[O1D] * y[O3], r8 = 6.062e-15 * y[NO] * y[O3], r9 = 1.069e-11 * y[NO2] * y[O],
+               r10 = 1.289e-2 * sun * y[NO2];
+  EXPECT_LE(relative(ydot[O], 2 * r1 - r2 + r3 - r4 + r6 - r9 + r10), 1e-13);
+  EXPECT_LE(relative(ydot[O1D], r5 - r6 - r7), 1e-13);
+  EXPECT_LE(relative(ydot[O3], r2 - r3 - r4 - r5 - r7 - r8), 1e-13);
+  EXPECT_LE(relative(ydot[NO], -r8 + r9 + r10), 1e-13);
+  EXPECT_LE(relative(ydot[NO2], r8 - r9 - r10), 1e-13);
+}
+
+// NO + NO2 is conserved (every reaction turns one into the other), through an hour of
+// noon sun in 16 cells.
+TEST(Kpp, SmallStratoConservesNitrogen) {
+  Loaded m(kpp_file("small_strato.def"));
+  enum { kCells = 16 };
+  std::vector<double> y(5 * kCells), p(3 * kCells);
+  for (int c = 0; c < kCells; ++c) {
+    double* yc = &y[5 * c];
+    yc[m.species("O")] = 6.624e8, yc[m.species("O1D")] = 9.906e1, yc[m.species("O3")] = 5.326e11 * (1 + 0.05 * c);
+    yc[m.species("NO")] = 8.725e8, yc[m.species("NO2")] = 2.24e8 * (1 + 0.1 * c);
+    p[3 * c + m.parameter("SUN")] = 1.0, p[3 * c + m.parameter("O2")] = 1.697e16, p[3 * c + m.parameter("M")] = 8.12e16;
+  }
+  opsplit_ode ode = nullptr;
+  ASSERT_EQ(opsplit_ode_create(m.ctx, 5, kCells, 3, &ode), OPSPLIT_SUCCESS);
+  ASSERT_EQ(opsplit_ode_set_mechanism(ode, m.mech), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  ASSERT_EQ(opsplit_ode_set_tolerances(ode, 1e-8, 1.0), OPSPLIT_SUCCESS);
+  std::vector<double> y0 = y;
+  ASSERT_EQ(opsplit_ode_set_state(ode, y.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  ASSERT_EQ(opsplit_ode_set_parameters(ode, p.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  ASSERT_EQ(opsplit_ode_integrate(ode, 0.0, 3600.0), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  ASSERT_EQ(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  opsplit_ode_destroy(&ode);
+  const int NO = m.species("NO"), NO2 = m.species("NO2"), O3 = m.species("O3");
+  for (int c = 0; c < kCells; ++c) {
+    const double before = y0[5 * c + NO] + y0[5 * c + NO2], after = y[5 * c + NO] + y[5 * c + NO2];
+    EXPECT_LE(relative(after, before), 1e-12) << c;
+    EXPECT_NE(y[5 * c + NO2], y0[5 * c + NO2]) << "the sun moved nothing";
+    EXPECT_GT(y[5 * c + O3], 0.0);
+  }
+}
+
+// saprc99: 74 variable species and 5 fixed (AIR, O2, H2O, H2, CH4), 211 equations with
+// real yields; FALL against its formula (KPP's third body 1e6 CFACTOR).
+TEST(Kpp, Saprc99IsItsEquations) {
+  Loaded m(kpp_file("saprc99.def"));
+  int ns = 0, nr = 0, np = 0;
+  ASSERT_EQ(opsplit_mechanism_get_counts(m.mech, &ns, &nr, &np), OPSPLIT_SUCCESS);
+  EXPECT_EQ(ns, 74);
+  EXPECT_EQ(nr, 211);
+  EXPECT_EQ(m.equation(33), "HNO4 => 0.61 HO2 + 0.61 NO2 + 0.39 OH + 0.39 NO3");  // <34>
+  std::vector<double> p(static_cast<size_t>(np), 0.0), y(static_cast<size_t>(ns), 0.0), ydot(static_cast<size_t>(ns));
+  const double T = 285.0, cfactor = 2.4476e13;
+  p[static_cast<size_t>(m.parameter("TEMP"))] = T;
+  p[static_cast<size_t>(m.parameter("CFACTOR"))] = cfactor;
+  y[m.species("N2O5")] = 1.0;  // alone: <12> N2O5 = NO2 + NO3 is the only source of NO2
+  ASSERT_EQ(opsplit_mechanism_evaluate(m.mech, y.data(), p.data(), ydot.data(), nullptr), OPSPLIT_SUCCESS);
+  const double k0 = 1.e-3 * std::exp(-11000.0 / T) * std::pow(T / 300.0, -3.5) * cfactor * 1e6,
+               ki = 9.7e14 * std::exp(-11080.0 / T) * std::pow(T / 300.0, 0.1), r = k0 / ki;
+  const double fall = k0 / (1 + r) * std::pow(0.45, 1.0 / (1.0 + std::log10(r) * std::log10(r)));
+  EXPECT_LE(relative(ydot[m.species("NO2")], fall), 1e-13);
+  EXPECT_LE(relative(ydot[m.species("NO3")], fall), 1e-13);
+}
+
+// A mechanism file written for a test, in the test's temporary folder.
+std::string write(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + "opsplit_kpp_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+void expect_load_error(const std::string& path, opsplit_status status, const std::string& words) {
+  test::Context ctx(OPSPLIT_BACKEND_CPU);
+  opsplit_mechanism mech = nullptr;
+  EXPECT_EQ(opsplit_mechanism_load_kpp(ctx, path.c_str(), &mech), status) << path;
+  EXPECT_EQ(mech, nullptr);
+  const std::string message = opsplit_last_error_message();
+  EXPECT_NE(message.find("opsplit_mechanism_load_kpp"), std::string::npos) << message;
+  EXPECT_NE(message.find(words), std::string::npos) << message;
+}
+
+TEST(Kpp, FaultsAreNamedWithFileLineAndTag) {
+  const std::string species = "#DEFVAR\nA = IGNORE;\nB = IGNORE;\n#DEFFIX\nM = IGNORE;\n";
+  std::string p = write("f1.def", species + "#EQUATIONS\n<R1> A = B : 1.0;\n<R2> B = A :\n  ARR_xy(1., 2.);\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, p + ":8: <R2>: the rate ARR_xy(1.,2.): unknown function 'ARR_XY'");
+  p = write("f2.def", species + "#EQUATIONS\n<R1> A + C = B : 1.0;\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: <R1>: C is not a declared species");
+  p = write("f3.def", species + "#EQUATIONS\n<R1> 0.5A = B : 1.0;\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, "the reactant coefficient 0.5 of A is not a whole number");
+  p = write("f4.def", species + "#EQUATIONS\n<R1> A = B : RO2*1.0;\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, "unknown name 'RO2'");
+  p = write("f5.def", "#INCLUDE no_such_file.eqn\n");
+  expect_load_error(p, OPSPLIT_ERROR_IO, "no_such_file.eqn");
+  p = write("f6.def", species + "{ a comment that does not end\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":6: a '{' comment is not closed");
+  p = write("f7.def", species + "#REACTIONS\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":6: unknown command #REACTIONS");
+  p = write("f8.def", "#INCLUDE opsplit_kpp_f8.def\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, "included more than 10 deep");
+  p = write("f9.def", species + "#EQUATIONS\n<R1> A = B 1.0;\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: 'A = B 1.0' is not an equation");
+  p = write("f10.def", species + "#DEFVAR\nA = IGNORE;\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: species A is declared twice");
+  p = write("f11.def", species + "#INLINE F90_RCONST\n  RO2 = 0\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":6: #INLINE has no #ENDINLINE");
+  p = write("f12.def", species + "#EQUATIONS\n<R1> A = B : 1.0\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: '<R1> A = B : 1.0' has no ';' at its end");
+  p = write("f13.def", species);
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, "no #EQUATIONS");
+}
+
+}  // namespace
