@@ -42,7 +42,7 @@ struct Loaded {
     EXPECT_EQ(opsplit_mechanism_get_reaction_equation(mech, r, &e), OPSPLIT_SUCCESS);
     return e != nullptr ? e : "";
   }
-  test::Context ctx{OPSPLIT_BACKEND_CPU};
+  test::Context ctx;  // the backend OPSPLIT_BACKEND names (ctest: kpp and kpp_cuda)
   opsplit_mechanism mech = nullptr;
 };
 
