@@ -76,7 +76,7 @@ OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction_yields(opsplit_mechani
 OPSPLIT_API opsplit_status opsplit_mechanism_set_rate(opsplit_mechanism mech, int reaction, opsplit_rate_kind kind,
                                                       double A, double b, double Ea, int param);
 /* Names per-system parameter `param` (in [0, 1023]) for rate expressions: a name (a
- * letter, then letters, digits or _, at most 64 bytes: "TEMP", "M", "O2") or a name with
+ * letter or _, then letters, digits or _, at most 64 bytes: "TEMP", "M", "O2") or a name with
  * an index ("J(4)", a photolysis frequency the host sets per system). Case does not
  * count; a parameter has one name (naming it again renames it); a name names one
  * parameter. Expressions look names up when they are set. */

@@ -262,6 +262,7 @@ class KppReader {
     if (name.empty() || !is_name_start(name[0]) ||
         !std::all_of(name.begin(), name.end(), is_name_char))
       parse_error(at, "'" + trimmed(entry) + "' is not a species declaration (NAME or NAME = composition)");
+    if (name.size() > 64) parse_error(at, "species " + name.substr(0, 64) + "...: names have at most 64 characters");
     const std::string key = upper_case(name);
     if (key == "HV" || key == "PROD") parse_error(at, name + " is KPP's own and cannot be declared");
     if (declared_.count(key) != 0) parse_error(at, "species " + name + " is declared twice");

@@ -199,8 +199,8 @@ void opsplit_mechanism_s::set_rate(int reaction, int kind, double a, double b, d
   r.program_inputs = 0;
 }
 
-// A parameter's name: a Fortran name (a letter, then letters, digits and _), or one with
-// an index in parentheses, J(4); the case does not count.
+// A parameter's name: a letter or _, then letters, digits and _ (as KPP's species names),
+// or such a name with an index in parentheses, J(4); the case does not count.
 void opsplit_mechanism_s::name_parameter(int param, const char* name) {
   check_editable();
   if (param < 0 || param >= kMaxSystemParameters)
@@ -209,14 +209,14 @@ void opsplit_mechanism_s::name_parameter(int param, const char* name) {
   const std::string text(name, strnlen(name, kMaxNameBytes + 1));
   size_t i = 0;
   while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
-  bool valid = i > 0 && i <= kMaxNameBytes && std::isalpha(static_cast<unsigned char>(text[0]));
+  bool valid = i > 0 && i <= kMaxNameBytes && (std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_');
   if (valid && i < text.size()) {  // NAME(index)
     size_t j = i + 1;
     while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
     valid = text[i] == '(' && j > i + 1 && j - i - 1 <= 9 && j + 1 == text.size() && text[j] == ')';
   }
   if (!valid)
-    fail_argument("name \"" + text + "\" is not a name (a letter, then letters, digits or _, at most " +
+    fail_argument("name \"" + text + "\" is not a name (a letter or _, then letters, digits or _, at most " +
                   num(static_cast<long long>(kMaxNameBytes)) + " bytes) or a name with an index, such as J(4)");
   std::string key = upper_case(text);
   if (i < text.size()) key = key.substr(0, i) + "(" + num(std::stoll(text.substr(i + 1, text.size() - i - 2))) + ")";

@@ -613,7 +613,7 @@ static void sweep_mechanism(objects* o) {
   for (int i = 0; i < 4; i++) BAD_ARG(opsplit_mechanism_name_parameter(o->mech, bad_param[i], "TEMP"));
   char long_name[80];
   memset(long_name, 'A', sizeof long_name - 1), long_name[sizeof long_name - 1] = '\0';
-  const char* bad_names[] = {NULL, "", "1X", "_X", "A B", "J(", "J()", "J(1)x", "J(-1)", "J(1234567890)", long_name};
+  const char* bad_names[] = {NULL, "", "1X", "X-Y", "A B", "J(", "J()", "J(1)x", "J(-1)", "J(1234567890)", long_name};
   for (int i = 0; i < 11; i++) BAD_ARG(opsplit_mechanism_name_parameter(o->mech, 0, bad_names[i]));
   BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_set_rate_expression(H, 0, "1"));
   for (int i = 0; i < 4; i++) BAD_ARG(opsplit_mechanism_set_rate_expression(o->mech, bad_reaction[i], "1"));

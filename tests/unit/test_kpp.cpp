@@ -259,6 +259,20 @@ TEST(Kpp, FaultsAreNamedWithFileLineAndTag) {
   expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: '<R1> A = B : 1.0' has no ';' at its end");
   p = write("f13.def", species);
   expect_load_error(p, OPSPLIT_ERROR_PARSE, "no #EQUATIONS");
+  p = write("f14.def", species + "#DEFFIX\n" + std::string(70, 'X') + ";\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: species XXXX");
+}
+
+// Names as KPP allows them: a fixed species whose name starts with _ is an input too.
+TEST(Kpp, UnderscoreNamesAreInputs) {
+  const std::string p = write("u.def", "#DEFVAR\nA = IGNORE;\nB = IGNORE;\n#DEFFIX\n_AIR = IGNORE;\n"
+                                       "#EQUATIONS\n<R1> A + _AIR = B : ARR_ab(2.0, 300.);\n");
+  Loaded m(p);
+  std::vector<double> y = {1.0, 0.0}, params(2), ydot(2);
+  params[static_cast<size_t>(m.parameter("_air"))] = 3.0;
+  params[static_cast<size_t>(m.parameter("TEMP"))] = 300.0;
+  ASSERT_EQ(opsplit_mechanism_evaluate(m.mech, y.data(), params.data(), ydot.data(), nullptr), OPSPLIT_SUCCESS);
+  EXPECT_DOUBLE_EQ(ydot[1], 2.0 * std::exp(-1.0) * 3.0);
 }
 
 }  // namespace
