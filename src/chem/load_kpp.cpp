@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -217,14 +218,7 @@ class KppReader {
     return t;
   }
 
-  static bool readable(const std::string& path) {
-    try {
-      read_text_file(path);
-      return true;
-    } catch (const Error&) {
-      return false;
-    }
-  }
+  static bool readable(const std::string& path) { return std::ifstream(path).good(); }
 
   void entries(std::string_view body, const Source& src, size_t offset) {
     size_t start = 0;

@@ -200,26 +200,30 @@ void opsplit_mechanism_s::set_rate(int reaction, int kind, double a, double b, d
 }
 
 // A parameter's name: a letter or _, then letters, digits and _ (as KPP's species names),
-// or such a name with an index in parentheses, J(4); the case does not count.
+// or such a name with an index in parentheses, J(4); the case does not count. Its key
+// in parameter_names_ (upper case, the index without leading zeros), or "" when `text`
+// is no such name.
+static std::string parameter_key(const std::string& text) {
+  size_t i = 0;
+  while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+  if (i == 0 || i > kMaxNameBytes || std::isdigit(static_cast<unsigned char>(text[0]))) return "";
+  if (i == text.size()) return upper_case(text);
+  size_t j = i + 1;  // NAME(index)
+  while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+  if (text[i] != '(' || j == i + 1 || j - i - 1 > 9 || j + 1 != text.size() || text[j] != ')') return "";
+  return upper_case(text.substr(0, i)) + "(" + num(std::stoll(text.substr(i + 1, j - i - 1))) + ")";
+}
+
 void opsplit_mechanism_s::name_parameter(int param, const char* name) {
   check_editable();
   if (param < 0 || param >= kMaxSystemParameters)
     fail_argument("param=" + num(param) + " is not in [0, " + num(kMaxSystemParameters) + ")");
   if (name == nullptr) fail_argument("name is NULL");
   const std::string text(name, strnlen(name, kMaxNameBytes + 1));
-  size_t i = 0;
-  while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
-  bool valid = i > 0 && i <= kMaxNameBytes && (std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_');
-  if (valid && i < text.size()) {  // NAME(index)
-    size_t j = i + 1;
-    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-    valid = text[i] == '(' && j > i + 1 && j - i - 1 <= 9 && j + 1 == text.size() && text[j] == ')';
-  }
-  if (!valid)
+  const std::string key = parameter_key(text);
+  if (key.empty())
     fail_argument("name \"" + text + "\" is not a name (a letter or _, then letters, digits or _, at most " +
                   num(static_cast<long long>(kMaxNameBytes)) + " bytes) or a name with an index, such as J(4)");
-  std::string key = upper_case(text);
-  if (i < text.size()) key = key.substr(0, i) + "(" + num(std::stoll(text.substr(i + 1, text.size() - i - 2))) + ")";
   const auto it = parameter_names_.find(key);
   if (it != parameter_names_.end() && it->second != param)
     fail_argument("name \"" + text + "\" already names parameter " + num(it->second));
@@ -264,18 +268,9 @@ void opsplit_mechanism_s::set_rate_program(int reaction, RateProgram program) {
 
 int opsplit_mechanism_s::find_parameter(const char* name) const {
   if (name == nullptr) fail_argument("name is NULL");
-  std::string key;
-  for (const char* c = name; *c != '\0' && key.size() <= kMaxNameBytes + 12; ++c)
-    if (!std::isspace(static_cast<unsigned char>(*c))) key += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
-  // J(04) names what J(4) names.
-  const size_t open = key.find('(');
-  if (open != std::string::npos && key.back() == ')' && open + 2 < key.size()) {
-    const std::string digits = key.substr(open + 1, key.size() - open - 2);
-    if (digits.size() <= 9 && std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      key = key.substr(0, open) + "(" + num(std::stoll(digits)) + ")";
-  }
-  const auto it = parameter_names_.find(key);
-  if (it == parameter_names_.end()) fail_argument("no parameter is named \"" + std::string(name).substr(0, 80) + "\"");
+  const std::string text(name, strnlen(name, kMaxNameBytes + 12));
+  const auto it = parameter_names_.find(parameter_key(text));
+  if (it == parameter_names_.end()) fail_argument("no parameter is named \"" + text.substr(0, 80) + "\"");
   return it->second;
 }
 

@@ -260,7 +260,8 @@ TEST(Kpp, FaultsAreNamedWithFileLineAndTag) {
   p = write("f13.def", species);
   expect_load_error(p, OPSPLIT_ERROR_PARSE, "no #EQUATIONS");
   p = write("f14.def", species + "#DEFFIX\n" + std::string(70, 'X') + ";\n");
-  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: species XXXX");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE,
+                    ":7: species " + std::string(64, 'X') + "...: names have at most 64 characters");
 }
 
 // Names as KPP allows them: a fixed species whose name starts with _ is an input too.
