@@ -96,7 +96,8 @@ typedef int (*opsplit_ode_jacobian_fn)(int64_t n, const double* t, const double*
 /* A batch of nsys systems of neq equations with nparam parameters each (nparam may be
  * 0). State and parameters start at zero. Defaults: ROSENBROCK, rtol 1e-6, atol 1e-12,
  * automatic initial step, 100000 steps per system per call, each call starts afresh
- * (keep_step 0), negative values kept (clip_negative 0). */
+ * (keep_step 0), negative values kept (clip_negative 0). neq is in [1, 4096], nparam
+ * in [0, 1024]. */
 OPSPLIT_API opsplit_status opsplit_ode_create(opsplit_context ctx, int neq, int64_t nsys, int nparam,
                                               opsplit_ode* ode);
 OPSPLIT_API opsplit_status opsplit_ode_destroy(opsplit_ode* ode);
@@ -113,8 +114,8 @@ OPSPLIT_API opsplit_status opsplit_ode_set_rhs_callback(opsplit_ode ode, opsplit
 /* The right-hand side of a gas reactor (see opsplit_reactor_kind) of a loaded mechanism
  * (copied: later changes to mech do not reach the batch): neq must be the reactor's
  * equations and nparam at least its parameters. Replaces a mechanism or callback; NULL
- * removes it. The Jacobian is analytic (see opsplit_ode_jacobian). Both backends take
- * neq <= 512; on CUDA a reactor of more than 64 equations keeps its systems in device
+ * removes it. The Jacobian is analytic (see opsplit_ode_jacobian). The CUDA backend
+ * takes reactors of neq <= 512; above 64 equations a reactor keeps its systems in device
  * memory allocated by each integrate call (docs/API.md). */
 OPSPLIT_API opsplit_status opsplit_ode_set_reactor(opsplit_ode ode, opsplit_mechanism mech, opsplit_reactor_kind kind);
 /* ANALYTIC (the default) or FINITE_DIFFERENCE; FINITE_DIFFERENCE is refused while a

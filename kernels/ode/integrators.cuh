@@ -9,8 +9,8 @@
 // or, with `static constexpr bool kSparseJacobian = true`, a jacobian() that fills the
 // values of the pattern `const linalg::SparseLu& sparse_lu() const` gives (linalg/sparse_lu.cuh):
 // RODAS then factors 1/(gamma h) - J on that pattern instead of densely.
-// The caller gives each system contiguous scratch of workspace_size(n) doubles and n
-// ints (registers / local memory on the GPU, a thread's buffer on the CPU).
+// The caller gives each system contiguous scratch of workspace_size(n, matrix_values(rhs))
+// doubles and n ints (registers / local memory on the GPU, a thread's buffer on the CPU).
 #pragma once
 
 #include <math.h>
@@ -47,13 +47,27 @@ struct Outcome {
 
 constexpr double kUnitRoundoff = 2.220446049250313e-16;
 
-OPSPLIT_HD constexpr int workspace_size(int n) { return 12 * n + 2 * n * n; }
-
 template <class Rhs, class = void>
 struct HasSparseJacobian : std::false_type {};
 template <class Rhs>
 struct HasSparseJacobian<Rhs, std::void_t<decltype(Rhs::kSparseJacobian)>>
     : std::integral_constant<bool, Rhs::kSparseJacobian> {};
+
+// Values of one of RODAS's two matrices (df/dy and 1/(gamma h) - J): the sparse
+// pattern's (a 600-species mechanism's pattern holds a few thousand of the 360 000), or
+// n x n.
+template <class Rhs>
+OPSPLIT_HD int64_t matrix_values(const Rhs& rhs) {
+  if constexpr (HasSparseJacobian<Rhs>::value)
+    return rhs.sparse_lu().nnz;
+  else
+    return static_cast<int64_t>(rhs.n) * rhs.n;
+}
+
+// Doubles of scratch one system needs: 12 vectors (the most any method uses) and RODAS's
+// two matrices of matrix_values each (n x n: dense_matrix_values(n)).
+OPSPLIT_HD constexpr int64_t workspace_size(int n, int64_t matrix_values) { return 12 * int64_t(n) + 2 * matrix_values; }
+OPSPLIT_HD constexpr int64_t dense_matrix_values(int n) { return int64_t(n) * n; }
 
 OPSPLIT_HD bool is_finite(double x) { return x - x == 0.0; }
 OPSPLIT_HD double max_d(double a, double b) { return a > b ? a : b; }
@@ -605,8 +619,8 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y
   double* dfdt = ynew + n;
   double* k = dfdt + n;  // kRodasStages vectors
   double* jac = k + kRodasStages * n;
-  double* g = jac + n * n;
-  double* w = g + n * n;
+  double* g = jac + matrix_values(rhs);
+  double* w = g + matrix_values(rhs);
   Outcome out;
   int code = 0;
   if (!resume) {

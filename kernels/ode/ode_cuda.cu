@@ -1,9 +1,10 @@
 // The CUDA side of ODE batches: one thread per system, the shared integrators
 // (integrators.cuh) on a copy of the system in local memory, the mechanism's arrays
 // read by every thread alike. neq is bounded at compile time per kernel (mass action
-// 8, 16, 32; reactors 16, 32, 64); larger reactors, up to 512 equations, keep their
-// copies in device memory allocated per call. Rosenbrock batches run in rounds of one accepted step
-// per launch, each launch taking only the systems still running (run_systems).
+// 8, 16, 32; reactors 16, 32, 64); larger systems (mechanisms of any size, reactors up to
+// 512 equations) keep their copies in device memory allocated per call. Rosenbrock
+// batches run in rounds of one accepted step per launch, each launch taking only the
+// systems still running (run_systems).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -19,9 +20,11 @@
 namespace opsplit::ode {
 namespace {
 
-constexpr int kMaxEquationsCuda = 32;
-constexpr int kMaxReactionsCuda = 256;
-constexpr int kMaxParamsCuda = 64;
+// The local-memory mass-action kernels' bounds; a mechanism past any of them runs in
+// integrate_large_mass_action_kernel.
+constexpr int kMaxLocalEquations = 32;
+constexpr int kMaxLocalReactions = 256;
+constexpr int kMaxLocalParams = 64;
 
 struct KernelArgs {
   int neq, nparam, method;
@@ -103,7 +106,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) integrate_kernel(Ke
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < systems_in(a); i += stride) {
     const int64_t s = system_of(a, i);
-    double y[N], p[kMaxParamsCuda], k[kMaxReactionsCuda], work[workspace_size(N)];
+    double y[N], p[kMaxLocalParams], k[kMaxLocalReactions], work[workspace_size(N, dense_matrix_values(N))];
     load_state(a, s, y);
     for (int q = 0; q < a.nparam; ++q) p[q] = a.params[q * a.nsys + s];
     chem::rate_constants(m, p, k);
@@ -115,7 +118,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) integrate_kernel(Ke
 // A gas reactor per thread: its analytic (or forward-difference) Jacobian, dense pivoted
 // LU. GRI-Mech 3.0's 54 equations keep about 76 KB per thread in local memory. Up to
 // kMaxLocalReactorEquations the copy is in local memory; above, up to
-// kMaxReactorEquationsCuda, in device memory of the call's own (large_reactor_memory):
+// kMaxReactorEquationsCuda, in device memory of the call's own (device_copies):
 // a 100-species reactor needs 181 KB a thread, and local memory is reserved for every
 // thread the device can hold (2048 per SM: 49 GB of an H100).
 constexpr int kMaxLocalReactorEquations = 64;
@@ -128,7 +131,7 @@ __device__ __forceinline__ void integrate_reactors(const KernelArgs& a, const ch
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < systems_in(a); i += stride) {
     const int64_t s = system_of(a, i);
-    double y[N], p[2], scratch[chem::reactor_scratch_size(N)], work[workspace_size(N)];
+    double y[N], p[2], scratch[chem::reactor_scratch_size(N)], work[workspace_size(N, dense_matrix_values(N))];
     int piv[N];
     load_state(a, s, y);
     for (int q = 0; q < chem::reactor_parameters(kind); ++q) p[q] = a.params[q * a.nsys + s];
@@ -153,37 +156,38 @@ __global__ void __launch_bounds__(kThreads, 10) integrate_small_reactor_kernel(K
   integrate_reactors<16>(a, g, kind, analytic);
 }
 
-// A thread's copy of a large reactor in device memory: y, parameters, scratch and the
-// integrator's workspace (doubles, each thread's padded to 128 bytes), and the pivots.
-struct LargeReactorMemory {
+// Each thread's copy of a large system in device memory: its doubles (y, parameters,
+// scratch or rate constants, the integrator's workspace; padded to 128 bytes) and its
+// pivots (none for a mechanism, whose LU is sparse).
+struct DeviceCopies {
   double* doubles;
   int* pivots;
   int64_t doubles_per_thread;
+  int pivots_per_thread;
   unsigned blocks;  // the most blocks of kThreads it holds
 };
 
-OPSPLIT_HD constexpr int64_t large_reactor_doubles(int neq) {
-  return (neq + 2 + chem::reactor_scratch_size(neq) + workspace_size(neq) + 15) / 16 * 16;
-}
+OPSPLIT_HD constexpr int64_t padded(int64_t doubles) { return (doubles + 15) / 16 * 16; }
 
-// A type of its own so that integrate_and_store (a function the compiler keeps out of
-// line) has a separate instance for copies in device memory: with one instance for
+// Types of their own so that integrate_and_store (a function the compiler keeps out of
+// line) has separate instances for copies in device memory: with one instance for
 // both, the local-memory kernels' loads and stores became generic ones (PTX
 // ld/st instead of ld.local/st.local).
 struct DeviceMemoryReactorRhs : GasReactorRhs {};
+struct DeviceMemoryMassActionRhs : MassActionRhs {};
 
 // The launch's grid is no larger than the memory: thread t works on its own copy.
 // (The memory is a parameter of its own rather than a member of KernelArgs, which every
 // kernel copies.)
 __global__ void __launch_bounds__(kThreads) integrate_large_reactor_kernel(KernelArgs a, chem::GasKinetics g,
                                                                            int kind, bool analytic,
-                                                                           LargeReactorMemory m) {
+                                                                           DeviceCopies m) {
   const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   double* y = m.doubles + thread * m.doubles_per_thread;
   double* p = y + a.neq;
   double* scratch = p + 2;
   double* work = scratch + chem::reactor_scratch_size(a.neq);
-  int* piv = m.pivots + thread * a.neq;
+  int* piv = m.pivots + thread * m.pivots_per_thread;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = thread; i < systems_in(a); i += stride) {
     const int64_t s = system_of(a, i);
@@ -192,6 +196,40 @@ __global__ void __launch_bounds__(kThreads) integrate_large_reactor_kernel(Kerne
     DeviceMemoryReactorRhs rhs{{&g, kind, p, scratch, a.neq, analytic}};
     integrate_and_store(a, s, rhs, y, work, piv);
   }
+}
+
+OPSPLIT_HD constexpr int64_t large_reactor_doubles(int neq) {
+  return padded(neq + 2 + chem::reactor_scratch_size(neq) + workspace_size(neq, dense_matrix_values(neq)));
+}
+
+// A mechanism past the local-memory kernels' bounds (600 species, 2000 reactions, 512
+// parameters: 180 KB a thread): each thread's y, parameters, rate constants and
+// workspace in device memory, its matrices on the mechanism's sparse pattern.
+__global__ void __launch_bounds__(kThreads) integrate_large_mass_action_kernel(KernelArgs a, chem::MassAction mech,
+                                                                               DeviceCopies m) {
+  const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  double* y = m.doubles + thread * m.doubles_per_thread;
+  double* p = y + a.neq;
+  double* k = p + a.nparam;
+  double* work = k + mech.nreactions;
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = thread; i < systems_in(a); i += stride) {
+    const int64_t s = system_of(a, i);
+    load_state(a, s, y);
+    for (int q = 0; q < a.nparam; ++q) p[q] = a.params[q * a.nsys + s];
+    chem::rate_constants(mech, p, k);
+    DeviceMemoryMassActionRhs rhs{{&mech, k, a.neq}};
+    integrate_and_store(a, s, rhs, y, work, nullptr);
+  }
+}
+
+OPSPLIT_HD constexpr int64_t large_mass_action_doubles(int neq, int nparam, int nreactions, int nnz) {
+  return padded(neq + nparam + nreactions + workspace_size(neq, nnz));
+}
+
+bool fits_local_memory(const CudaBatch& b) {
+  return b.gas ? b.neq <= kMaxLocalReactorEquations
+               : b.neq <= kMaxLocalEquations && b.nreactions <= kMaxLocalReactions && b.nparam <= kMaxLocalParams;
 }
 
 // One system per thread; beyond the grid's 2^31 - 1 blocks the threads loop.
@@ -208,20 +246,21 @@ const void* kernel_for(const CudaBatch& b) {
     if (b.neq <= kMaxLocalReactorEquations) return reinterpret_cast<const void*>(integrate_reactor_kernel<64>);
     return reinterpret_cast<const void*>(integrate_large_reactor_kernel);
   }
+  if (!fits_local_memory(b)) return reinterpret_cast<const void*>(integrate_large_mass_action_kernel);
   if (b.neq <= 8) return reinterpret_cast<const void*>(integrate_kernel<8>);
   if (b.neq <= 16) return reinterpret_cast<const void*>(integrate_kernel<16>);
   return reinterpret_cast<const void*>(integrate_kernel<32>);
 }
 
-// large: the threads' copies of a large reactor, null for the other kernels.
-void launch_kernel(Context& ctx, KernelArgs a, const CudaBatch& b, const LargeReactorMemory* large) {
+// large: the threads' copies of a large system, null for the local-memory kernels.
+void launch_kernel(Context& ctx, KernelArgs a, const CudaBatch& b, const DeviceCopies* large) {
   chem::GasKinetics gas = b.gas_kinetics;
   chem::MassAction mechanism = b.mechanism;
   int kind = b.reactor_kind;
   bool analytic = b.analytic_jacobian;
-  LargeReactorMemory memory = large != nullptr ? *large : LargeReactorMemory{};
+  DeviceCopies memory = large != nullptr ? *large : DeviceCopies{};
   void* reactor_args[] = {&a, &gas, &kind, &analytic, &memory};
-  void* mass_action_args[] = {&a, &mechanism};
+  void* mass_action_args[] = {&a, &mechanism, &memory};  // the local kernels take the first two
   const unsigned blocks = large != nullptr ? std::min(blocks_for(a), large->blocks) : blocks_for(a);
   cudaLaunchKernel(kernel_for(b), blocks, kThreads, b.gas ? reactor_args : mass_action_args, 0,
                    static_cast<cudaStream_t>(ctx.device().stream()));
@@ -255,7 +294,7 @@ bool use_rounds(const Context& ctx, const CudaBatch& b, int64_t systems) {
   return systems >= kRoundWarpsPerSm * 32 * static_cast<int64_t>(sms);
 }
 
-void run_systems(Context& ctx, KernelArgs a, const CudaBatch& b, const LargeReactorMemory* large) {
+void run_systems(Context& ctx, KernelArgs a, const CudaBatch& b, const DeviceCopies* large) {
   a.pause_after = 0, a.active = nullptr, a.resume = false;
   if (!use_rounds(ctx, b, a.end - a.begin)) {
     launch_kernel(ctx, a, b, large);
@@ -277,30 +316,32 @@ void run_systems(Context& ctx, KernelArgs a, const CudaBatch& b, const LargeReac
   }
 }
 
-// The threads' copies of a large reactor: for as many blocks as the device runs at once
+// The threads' copies of a large system: for as many blocks as the device runs at once
 // (more would only wait) and the batch fills, within half the device memory now free
 // (the rest is the host's). Throws OUT_OF_MEMORY when not one block fits.
-LargeReactorMemory large_reactor_memory(Context& ctx, const CudaBatch& b, Buffer& storage) {
+DeviceCopies device_copies(Context& ctx, const CudaBatch& b, Buffer& storage) {
+  const void* kernel = kernel_for(b);
+  const char* name = b.gas ? "integrate_large_reactor_kernel" : "integrate_large_mass_action_kernel";
   const cuda::Device& dev = ctx.device();
   int sms = 0, blocks_per_sm = 0;
   size_t free_bytes = 0, total_bytes = 0;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev.id()) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, integrate_large_reactor_kernel, kThreads, 0) !=
-          cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kThreads, 0) != cudaSuccess ||
       cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
     const cudaError_t error = cudaGetLastError();
-    fail(OPSPLIT_ERROR_DEVICE, std::string("sizing integrate_large_reactor_kernel's memory: ") +
-                                   cudaGetErrorString(error));
+    fail(OPSPLIT_ERROR_DEVICE, std::string("sizing ") + name + "'s memory: " + cudaGetErrorString(error));
   }
-  LargeReactorMemory m{};
-  m.doubles_per_thread = large_reactor_doubles(b.neq);
-  const size_t block_bytes =
-      kThreads * (static_cast<size_t>(m.doubles_per_thread) * sizeof(double) + static_cast<size_t>(b.neq) * sizeof(int));
+  DeviceCopies m{};
+  m.doubles_per_thread = b.gas ? large_reactor_doubles(b.neq)
+                               : large_mass_action_doubles(b.neq, b.nparam, b.nreactions, b.mechanism.lu.nnz);
+  m.pivots_per_thread = b.gas ? b.neq : 0;
+  const size_t block_bytes = kThreads * (static_cast<size_t>(m.doubles_per_thread) * sizeof(double) +
+                                         static_cast<size_t>(m.pivots_per_thread) * sizeof(int));
   const int64_t needed = (b.nsys + kThreads - 1) / kThreads;
   const int64_t blocks = std::min<int64_t>({static_cast<int64_t>(sms) * std::max(blocks_per_sm, 1), needed,
                                             static_cast<int64_t>(free_bytes / 2 / block_bytes)});
   if (blocks < 1)
-    fail(OPSPLIT_ERROR_OUT_OF_MEMORY, "integrate_large_reactor_kernel needs " + std::to_string(block_bytes) +
+    fail(OPSPLIT_ERROR_OUT_OF_MEMORY, std::string(name) + " needs " + std::to_string(block_bytes) +
                                           " bytes of device memory for a block of " + std::to_string(kThreads) +
                                           " systems of " + std::to_string(b.neq) + " equations, twice that free; " +
                                           std::to_string(free_bytes) + " are free");
@@ -313,29 +354,6 @@ LargeReactorMemory large_reactor_memory(Context& ctx, const CudaBatch& b, Buffer
 
 }  // namespace
 
-void check_cuda_batch_support(int neq, int nparam) {
-  const int most = std::max(kMaxEquationsCuda, kMaxReactorEquationsCuda);
-  if (neq > most)
-    fail(OPSPLIT_ERROR_UNSUPPORTED, "neq=" + std::to_string(neq) + " is more than the CUDA kernels' " +
-                                        std::to_string(most) + " equations; use a CPU context");
-  if (nparam > kMaxParamsCuda)
-    fail(OPSPLIT_ERROR_UNSUPPORTED, "nparam=" + std::to_string(nparam) + " is more than the CUDA kernels' " +
-                                        std::to_string(kMaxParamsCuda) + " parameters; use a CPU context");
-}
-
-void check_cuda_support(int neq, int nreactions, int nparam) {
-  if (neq > kMaxEquationsCuda)
-    fail(OPSPLIT_ERROR_UNSUPPORTED, "neq=" + std::to_string(neq) + " is more than the CUDA kernels' " +
-                                        std::to_string(kMaxEquationsCuda) + " equations; use a CPU context");
-  if (nreactions > kMaxReactionsCuda)
-    fail(OPSPLIT_ERROR_UNSUPPORTED, "the mechanism has " + std::to_string(nreactions) +
-                                        " reactions, more than the CUDA kernels' " +
-                                        std::to_string(kMaxReactionsCuda) + "; use a CPU context");
-  if (nparam > kMaxParamsCuda)
-    fail(OPSPLIT_ERROR_UNSUPPORTED, "nparam=" + std::to_string(nparam) + " is more than the CUDA kernels' " +
-                                        std::to_string(kMaxParamsCuda) + " parameters; use a CPU context");
-}
-
 void check_cuda_reactor_support(int neq) {
   if (neq > kMaxReactorEquationsCuda)
     fail(OPSPLIT_ERROR_UNSUPPORTED, "the reactor has " + std::to_string(neq) + " equations, more than the CUDA "
@@ -344,10 +362,7 @@ void check_cuda_reactor_support(int neq) {
 }
 
 void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, const ResultArrays& results) {
-  if (b.gas)
-    check_cuda_reactor_support(b.neq);
-  else
-    check_cuda_support(b.neq, b.nreactions, b.nparam);
+  if (b.gas) check_cuda_reactor_support(b.neq);
   const cuda::Device& dev = ctx.device();
   const auto nsys = static_cast<size_t>(b.nsys);
   // With a progress callback the systems go in chunks, and a cancelled call puts
@@ -370,9 +385,9 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, cons
   a.state = b.state, a.params = b.params, a.h_next = b.h_next;
   a.result = b.result, a.counts = b.counts;
   Buffer large_storage;
-  LargeReactorMemory large{};
-  const bool is_large = b.gas && b.neq > kMaxLocalReactorEquations;
-  if (is_large) large = large_reactor_memory(ctx, b, large_storage);
+  DeviceCopies large{};
+  const bool is_large = !fits_local_memory(b);
+  if (is_large) large = device_copies(ctx, b, large_storage);
   const int64_t nchunks = chunked ? std::min<int64_t>(b.nsys, 20) : 1;
   const int64_t chunk = (b.nsys + nchunks - 1) / nchunks;
   for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {

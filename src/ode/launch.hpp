@@ -77,17 +77,13 @@ struct ResultArrays {
 };
 
 #if OPSPLIT_HAVE_CUDA
-// Throws UNSUPPORTED when the CUDA kernels do not cover this size of system: any batch
-// (at opsplit_ode_create), a mass-action mechanism's, a reactor's.
-void check_cuda_batch_support(int neq, int nparam);
-void check_cuda_support(int neq, int nreactions, int nparam);
+// Throws UNSUPPORTED when the CUDA reactor kernels do not cover this size of reactor (the
+// mass-action kernels cover every mechanism a batch takes).
 void check_cuda_reactor_support(int neq);
 // Integrates every system; failed systems keep their state. Throws CANCELLED (every
 // state at t0) when the progress callback asks.
 void integrate_cuda(Context& ctx, const CudaBatch& batch, double t0, double t1, const ResultArrays& results);
 #else
-inline void check_cuda_batch_support(int, int) {}
-inline void check_cuda_support(int, int, int) {}
 inline void check_cuda_reactor_support(int) {}
 inline void integrate_cuda(Context&, const CudaBatch&, double, double, const ResultArrays&) {
   fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");

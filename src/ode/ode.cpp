@@ -13,7 +13,9 @@ using namespace opsplit;
 
 namespace {
 
-constexpr int kMaxEquations = 512;  // Rosenbrock keeps two neq x neq matrices per system
+// A mechanism's Rosenbrock matrices are on its sparse pattern; a dense system (a callback,
+// a reactor) keeps two neq x neq of them per thread: 268 MB each at 4096 equations.
+constexpr int kMaxEquations = 4096;
 constexpr int kMaxParams = chem::kMaxSystemParameters;
 constexpr int64_t kMaxValues = int64_t(1) << 37;  // 1 TiB of doubles: far past any device
 
@@ -78,7 +80,6 @@ opsplit_ode_s::opsplit_ode_s(Context& ctx, int neq, int64_t nsys, int nparam)
     fail_argument("nsys=" + num(static_cast<long long>(nsys)) + " is not in [1, " +
                   num(static_cast<long long>(kMaxValues / rows)) + "] for " + num(static_cast<int>(rows)) +
                   " values per system");
-  if (ctx.is_cuda()) ode::check_cuda_batch_support(neq, nparam);
   atol_.assign(static_cast<size_t>(neq), 1e-12);
   const auto values = static_cast<size_t>(nsys);
   state_ = Buffer(ctx, values * static_cast<size_t>(neq) * sizeof(double));
@@ -116,7 +117,6 @@ void opsplit_ode_s::set_mechanism(const chem::Mechanism* mech) {
   mech->check_complete("mech");
   auto compiled = std::make_unique<chem::CompiledMechanism>(*mech);
   if (context().is_cuda()) {
-    ode::check_cuda_support(neq_, compiled->nreactions(), nparam_);
     upload_mechanism(compiled->ints(), compiled->doubles());
   }
   mechanism_ = std::move(compiled);
@@ -389,6 +389,8 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
   const int nr = mechanism_ ? mechanism_->nreactions() : 0;
   const chem::MassAction m = mechanism_ ? mechanism_->view() : chem::MassAction{};
   const chem::GasKinetics g = gas_ ? gas_->view() : chem::GasKinetics{};
+  // A mechanism's matrices on its sparse pattern; a reactor's and a callback's dense.
+  const int64_t matrix_values = mechanism_ ? m.lu.nnz : ode::dense_matrix_values(n);
   ode::Settings settings;
   settings.rtol = rtol_;
   settings.atol = atol_.data();
@@ -413,7 +415,7 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
 #pragma omp parallel num_threads(context().threads())
     {
       std::vector<double> y(static_cast<size_t>(n)), p(static_cast<size_t>(std::max(nparam_, 1))),
-          k(static_cast<size_t>(std::max(nr, 1))), work(static_cast<size_t>(ode::workspace_size(n)));
+          k(static_cast<size_t>(std::max(nr, 1))), work(static_cast<size_t>(ode::workspace_size(n, matrix_values)));
       std::vector<int> piv(static_cast<size_t>(n));
       std::vector<double> scratch(gas_ ? static_cast<size_t>(chem::reactor_scratch_size(g.nspecies)) : 0);
 #pragma omp for schedule(dynamic, 16)

@@ -328,7 +328,7 @@ int main(void) {
   const char* create = "opsplit_ode_create";
   opsplit_ode ode = NULL, gone = NULL;
   EXPECT_ERROR(opsplit_ode_create(ctx, 0, NSYS, 1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "neq=0");
-  EXPECT_ERROR(opsplit_ode_create(ctx, 513, NSYS, 1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "neq=513");
+  EXPECT_ERROR(opsplit_ode_create(ctx, 4097, NSYS, 1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "neq=4097");
   EXPECT_ERROR(opsplit_ode_create(ctx, 2, 0, 1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "nsys=0");
   EXPECT_ERROR(opsplit_ode_create(ctx, 2, INT64_MAX, 1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "nsys=");
   EXPECT_ERROR(opsplit_ode_create(ctx, 2, NSYS, -1, &ode), OPSPLIT_ERROR_INVALID_ARGUMENT, create, "nparam=-1");

@@ -162,7 +162,7 @@ PausedRun run_van_der_pol(int64_t pause_after, int64_t max_steps) {
   const double atol[2] = {1e-8, 1e-8};
   s.atol = atol;
   s.max_steps = max_steps;
-  std::vector<double> work(static_cast<size_t>(workspace_size(2)));
+  std::vector<double> work(static_cast<size_t>(workspace_size(2, dense_matrix_values(2))));
   int piv[2];
   PausedRun r;
   r.out = integrate_rosenbrock(rhs, 0.0, 2.0, r.y, 0.0, s, work.data(), piv, r.c, pause_after);
