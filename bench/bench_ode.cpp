@@ -36,11 +36,7 @@
 // Run: build/bench/bench_ode [--benchmark_filter=...]
 
 #include <benchmark/benchmark.h>
-#include <cvode/cvode.h>
-#include <nvector/nvector_serial.h>
 #include <omp.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include <algorithm>
 #include <chrono>
@@ -57,6 +53,7 @@
 #endif
 
 #include "api_check.hpp"
+#include "chemistry_bench.hpp"
 #include "opsplit/core.h"
 #include "opsplit/ode.h"
 #include "pollu.h"
@@ -70,6 +67,10 @@ constexpr int64_t kCompared = 2000;  // cells compared against CVODE
 
 using Clock = std::chrono::steady_clock;
 using bench::api_error;
+using bench::CvodeStats;
+using bench::CvodeWorker;
+using bench::set_cvode_counters;
+using bench::set_per_cell_counters;
 
 int64_t env_count(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
   if (const char* s = std::getenv(name)) {
@@ -153,76 +154,6 @@ int cvode_jacobian(sunrealtype, N_Vector yv, N_Vector, SUNMatrix J, void*, N_Vec
   return 0;
 }
 
-struct CvodeStats {
-  long steps = 0, rhs = 0, jac = 0;
-};
-
-// One CVODE instance (BDF, dense direct solver, analytic Jacobian) integrating cells one
-// after another, reinitialised per cell as an operator-split host would.
-class CvodeWorker {
- public:
-  CvodeWorker() {
-    if (SUNContext_Create(nullptr, &sunctx_) != 0) return;
-    y_ = N_VNew_Serial(kN, sunctx_);
-    mem_ = CVodeCreate(CV_BDF, sunctx_);
-    A_ = SUNDenseMatrix(kN, kN, sunctx_);
-    if (!y_ || !mem_ || !A_) return;
-    N_VConst(0.0, y_);
-    ls_ = SUNLinSol_Dense(y_, A_, sunctx_);
-    ok_ = ls_ && CVodeInit(mem_, cvode_rhs, 0.0, y_) == CV_SUCCESS &&
-          CVodeSStolerances(mem_, kRtol, kAtol) == CV_SUCCESS && CVodeSetLinearSolver(mem_, ls_, A_) == CV_SUCCESS &&
-          CVodeSetJacFn(mem_, cvode_jacobian) == CV_SUCCESS && CVodeSetMaxNumSteps(mem_, 100000) == CV_SUCCESS;
-  }
-  ~CvodeWorker() {
-    if (mem_) CVodeFree(&mem_);
-    if (ls_) SUNLinSolFree(ls_);
-    if (A_) SUNMatDestroy(A_);
-    if (y_) N_VDestroy(y_);
-    if (sunctx_) SUNContext_Free(&sunctx_);
-  }
-  CvodeWorker(const CvodeWorker&) = delete;
-  CvodeWorker& operator=(const CvodeWorker&) = delete;
-
-  // Integrates ncells cells (AOS y0) from 0 to kT1 into y_out; false when CVODE fails.
-  bool run(const double* y0, int64_t ncells, double* y_out, CvodeStats* stats) {
-    if (!ok_) return false;
-    double* y = N_VGetArrayPointer(y_);
-    for (int64_t c = 0; c < ncells; ++c) {
-      std::copy(y0 + c * kN, y0 + (c + 1) * kN, y);
-      sunrealtype t = 0;
-      if (CVodeReInit(mem_, 0.0, y_) != CV_SUCCESS || CVodeSetStopTime(mem_, kT1) != CV_SUCCESS ||
-          CVode(mem_, kT1, y_, &t, CV_NORMAL) < 0)
-        return false;
-      long v = 0;
-      CVodeGetNumSteps(mem_, &v);
-      stats->steps += v;
-      CVodeGetNumRhsEvals(mem_, &v);
-      stats->rhs += v;
-      CVodeGetNumJacEvals(mem_, &v);
-      stats->jac += v;
-      std::copy(y, y + kN, y_out + c * kN);
-    }
-    return true;
-  }
-
- private:
-  bool ok_ = false;
-  SUNContext sunctx_ = nullptr;
-  N_Vector y_ = nullptr;
-  void* mem_ = nullptr;
-  SUNMatrix A_ = nullptr;
-  SUNLinearSolver ls_ = nullptr;
-};
-
-void set_per_cell_counters(benchmark::State& state, double ncells, double steps, double rhs, double jac,
-                           double seconds) {
-  state.counters["cells"] = ncells;
-  state.counters["cells_per_s"] = ncells / seconds;
-  state.counters["us_per_cell"] = 1e6 * seconds / ncells;
-  state.counters["steps_per_cell"] = steps / ncells;
-  state.counters["rhs_per_cell"] = rhs / ncells;
-  state.counters["jac_per_cell"] = jac / ncells;
-}
 
 void BM_cvode(benchmark::State& state) {
   const int nthreads = static_cast<int>(state.range(0));
@@ -239,9 +170,9 @@ void BM_cvode(benchmark::State& state) {
 #pragma omp parallel num_threads(nthreads) reduction(+ : failed)
     {
       const int t = omp_get_thread_num();
-      CvodeWorker worker;
+      CvodeWorker worker({kN, cvode_rhs, cvode_jacobian, kRtol, kAtol}, nullptr);
       const size_t begin = static_cast<size_t>(per_thread * t * kN);
-      failed += !worker.run(&y0[begin], per_thread, &y[begin], &stats[static_cast<size_t>(t)]);
+      failed += !worker.run(&y0[begin], per_thread, kT1, &y[begin], &stats[static_cast<size_t>(t)]);
     }
     const double s = std::chrono::duration<double>(Clock::now() - start).count();
     state.SetIterationTime(s);
@@ -251,15 +182,7 @@ void BM_cvode(benchmark::State& state) {
     state.SkipWithError("CVODE failed on a cell");
     return;
   }
-  CvodeStats total;
-  for (const CvodeStats& s : stats) {
-    total.steps += s.steps;
-    total.rhs += s.rhs;
-    total.jac += s.jac;
-  }
-  const double n = static_cast<double>(ncells);
-  set_per_cell_counters(state, n, static_cast<double>(total.steps), static_cast<double>(total.rhs),
-                        static_cast<double>(total.jac), seconds / static_cast<double>(state.iterations()));
+  set_cvode_counters(state, static_cast<double>(ncells), stats, seconds / static_cast<double>(state.iterations()));
   state.counters["threads"] = nthreads;
   if (nthreads == 1) {
     g_rates.cvode_1 = state.counters["cells_per_s"];

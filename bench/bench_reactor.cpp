@@ -38,11 +38,7 @@
 // frac_of_transfer_bound (CUDA): pageable host<->device copies of the state alone /
 // the case's time.
 #include <benchmark/benchmark.h>
-#include <cvode/cvode.h>
-#include <nvector/nvector_serial.h>
 #include <omp.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include <algorithm>
 #include <chrono>
@@ -62,6 +58,7 @@
 #endif
 
 #include "api_check.hpp"
+#include "chemistry_bench.hpp"
 #include "chem/gas.hpp"
 #include "chem/loaders.hpp"
 #include "chem/reactor.cuh"
@@ -79,6 +76,10 @@ constexpr int64_t kCompared = 200;  // cells compared against CVODE
 
 using Clock = std::chrono::steady_clock;
 using bench::api_error;
+using bench::CvodeStats;
+using bench::CvodeWorker;
+using bench::set_cvode_counters;
+using bench::set_per_cell_counters;
 
 int64_t env_count(const char* name, int64_t fallback) {
   if (const char* s = std::getenv(name)) {
@@ -207,15 +208,6 @@ const std::vector<double>& cells_of(Problem& p, int64_t ncells) {
   return p.cells;
 }
 
-void set_per_cell_counters(benchmark::State& state, double ncells, double steps, double rhs, double jac,
-                           double seconds) {
-  state.counters["cells"] = ncells;
-  state.counters["cells_per_s"] = ncells / seconds;
-  state.counters["us_per_cell"] = 1e6 * seconds / ncells;
-  state.counters["steps_per_cell"] = steps / ncells;
-  state.counters["rhs_per_cell"] = rhs / ncells;
-  state.counters["jac_per_cell"] = jac / ncells;
-}
 
 // ---- the peer: CVODE with opsplit's reactor right-hand side and Jacobian ------------
 
@@ -239,69 +231,6 @@ int cvode_jacobian(sunrealtype, N_Vector y, N_Vector, SUNMatrix J, void* user, N
   return 0;
 }
 
-struct CvodeStats {
-  long steps = 0, rhs = 0, jac = 0;
-};
-
-class CvodeWorker {
- public:
-  CvodeWorker(const opsplit::chem::GasKinetics& g, int neq, bool analytic) : neq_(neq) {
-    user_.g = g;
-    user_.scratch.resize(static_cast<size_t>(opsplit::chem::reactor_scratch_size(g.nspecies)));
-    if (SUNContext_Create(nullptr, &sunctx_) != 0) return;
-    y_ = N_VNew_Serial(neq, sunctx_);
-    mem_ = CVodeCreate(CV_BDF, sunctx_);
-    A_ = SUNDenseMatrix(neq, neq, sunctx_);
-    if (!y_ || !mem_ || !A_) return;
-    N_VConst(1.0, y_);
-    ls_ = SUNLinSol_Dense(y_, A_, sunctx_);
-    ok_ = ls_ && CVodeInit(mem_, cvode_rhs, 0.0, y_) == CV_SUCCESS &&
-          CVodeSStolerances(mem_, kRtol, kAtol) == CV_SUCCESS && CVodeSetLinearSolver(mem_, ls_, A_) == CV_SUCCESS &&
-          CVodeSetUserData(mem_, &user_) == CV_SUCCESS && CVodeSetMaxNumSteps(mem_, 100000) == CV_SUCCESS &&
-          (!analytic || CVodeSetJacFn(mem_, cvode_jacobian) == CV_SUCCESS);
-  }
-  ~CvodeWorker() {
-    if (mem_) CVodeFree(&mem_);
-    if (ls_) SUNLinSolFree(ls_);
-    if (A_) SUNMatDestroy(A_);
-    if (y_) N_VDestroy(y_);
-    if (sunctx_) SUNContext_Free(&sunctx_);
-  }
-  CvodeWorker(const CvodeWorker&) = delete;
-  CvodeWorker& operator=(const CvodeWorker&) = delete;
-
-  bool run(const double* y0, int64_t ncells, double* y_out, CvodeStats* stats) {
-    if (!ok_) return false;
-    double* y = N_VGetArrayPointer(y_);
-    for (int64_t c = 0; c < ncells; ++c) {
-      std::copy(y0 + c * neq_, y0 + (c + 1) * neq_, y);
-      sunrealtype t = 0;
-      if (CVodeReInit(mem_, 0.0, y_) != CV_SUCCESS || CVodeSetStopTime(mem_, kStep) != CV_SUCCESS ||
-          CVode(mem_, kStep, y_, &t, CV_NORMAL) < 0)
-        return false;
-      long v = 0;
-      CVodeGetNumSteps(mem_, &v);
-      stats->steps += v;
-      CVodeGetNumRhsEvals(mem_, &v);
-      stats->rhs += v;
-      CVodeGetNumJacEvals(mem_, &v);
-      stats->jac += v;
-      std::copy(y, y + neq_, y_out + c * neq_);
-    }
-    return true;
-  }
-
- private:
-  int neq_;
-  bool ok_ = false;
-  CvodeUser user_;
-  SUNContext sunctx_ = nullptr;
-  N_Vector y_ = nullptr;
-  void* mem_ = nullptr;
-  SUNMatrix A_ = nullptr;
-  SUNLinearSolver ls_ = nullptr;
-};
-
 void BM_cvode(benchmark::State& state, Problem* p, bool analytic) {
   const int nthreads = omp_get_max_threads();
   const int64_t per_thread = std::max<int64_t>(1, env_count("OPSPLIT_BENCH_REACTOR_CVODE_CELLS", 1000) / p->scale);
@@ -319,9 +248,12 @@ void BM_cvode(benchmark::State& state, Problem* p, bool analytic) {
 #pragma omp parallel num_threads(nthreads) reduction(+ : failed)
     {
       const int t = omp_get_thread_num();
-      CvodeWorker worker(g, n, analytic);
+      CvodeUser user;
+      user.g = g;
+      user.scratch.resize(static_cast<size_t>(opsplit::chem::reactor_scratch_size(g.nspecies)));
+      CvodeWorker worker({n, cvode_rhs, analytic ? cvode_jacobian : nullptr, kRtol, kAtol}, &user);
       const size_t begin = static_cast<size_t>(per_thread * t * n);
-      failed += !worker.run(&y0[begin], per_thread, &y[begin], &stats[static_cast<size_t>(t)]);
+      failed += !worker.run(&y0[begin], per_thread, kStep, &y[begin], &stats[static_cast<size_t>(t)]);
     }
     const double s = std::chrono::duration<double>(Clock::now() - start).count();
     state.SetIterationTime(s);
@@ -331,11 +263,7 @@ void BM_cvode(benchmark::State& state, Problem* p, bool analytic) {
     state.SkipWithError("CVODE failed on a cell");
     return;
   }
-  CvodeStats total;
-  for (const CvodeStats& s : stats) total.steps += s.steps, total.rhs += s.rhs, total.jac += s.jac;
-  set_per_cell_counters(state, static_cast<double>(ncells), static_cast<double>(total.steps),
-                        static_cast<double>(total.rhs), static_cast<double>(total.jac),
-                        seconds / static_cast<double>(state.iterations()));
+  set_cvode_counters(state, static_cast<double>(ncells), stats, seconds / static_cast<double>(state.iterations()));
   state.counters["threads"] = nthreads;
   Rates& r = g_rates[p->name];
   if (analytic) {

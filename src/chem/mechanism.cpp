@@ -95,9 +95,10 @@ opsplit_mechanism_s::opsplit_mechanism_s(Context& ctx, GasMechanism gas) : Conte
   compiled_gas_ = std::make_unique<const CompiledGas>(*gas_);
 }
 
-void opsplit_mechanism_s::check_editable() const {
+void opsplit_mechanism_s::start_edit() {
   if (is_gas())
     fail(OPSPLIT_ERROR_UNSUPPORTED, "the mechanism was loaded from " + gas_->source + ": a loaded mechanism cannot be edited");
+  std::atomic_store(&evaluated_, std::shared_ptr<const CompiledMechanism>());
 }
 
 const GasMechanism& opsplit_mechanism_s::gas(const char* what) const {
@@ -137,7 +138,7 @@ const std::string& opsplit_mechanism_s::equation(int reaction) const {
 }
 
 int opsplit_mechanism_s::add_species(const char* name) {
-  check_editable();
+  start_edit();
   if (name == nullptr) fail_argument("name is NULL");
   const size_t len = std::strlen(name);
   if (len == 0 || len > kMaxNameBytes)
@@ -165,7 +166,7 @@ const std::string& opsplit_mechanism_s::species_name(int index) const {
 int opsplit_mechanism_s::add_reaction(int nreactants, const int* reactants, const int* reactant_coefficients,
                                       int nproducts, const int* products, const int* product_coefficients,
                                       const double* product_yields) {
-  check_editable();
+  start_edit();
   Reaction r;
   r.reactants = side(nreactants, reactants, reactant_coefficients, nspecies(), "reactants");
   r.products = products_side(nproducts, products, product_coefficients, product_yields, nspecies());
@@ -176,7 +177,7 @@ int opsplit_mechanism_s::add_reaction(int nreactants, const int* reactants, cons
 }
 
 void opsplit_mechanism_s::set_rate(int reaction, int kind, double a, double b, double ea, int param) {
-  check_editable();
+  start_edit();
   if (reaction < 0 || reaction >= nreactions())
     fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
   if (kind != kRateConstant && kind != kRateArrhenius && kind != kRateParameter)
@@ -215,7 +216,7 @@ static std::string parameter_key(const std::string& text) {
 }
 
 void opsplit_mechanism_s::name_parameter(int param, const char* name) {
-  check_editable();
+  start_edit();
   if (param < 0 || param >= kMaxSystemParameters)
     fail_argument("param=" + num(param) + " is not in [0, " + num(kMaxSystemParameters) + ")");
   if (name == nullptr) fail_argument("name is NULL");
@@ -233,7 +234,7 @@ void opsplit_mechanism_s::name_parameter(int param, const char* name) {
 }
 
 void opsplit_mechanism_s::set_rate_expression(int reaction, const char* expression) {
-  check_editable();
+  start_edit();
   if (reaction < 0 || reaction >= nreactions())
     fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
   if (expression == nullptr) fail_argument("expression is NULL");
@@ -313,8 +314,15 @@ void opsplit_mechanism_s::evaluate(const double* y, const double* params, double
     return;
   }
   check_complete("mech");
-  const CompiledMechanism compiled(*this);
-  const MassAction m = compiled.view();
+  // Compiled once for all evaluations until the next edit: a host's solver calls this
+  // for every right-hand side. Two threads may both compile it the first time; both
+  // results are the same.
+  std::shared_ptr<const CompiledMechanism> compiled = std::atomic_load(&evaluated_);
+  if (!compiled) {
+    compiled = std::make_shared<const CompiledMechanism>(*this);
+    std::atomic_store(&evaluated_, compiled);
+  }
+  const MassAction m = compiled->view();
   std::vector<double> k(static_cast<size_t>(nreactions()));
   rate_constants(m, params, k.data());
   mass_action_rates(m, k.data(), y, ydot);

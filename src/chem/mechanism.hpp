@@ -96,13 +96,17 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   double check_gas_state(double T, const double* concentrations, const char* argument) const;
 
  private:
-  void check_editable() const;
+  // Throws UNSUPPORTED for a loaded (gas) mechanism; else forgets the compiled form
+  // evaluate() keeps, which the edit makes stale.
+  void start_edit();
   std::vector<std::string> species_;
   std::vector<opsplit::chem::Reaction> reactions_;
   std::map<std::string, int> parameter_names_;  // upper case -> parameter
   mutable std::vector<std::string> equations_;  // built lazily, cleared by edits
   std::unique_ptr<const opsplit::chem::GasMechanism> gas_;
   std::unique_ptr<const opsplit::chem::CompiledGas> compiled_gas_;
+  // evaluate()'s compiled mass-action form (read and replaced atomically), null until used.
+  mutable std::shared_ptr<const opsplit::chem::CompiledMechanism> evaluated_;
 };
 
 namespace opsplit::chem {

@@ -137,6 +137,27 @@ TEST(Mechanism, RatesAndJacobianFollowTheReactions) {
   for (int i = 0; i < 9; ++i) EXPECT_NEAR(jac[i], want[i], 1e-14 * std::fabs(want[i])) << "entry " << i;
 }
 
+// evaluate keeps the mechanism compiled between calls; every edit must still show.
+TEST(Mechanism, EvaluateFollowsEditsMadeAfterIt) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  build_rober(m);
+  const double y[3] = {0.7, 2e-5, 0.3};
+  double ydot[3];
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, y, nullptr, ydot, nullptr));
+  EXPECT_DOUBLE_EQ(ydot[0], -0.04 * y[0] + 1e4 * y[1] * y[2]);
+  OPSPLIT_OK(opsplit_mechanism_set_rate(m, 0, OPSPLIT_RATE_CONSTANT, 0.5, 0, 0, 0));  // A -> B at 0.5
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, y, nullptr, ydot, nullptr));
+  EXPECT_DOUBLE_EQ(ydot[0], -0.5 * y[0] + 1e4 * y[1] * y[2]);
+  m.species("D");
+  m.reaction({0}, {3}, 2.0);  // A -> D
+  double ydot4[4];
+  const double y4[4] = {0.7, 2e-5, 0.3, 0.0};
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, y4, nullptr, ydot4, nullptr));
+  EXPECT_DOUBLE_EQ(ydot4[0], -0.5 * y[0] + 1e4 * y[1] * y[2] - 2.0 * y[0]);
+  EXPECT_DOUBLE_EQ(ydot4[3], 2.0 * y[0]);
+}
+
 TEST(Mechanism, ArrheniusAndParameterRatesAndHigherOrdersMatchCentralDifferences) {
   test::Context ctx;
   Mechanism m(ctx);
