@@ -571,6 +571,15 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_mechanism_set_rate_expression
 
+    function opsplit_mechanism_set_rate_species_sum(mech, reaction, n, species) &
+        bind(C, name="opsplit_mechanism_set_rate_species_sum") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mech
+      integer(c_int), value :: reaction, n
+      integer(c_int), intent(in) :: species(*)
+      integer(c_int) :: status
+    end function opsplit_mechanism_set_rate_species_sum
+
     function opsplit_mechanism_get_counts(mech, nspecies, nreactions, nparams) &
         bind(C, name="opsplit_mechanism_get_counts") result(status)
       import :: c_int, c_ptr
@@ -1316,6 +1325,7 @@ module opsplit
     procedure :: find_parameter => mechanism_find_parameter
     procedure :: load_kpp => mechanism_load_kpp
     procedure :: set_rate_expression => mechanism_set_rate_expression
+    procedure :: set_rate_species_sum => mechanism_set_rate_species_sum
     procedure :: counts => mechanism_counts
     procedure :: evaluate => mechanism_evaluate
     procedure :: load_yaml => mechanism_load_yaml
@@ -1457,6 +1467,7 @@ module opsplit
   private :: mechanism_create, mechanism_destroy, mechanism_add_species, mechanism_find_species, &
              mechanism_species_name, mechanism_add_reaction, mechanism_set_rate, mechanism_counts, &
              mechanism_name_parameter, mechanism_set_rate_expression, mechanism_find_parameter, mechanism_load_kpp, &
+             mechanism_set_rate_species_sum, &
              mechanism_evaluate, mechanism_created, mechanism_c_handle, mechanism_known_counts, &
              mechanism_bad_species, mechanism_load_yaml, mechanism_load_chemkin, mechanism_kind, mechanism_equation, &
              mechanism_molar_masses, mechanism_species_thermo, mechanism_mixture_properties, &
@@ -2486,6 +2497,24 @@ contains
     end if
     call finish(opsplit_mechanism_set_rate_expression(this%handle, reaction - 1, trim(expression) // c_null_char), stat)
   end subroutine mechanism_set_rate_expression
+
+  !> Multiplies reaction's rate (1-based) by the sum of the values of species (1-based
+  !> numbers; an empty list removes the factor): MCM's RO2.
+  subroutine mechanism_set_rate_species_sum(this, reaction, species, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    integer(c_int), intent(in) :: reaction, species(:)
+    integer, intent(out), optional :: stat
+    integer(c_int) :: zero_based(max(size(species), 1))
+    if (reaction < 1) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%set_rate_species_sum: reaction=' // &
+                  itoa(int(reaction, c_int64_t)) // ' is not >= 1 (reactions are 1-based in Fortran)')
+      return
+    end if
+    zero_based = 0
+    zero_based(1:size(species)) = species - 1
+    call finish(opsplit_mechanism_set_rate_species_sum(this%handle, reaction - 1, int(size(species), c_int), &
+                                                       zero_based), stat)
+  end subroutine mechanism_set_rate_species_sum
 
   !> The numbers of species and reactions, and nparams: how many per-system parameters
   !> the rates read (the largest 1-based param used, 0 when none). 0 on failure.

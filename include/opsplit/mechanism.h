@@ -92,6 +92,11 @@ OPSPLIT_API opsplit_status opsplit_mechanism_name_parameter(opsplit_mechanism me
  * the reaction, the column and the fault; the reaction keeps its rate. */
 OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_expression(opsplit_mechanism mech, int reaction,
                                                                  const char* expression);
+/* Multiplies reaction `reaction`'s rate by the sum of the current values of n species
+ * (MCM's RO2, the sum of its peroxy radicals): rate = k * (y_s1 + ... + y_sn) * prod y^nu.
+ * The Jacobian includes the sum's terms. Each species once; n = 0 removes the factor. */
+OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_species_sum(opsplit_mechanism mech, int reaction, int n,
+                                                                  const int* species);
 /* The parameter `name` names (as opsplit_mechanism_name_parameter matches names: any
  * case, J(04) is J(4)); INVALID_ARGUMENT when none does. */
 OPSPLIT_API opsplit_status opsplit_mechanism_find_parameter(opsplit_mechanism mech, const char* name, int* index);

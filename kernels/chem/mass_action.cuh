@@ -39,9 +39,13 @@ struct MassAction {
   const int* rate_code = nullptr;
   const int* rate_constant_begin = nullptr;
   const double* rate_constants = nullptr;
+  // Reaction r's rate is also multiplied by the sum of y over species
+  // [sum_begin[r], sum_begin[r+1]) of sum_species (MCM's RO2; none: no factor).
+  const int* sum_begin = nullptr;
+  const int* sum_species = nullptr;
   // The Jacobian on the sparse LU pattern of 1/(gamma h) - J: the value index of each
-  // (reaction, reactant entry, change entry) term, in the loop order of
-  // mass_action_jacobian_sparse.
+  // (reaction, reactant entry, change entry) term and then of each (reaction, summed
+  // species, change entry) term, in the loop order of mass_action_jacobian_sparse.
   linalg::SparseLu lu;
   const int* jacobian_slot = nullptr;
 };
@@ -80,26 +84,43 @@ OPSPLIT_HD void rate_constants(const MassAction& m, const double* params, double
   for (int r = 0; r < m.nreactions; ++r) k[r] = rate_constant(m, r, params);
 }
 
-// ydot = sum_r delta_r * k_r * prod y^order.
+// Reaction r's species-sum factor at y: the sum over its summed species, 1 without one.
+OPSPLIT_HD double species_sum(const MassAction& m, int r, const double* y) {
+  const int begin = m.sum_begin[r], end = m.sum_begin[r + 1];
+  if (begin == end) return 1.0;
+  double sum = 0.0;
+  for (int i = begin; i < end; ++i) sum += y[m.sum_species[i]];
+  return sum;
+}
+
+// k_r prod y^order: the rate without its species-sum factor.
+OPSPLIT_HD double mass_action_term(const MassAction& m, const double* k, const double* y, int r) {
+  double w = k[r];
+  for (int e = m.reactant_begin[r]; e < m.reactant_begin[r + 1]; ++e)
+    w *= integer_power(y[m.reactant_species[e]], m.reactant_order[e]);
+  return w;
+}
+
+// ydot = sum_r delta_r * k_r * sum_r(y) * prod y^order.
 OPSPLIT_HD void mass_action_rates(const MassAction& m, const double* k, const double* y, double* ydot) {
   for (int s = 0; s < m.nspecies; ++s) ydot[s] = 0.0;
   for (int r = 0; r < m.nreactions; ++r) {
-    double w = k[r];
-    for (int e = m.reactant_begin[r]; e < m.reactant_begin[r + 1]; ++e)
-      w *= integer_power(y[m.reactant_species[e]], m.reactant_order[e]);
+    const double w = mass_action_term(m, k, y, r) * species_sum(m, r, y);
     for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
       ydot[m.change_species[e]] += m.change_delta[e] * w;
   }
 }
 
-// d w_r / d y_j of reactant entry a (species j): order_j y_j^(order_j - 1) times the rest.
+// d w_r / d y_j through reactant entry a (species j): order_j y_j^(order_j - 1) times the
+// rest and the species-sum factor. (A summed species adds k_r prod y^order: the terms of
+// the sum's own loop in the Jacobians below.)
 OPSPLIT_HD double rate_derivative(const MassAction& m, const double* k, const double* y, int r, int a) {
   const int begin = m.reactant_begin[r], end = m.reactant_begin[r + 1];
   const int j = m.reactant_species[a];
   double dw = k[r] * static_cast<double>(m.reactant_order[a]) * integer_power(y[j], m.reactant_order[a] - 1);
   for (int b = begin; b < end; ++b)
     if (b != a) dw *= integer_power(y[m.reactant_species[b]], m.reactant_order[b]);
-  return dw;
+  return dw * species_sum(m, r, y);
 }
 
 // Column-major Jacobian: jac[i + j*n] = d(ydot_i)/dy_j.
@@ -113,6 +134,13 @@ OPSPLIT_HD void mass_action_jacobian(const MassAction& m, const double* k, const
       for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
         jac[m.change_species[e] + j * n] += m.change_delta[e] * dw;
     }
+  for (int r = 0; r < m.nreactions; ++r)
+    if (m.sum_begin[r] != m.sum_begin[r + 1]) {
+      const double dw = mass_action_term(m, k, y, r);  // d w_r / d y_j for each summed j
+      for (int i = m.sum_begin[r]; i < m.sum_begin[r + 1]; ++i)
+        for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
+          jac[m.change_species[e] + m.sum_species[i] * n] += m.change_delta[e] * dw;
+    }
 }
 
 // The same Jacobian as the m.lu.nnz values of the sparse LU pattern (fill-in zero).
@@ -124,6 +152,13 @@ OPSPLIT_HD void mass_action_jacobian_sparse(const MassAction& m, const double* k
       const double dw = rate_derivative(m, k, y, r, a);
       for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
         values[m.jacobian_slot[term++]] += m.change_delta[e] * dw;
+    }
+  for (int r = 0; r < m.nreactions; ++r)
+    if (m.sum_begin[r] != m.sum_begin[r + 1]) {
+      const double dw = mass_action_term(m, k, y, r);
+      for (int i = m.sum_begin[r]; i < m.sum_begin[r + 1]; ++i)
+        for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
+          values[m.jacobian_slot[term++]] += m.change_delta[e] * dw;
     }
 }
 

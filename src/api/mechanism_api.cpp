@@ -108,6 +108,11 @@ OPSPLIT_API opsplit_status opsplit_mechanism_name_parameter(opsplit_mechanism me
   return api_guard(__func__, [&] { mech_arg(mech).name_parameter(param, name); });
 }
 
+OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_species_sum(opsplit_mechanism mech, int reaction, int n,
+                                                                  const int* species) {
+  return api_guard(__func__, [&] { mech_arg(mech).set_rate_species_sum(reaction, n, species); });
+}
+
 OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_expression(opsplit_mechanism mech, int reaction,
                                                                  const char* expression) {
   return api_guard(__func__, [&] { mech_arg(mech).set_rate_expression(reaction, expression); });

@@ -254,6 +254,24 @@ void opsplit_mechanism_s::set_rate_expression(int reaction, const char* expressi
   set_rate_program(reaction, std::move(program));
 }
 
+void opsplit_mechanism_s::set_rate_species_sum(int reaction, int n, const int* species) {
+  start_edit();
+  if (reaction < 0 || reaction >= nreactions())
+    fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
+  if (n < 0 || n > nspecies()) fail_argument("n=" + num(n) + " is not in [0, " + num(nspecies()) + "]");
+  if (n > 0 && species == nullptr) fail_argument("species is NULL");
+  std::vector<int> summed(species, species + n);
+  std::vector<bool> seen(static_cast<size_t>(nspecies()), false);
+  for (int i = 0; i < n; ++i) {
+    const int s = summed[static_cast<size_t>(i)];
+    if (s < 0 || s >= nspecies())
+      fail_argument("species[" + num(i) + "]=" + num(s) + " is not a species in [0, " + num(nspecies()) + ")");
+    if (seen[static_cast<size_t>(s)]) fail_argument("species[" + num(i) + "]=" + num(s) + " is listed twice");
+    seen[static_cast<size_t>(s)] = true;
+  }
+  reactions_[static_cast<size_t>(reaction)].summed = std::move(summed);
+}
+
 void opsplit_mechanism_s::set_rate_program(int reaction, RateProgram program) {
   int inputs = 0;
   for (int i = 0; i < program.length(); ++i)
@@ -348,7 +366,7 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
     : nspecies_(mech.nspecies()), nreactions_(mech.nreactions()), nparams_(mech.nparams()) {
   const auto& reactions = mech.reactions();
   std::vector<int> reactant_begin{0}, reactant_species, reactant_order, change_begin{0}, change_species, kind, param,
-      code_begin{0}, code, constant_begin;
+      code_begin{0}, code, constant_begin, sum_begin{0}, sum_species;
   std::vector<double> change_delta, a, b, ea_over_r, constants;
   for (const Reaction& r : reactions) {
     for (const Term& t : r.reactants) reactant_species.push_back(t.species), reactant_order.push_back(t.coefficient);
@@ -373,6 +391,8 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
     code_begin.push_back(static_cast<int>(code.size() / 2));
     constant_begin.push_back(static_cast<int>(constants.size()));
     constants.insert(constants.end(), r.program.constants.begin(), r.program.constants.end());
+    sum_species.insert(sum_species.end(), r.summed.begin(), r.summed.end());
+    sum_begin.push_back(static_cast<int>(sum_species.size()));
   }
   FlatArrays flat;
   reactant_begin_ = flat.add(reactant_begin);
@@ -390,12 +410,21 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
   rate_code_ = flat.add(code);
   rate_constant_begin_ = flat.add(constant_begin);
   rate_constants_ = flat.add(constants);
-  // Jacobian entries: (change species, reactant species) of every reaction.
+  sum_begin_ = flat.add(sum_begin);
+  sum_species_ = flat.add(sum_species);
+  // Jacobian entries: (change species, reactant species) of every reaction, then (change
+  // species, summed species): the term order of mass_action_jacobian_sparse.
   std::vector<std::pair<int, int>> entries;
+  const auto changes_of = [&](int r, int column) {
+    for (int e = change_begin[static_cast<size_t>(r)]; e < change_begin[static_cast<size_t>(r) + 1]; ++e)
+      entries.emplace_back(change_species[static_cast<size_t>(e)], column);
+  };
   for (int r = 0; r < nreactions_; ++r)
     for (int a = reactant_begin[static_cast<size_t>(r)]; a < reactant_begin[static_cast<size_t>(r) + 1]; ++a)
-      for (int e = change_begin[static_cast<size_t>(r)]; e < change_begin[static_cast<size_t>(r) + 1]; ++e)
-        entries.emplace_back(change_species[static_cast<size_t>(e)], reactant_species[static_cast<size_t>(a)]);
+      changes_of(r, reactant_species[static_cast<size_t>(a)]);
+  for (int r = 0; r < nreactions_; ++r)
+    for (int i = sum_begin[static_cast<size_t>(r)]; i < sum_begin[static_cast<size_t>(r) + 1]; ++i)
+      changes_of(r, sum_species[static_cast<size_t>(i)]);
   const linalg::SparsePattern lu = linalg::analyze_sparse_lu(nspecies_, entries);
   std::vector<int> slots;
   for (const auto& [i, j] : entries) slots.push_back(lu.slot(i, j));
@@ -429,6 +458,8 @@ MassAction CompiledMechanism::view_at(const int* ints, const double* doubles) co
   m.rate_code = ints + rate_code_;
   m.rate_constant_begin = ints + rate_constant_begin_;
   m.rate_constants = doubles + rate_constants_;
+  m.sum_begin = ints + sum_begin_;
+  m.sum_species = ints + sum_species_;
   m.lu.n = nspecies_;
   m.lu.nnz = lu_nnz_;
   m.lu.order = ints + lu_order_;

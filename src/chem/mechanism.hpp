@@ -45,6 +45,7 @@ struct Reaction {
   double a = 0.0, b = 0.0, ea = 0.0;
   int param = 0;
   RateProgram program;  // kRateExpression's
+  std::vector<int> summed;  // the rate's species-sum factor (MCM's RO2), none when empty
   int program_inputs = 0;  // the parameters it reads: the largest + 1
 };
 
@@ -71,6 +72,8 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   void set_rate_expression(int reaction, const char* expression);
   // A rate compiled by a reader over the mechanism's named parameters.
   void set_rate_program(int reaction, opsplit::chem::RateProgram program);
+  // Multiplies reaction's rate by the sum of y over `species` (n of them; n = 0 removes it).
+  void set_rate_species_sum(int reaction, int n, const int* species);
   // The parameter a name names (see name_parameter); throws when none does.
   int find_parameter(const char* name) const;
 
@@ -133,7 +136,8 @@ class CompiledMechanism {
   std::vector<double> doubles_;
   // Offsets into ints_ / doubles_ of each array.
   size_t reactant_begin_ = 0, reactant_species_ = 0, reactant_order_ = 0, change_begin_ = 0, change_species_ = 0,
-         rate_kind_ = 0, rate_param_ = 0, rate_code_begin_ = 0, rate_code_ = 0, rate_constant_begin_ = 0;
+         rate_kind_ = 0, rate_param_ = 0, rate_code_begin_ = 0, rate_code_ = 0, rate_constant_begin_ = 0,
+         sum_begin_ = 0, sum_species_ = 0;
   size_t change_delta_ = 0, rate_a_ = 0, rate_b_ = 0, rate_ea_over_r_ = 0, rate_constants_ = 0;
   // The Jacobian's sparse LU pattern and where each Jacobian term lands in it.
   int lu_nnz_ = 0;

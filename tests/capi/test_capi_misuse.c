@@ -626,6 +626,16 @@ static void sweep_mechanism(objects* o) {
   memset(long_text, '1', 69999), long_text[69999] = '\0';
   BAD_ARG(opsplit_mechanism_set_rate_expression(o->mech, 0, long_text)); /* over 64 KiB */
   free(long_text);
+  const int summed[] = {0, 1}, twice[] = {1, 1}, outside[] = {0, 2}, negative[] = {-1};
+  BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_set_rate_species_sum(H, 0, 2, summed));
+  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, bad_reaction[i], 2, summed));
+  BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, 2, NULL));
+  BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, -1, summed));
+  BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, 3, summed)); /* more than the species */
+  BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, INT_MAX, summed));
+  BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, 2, twice));
+  BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, 2, outside));
+  BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, 1, negative));
   int found = -1;
   BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_find_parameter(H, "TEMP", &found));
   BAD_ARG(opsplit_mechanism_find_parameter(o->mech, NULL, &found));

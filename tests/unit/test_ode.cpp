@@ -196,6 +196,72 @@ TEST(Mechanism, ArrheniusAndParameterRatesAndHigherOrdersMatchCentralDifferences
   }
 }
 
+// A species-sum factor (MCM's RO2): A + P1 -> C at k (P1 + P2), P1 both a reactant and
+// summed; C -> A at a constant. dy/dt written out, and the Jacobian (the sum's terms
+// included, by the product rule where P1 is both) against central differences.
+TEST(Mechanism, ASpeciesSumMultipliesTheRateAndEntersTheJacobian) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  const int a = m.species("A"), p1 = m.species("P1"), p2 = m.species("P2"), c = m.species("C");
+  int r = -1;
+  const int reac[] = {a, p1}, prod[] = {c};
+  OPSPLIT_OK(opsplit_mechanism_add_reaction(m, 2, reac, nullptr, 1, prod, nullptr, &r));
+  OPSPLIT_OK(opsplit_mechanism_set_rate(m, r, OPSPLIT_RATE_CONSTANT, 0.7, 0, 0, 0));
+  const int summed[] = {p1, p2};
+  OPSPLIT_OK(opsplit_mechanism_set_rate_species_sum(m, r, 2, summed));
+  m.reaction({c}, {a}, 0.3);
+  const double y[4] = {0.4, 1.3, 0.6, 0.2};
+  double ydot[4], jac[16];
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, y, nullptr, ydot, jac));
+  const double w1 = 0.7 * (y[p1] + y[p2]) * y[a] * y[p1], w2 = 0.3 * y[c];
+  EXPECT_NEAR(ydot[a], -w1 + w2, 1e-15);
+  EXPECT_NEAR(ydot[p1], -w1, 1e-15);
+  EXPECT_EQ(ydot[p2], 0.0);
+  EXPECT_NEAR(ydot[c], w1 - w2, 1e-15);
+  for (int j = 0; j < 4; ++j) {
+    double yp[4], ym[4], fp[4], fm[4];
+    std::memcpy(yp, y, sizeof y), std::memcpy(ym, y, sizeof y);
+    const double d = 1e-6 * y[j];
+    yp[j] += d, ym[j] -= d;
+    OPSPLIT_OK(opsplit_mechanism_evaluate(m, yp, nullptr, fp, nullptr));
+    OPSPLIT_OK(opsplit_mechanism_evaluate(m, ym, nullptr, fm, nullptr));
+    for (int i = 0; i < 4; ++i)
+      EXPECT_NEAR(jac[i + 4 * j], (fp[i] - fm[i]) / (2 * d), 1e-8) << "d f" << i << " / d y" << j;
+  }
+  EXPECT_NE(jac[a + 4 * p2], 0.0) << "P2 enters A's rate only through the sum";
+  // Removed, the factor is gone.
+  OPSPLIT_OK(opsplit_mechanism_set_rate_species_sum(m, r, 0, nullptr));
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, y, nullptr, ydot, nullptr));
+  EXPECT_NEAR(ydot[p1], -0.7 * y[a] * y[p1], 1e-15);
+}
+
+// Integrated on the batch's backend: A -> B at k (P1 + P2) with P1 and P2 inert decays
+// as exp(-k (P1 + P2) t), at rates that differ per system (the sums do).
+TEST(Validation, ASpeciesSumRateDecaysAsItsExponential) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  const int a = m.species("A"), b = m.species("B"), p1 = m.species("P1"), p2 = m.species("P2");
+  const int r = m.reaction({a}, {b}, 0.5);
+  const int summed[] = {p1, p2};
+  OPSPLIT_OK(opsplit_mechanism_set_rate_species_sum(m, r, 2, summed));
+  const int64_t nsys = 3;
+  Ode ode(ctx, 4, nsys);
+  OPSPLIT_OK(opsplit_ode_set_mechanism(ode, m));
+  OPSPLIT_OK(opsplit_ode_set_tolerances(ode, 1e-9, 1e-14));
+  std::vector<double> y = {1, 0, 0.5, 0.5, 1, 0, 2, 1, 1, 0, 0.1, 0};  // sums 1, 3, 0.1
+  const std::vector<double> y0 = y;
+  OPSPLIT_OK(opsplit_ode_set_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 2.0));
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  for (int64_t s = 0; s < nsys; ++s) {
+    const double sum = y0[static_cast<size_t>(4 * s + 2)] + y0[static_cast<size_t>(4 * s + 3)];
+    const double exact = std::exp(-0.5 * sum * 2.0);
+    EXPECT_NEAR(y[static_cast<size_t>(4 * s)], exact, 1e-7 * exact) << "system " << s;
+    EXPECT_NEAR(y[static_cast<size_t>(4 * s + 1)], 1 - exact, 1e-7) << "system " << s;
+    EXPECT_EQ(y[static_cast<size_t>(4 * s + 2)], y0[static_cast<size_t>(4 * s + 2)]);
+  }
+}
+
 TEST(Validation, RoberAt1e11MatchesTheTestSetReference) {
   test::Context ctx;
   Mechanism m(ctx);
