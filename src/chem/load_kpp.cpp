@@ -4,6 +4,15 @@
 // real product yields, and each rate as a compiled expression over the host's
 // per-system inputs (TEMP, SUN, CFACTOR and the fixed species), KPP's stock rate laws
 // (ARR_abc, ARR_ab, ARR_ac, EP2, EP3, FALL, k3rd_jpl, k3rd_iupac) built in.
+//
+// MCM's files (an .eqn exported by the MCM web site and its constants_mcm.f90) also
+// define names in Fortran: the module that #INLINE F90_RCONST_USE names is read from
+// <module>.f90 beside the file that has the block (its INTEGER PARAMETERs, and its
+// scalar assignments as named values: KMT01 and the rest); its REAL scalars that it
+// never assigns (M, N2, O2, H2O) and its arrays (J(1..34), the photolysis rates) are
+// the host's per-system inputs. #INLINE F90_RCONST's sums of species (RO2 = C(ind_X) +
+// ...) become species-sum factors of the rates they multiply, exactly (KPP itself uses
+// the sum at the last accepted state and leaves it out of the Jacobian).
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -78,6 +87,73 @@ bool listed(const std::string& word, const List& list) {
 constexpr int kMaxIncludeDepth = 10;  // as KPP
 constexpr size_t kMaxEntries = 1 << 20;
 
+// Fortran statements of a piece of free-form code: ! comments dropped, & continuations
+// joined, one statement a line (or ; apart); each with the offset of its first character.
+struct Statement {
+  std::string text;
+  size_t offset;
+};
+std::vector<Statement> fortran_statements(std::string_view code) {
+  std::vector<Statement> out;
+  std::string current;
+  size_t start = 0;
+  bool continued = false;
+  for (size_t i = 0; i <= code.size();) {
+    const size_t eol = std::min(code.find('\n', i), code.size());
+    std::string_view line = code.substr(i, eol - i);
+    line = line.substr(0, std::min(line.find('!'), line.size()));
+    std::string piece = trimmed(line);
+    if (continued && !piece.empty() && piece[0] == '&') piece = trimmed(std::string_view(piece).substr(1));
+    const bool continues = !piece.empty() && piece.back() == '&';
+    if (continues) piece.pop_back();
+    if (!continued) current.clear(), start = i;
+    current += piece;
+    continued = continues;
+    if (!continued) {
+      size_t from = 0;
+      for (size_t semi = current.find(';'); from <= current.size(); semi = current.find(';', from)) {
+        const std::string part = trimmed(std::string_view(current).substr(from, (semi == std::string::npos ? current.size() : semi) - from));
+        if (!part.empty()) out.push_back({part, start});
+        if (semi == std::string::npos) break;
+        from = semi + 1;
+      }
+    }
+    i = eol + 1;
+  }
+  return out;
+}
+
+// NAME = value: the name (upper case) and the value's text, or false. An array
+// element's assignment (J(4) = ...) is not one.
+bool scalar_assignment(const std::string& statement, std::string& name, std::string& value) {
+  size_t i = 0;
+  while (i < statement.size() && is_name_char(statement[i])) ++i;
+  if (i == 0 || !is_name_start(statement[0])) return false;
+  size_t eq = i;
+  while (eq < statement.size() && std::isspace(static_cast<unsigned char>(statement[eq]))) ++eq;
+  if (eq >= statement.size() || statement[eq] != '=' || (eq + 1 < statement.size() && statement[eq + 1] == '='))
+    return false;
+  name = upper_case(std::string_view(statement).substr(0, i));
+  value = trimmed(std::string_view(statement).substr(eq + 1));
+  return !value.empty();
+}
+
+// The words of a statement in upper case, split at blanks, commas, parentheses and ::.
+std::vector<std::string> statement_words(const std::string& statement) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : statement) {
+    if (is_name_char(c) || c == '.') {
+      word += c;
+    } else {
+      if (!word.empty()) words.push_back(upper_case(word)), word.clear();
+      if (c == '=' ) words.push_back("=");
+    }
+  }
+  if (!word.empty()) words.push_back(upper_case(word));
+  return words;
+}
+
 class KppReader {
  public:
   explicit KppReader(Mechanism& mech) : mech_(mech) {}
@@ -86,7 +162,9 @@ class KppReader {
     if (depth > kMaxIncludeDepth)
       fail(OPSPLIT_ERROR_PARSE, path + ": included more than " + std::to_string(kMaxIncludeDepth) + " deep");
     Source raw(path, read_text_file(path));
-    const Source src(path, without_comments(std::move(raw.text), raw));
+    std::vector<Inline> inlines;
+    const Source src(path, without_comments(std::move(raw.text), raw, inlines));
+    for (const Inline& block : inlines) inline_code(block, src);
     const std::string& text = src.text;
     // Commands start at '#'; a section's entries run to the next one.
     size_t at = text.find('#');
@@ -146,9 +224,15 @@ class KppReader {
         parse_error(src.at(offset + i), "text outside a section: '" + trimmed(s.substr(i, 20)) + "'");
   }
 
+  // An #INLINE block: its kind (F90_RCONST, ...) and its code, from `offset` of its file.
+  struct Inline {
+    std::string kind, code;
+    size_t offset;
+  };
+
   // The text with { } and // comments and #INLINE blocks blanked (newlines kept, so that
-  // lines still count).
-  static std::string without_comments(std::string text, const Source& src) {
+  // lines still count); the blocks go to `inlines`.
+  static std::string without_comments(std::string text, const Source& src, std::vector<Inline>& inlines) {
     for (size_t i = 0; i < text.size(); ++i) {
       if (text[i] == '{') {
         const size_t end = text.find('}', i);
@@ -163,6 +247,12 @@ class KppReader {
         // Raw code of the generated model (no comment rules inside): not the mechanism.
         const size_t end = find_word(text, "#ENDINLINE", i + 7);
         if (end == std::string::npos) parse_error(src.at(i), "#INLINE has no #ENDINLINE");
+        size_t kind_begin = i + 7;
+        while (kind_begin < end && std::isspace(static_cast<unsigned char>(text[kind_begin]))) ++kind_begin;
+        size_t kind_end = kind_begin;
+        while (kind_end < end && is_name_char(text[kind_end])) ++kind_end;
+        inlines.push_back({upper_case(std::string_view(text).substr(kind_begin, kind_end - kind_begin)),
+                           text.substr(kind_end, end - kind_end), kind_end});
         blank(text, i, end + 10);
         i = end + 9;
       }
@@ -340,7 +430,15 @@ class KppReader {
     const std::string name = e.tag.empty() ? "reaction " + std::to_string(mech_.nreactions() + 1) : "<" + e.tag + ">";
     std::vector<int> reactants, reactant_coefficients, products;
     std::vector<double> yields;
-    std::string rate = "(" + e.rate + ")";
+    // A sum of species (RO2) that multiplies the rate becomes the reaction's sum factor.
+    std::string body = with_integers(e.rate);
+    const Sum* factor = nullptr;
+    for (const auto& [sum, def] : sums_) {
+      if (!take_factor(body, sum, e.where, name)) continue;
+      if (factor != nullptr) parse_error(e.where, name + ": the rate " + e.rate + " multiplies two sums of species");
+      factor = &def;
+    }
+    std::string rate = "(" + body + ")";
     for (const Term& t : e.reactants) {
       if (t.name == "HV" || t.name == "PROD") continue;
       if (t.coefficient != static_cast<int>(t.coefficient))
@@ -365,16 +463,33 @@ class KppReader {
     } catch (const Error& error) {
       parse_error(e.where, name + ": " + error.what());
     }
+    if (factor != nullptr) {
+      std::vector<int> summed;
+      for (const std::string& s : factor->species) {
+        const auto it = species_.find(s);
+        if (it == species_.end()) parse_error(factor->where, "the sum sums " + s + ", which is not a declared variable species");
+        summed.push_back(it->second);
+      }
+      try {
+        mech_.set_rate_species_sum(reaction, static_cast<int>(summed.size()), summed.data());
+      } catch (const Error& error) {
+        parse_error(factor->where, error.what());
+      }
+    }
     // Which names are the host's inputs: found by compiling once, then named.
     RateNames names;
     names.functions = stock_rate_laws();
+    for (const auto& [n, value] : values_) names.values[n] = with_integers(value);
     names.input = [this](const std::string& n, int index) {
-      if (index >= 0 || (fixed_.count(n) == 0 && !listed(n, kHostInputs))) return -1;
-      const auto it = inputs_.find(n);
+      const bool input = index >= 0 ? arrays_.count(n) != 0
+                                    : fixed_.count(n) != 0 || listed(n, kHostInputs) || module_inputs_.count(n) != 0;
+      if (!input) return -1;
+      const std::string key = index >= 0 ? n + "(" + std::to_string(index) + ")" : n;
+      const auto it = inputs_.find(key);
       if (it != inputs_.end()) return it->second;
       const int slot = static_cast<int>(inputs_.size());
-      mech_.name_parameter(slot, n.c_str());
-      return inputs_[n] = slot;
+      mech_.name_parameter(slot, key.c_str());
+      return inputs_[key] = slot;
     };
     RateProgram program;
     RateError error;
@@ -390,6 +505,145 @@ class KppReader {
     return it->second;
   }
 
+  // What an #INLINE block defines: F90_RCONST_USE's modules (read from <module>.f90
+  // beside the file), F90_RCONST's sums of species and other named values.
+  void inline_code(const Inline& block, const Source& src) {
+    if (block.kind != "F90_RCONST_USE" && block.kind != "F90_RCONST") return;  // code only KPP's output needs
+    for (const Statement& st : fortran_statements(block.code)) {
+      const std::vector<std::string> words = statement_words(st.text);
+      if (block.kind == "F90_RCONST_USE") {
+        if (words.size() >= 2 && words[0] == "USE") use_module(words[1], src.path, src.at(block.offset + st.offset));
+        continue;
+      }
+      std::string name, value;
+      if (!scalar_assignment(st.text, name, value)) continue;  // CALL define_constants_mcm and the like
+      std::vector<std::string> summed;
+      if (species_sum(value, summed)) sums_[name] = {summed, src.at(block.offset + st.offset)};
+      else values_[name] = value;
+    }
+  }
+
+  // value is C(ind_A) + C(ind_B) + ...: the species names, upper case.
+  static bool species_sum(const std::string& value, std::vector<std::string>& names) {
+    std::string compact;
+    for (char c : value)
+      if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+    size_t i = 0;
+    while (i < compact.size()) {
+      if (upper_case(std::string_view(compact).substr(i, 6)) != "C(IND_") return false;
+      size_t end = i + 6;
+      while (end < compact.size() && is_name_char(compact[end])) ++end;
+      if (end == i + 6 || end >= compact.size() || compact[end] != ')') return false;
+      names.push_back(upper_case(std::string_view(compact).substr(i + 6, end - i - 6)));
+      i = end + 1;
+      if (i < compact.size() && compact[i++] != '+') return false;
+    }
+    return !names.empty();
+  }
+
+  // A Fortran module of the mechanism's rates, <name>.f90 beside `including` (as written,
+  // then in lower case); absent (KPP's own modules), it defines nothing.
+  void use_module(const std::string& name, const std::string& including, const std::string& at) {
+    const size_t slash = including.find_last_of('/');
+    const std::string folder = slash == std::string::npos ? "" : including.substr(0, slash + 1);
+    std::string lower = name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string path;
+    for (const std::string& file : {folder + name + ".f90", folder + lower + ".f90"})
+      if (path.empty() && readable(file)) path = file;
+    if (path.empty() || !modules_.insert(path).second) return;
+    const Source src(path, read_text_file(path));
+    std::set<std::string> declared, assigned;
+    for (const Statement& st : fortran_statements(src.text)) {
+      if (++entry_count_ > kMaxEntries) parse_error(src.at(st.offset), "more than 2^20 entries (used by " + at + ")");
+      const std::vector<std::string> words = statement_words(st.text);
+      if (words.empty()) continue;
+      const bool is_integer = words[0] == "INTEGER", is_real = words[0] == "REAL";
+      const size_t colons = st.text.find("::");
+      if ((is_integer || is_real) && colons != std::string::npos) {
+        const std::string rest = st.text.substr(colons + 2);
+        const bool parameter = std::find(words.begin(), words.end(), "PARAMETER") != words.end();
+        const bool array = std::find(words.begin(), words.end(), "DIMENSION") != words.end();
+        size_t from = 0;  // the declared names: NAME [= value], comma apart
+        while (from <= rest.size()) {
+          const size_t comma = std::min(rest.find(',', from), rest.size());
+          std::string entity = trimmed(std::string_view(rest).substr(from, comma - from)), value;
+          std::string entity_name;
+          if (!scalar_assignment(entity, entity_name, value)) entity_name = upper_case(entity);
+          if (is_integer && parameter && !value.empty()) {
+            char* end = nullptr;
+            const long v = std::strtol(value.c_str(), &end, 10);
+            if (end != value.c_str() && *end == '\0' && v >= 0 && v < 100000) integers_[entity_name] = static_cast<int>(v);
+          } else if (is_real && !entity_name.empty() && std::all_of(entity_name.begin(), entity_name.end(), is_name_char)) {
+            (array ? arrays_ : declared).insert(entity_name);
+          }
+          from = comma + 1;
+        }
+        continue;
+      }
+      std::string name, value;
+      if (scalar_assignment(st.text, name, value)) values_[name] = value, assigned.insert(name);
+    }
+    for (const std::string& n : declared)
+      if (assigned.count(n) == 0) module_inputs_.insert(n);
+  }
+
+  // `rate` with the module's integer constants written as their numbers: J(J_NO2) is J(4).
+  std::string with_integers(const std::string& rate) const {
+    if (integers_.empty()) return rate;
+    std::string out;
+    for (size_t i = 0; i < rate.size();) {
+      if (!is_name_start(rate[i]) || (i > 0 && (is_name_char(rate[i - 1]) || rate[i - 1] == '.'))) {
+        out += rate[i++];
+        continue;
+      }
+      size_t end = i;
+      while (end < rate.size() && is_name_char(rate[end])) ++end;
+      const auto it = integers_.find(upper_case(std::string_view(rate).substr(i, end - i)));
+      out += it != integers_.end() ? std::to_string(it->second) : rate.substr(i, end - i);
+      i = end;
+    }
+    return out;
+  }
+
+  // Takes sum name `sum` out of `rate` (blanks removed) where it is a factor of the whole
+  // rate (... * RO2 * ..., not under ** or after /, not in a sum): false when the rate
+  // does not use it; PARSE where it uses it otherwise.
+  static bool take_factor(std::string& rate, const std::string& sum, const std::string& where, const std::string& name) {
+    std::vector<size_t> uses;
+    for (size_t i = 0; i < rate.size(); ++i) {
+      if (!is_name_start(rate[i]) || (i > 0 && (is_name_char(rate[i - 1]) || rate[i - 1] == '.'))) continue;
+      size_t end = i;
+      while (end < rate.size() && is_name_char(rate[end])) ++end;
+      if (upper_case(std::string_view(rate).substr(i, end - i)) == sum) uses.push_back(i);
+      i = end - 1;
+    }
+    if (uses.empty()) return false;
+    const auto refuse = [&] {
+      parse_error(where, name + ": the rate " + rate + " uses " + sum +
+                             " other than as one factor of the whole rate (A*" + sum + "*B), which is what opsplit takes");
+    };
+    if (uses.size() > 1) refuse();
+    const size_t at = uses[0], end = at + sum.size();
+    int depth = 0;
+    for (size_t i = 0; i < rate.size(); ++i) {  // a + or - between terms at the top level: a sum of terms
+      const char c = rate[i];
+      if (c == '(') ++depth;
+      if (c == ')') --depth;
+      const bool exponent_sign = i >= 2 && (rate[i - 1] == 'E' || rate[i - 1] == 'e' || rate[i - 1] == 'D' || rate[i - 1] == 'd') &&
+                                 (std::isdigit(static_cast<unsigned char>(rate[i - 2])) || rate[i - 2] == '.');
+      const bool unary = i == 0 || std::string_view("(*/+-,").find(rate[i - 1]) != std::string_view::npos;
+      if ((c == '+' || c == '-') && depth == 0 && !exponent_sign && !unary) refuse();
+      if (i == at && depth != 0) refuse();
+    }
+    const bool after_times = at == 0 || (rate[at - 1] == '*' && (at < 2 || rate[at - 2] != '*'));
+    const bool before_times = end == rate.size() || (rate[end] == '*' && (end + 1 >= rate.size() || rate[end + 1] != '*')) ||
+                              rate[end] == '/';
+    if (!after_times || !before_times) refuse();
+    rate.replace(at, sum.size(), "1.");
+    return true;
+  }
+
   enum class Section { none, skip, variables, fixed, equations };
   Mechanism& mech_;
   Section section_ = Section::none;
@@ -397,6 +651,16 @@ class KppReader {
   std::set<std::string> declared_, fixed_;
   std::map<std::string, int> species_, inputs_;
   std::vector<Equation> equations_;
+  // From the #INLINE code and the modules it uses.
+  struct Sum {
+    std::vector<std::string> species;
+    std::string where;
+  };
+  std::map<std::string, Sum> sums_;                  // RO2 -> its species
+  std::map<std::string, std::string> values_;        // KMT01 -> its expression
+  std::map<std::string, int> integers_;              // J_NO2 -> 4
+  std::set<std::string> module_inputs_, arrays_;     // M, N2, O2, H2O; J
+  std::set<std::string> modules_;                    // the paths read
 };
 
 }  // namespace

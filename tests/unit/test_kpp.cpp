@@ -9,6 +9,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <regex>
+#include <stdexcept>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -239,7 +242,7 @@ TEST(Kpp, FaultsAreNamedWithFileLineAndTag) {
   expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: <R1>: C is not a declared species");
   p = write("f3.def", species + "#EQUATIONS\n<R1> 0.5A = B : 1.0;\n");
   expect_load_error(p, OPSPLIT_ERROR_PARSE, "the reactant coefficient 0.5 of A is not a whole number");
-  p = write("f4.def", species + "#EQUATIONS\n<R1> A = B : RO2*1.0;\n");
+  p = write("f4.def", species + "#EQUATIONS\n<R1> A = B : RO2*1.0;\n");  // no #INLINE defines it
   expect_load_error(p, OPSPLIT_ERROR_PARSE, "unknown name 'RO2'");
   p = write("f5.def", "#INCLUDE no_such_file.eqn\n");
   expect_load_error(p, OPSPLIT_ERROR_IO, "no_such_file.eqn");
@@ -262,6 +265,172 @@ TEST(Kpp, FaultsAreNamedWithFileLineAndTag) {
   p = write("f14.def", species + "#DEFFIX\n" + std::string(70, 'X') + ";\n");
   expect_load_error(p, OPSPLIT_ERROR_PARSE,
                     ":7: species " + std::string(64, 'X') + "...: names have at most 64 characters");
+  // A sum of species (MCM's RO2) must multiply the whole rate, and sum declared species.
+  const std::string sum = "#INLINE F90_RCONST\n  RO2 = C(ind_A) + &\n    C(ind_B)\n#ENDINLINE\n";
+  p = write("f15.def", species + sum + "#EQUATIONS\n<R1> A = B : 1.0+RO2;\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":11: <R1>: the rate 1.0+RO2 uses RO2 other than as one factor");
+  p = write("f16.def", species + sum + "#EQUATIONS\n<R1> A = B : 2.0/RO2;\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, "uses RO2 other than as one factor");
+  p = write("f17.def", species + sum + "#EQUATIONS\n<R1> A = B : RO2**2;\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, "uses RO2 other than as one factor");
+  p = write("f18.def", species + "#INLINE F90_RCONST\n RO2 = C(ind_A) + C(ind_Q)\n#ENDINLINE\n" +
+                           "#EQUATIONS\n<R1> A = B : 2.0*RO2;\n");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: the sum sums Q, which is not a declared variable species");
+}
+
+// A sum of species from #INLINE F90_RCONST multiplies the rates it is a factor of
+// (3.0E-1*RO2*2 and RO2 alone), whatever else multiplies them; other rates keep theirs.
+TEST(Kpp, ASumOfSpeciesIsTheFactorItMultiplies) {
+  const std::string p = write("sum.def", "#DEFVAR\nA = IGNORE;\nB = IGNORE;\nC = IGNORE;\n"
+                                         "#INLINE F90_RCONST\n  ! peroxy radicals\n  RO2 = C(ind_B) + &\n"
+                                         "      C(ind_C)\n  CALL define_constants\n#ENDINLINE\n"
+                                         "#EQUATIONS\n<R1> A = B : 3.0E-1*RO2*2;\n<R2> B = C : RO2;\n"
+                                         "<R3> C = A : 0.5;\n");
+  Loaded m(p);
+  const double y[3] = {2.0, 0.3, 0.4};
+  double ydot[3];
+  ASSERT_EQ(opsplit_mechanism_evaluate(m.mech, y, nullptr, ydot, nullptr), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  const double ro2 = y[1] + y[2], w1 = 0.6 * ro2 * y[0], w2 = ro2 * y[1], w3 = 0.5 * y[2];
+  EXPECT_NEAR(ydot[0], -w1 + w3, 1e-15);
+  EXPECT_NEAR(ydot[1], w1 - w2, 1e-15);
+  EXPECT_NEAR(ydot[2], w2 - w3, 1e-15);
+}
+
+// The MCM isoprene subset as the MCM site exports it for KPP (tests/data/kpp/mcm: the
+// .eqn, mcm.kpp and constants_mcm.f90, whose Fortran defines KMT01 and the rest): 611
+// species, 1944 equations; the host's inputs TEMP, M, N2, O2, H2O and the J(n) that
+// the rates use. Rates against constants_mcm.f90's formulas written out here.
+double troe_mcm(double k0, double ki, double fc) {
+  const double nc = 0.75 - 1.27 * std::log10(fc);
+  const double f = std::pow(10.0, std::log10(fc) / (1.0 + std::pow(std::log10(k0 / ki) / nc, 2.0)));
+  return k0 * ki * f / (k0 + ki);
+}
+
+struct Mcm : Loaded {
+  Mcm() : Loaded(kpp_file("mcm/mcm.kpp")) {
+    opsplit_mechanism_get_counts(mech, &ns, &nr, &np);
+    p.assign(static_cast<size_t>(np), 0.0);
+    p[static_cast<size_t>(parameter("TEMP"))] = T;
+    p[static_cast<size_t>(parameter("M"))] = M;
+    p[static_cast<size_t>(parameter("O2"))] = 0.21 * M;
+    p[static_cast<size_t>(parameter("N2"))] = 0.78 * M;
+    p[static_cast<size_t>(parameter("H2O"))] = 1e-2 * M;
+  }
+  // dy/dt with only the named species nonzero.
+  std::vector<double> rates(const std::vector<std::pair<const char*, double>>& present) const {
+    std::vector<double> y(static_cast<size_t>(ns), 0.0), ydot(static_cast<size_t>(ns));
+    for (const auto& [name, value] : present) y[static_cast<size_t>(species(name))] = value;
+    EXPECT_EQ(opsplit_mechanism_evaluate(mech, y.data(), p.data(), ydot.data(), nullptr), OPSPLIT_SUCCESS)
+        << opsplit_last_error_message();
+    return ydot;
+  }
+  double T = 298.0, M = 2.5e19;
+  int ns = 0, nr = 0, np = 0;
+  std::vector<double> p;
+};
+
+TEST(Kpp, McmIsopreneLoadsWithItsFortranConstants) {
+  Mcm m;
+  EXPECT_EQ(m.ns, 611);
+  EXPECT_EQ(m.nr, 1944);
+  EXPECT_EQ(m.equation(2), "NO + O => NO2");  // <3> : KMT01
+  // <3> NO + O = NO2 : KMT01 (a Troe form over M). Little NO: 2 NO + O2 -> 2 NO2 then
+  // adds 1e-16 of it.
+  const double T = m.T, M = m.M, t3 = T / 300.0;
+  const double kmt01 = troe_mcm(1.0e-31 * M * std::pow(t3, -1.6), 5.0e-11 * std::pow(t3, -0.3), 0.85);
+  EXPECT_LE(relative(m.rates({{"NO", 1e-9}, {"O", 1.0}})[static_cast<size_t>(m.species("NO2"))], kmt01 * 1e-9), 1e-13);
+  // <44> N2O5 = NO2 + NO3 : KMT04 (its k0 has an exponential too).
+  const double kmt04 = troe_mcm(1.3e-3 * M * std::pow(t3, -3.5) * std::exp(-11000.0 / T),
+                                9.7e14 * std::pow(t3, 0.1) * std::exp(-11080.0 / T), 0.35);
+  EXPECT_LE(relative(m.rates({{"N2O5", 1.0}})[static_cast<size_t>(m.species("NO3"))], kmt04), 1e-13);
+  // <39> NO2 + hv = NO + O : J(J_NO2), J_NO2 = 4 in the module: the host's J(4).
+  m.p[static_cast<size_t>(m.parameter("J(4)"))] = 8.0e-3;
+  EXPECT_LE(relative(m.rates({{"NO2", 2.0}})[static_cast<size_t>(m.species("O"))], 8.0e-3 * 2.0), 1e-15);
+  // <1> O = O3 : the third bodies N2 and O2 are the host's inputs.
+  const double k1 = 5.6e-34 * 0.78 * M * std::pow(t3, -2.6) * 0.21 * M + 6.0e-34 * 0.21 * M * std::pow(t3, -2.6) * 0.21 * M;
+  EXPECT_LE(relative(m.rates({{"O", 1.0}})[static_cast<size_t>(m.species("O3"))], k1), 1e-13);
+}
+
+// <54> CH3O2 = CH3O : 2.*KCH3O2*RO2*7.18*EXP(-885./TEMP): RO2 is the sum of the 117
+// peroxy radicals of #INLINE F90_RCONST, CH3O2 among them; ISOPAO2 is another.
+TEST(Kpp, McmRatesMultiplyTheirRO2Sum) {
+  Mcm m;
+  const double T = m.T, kch3o2 = 1.03e-13 * std::exp(365.0 / T);
+  const double k54 = 2.0 * kch3o2 * 7.18 * std::exp(-885.0 / T);
+  const double ch3o2 = 2e8, other = 3e8;
+  const std::vector<double> alone = m.rates({{"CH3O2", ch3o2}});
+  const std::vector<double> with = m.rates({{"CH3O2", ch3o2}, {"ISOPAO2", other}});
+  const size_t ch3o = static_cast<size_t>(m.species("CH3O"));
+  EXPECT_LE(relative(alone[ch3o], k54 * ch3o2 * ch3o2), 1e-13);
+  EXPECT_LE(relative(with[ch3o], k54 * (ch3o2 + other) * ch3o2), 1e-13);
+}
+
+
+// MCM's photolysis rates at a solar zenith angle of 0, as constants_mcm.f90 computes
+// them (J(J_X) = l cos(z)^m exp(-n / cos(z))): J(index) -> value.
+std::map<int, double> mcm_noon_photolysis() {
+  std::ifstream in(kpp_file("mcm/constants_mcm.f90"));
+  if (!in) throw std::runtime_error("cannot read the test's input: " + kpp_file("mcm/constants_mcm.f90"));
+  std::map<std::string, int> index;
+  std::map<int, double> j;
+  const std::regex parameter(R"(INTEGER, PARAMETER :: (J_\w+)\s*=\s*(\d+))");
+  const std::regex rate(R"(J\((J_\w+)\)\s*=\s*([0-9.Ee+-]+)\*\(cos\(zenith\)\*\*[0-9.]+\)\*exp\(-([0-9.]+)\*)");
+  std::smatch match;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, match, parameter)) index[match[1]] = std::stoi(match[2]);
+    if (std::regex_search(line, match, rate)) j[index.at(match[1])] = std::stod(match[2]) * std::exp(-std::stod(match[3]));
+  }
+  return j;
+}
+
+// An hour of the isoprene subset at noon from the MCM driver's start (298 K, M 2.5e19,
+// 30 ppb O3, 0.1 ppb NO2, 1.8 ppm CH4, 1 ppb isoprene): every cell succeeds, isoprene
+// (only ever consumed) falls, and the Jacobian, RO2's terms included, agrees with
+// central differences of dy/dt at the state reached.
+TEST(Kpp, McmIsopreneRunsAnHourAtNoon) {
+  Mcm m;
+  const std::map<int, double> photolysis = mcm_noon_photolysis();
+  ASSERT_EQ(photolysis.size(), 34u) << "constants_mcm.f90's 34 J(J_X) lines";
+  EXPECT_NEAR(photolysis.at(4), 1.165e-2 * std::exp(-0.267), 1e-15);  // J(J_NO2)
+  for (const auto& [index, value] : photolysis) {
+    int q = -1;
+    const std::string name = "J(" + std::to_string(index) + ")";
+    if (opsplit_mechanism_find_parameter(m.mech, name.c_str(), &q) == OPSPLIT_SUCCESS) m.p[static_cast<size_t>(q)] = value;
+  }
+  std::vector<double> y(static_cast<size_t>(m.ns), 0.0);
+  y[static_cast<size_t>(m.species("O3"))] = 3.0e-8 * m.M;
+  y[static_cast<size_t>(m.species("NO2"))] = 1.0e-10 * m.M;
+  y[static_cast<size_t>(m.species("CH4"))] = 1.8e-6 * m.M;
+  y[static_cast<size_t>(m.species("C5H8"))] = 1.0e-9 * m.M;
+  const std::vector<double> y0 = y;
+  opsplit_ode ode = nullptr;
+  ASSERT_EQ(opsplit_ode_create(m.ctx, m.ns, 1, m.np, &ode), OPSPLIT_SUCCESS);
+  ASSERT_EQ(opsplit_ode_set_mechanism(ode, m.mech), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_set_tolerances(ode, 1e-4, 1e-2), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_state(ode, y.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_parameters(ode, m.p.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, 3600.0), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  opsplit_ode_destroy(&ode);
+  const size_t isoprene = static_cast<size_t>(m.species("C5H8"));
+  EXPECT_LT(y[isoprene], 0.9 * y0[isoprene]) << "OH should eat isoprene in the sun";
+  EXPECT_GT(y[static_cast<size_t>(m.species("OH"))], 0.0);
+  const size_t n = static_cast<size_t>(m.ns);
+  std::vector<double> jac(n * n), f(n), fp(n), fm(n);
+  ASSERT_EQ(opsplit_mechanism_evaluate(m.mech, y.data(), m.p.data(), f.data(), jac.data()), OPSPLIT_SUCCESS);
+  for (const char* column : {"CH3O2", "ISOPAO2", "C5H8", "NO"}) {  // two peroxy radicals of RO2, two others
+    const size_t j = static_cast<size_t>(m.species(column));
+    std::vector<double> yp = y, ym = y;
+    const double d = 1e-6 * std::fmax(y[j], 1e3);
+    yp[j] += d, ym[j] -= d;
+    opsplit_mechanism_evaluate(m.mech, yp.data(), m.p.data(), fp.data(), nullptr);
+    opsplit_mechanism_evaluate(m.mech, ym.data(), m.p.data(), fm.data(), nullptr);
+    double worst = 0, scale = 0;
+    for (size_t i = 0; i < n; ++i) scale = std::fmax(scale, std::fabs(jac[i + j * n]));
+    for (size_t i = 0; i < n; ++i)
+      worst = std::fmax(worst, std::fabs(jac[i + j * n] - (fp[i] - fm[i]) / (2 * d)) / scale);
+    EXPECT_LE(worst, 1e-6) << "column " << column;
+  }
 }
 
 // Names as KPP allows them: a fixed species whose name starts with _ is an input too.
