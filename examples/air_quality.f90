@@ -1,0 +1,197 @@
+! The air-quality run of examples/air_quality.c from Fortran: SAPRC-99 read at run time
+! from saprc99.def (KPP), every species carried on an opsplit field by the wind and
+! diffusion, the emissions of a city as sources, and an opsplit ODE batch for the chemistry of
+! every cell under the diurnal sun of KPP (Lie splitting, 10-minute steps from 06:00).
+!
+!   air_quality_fortran [N [HOURS [DEF_FILE]]]
+!
+! N x N cells of 4 km (default 24), HOURS hours (default 2), the mechanism file (default
+! tests/data/kpp/saprc99.def in the repository). The state lives in the array of the host
+! y(nspecies, N*N): the interleaved layout and the AOS layout are both
+! that order, so a step hands it from transport to chemistry and back without copies of
+! its own. Prints a line per hour (O3 and NO2 in the city and 60 km downwind, ppb) and
+! writes air_quality_f_o3.png (the O3 map at the end) in the current directory. Every
+! opsplit call stops the program with its message when it fails (no stat given).
+program air_quality_fortran
+  use opsplit
+  implicit none
+
+  interface
+    function png_slice_write(path, values, nx, ny, lo, hi) bind(C, name="png_slice_write") result(rc)
+      import :: c_char, c_double, c_int
+      character(kind=c_char), intent(in) :: path(*)
+      real(c_double), intent(in) :: values(*)
+      integer(c_int), value :: nx, ny
+      real(c_double), value :: lo, hi
+      integer(c_int) :: rc
+    end function png_slice_write
+  end interface
+
+  real(c_double), parameter :: cfactor = 2.4476e13_c_double  ! molecules/cm^3 per ppm (saprc99.def)
+  real(c_double), parameter :: cell = 4000.0_c_double, dt = 600.0_c_double, start_hour = 6.0_c_double
+  character(len=4096) :: def_path = AIR_QUALITY_MECHANISM, arg
+  integer :: n = 24, hours = 2, steps_per_hour, step, city_x, city_y, city, far, e, dx, dy, face
+  integer(c_int) :: nspecies, nparams, s, o3, no2, q
+  integer(c_int64_t) :: substeps
+  real(c_double) :: hour, stable, ppb
+  real(c_double), allocatable :: y(:, :), params(:, :), o3_map(:)
+  type(opsplit_context_t) :: ctx
+  type(opsplit_mechanism_t) :: mech
+  type(opsplit_field_t) :: field
+  type(opsplit_rd_t) :: rd
+  type(opsplit_ode_t) :: ode
+  character(len=8), parameter :: emitted(7) = [character(len=8) :: 'NO', 'NO2', 'HCHO', 'ALK4', 'ARO1', 'OLE1', 'ETHENE']
+  real(c_double), parameter :: rate(7) = [2e8_c_double, 2e7_c_double, 1e7_c_double, 5e7_c_double, 2e7_c_double, &
+                                          2e7_c_double, 2e7_c_double]
+
+  if (command_argument_count() >= 1) then
+    call get_command_argument(1, arg)
+    read (arg, *) n
+  end if
+  if (command_argument_count() >= 2) then
+    call get_command_argument(2, arg)
+    read (arg, *) hours
+  end if
+  if (command_argument_count() >= 3) call get_command_argument(3, def_path)
+  if (n < 8 .or. hours < 1) error stop 'usage: air_quality_fortran [N >= 8 [HOURS >= 1 [DEF_FILE]]]'
+
+  call ctx%create()
+  call mech%load_kpp(ctx, trim(def_path))
+  call mech%counts(nspecies=nspecies, nparams=nparams)
+  o3 = mech%find_species('O3')
+  no2 = mech%find_species('NO2')
+  allocate(y(nspecies, n * n), params(nparams, n * n), o3_map(n * n))
+
+  ! The .defs initial values (the first row of the KPP trajectory beside it), all but
+  ! ozone at a tenth, in every cell.
+  call initial_values(def_path(1:len_trim(def_path) - 4) // '_kpp.txt', y(:, 1))
+  do s = 1, nspecies
+    if (s /= o3) y(s, 1) = 0.1_c_double * y(s, 1)
+  end do
+  y = spread(y(:, 1), 2, n * n)
+
+  ! Transport: all species on one field, periodic, the same wind and diffusion for all.
+  call field%create(ctx, n, n, 1, nspecies)
+  call field%set_spacing(cell, cell, cell)
+  call rd%create(ctx, nspecies)
+  do s = 1, nspecies
+    call rd%set_diffusion(s, 200.0_c_double)
+    do face = OPSPLIT_FACE_XLO, OPSPLIT_FACE_XLO + 5
+      call rd%set_boundary(int(face, c_int), s, OPSPLIT_BC_PERIODIC)
+    end do
+  end do
+  call rd%set_velocity(1_c_int, 4.0_c_double)
+  call rd%set_velocity(2_c_int, 1.0_c_double)
+  city_x = n / 4 + 1
+  city_y = n / 3 + 1
+  do e = 1, size(emitted)
+    s = mech%find_species(trim(emitted(e)))
+    do dx = -1, 1
+      do dy = -1, 1
+        call rd%add_source(s, city_x + dx, city_y + dy, 1, rate(e))
+      end do
+    end do
+  end do
+  call field%upload(y, OPSPLIT_LAYOUT_INTERLEAVED)
+  stable = rd%max_stable_dt(field)
+  substeps = ceiling(dt / (0.9_c_double * stable), c_int64_t)
+
+  ! Chemistry: every cell a system, its inputs as saprc99.def sets them.
+  call ode%create(ctx, nspecies, n * n, nparams)
+  call ode%set_mechanism(mech)
+  call ode%set_tolerances(1e-3_c_double, 1.0_c_double)
+  call ode%set_keep_step(.true.)
+  params = 0
+  call set_input('TEMP', 298.0_c_double)
+  call set_input('CFACTOR', cfactor)
+  call set_input('AIR', 1e6_c_double * cfactor)
+  call set_input('O2', 2.09e5_c_double * cfactor)
+  call set_input('H2O', 2e4_c_double * cfactor)
+  call set_input('CH4', cfactor)
+
+  print '(i0, " x ", i0, " cells of 4 km, SAPRC-99 (", i0, " species)")', n, n, nspecies
+  print '(a)', ' hour   SUN   O3 city  NO2 city  O3 downwind  NO2 downwind (ppb)'
+  steps_per_hour = nint(3600.0_c_double / dt)
+  city = (city_y - 1) * n + city_x
+  far = (city_y - 1) * n + modulo(city_x - 1 + 15, n) + 1
+  ppb = 1e3_c_double / cfactor
+  do step = 0, hours * steps_per_hour - 1
+    hour = start_hour + step * dt / 3600.0_c_double
+    call rd%step(field, dt / real(substeps, c_double), substeps)
+    call field%download(y, OPSPLIT_LAYOUT_INTERLEAVED)
+    call set_input('SUN', kpp_sun(hour + 0.5_c_double * dt / 3600.0_c_double))
+    call ode%set_state(y)
+    call ode%set_parameters(params)
+    call ode%integrate(0.0_c_double, dt)
+    call ode%get_state(y)
+    call field%upload(y, OPSPLIT_LAYOUT_INTERLEAVED)
+    if (mod(step + 1, steps_per_hour) == 0) then
+      hour = hour + dt / 3600.0_c_double
+      print '(f5.1, f6.2, 2f10.2, f13.2, f14.2)', hour, kpp_sun(hour), y(o3, city) * ppb, y(no2, city) * ppb, &
+        y(o3, far) * ppb, y(no2, far) * ppb
+    end if
+  end do
+  o3_map = y(o3, :) * ppb
+  if (png_slice_write('air_quality_f_o3.png' // c_null_char, o3_map, int(n, c_int), int(n, c_int), 0.0_c_double, &
+                      0.0_c_double) /= 0) error stop 'air_quality_fortran: the picture was not written'
+  print '(a)', 'wrote air_quality_f_o3.png'
+  call ode%destroy()
+  call rd%destroy()
+  call field%destroy()
+  call mech%destroy()
+  call ctx%destroy()
+
+contains
+
+  ! Input `name` of every cell, when the mechanism reads it.
+  subroutine set_input(name, value)
+    character(len=*), intent(in) :: name
+    real(c_double), intent(in) :: value
+    integer :: st
+    q = mech%find_parameter(name, stat=st)
+    if (st == OPSPLIT_SUCCESS) params(q, :) = value
+  end subroutine set_input
+
+  ! Update_SUN of KPP at `hours` local time.
+  real(c_double) function kpp_sun(hours)
+    real(c_double), intent(in) :: hours
+    real(c_double) :: t, tau
+    t = modulo(hours, 24.0_c_double)
+    kpp_sun = 0
+    if (t < 4.5_c_double .or. t > 19.5_c_double) return
+    tau = (2.0_c_double * t - 24.0_c_double) / 15.0_c_double
+    tau = sign(tau * tau, tau)
+    kpp_sun = 0.5_c_double * (1.0_c_double + cos(acos(-1.0_c_double) * tau))
+  end function kpp_sun
+
+  ! The values of the first row of a trajectory file (a header of names, then rows) for
+  ! the species of the mechanism.
+  subroutine initial_values(path, values)
+    character(len=*), intent(in) :: path
+    real(c_double), intent(out) :: values(:)
+    character(len=65536) :: header
+    character(len=64) :: names(512)
+    real(c_double) :: row(512)
+    integer :: unit, ios, ncolumns, first, last, c, k, st
+    open (newunit=unit, file=path, status='old', action='read', iostat=ios)
+    if (ios /= 0) error stop 'air_quality_fortran: cannot read the initial values beside the .def'
+    read (unit, '(a)') header
+    ncolumns = 0
+    last = 0
+    do
+      first = verify(header(last + 1:), ' ') + last
+      if (first == last) exit
+      last = index(header(first:), ' ') + first - 2
+      ncolumns = ncolumns + 1
+      names(ncolumns) = header(first:last)
+    end do
+    read (unit, *) row(1:ncolumns)
+    close (unit)
+    values = 0
+    do c = 1, ncolumns
+      k = mech%find_species(trim(names(c)), stat=st)
+      if (st == OPSPLIT_SUCCESS) values(k) = row(c)
+    end do
+  end subroutine initial_values
+
+end program air_quality_fortran
