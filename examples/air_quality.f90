@@ -135,6 +135,7 @@ program air_quality_fortran
   if (png_slice_write('air_quality_f_o3.png' // c_null_char, o3_map, int(n, c_int), int(n, c_int), 0.0_c_double, &
                       0.0_c_double) /= 0) error stop 'air_quality_fortran: the picture was not written'
   print '(a)', 'wrote air_quality_f_o3.png'
+  deallocate(y, params, o3_map)  ! the main program's arrays are not freed at its end
   call ode%destroy()
   call rd%destroy()
   call field%destroy()
