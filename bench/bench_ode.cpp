@@ -69,18 +69,9 @@ using Clock = std::chrono::steady_clock;
 using bench::api_error;
 using bench::CvodeStats;
 using bench::CvodeWorker;
+using bench::env_count;
 using bench::set_cvode_counters;
 using bench::set_per_cell_counters;
-
-int64_t env_count(const char* name, int64_t fallback, int64_t lo, int64_t hi) {
-  if (const char* s = std::getenv(name)) {
-    const long long v = std::strtoll(s, nullptr, 10);
-    if (v >= lo && v <= hi) return v;
-    std::fprintf(stderr, "%s=%s ignored (%lld..%lld)\n", name, s, static_cast<long long>(lo),
-                 static_cast<long long>(hi));
-  }
-  return fallback;
-}
 
 // Initial states, AOS [cell][species], made once for the largest case.
 const std::vector<double>& initial_states(int64_t ncells) {

@@ -78,17 +78,9 @@ using Clock = std::chrono::steady_clock;
 using bench::api_error;
 using bench::CvodeStats;
 using bench::CvodeWorker;
+using bench::env_count;
 using bench::set_cvode_counters;
 using bench::set_per_cell_counters;
-
-int64_t env_count(const char* name, int64_t fallback) {
-  if (const char* s = std::getenv(name)) {
-    const long long v = std::strtoll(s, nullptr, 10);
-    if (v >= 1 && v <= (int64_t(1) << 31)) return v;
-    std::fprintf(stderr, "%s=%s ignored\n", name, s);
-  }
-  return fallback;
-}
 
 // file: in the validation data's mechanisms folder, or an absolute path.
 std::string mechanism_path(const std::string& file) {

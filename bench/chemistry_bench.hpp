@@ -1,5 +1,5 @@
 // What the chemistry benchmarks (bench_ode, bench_reactor, bench_atmosphere) share: their
-// per-cell counters, and their peer, SUNDIALS CVODE: BDF with the dense direct solver and
+// cell counts from the environment, their per-cell counters, and their peer, SUNDIALS CVODE: BDF with the dense direct solver and
 // the Jacobian the benchmark gives (or CVODE's difference quotients), one instance per
 // thread integrating cells one after another, reinitialised per cell as an
 // operator-split host would.
@@ -13,9 +13,23 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace bench {
+
+// A count from the environment variable `name` when it is set and in [lo, hi], else
+// `fallback` (a value out of range is reported on stderr and ignored).
+inline int64_t env_count(const char* name, int64_t fallback, int64_t lo = 1, int64_t hi = int64_t(1) << 31) {
+  if (const char* s = std::getenv(name)) {
+    const long long v = std::strtoll(s, nullptr, 10);
+    if (v >= lo && v <= hi) return v;
+    std::fprintf(stderr, "%s=%s ignored (%lld..%lld)\n", name, s, static_cast<long long>(lo),
+                 static_cast<long long>(hi));
+  }
+  return fallback;
+}
 
 // A case's counters: cells per second and microseconds per cell, and per cell the
 // accepted steps, right-hand sides and Jacobians (totals over the cells given).
