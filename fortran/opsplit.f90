@@ -650,6 +650,24 @@ module opsplit
       integer(c_int) :: status
     end function opsplit_mechanism_load_kpp
 
+    function opsplit_mechanism_load_micm(ctx, path, mech) bind(C, name="opsplit_mechanism_load_micm") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ctx
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: mech
+      integer(c_int) :: status
+    end function opsplit_mechanism_load_micm
+
+    ! name receives a C string owned by the mechanism (opsplit_c_string(name) copies it).
+    function opsplit_mechanism_get_parameter_name(mech, param, name) &
+        bind(C, name="opsplit_mechanism_get_parameter_name") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mech
+      integer(c_int), value :: param
+      type(c_ptr), intent(out) :: name
+      integer(c_int) :: status
+    end function opsplit_mechanism_get_parameter_name
+
     function opsplit_mechanism_find_parameter(mech, name, index) &
         bind(C, name="opsplit_mechanism_find_parameter") result(status)
       import :: c_int, c_ptr, c_char
@@ -1324,6 +1342,8 @@ module opsplit
     procedure :: name_parameter => mechanism_name_parameter
     procedure :: find_parameter => mechanism_find_parameter
     procedure :: load_kpp => mechanism_load_kpp
+    procedure :: load_micm => mechanism_load_micm
+    procedure :: parameter_name => mechanism_parameter_name
     procedure :: set_rate_expression => mechanism_set_rate_expression
     procedure :: set_rate_species_sum => mechanism_set_rate_species_sum
     procedure :: counts => mechanism_counts
@@ -1467,7 +1487,7 @@ module opsplit
   private :: mechanism_create, mechanism_destroy, mechanism_add_species, mechanism_find_species, &
              mechanism_species_name, mechanism_add_reaction, mechanism_set_rate, mechanism_counts, &
              mechanism_name_parameter, mechanism_set_rate_expression, mechanism_find_parameter, mechanism_load_kpp, &
-             mechanism_set_rate_species_sum, &
+             mechanism_set_rate_species_sum, mechanism_load_micm, mechanism_parameter_name, &
              mechanism_evaluate, mechanism_created, mechanism_c_handle, mechanism_known_counts, &
              mechanism_bad_species, mechanism_load_yaml, mechanism_load_chemkin, mechanism_kind, mechanism_equation, &
              mechanism_molar_masses, mechanism_species_thermo, mechanism_mixture_properties, &
@@ -2647,6 +2667,39 @@ contains
     if (status == OPSPLIT_SUCCESS) this%handle = loaded
     call finish(status, stat)
   end subroutine mechanism_load_kpp
+
+  !> Loads a MICM mechanism configuration (a v1 YAML/JSON file, or a v0 config.json or
+  !> its directory) as a built mechanism: parameters 1-3 are TEMP (K), PRESS (Pa) and M
+  !> (air density, mol m-3), then the reactions' inputs as MICM names them
+  !> ('PHOTO.jo2_b', ...; parameter_name and find_parameter). mechanism.h says what it reads.
+  subroutine mechanism_load_micm(this, ctx, path, stat)
+    class(opsplit_mechanism_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: loaded
+    integer(c_int) :: status
+    if (already_created(this%handle, 'opsplit_mechanism_t%load_micm', stat)) return
+    loaded = c_null_ptr
+    status = opsplit_mechanism_load_micm(ctx%handle, trim(path) // c_null_char, loaded)
+    if (status == OPSPLIT_SUCCESS) this%handle = loaded
+    call finish(status, stat)
+  end subroutine mechanism_load_micm
+
+  !> The name of parameter param (1-based); '' when it has none or on failure.
+  function mechanism_parameter_name(this, param, stat) result(name)
+    class(opsplit_mechanism_t), intent(in) :: this
+    integer(c_int), intent(in) :: param
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable :: name
+    integer(c_int) :: status
+    type(c_ptr) :: text
+    name = ''
+    text = c_null_ptr
+    status = opsplit_mechanism_get_parameter_name(this%handle, param - 1, text)
+    if (status == OPSPLIT_SUCCESS) name = opsplit_c_string(text)
+    call finish(status, stat)
+  end function mechanism_parameter_name
 
   !> The 1-based number of the parameter called name; 0 (and a failure) when none is.
   integer(c_int) function mechanism_find_parameter(this, name, stat)

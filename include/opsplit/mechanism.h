@@ -62,8 +62,10 @@ OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction(opsplit_mechanism mech
                                                           int nproducts, const int* products,
                                                           const int* product_coefficients, int* index);
 /* The same with real-valued product yields (lumped atmospheric mechanisms: SAPRC's
- * "NO3 + HCHO => 0.39 HO2 + ..."): each yield finite and in (0, 1000] (a species listed
- * twice adds up to at most 1000); product_yields may be NULL: all 1. Reactant
+ * "NO3 + HCHO => 0.39 HO2 + ..."): each yield finite, not 0 and in [-1000, 1000] (a
+ * species listed twice adds up to at most 1000 in size); a negative yield consumes the
+ * species without entering the rate law (the Carbon Bond mechanisms' PAR operator:
+ * "ROR => ... - 2.1 PAR"); product_yields may be NULL: all 1. Reactant
  * coefficients stay integers (the orders of the rate law). Integer yields give the same
  * results, bit for bit, as opsplit_mechanism_add_reaction. */
 OPSPLIT_API opsplit_status opsplit_mechanism_add_reaction_yields(opsplit_mechanism mech, int nreactants,
@@ -77,8 +79,11 @@ OPSPLIT_API opsplit_status opsplit_mechanism_set_rate(opsplit_mechanism mech, in
                                                       double A, double b, double Ea, int param);
 /* Names per-system parameter `param` (in [0, 1023]) for rate expressions: a name (a
  * letter or _, then letters, digits or _, at most 64 bytes: "TEMP", "M", "O2") or a name with
- * an index ("J(4)", a photolysis frequency the host sets per system). Case does not
- * count; a parameter has one name (naming it again renames it); a name names one
+ * an index ("J(4)", a photolysis frequency the host sets per system). A label (printable
+ * ASCII with a '.' after its prefix, at most 256 bytes, no space at either end: MICM's
+ * "PHOTO.O3->O1D") names it for the host (opsplit_mechanism_find_parameter) but no
+ * expression can read it. Case does
+ * not count; a parameter has one name (naming it again renames it); a name names one
  * parameter. Expressions look names up when they are set. */
 OPSPLIT_API opsplit_status opsplit_mechanism_name_parameter(opsplit_mechanism mech, int param, const char* name);
 /* Sets reaction `reaction`'s rate constant to an expression over the named parameters,
@@ -86,7 +91,14 @@ OPSPLIT_API opsplit_status opsplit_mechanism_name_parameter(opsplit_mechanism me
  * "5.6E-34*N2*(TEMP/300.)**(-2.6)*O2", "J(4)*0.5"): numbers (E or D exponents, a Fortran
  * kind suffix such as 300._dp), + - * / and ** (Fortran's precedence: -A**2 is -(A**2),
  * ** from right to left), parentheses, and EXP, LOG, LOG10, SQRT, ABS, MIN, MAX (and
- * their Fortran D forms). It is compiled once, here, and evaluated per system on either
+ * their Fortran D forms), and the named rate laws of atmospheric mechanisms: KPP's
+ * ARR_ABC, ARR_AB, ARR_AC, EP2, EP3, FALL, K3RD_JPL, K3RD_IUPAC (over TEMP and CFACTOR)
+ * and MICM's ARRHENIUS(A, B, C, D, E), TROE and TERNARY_CHEMICAL_ACTIVATION(k0_A, k0_B,
+ * k0_C, kinf_A, kinf_B, kinf_C, Fc, N), TERNARY_CHEMICAL_ACTIVATION_JPL19 (14 arguments:
+ * A, B, C, D of k0, kinf and kint, then Fc, N), TUNNELING(A, B, C), BRANCHED_ALKOXY and
+ * BRANCHED_NITRATE(X, Y, a0, n), SURFACE(radius, number, Dg, MW, gamma) (over TEMP, PRESS
+ * and M; docs/API.md gives each formula). Each law reads the parameters it names, which
+ * must then be named. It is compiled once, here, and evaluated per system on either
  * backend. A text that is not such an expression (an unknown name or function, a bad
  * number, more than 64 levels of nesting, at most 64 KiB) is OPSPLIT_ERROR_PARSE naming
  * the reaction, the column and the fault; the reaction keeps its rate. */
@@ -100,6 +112,10 @@ OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_species_sum(opsplit_mechan
 /* The parameter `name` names (as opsplit_mechanism_name_parameter matches names: any
  * case, J(04) is J(4)); INVALID_ARGUMENT when none does. */
 OPSPLIT_API opsplit_status opsplit_mechanism_find_parameter(opsplit_mechanism mech, const char* name, int* index);
+/* The name of per-system parameter `param` (opsplit_mechanism_name_parameter's, as it was
+ * given; "" when it has none). The string belongs to the mechanism: valid until it is
+ * edited or destroyed. */
+OPSPLIT_API opsplit_status opsplit_mechanism_get_parameter_name(opsplit_mechanism mech, int param, const char** name);
 /* nspecies, nreactions, and nparams: the number of per-system parameters the rates
  * read (the largest param used + 1, 0 when none). Any output may be NULL. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_counts(opsplit_mechanism mech, int* nspecies, int* nreactions,
@@ -177,6 +193,33 @@ OPSPLIT_API opsplit_status opsplit_mechanism_load_chemkin(opsplit_context ctx, c
  * malformed entry is OPSPLIT_ERROR_PARSE naming the file, the line and the reaction's
  * tag; a file that cannot be read OPSPLIT_ERROR_IO. */
 OPSPLIT_API opsplit_status opsplit_mechanism_load_kpp(opsplit_context ctx, const char* path, opsplit_mechanism* mech);
+
+/* Loads a MICM mechanism configuration (NCAR MechanismConfiguration, as MICM and musica
+ * read it) as a BUILT mechanism: a v1 file (YAML or JSON: version "1.x.y", species,
+ * phases, reactions) or a v0 (CAMP) config.json whose camp-files list the species and
+ * reactions (or a directory holding config.json). Units are MICM's: mol m-3, s, K, Pa;
+ * v0's rate constants in molecule cm-3 units are converted as MICM converts them.
+ * The state: the species of the gas phase (v1: the phase named "gas", or the only
+ * phase; v0: every CHEM_SPEC), in file order, except the third body (M: the air
+ * density) and the constant species (v1 "constant concentration [mol m-3]", "constant
+ * mixing ratio [mol mol-1]" times M), which multiply the rates of the reactions they
+ * are reactants of. Per-system parameters: 0 TEMP (K), 1 PRESS (Pa), 2 M (air density,
+ * mol m-3; MICM's hosts give it, musica computes P/(R T)), then each reaction's own
+ * inputs in file order, named as MICM's state names them: "PHOTO.<name>" (s-1),
+ * "EMIS.<name>" (mol m-3 s-1), "LOSS.<name>" (s-1), "USER.<name>", and for SURFACE
+ * "SURF.<name>.effective radius [m]" and "SURF.<name>.particle number concentration
+ * [# m-3]" (opsplit_mechanism_find_parameter, opsplit_mechanism_get_parameter_name).
+ * Reaction types: ARRHENIUS, TROE, TERNARY_CHEMICAL_ACTIVATION(_JPL19), BRANCHED (v1
+ * BRANCHED_NO_RO2; two reactions, alkoxy then nitrate), TUNNELING, PHOTOLYSIS,
+ * EMISSION, FIRST_ORDER_LOSS, USER_DEFINED, SURFACE and TAYLOR_SERIES, each compiled
+ * into a rate expression of the laws above (opsplit_mechanism_set_rate_expression).
+ * Keys with "__" are comments; the aerosol and emissions sections of v1 files are
+ * skipped (MICM's gas-phase solve does not read them). An unknown key, type or species,
+ * a reactant coefficient that is not a positive whole number (MICM rounds it up), a
+ * missing required value or a malformed file is OPSPLIT_ERROR_PARSE naming the file and
+ * line; LAMBDA_RATE_CONSTANT and v1's file lists are OPSPLIT_ERROR_UNSUPPORTED; a file
+ * that cannot be read OPSPLIT_ERROR_IO. */
+OPSPLIT_API opsplit_status opsplit_mechanism_load_micm(opsplit_context ctx, const char* path, opsplit_mechanism* mech);
 
 /* Molar masses (kg/mol), nspecies values. */
 OPSPLIT_API opsplit_status opsplit_mechanism_get_molar_masses(opsplit_mechanism mech, double* molar_masses);

@@ -9,6 +9,25 @@
 using namespace opsplit;
 
 namespace {
+
+// A built mechanism filled by a reader; nothing is left behind when the reader throws.
+template <class Reader>
+opsplit_status load_built(const char* function, opsplit_context ctx, const char* path, opsplit_mechanism* mech,
+                          Reader read) {
+  return api_guard(function, [&] {
+    Context& c = checked(ctx, "ctx", "opsplit_context");
+    opsplit_mechanism& out = output(mech, "mech");
+    opsplit_mechanism loaded = make_handle<chem::Mechanism>(c);
+    try {
+      read(*loaded, text_input(path, "path"));
+    } catch (...) {
+      destroy_handle(loaded);
+      throw;
+    }
+    out = loaded;
+  });
+}
+
 const char* kMechanism = "opsplit_mechanism";
 chem::Mechanism& mech_arg(opsplit_mechanism mech) { return checked(mech, "mech", kMechanism); }
 
@@ -126,17 +145,17 @@ OPSPLIT_API opsplit_status opsplit_mechanism_find_parameter(opsplit_mechanism me
 }
 
 OPSPLIT_API opsplit_status opsplit_mechanism_load_kpp(opsplit_context ctx, const char* path, opsplit_mechanism* mech) {
+  return load_built(__func__, ctx, path, mech, chem::load_kpp);
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_load_micm(opsplit_context ctx, const char* path, opsplit_mechanism* mech) {
+  return load_built(__func__, ctx, path, mech, chem::load_micm);
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_get_parameter_name(opsplit_mechanism mech, int param, const char** name) {
   return api_guard(__func__, [&] {
-    Context& c = checked(ctx, "ctx", "opsplit_context");
-    opsplit_mechanism& out = output(mech, "mech");
-    opsplit_mechanism loaded = make_handle<chem::Mechanism>(c);
-    try {
-      chem::load_kpp(*loaded, text_input(path, "path"));
-    } catch (...) {
-      destroy_handle(loaded);
-      throw;
-    }
-    out = loaded;
+    const char*& out = output(name, "name");
+    out = mech_arg(mech).parameter_name(param).c_str();
   });
 }
 

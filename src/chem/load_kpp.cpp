@@ -26,6 +26,7 @@
 #include "chem/loaders.hpp"
 #include "chem/mechanism.hpp"
 #include "chem/rate_expression.hpp"
+#include "chem/rate_laws.hpp"
 #include "core/error.hpp"
 
 namespace opsplit::chem {
@@ -40,32 +41,6 @@ std::string trimmed(std::string_view s) {
 
 bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// KPP's stock rate laws (KPP 3.5, util/UserRateLaws.f90), with T = TEMP and the
-// third-body density of EP2, EP3 and FALL taken as 1e6 CFACTOR, as KPP takes it.
-// KPP__ARR and KPP__TROE are shared pieces.
-const std::map<std::string, RateFunction>& stock_rate_laws() {
-  static const std::map<std::string, RateFunction> laws = {
-      {"KPP__ARR", {{"A", "B", "C"}, "A*EXP(-B/TEMP)*(TEMP/300.)**C"}},
-      {"KPP__TROE", {{"K0", "KI", "FC"}, "K0/(1.+K0/KI)*FC**(1./(1.+LOG10(K0/KI)**2))"}},
-      {"ARR_ABC", {{"A0", "B0", "C0"}, "KPP__ARR(A0, B0, C0)"}},
-      {"ARR_AB", {{"A0", "B0"}, "A0*EXP(-B0/TEMP)"}},
-      {"ARR_AC", {{"A0", "C0"}, "A0*(TEMP/300.)**C0"}},
-      {"EP2", {{"A0", "C0", "A2", "C2", "A3", "C3"}, "KPP__EP2(A0*EXP(-C0/TEMP), A2*EXP(-C2/TEMP), "
-                                                       "A3*EXP(-C3/TEMP)*CFACTOR*1.0E6)"}},
-      {"KPP__EP2", {{"K0", "K2", "K3"}, "K0+K3/(1.+K3/K2)"}},
-      {"EP3", {{"A1", "C1", "A2", "C2"}, "A1*EXP(-C1/TEMP)+A2*EXP(-C2/TEMP)*(1.0E6*CFACTOR)"}},
-      {"FALL", {{"A0", "B0", "C0", "A1", "B1", "C1", "CF"}, "KPP__TROE(KPP__ARR(A0, B0, C0)*CFACTOR*1.0E6, "
-                                                             "KPP__ARR(A1, B1, C1), CF)"}},
-      {"K3RD_JPL", {{"CAIR", "K0", "N", "KINF", "M", "FC"},
-                    "KPP__TROE(K0*(300./TEMP)**N*CAIR, KINF*(300./TEMP)**M, FC)"}},
-      {"K3RD_IUPAC", {{"CAIR", "K0", "N", "KINF", "M", "FC"},
-                      "KPP__IUPAC(K0*(300./TEMP)**N*CAIR, KINF*(300./TEMP)**M, FC)"}},
-      {"KPP__IUPAC", {{"K0", "KI", "FC"},
-                      "K0/(1.+K0/KI)*FC**(1./(1.+(LOG10(K0/KI)/(0.75-1.27*LOG10(FC)))**2))"}},
-  };
-  return laws;
-}
 
 // Names a rate may read that the host sets per system (beside the fixed species).
 constexpr const char* kHostInputs[] = {"TEMP", "SUN", "CFACTOR"};
@@ -478,7 +453,7 @@ class KppReader {
     }
     // Which names are the host's inputs: found by compiling once, then named.
     RateNames names;
-    names.functions = stock_rate_laws();
+    names.functions = kpp_rate_laws();
     for (const auto& [n, value] : values_) names.values[n] = with_integers(value);
     names.input = [this](const std::string& n, int index) {
       const bool input = index >= 0 ? arrays_.count(n) != 0

@@ -27,4 +27,9 @@ GasMechanism load_chemkin(const std::string& mech_path, const std::string& therm
 // species, equations and rates added to `mech`, an empty built mechanism.
 void load_kpp(opsplit_mechanism_s& mech, const std::string& path);
 
+// MICM (MechanismConfiguration v1 YAML/JSON, or a v0 CAMP config.json or its
+// directory): the gas-phase species, reactions and rates added to `mech`, an empty
+// built mechanism (opsplit_mechanism_load_micm says how).
+void load_micm(opsplit_mechanism_s& mech, const std::string& path);
+
 }  // namespace opsplit::chem

@@ -2,6 +2,7 @@
 
 #include "chem/flat_arrays.hpp"
 #include "chem/gas_jacobian.cuh"
+#include "chem/rate_laws.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -14,6 +15,7 @@ namespace opsplit::chem {
 namespace {
 
 constexpr size_t kMaxNameBytes = 64;
+constexpr size_t kMaxLabelBytes = 256;  // a parameter's label (is_label)
 constexpr int kMaxCoefficient = 16;  // integer powers by repeated products
 // Entries a side may list: checked before the arrays are read, so that a count larger
 // than the host's arrays is refused rather than read past.
@@ -41,7 +43,7 @@ std::vector<std::pair<int, Amount>> merged_side(int count, const int* species, i
     if (!merged) entries.emplace_back(s, a);
   }
   for (const auto& [s, sum] : entries)
-    if (sum > most)
+    if (std::fabs(static_cast<double>(sum)) > static_cast<double>(most))
       fail_argument(name + ": species " + num(s) + " has " + amount_name + " " + num(sum) + " in all, more than " +
                     num(most));
   return entries;
@@ -73,8 +75,9 @@ std::vector<Yield> products_side(int count, const int* species, const int* coeff
   }
   auto yield_at = [&](int i) {
     const double y = yields[i];
-    if (!(y > 0.0 && y <= kMaxYield))  // NaN fails too
-      fail_argument("product_yields[" + num(i) + "]=" + num(y) + " is not in (0, " + num(kMaxYield) + "]");
+    if (!(y != 0.0 && std::fabs(y) <= kMaxYield))  // NaN fails too
+      fail_argument("product_yields[" + num(i) + "]=" + num(y) + " is 0 or not in [-" + num(kMaxYield) + ", " +
+                    num(kMaxYield) + "]");
     return y;
   };
   for (const auto& [s, y] : merged_side(count, species, nspecies, "products", yield_at, kMaxYield, "yield"))
@@ -125,9 +128,9 @@ const std::string& opsplit_mechanism_s::equation(int reaction) const {
       auto side = [this](const auto& terms) {
         std::string s;
         for (const auto& t : terms) {
-          const double c = amount(t);
-          s += (s.empty() ? "" : " + ") + (c != 1.0 ? num(c) + " " : std::string()) +
-               species_[static_cast<size_t>(t.species)];
+          const double c = amount(t), size = std::fabs(c);  // a negative yield reads "- 2.1 PAR"
+          s += (s.empty() ? (c < 0 ? "-" : "") : (c < 0 ? " - " : " + ")) +
+               (size != 1.0 ? num(size) + " " : std::string()) + species_[static_cast<size_t>(t.species)];
         }
         return s.empty() ? std::string("0") : s;
       };
@@ -200,18 +203,30 @@ void opsplit_mechanism_s::set_rate(int reaction, int kind, double a, double b, d
   r.program_inputs = 0;
 }
 
+// A label as MICM's state names its per-cell inputs ("PHOTO.O3->O1D", "SURF.rxn.effective
+// radius [m]"): printable ASCII with a '.' after its prefix, neither starting nor ending
+// with a space. Expressions cannot name it; readers and hosts find it
+// (opsplit_mechanism_find_parameter).
+static bool is_label(const std::string& text) {
+  if (text.size() < 2 || text.size() > kMaxLabelBytes || text.front() == ' ' || text.back() == ' ' ||
+      text.find('.') == std::string::npos || text.front() == '.')
+    return false;
+  return std::all_of(text.begin(), text.end(), [](char c) { return c >= ' ' && c <= '~'; });
+}
+
 // A parameter's name: a letter or _, then letters, digits and _ (as KPP's species names),
-// or such a name with an index in parentheses, J(4); the case does not count. Its key
-// in parameter_names_ (upper case, the index without leading zeros), or "" when `text`
-// is no such name.
+// or such a name with an index in parentheses, J(4), or a label (is_label); the case does
+// not count. Its key in parameter_names_ (upper case, the index without leading zeros),
+// or "" when `text` is no such name.
 static std::string parameter_key(const std::string& text) {
   size_t i = 0;
   while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
-  if (i == 0 || i > kMaxNameBytes || std::isdigit(static_cast<unsigned char>(text[0]))) return "";
+  const bool identifier_start = i > 0 && i <= kMaxNameBytes && !std::isdigit(static_cast<unsigned char>(text[0]));
+  if (!identifier_start || (i < text.size() && text[i] != '(')) return is_label(text) ? upper_case(text) : "";
   if (i == text.size()) return upper_case(text);
   size_t j = i + 1;  // NAME(index)
   while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-  if (text[i] != '(' || j == i + 1 || j - i - 1 > 9 || j + 1 != text.size() || text[j] != ')') return "";
+  if (j == i + 1 || j - i - 1 > 9 || j + 1 != text.size() || text[j] != ')') return is_label(text) ? upper_case(text) : "";
   return upper_case(text.substr(0, i)) + "(" + num(std::stoll(text.substr(i + 1, j - i - 1))) + ")";
 }
 
@@ -220,17 +235,27 @@ void opsplit_mechanism_s::name_parameter(int param, const char* name) {
   if (param < 0 || param >= kMaxSystemParameters)
     fail_argument("param=" + num(param) + " is not in [0, " + num(kMaxSystemParameters) + ")");
   if (name == nullptr) fail_argument("name is NULL");
-  const std::string text(name, strnlen(name, kMaxNameBytes + 1));
+  const std::string text(name, strnlen(name, kMaxLabelBytes + 1));
   const std::string key = parameter_key(text);
   if (key.empty())
     fail_argument("name \"" + text + "\" is not a name (a letter or _, then letters, digits or _, at most " +
-                  num(static_cast<long long>(kMaxNameBytes)) + " bytes) or a name with an index, such as J(4)");
+                  num(static_cast<long long>(kMaxNameBytes)) + " bytes), a name with an index, such as J(4), or a label (printable ASCII with a '.' after its prefix, at most " +
+                  num(static_cast<long long>(kMaxLabelBytes)) + " bytes, no space at either end: PHOTO.O3->O1D)");
   const auto it = parameter_names_.find(key);
   if (it != parameter_names_.end() && it->second != param)
     fail_argument("name \"" + text + "\" already names parameter " + num(it->second));
   for (auto n = parameter_names_.begin(); n != parameter_names_.end();)
     n = n->second == param ? parameter_names_.erase(n) : std::next(n);  // a parameter has one name
   parameter_names_[key] = param;
+  given_names_[param] = text;
+}
+
+const std::string& opsplit_mechanism_s::parameter_name(int param) const {
+  if (param < 0 || param >= kMaxSystemParameters)
+    fail_argument("param=" + num(param) + " is not in [0, " + num(kMaxSystemParameters) + ")");
+  static const std::string none;
+  const auto it = given_names_.find(param);
+  return it != given_names_.end() ? it->second : none;
 }
 
 void opsplit_mechanism_s::set_rate_expression(int reaction, const char* expression) {
@@ -247,6 +272,7 @@ void opsplit_mechanism_s::set_rate_expression(int reaction, const char* expressi
     const auto it = parameter_names_.find(index < 0 ? name : name + "(" + num(index) + ")");
     return it != parameter_names_.end() ? it->second : -1;
   };
+  names.functions = all_rate_laws();
   RateProgram program;
   RateError error;
   if (!compile_rate_expression(std::string(expression, length), names, program, error))
@@ -287,9 +313,9 @@ void opsplit_mechanism_s::set_rate_program(int reaction, RateProgram program) {
 
 int opsplit_mechanism_s::find_parameter(const char* name) const {
   if (name == nullptr) fail_argument("name is NULL");
-  const std::string text(name, strnlen(name, kMaxNameBytes + 12));
+  const std::string text(name, strnlen(name, kMaxLabelBytes + 12));
   const auto it = parameter_names_.find(parameter_key(text));
-  if (it == parameter_names_.end()) fail_argument("no parameter is named \"" + text.substr(0, 80) + "\"");
+  if (it == parameter_names_.end()) fail_argument("no parameter is named \"" + text.substr(0, kMaxLabelBytes) + "\"");
   return it->second;
 }
 

@@ -76,6 +76,8 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   void set_rate_species_sum(int reaction, int n, const int* species);
   // The parameter a name names (see name_parameter); throws when none does.
   int find_parameter(const char* name) const;
+  // Parameter `param`'s name as name_parameter was given it; "" when it has none.
+  const std::string& parameter_name(int param) const;
 
   int nspecies() const { return static_cast<int>(species_.size()); }
   int nreactions() const;
@@ -105,6 +107,7 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   std::vector<std::string> species_;
   std::vector<opsplit::chem::Reaction> reactions_;
   std::map<std::string, int> parameter_names_;  // upper case -> parameter
+  std::map<int, std::string> given_names_;      // parameter -> its name as given
   mutable std::vector<std::string> equations_;  // built lazily, cleared by edits
   std::unique_ptr<const opsplit::chem::GasMechanism> gas_;
   std::unique_ptr<const opsplit::chem::CompiledGas> compiled_gas_;

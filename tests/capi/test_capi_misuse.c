@@ -585,7 +585,7 @@ static void sweep_mechanism(objects* o) {
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, &a, &huge, 1, &b, &one, &index));
   BAD_ARG(opsplit_mechanism_add_reaction(o->mech, 1, &a, &one, 1, &b, &huge, &index));
 
-  double yield = 0.5, bad_yield[] = {0.0, -1.0, 1001.0, nan_, inf_, -inf_};
+  double yield = 0.5, bad_yield[] = {0.0, -1001.0, 1001.0, nan_, inf_, -inf_};
   BAD_HANDLES(K_MECHANISM, opsplit_mechanism,
               opsplit_mechanism_add_reaction_yields(H, 1, &a, &one, 1, &b, &yield, &index));
   for (int i = 0; i < 6; i++)
@@ -613,8 +613,12 @@ static void sweep_mechanism(objects* o) {
   for (int i = 0; i < 4; i++) BAD_ARG(opsplit_mechanism_name_parameter(o->mech, bad_param[i], "TEMP"));
   char long_name[80];
   memset(long_name, 'A', sizeof long_name - 1), long_name[sizeof long_name - 1] = '\0';
-  const char* bad_names[] = {NULL, "", "1X", "X-Y", "A B", "J(", "J()", "J(1)x", "J(-1)", "J(1234567890)", long_name};
-  for (int i = 0; i < 11; i++) BAD_ARG(opsplit_mechanism_name_parameter(o->mech, 0, bad_names[i]));
+  char long_label[300];
+  memset(long_label, 'A', sizeof long_label - 1), long_label[sizeof long_label - 1] = '\0', long_label[5] = '.';
+  const char* bad_names[] = {NULL,        "",         "1X",        "X-Y",         "A B",      "J(",
+                             "J()",       "J(1)x",    "J(-1)",     "J(1234567890)", long_name, ".x",
+                             " PHOTO.x", "PHOTO.x ", "PHOTO.\tx", "PHOTO.\xc3\xa9", long_label};
+  for (int i = 0; i < 17; i++) BAD_ARG(opsplit_mechanism_name_parameter(o->mech, 0, bad_names[i]));
   BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_set_rate_expression(H, 0, "1"));
   for (int i = 0; i < 4; i++) BAD_ARG(opsplit_mechanism_set_rate_expression(o->mech, bad_reaction[i], "1"));
   BAD_ARG(opsplit_mechanism_set_rate_expression(o->mech, 0, NULL));
@@ -642,6 +646,11 @@ static void sweep_mechanism(objects* o) {
   BAD_ARG(opsplit_mechanism_find_parameter(o->mech, "TEMP", NULL));
   BAD_ARG(opsplit_mechanism_find_parameter(o->mech, "NO_SUCH_NAME", &found));
   BAD_ARG(opsplit_mechanism_find_parameter(o->mech, long_name, &found));
+  const char* parameter_name = NULL;
+  BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_get_parameter_name(H, 0, &parameter_name));
+  BAD_ARG(opsplit_mechanism_get_parameter_name(o->mech, 0, NULL));
+  BAD_ARG(opsplit_mechanism_get_parameter_name(o->mech, -1, &parameter_name));
+  BAD_ARG(opsplit_mechanism_get_parameter_name(o->mech, 1024, &parameter_name));
   int ns = 0, nr = 0, np = 0;
   BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_get_counts(H, &ns, &nr, &np));
   CHECK_OK(opsplit_mechanism_get_counts(o->mech, NULL, NULL, NULL)); /* outputs may be NULL */
@@ -683,6 +692,12 @@ static void sweep_mechanism(objects* o) {
   BAD(OPSPLIT_ERROR_IO, opsplit_mechanism_load_kpp(o->ctx, "/no/such/file.def", &m));
   BAD(OPSPLIT_ERROR_IO, opsplit_mechanism_load_kpp(o->ctx, "/", &m)); /* a directory */
   BAD(OPSPLIT_ERROR_PARSE, opsplit_mechanism_load_kpp(o->ctx, gas_path, &m)); /* YAML is no KPP */
+  BAD_HANDLES(K_CONTEXT, opsplit_context, opsplit_mechanism_load_micm(H, "x.yaml", &m));
+  BAD_ARG(opsplit_mechanism_load_micm(o->ctx, NULL, &m));
+  BAD_ARG(opsplit_mechanism_load_micm(o->ctx, "x.yaml", NULL));
+  BAD(OPSPLIT_ERROR_IO, opsplit_mechanism_load_micm(o->ctx, "/no/such/file.yaml", &m));
+  BAD(OPSPLIT_ERROR_IO, opsplit_mechanism_load_micm(o->ctx, "/", &m)); /* a directory without config.json */
+  BAD(OPSPLIT_ERROR_PARSE, opsplit_mechanism_load_micm(o->ctx, gas_path, &m)); /* Cantera's YAML is no MICM */
   CHECK(m == NULL);
 
   /* Gas functions: on a built mechanism INVALID_ARGUMENT; bad temperatures, pressures, NULLs. */

@@ -42,8 +42,8 @@ static void yields(opsplit_context ctx) {
   const char* equation = NULL;
   CHECK_OK(opsplit_mechanism_get_reaction_equation(m, 0, &equation));
   CHECK(equation != NULL && strcmp(equation, "A => 0.39 B + 1.61 C") == 0);
-  const double bad[] = {0.0, -0.5, 1000.5, NAN, INFINITY};
-  const char* words[] = {"=0 is not in (0, 1000]", "=-0.5 ", "=1000.5 ", "=nan ", "=inf "};
+  const double bad[] = {0.0, -1000.5, 1000.5, NAN, INFINITY};
+  const char* words[] = {"=0 is 0 or not in [-1000, 1000]", "=-1000.5 ", "=1000.5 ", "=nan ", "=inf "};
   for (int i = 0; i < 5; ++i) {
     y2[1] = bad[i];
     EXPECT_ERROR(opsplit_mechanism_add_reaction_yields(m, 1, &a, NULL, 2, products, y2, &r), OPSPLIT_ERROR_INVALID_ARGUMENT,
@@ -128,6 +128,32 @@ static void yields(opsplit_context ctx) {
  * k2 = J(1)*0.5 for B -> C (M about 5e11: k1 near 1e-3/s, so that A decays by about half
  * in the 600 s integrated). */
 static double k1_of(double T, double M) { return 8.0e-12 * exp(-2060. / T) * M; }
+
+/* A negative yield (the Carbon Bond mechanisms' PAR operator) consumes the product at
+ * that multiple of the rate, which it does not enter: A => B - 2.1 P with k = 3 at
+ * y = (2, 0, 5) gives dP/dt = -2.1 * 3 * 2 and no P column in the Jacobian. */
+static void negative_yield(opsplit_context ctx) {
+  opsplit_mechanism m = NULL;
+  CHECK_OK(opsplit_mechanism_create(ctx, &m));
+  int a = -1, b = -1, p = -1, r = -1;
+  CHECK_OK(opsplit_mechanism_add_species(m, "A", &a));
+  CHECK_OK(opsplit_mechanism_add_species(m, "B", &b));
+  CHECK_OK(opsplit_mechanism_add_species(m, "PAR", &p));
+  const int products[2] = {b, p};
+  const double yields[2] = {1.0, -2.1};
+  CHECK_OK(opsplit_mechanism_add_reaction_yields(m, 1, &a, NULL, 2, products, yields, &r));
+  CHECK_OK(opsplit_mechanism_set_rate(m, r, OPSPLIT_RATE_CONSTANT, 3.0, 0, 0, 0));
+  const char* equation = NULL;
+  CHECK_OK(opsplit_mechanism_get_reaction_equation(m, r, &equation));
+  CHECK(equation != NULL && strcmp(equation, "A => B - 2.1 PAR") == 0);
+  const double y[3] = {2.0, 0.0, 5.0};
+  double ydot[3], jac[9];
+  CHECK_OK(opsplit_mechanism_evaluate(m, y, NULL, ydot, jac));
+  CHECK(ydot[0] == -6.0 && ydot[1] == 6.0 && ydot[2] == -2.1 * 6.0);
+  CHECK(jac[0] == -3.0 && jac[1] == 3.0 && jac[2] == -2.1 * 3.0);  /* d/dA, column major */
+  for (int i = 3; i < 9; ++i) CHECK(jac[i] == 0.0);
+  CHECK_OK(opsplit_mechanism_destroy(&m));
+}
 
 static void rate_expressions(opsplit_context ctx, opsplit_backend backend) {
   const char* set = "opsplit_mechanism_set_rate_expression";
@@ -490,6 +516,7 @@ int main(void) {
 
   CHECK_OK(opsplit_ode_destroy(&ode));
   yields(ctx);
+  negative_yield(ctx);
   rate_expressions(ctx, backend);
   CHECK_OK(opsplit_mechanism_destroy(&three));
   CHECK_OK(opsplit_mechanism_destroy(&mech));

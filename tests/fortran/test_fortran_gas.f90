@@ -15,7 +15,7 @@ program test_fortran_gas
   implicit none
 
   integer, parameter :: max_species = 64, max_reactions = 256
-  character(len=:), allocatable :: h2o2_path, features_path, reference_path, kpp_path
+  character(len=:), allocatable :: h2o2_path, features_path, reference_path, kpp_path, micm_path
   ! The reference: header and first state.
   integer :: ref_nspecies = 0, ref_nreactions = 0
   character(len=32) :: ref_names(max_species)
@@ -30,6 +30,7 @@ program test_fortran_gas
   features_path = argument(2)
   reference_path = argument(3)
   kpp_path = argument(4)
+  micm_path = argument(5)
   call read_reference(reference_path)
   call check(ref_nspecies == 10 .and. ref_nreactions == 29, 'the reference has 10 species and 29 reactions')
 
@@ -41,11 +42,12 @@ program test_fortran_gas
   call reactor_jacobian()
   call chemkin_version()
   call kpp_version()
+  call micm_version()
   call ctx%destroy(stat=status)
   call check(status == OPSPLIT_SUCCESS, 'every mechanism was destroyed: ' // opsplit_last_error())
   ! The main program's allocatables are never freed by the runtime: the sanitizer build's
   ! leak checker would report them.
-  deallocate(h2o2_path, features_path, reference_path, kpp_path)
+  deallocate(h2o2_path, features_path, reference_path, kpp_path, micm_path)
   if (allocated(ref_W)) deallocate(ref_W)
   if (allocated(ref_Y)) deallocate(ref_Y, ref_C, ref_cp_R, ref_h_RT, ref_s_R, ref_wdot, ref_scale, ref_qf, ref_qr)
   call report_checks()
@@ -58,7 +60,7 @@ contains
     integer :: n, status
     call get_command_argument(i, length=n, status=status)
     if (status /= 0 .or. n == 0) then
-      print '(a)', 'usage: test_fortran_gas h2o2.yaml features.yaml rates_h2o2.txt small_strato.def'
+      print '(a)', 'usage: test_fortran_gas h2o2.yaml features.yaml rates_h2o2.txt small_strato.def chapman.yaml'
       error stop 2
     end if
     allocate(character(len=n) :: s)
@@ -370,6 +372,31 @@ contains
     call kpp%load_kpp(ctx, kpp_path // '.missing', stat=status)
     call check(status == OPSPLIT_ERROR_IO, 'a missing KPP file is IO')
   end subroutine kpp_version
+
+  ! MICM's Chapman configuration through load_micm: its counts, its inputs by name (1-based
+  ! numbers), and O2 photolysis making O at 2 jo2_b [O2] when nothing else runs.
+  subroutine micm_version()
+    type(opsplit_mechanism_t) :: micm
+    integer(c_int) :: nspecies, nreactions, nparams
+    real(c_double) :: y(5), p(6), ydot(5)
+    call micm%load_micm(ctx, micm_path)
+    call micm%counts(nspecies, nreactions, nparams)
+    call check(nspecies == 5 .and. nreactions == 7 .and. nparams == 6, 'chapman: 5 species, 7 reactions, 6 inputs')
+    call check(micm%parameter_name(3) == 'M' .and. micm%parameter_name(4) == 'PHOTO.jo2_b', &
+               'chapman: parameter 3 is M, 4 PHOTO.jo2_b')
+    call check(micm%find_parameter('PHOTO.jo3_a') == 6, 'chapman: PHOTO.jo3_a is parameter 6')
+    y = 0
+    y(micm%find_species('O2')) = 0.75_c_double
+    p = 0
+    p(1) = 220.0_c_double
+    p(micm%find_parameter('PHOTO.jo2_b')) = 1e-11_c_double
+    call micm%evaluate(y, p, ydot)
+    call check(abs(ydot(micm%find_species('O')) - 2 * 1e-11_c_double * 0.75_c_double) <= &
+               1e-14_c_double * ydot(micm%find_species('O')), 'chapman: O made by O2 photolysis alone')
+    call micm%destroy()
+    call micm%load_micm(ctx, micm_path // '.missing', stat=status)
+    call check(status == OPSPLIT_ERROR_IO, 'a missing MICM file is IO')
+  end subroutine micm_version
 
   subroutine chemkin_version()
     type(opsplit_mechanism_t) :: ck, yaml, features, missing

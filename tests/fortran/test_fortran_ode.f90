@@ -286,8 +286,8 @@ contains
     call second%evaluate([0.5_c_double, 0.0_c_double], [real(c_double) ::], ydot, jac)
     call check(ydot(1) == -1.0_c_double .and. ydot(2) == 0.25_c_double .and. jac(2, 1) == 0.5_c_double, &
                'A -> 0.25 B: ydot = (-w, 0.25 w) and its Jacobian')
-    call second%add_reaction([1], [2], product_yields=[-1.0_c_double], stat=status)
-    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'a negative yield is refused')
+    call second%add_reaction([1], [2], product_yields=[0.0_c_double], stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'a zero yield is refused')
     call second%add_reaction([1], [2], product_coefficients=[1], product_yields=[1.0_c_double], stat=status)
     call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT, 'coefficients and yields at once are refused')
     call second%add_reaction([1], [2], product_yields=[1.0_c_double, 2.0_c_double], stat=status)
