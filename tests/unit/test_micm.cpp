@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "micm_reference.hpp"
 #include "opsplit/opsplit.h"
 
 namespace {
@@ -65,6 +66,10 @@ struct Loaded {
   opsplit_mechanism mech = nullptr;
   int nspecies = 0, nreactions = 0, nparams = 0;
 };
+
+using micm_test::MicmReference;
+using micm_test::read_reference;
+using micm_test::sun;
 
 double relative(double a, double b) { return std::fabs(a - b) / std::fmax(std::fabs(b), 1e-300); }
 
@@ -234,58 +239,6 @@ TEST(Micm, Ts1InV0AndV1IsOneMechanism) {
 }
 
 // ---- trajectories against MICM ---------------------------------------------------------
-
-// reference/<case>.tsv (scripts/micm-reference): settings, inputs, initial state and
-// the state after each hour.
-struct MicmReference {
-  std::map<std::string, std::string> settings;
-  std::vector<std::pair<std::string, double>> inputs;
-  std::vector<bool> diurnal;
-  std::map<std::string, double> initial;
-  std::vector<std::string> species;
-  std::vector<std::vector<double>> rows;  // hour, then the species' values
-  double number(const std::string& key) const { return std::strtod(settings.at(key).c_str(), nullptr); }
-};
-
-// A number as Python's repr writes it (subnormals too, which std::stod refuses).
-double value(const std::string& text) { return std::strtod(text.c_str(), nullptr); }
-
-std::vector<std::string> tab_fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::istringstream in(line);
-  for (std::string f; std::getline(in, f, '\t');) out.push_back(f);
-  return out;
-}
-
-MicmReference read_reference(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read the test's input: " + path);
-  MicmReference ref;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const std::vector<std::string> f = tab_fields(line);
-    if (f[0] == "input" && f.size() == 4) {
-      ref.inputs.emplace_back(f[1], value(f[2]));
-      ref.diurnal.push_back(f[3] == "1");
-    } else if (f[0] == "initial" && f.size() == 3) {
-      ref.initial[f[1]] = value(f[2]);
-    } else if (f[0] == "species") {
-      ref.species.assign(f.begin() + 1, f.end());
-    } else if (f[0] == "row" && f.size() == ref.species.size() + 2) {
-      std::vector<double> row;
-      for (size_t i = 1; i < f.size(); ++i) row.push_back(value(f[i]));
-      ref.rows.push_back(row);
-    } else if (f.size() == 2) {
-      ref.settings[f[0]] = f[1];
-    } else {
-      throw std::runtime_error(path + ": a line the test does not read: " + line.substr(0, 80));
-    }
-  }
-  if (ref.rows.empty()) throw std::runtime_error(path + ": no rows");
-  return ref;
-}
-
-double sun(double hour) { return std::fmax(0.0, std::sin(kPi * (hour - 6.0) / 12.0)); }
 
 // The case's configuration from MICM's initial state, hour by hour with the inputs MICM
 // had (photolysis scaled by the sun at mid-hour), at MICM's tolerances; returns the worst

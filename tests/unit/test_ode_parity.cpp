@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -18,6 +19,7 @@
 #include "helpers.hpp"
 #include "inert_species.hpp"
 #include "large_mechanism.hpp"
+#include "micm_reference.hpp"
 #include "pollu.h"
 
 namespace {
@@ -279,6 +281,10 @@ void expect_rounds_change_nothing(const ReactorCase& rc, const RunOptions& o,
   }
 }
 
+std::string micm_file(const std::string& name) {
+  return test::data_folder("OPSPLIT_TEST_DATA", OPSPLIT_TEST_DATA) + "/micm/" + name;
+}
+
 std::string data_mechanism(const std::string& name) {
   return test::data_folder("OPSPLIT_DATA_DIR", OPSPLIT_DATA) + "/mechanisms/" + name;
 }
@@ -493,6 +499,80 @@ TEST(OdeKernels, RoundsChangeNoStepOfLargeReactorsOverAFewSteps) {
   RunOptions o;
   o.max_steps = 8;
   expect_rounds_change_nothing(few_steps(gri30_inert_case(1e-6, 0), 32), o, {"always"});
+}
+
+// MICM configurations (tests/data/micm) on perturbed cells: the reference case's inputs
+// at noon and its initial state, each cell's concentrations scaled by 1 + 0.3 sin(...)
+// and its temperature moved by up to 15 K; one ten-minute chemistry step at rtol 1e-6.
+Outcome run_micm(opsplit_backend backend, const std::string& name, int64_t nsys, double t1) {
+  const micm_test::MicmReference ref = micm_test::read_reference(micm_file("reference/" + name + ".tsv"));
+  test::Context ctx(backend);
+  opsplit_mechanism m = nullptr;
+  const std::string path = micm_file(ref.settings.at("config"));
+  test::require_loaded(opsplit_mechanism_load_micm(ctx, path.c_str(), &m), path);
+  int ns = 0, np = 0;
+  EXPECT_EQ(opsplit_mechanism_get_counts(m, &ns, nullptr, &np), OPSPLIT_SUCCESS);
+  std::vector<double> y0(static_cast<size_t>(ns)), base(static_cast<size_t>(np));
+  for (const auto& [species, value] : ref.initial) {
+    int k = -1;
+    EXPECT_EQ(opsplit_mechanism_find_species(m, species.c_str(), &k), OPSPLIT_SUCCESS) << species;
+    y0[static_cast<size_t>(k)] = value;
+  }
+  base[0] = ref.number("temperature"), base[1] = ref.number("pressure"), base[2] = ref.number("air_density");
+  for (const auto& [label, value] : ref.inputs) {
+    int p = -1;
+    EXPECT_EQ(opsplit_mechanism_find_parameter(m, label.c_str(), &p), OPSPLIT_SUCCESS) << label;
+    base[static_cast<size_t>(p)] = value;
+  }
+  const auto n = static_cast<size_t>(nsys);
+  std::vector<double> y(n * y0.size()), params(n * base.size());
+  for (size_t c = 0; c < n; ++c) {
+    for (size_t k = 0; k < y0.size(); ++k) y[c * y0.size() + k] = y0[k] * (1.0 + 0.3 * std::sin(0.7 * c + 1.3 * k));
+    for (size_t p = 0; p < base.size(); ++p) params[c * base.size() + p] = base[p];
+    params[c * base.size()] += 15.0 * std::sin(0.37 * c);
+  }
+  opsplit_ode ode = nullptr;
+  EXPECT_EQ(opsplit_ode_create(ctx, ns, nsys, np, &ode), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_set_mechanism(ode, m), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_set_tolerances(ode, 1e-6, 1e-16), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_state(ode, y.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_parameters(ode, params.data(), OPSPLIT_ODE_AOS), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, t1), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  const Outcome out = outcome_of(ode, nsys);
+  opsplit_ode_destroy(&ode);
+  opsplit_mechanism_destroy(&m);
+  return out;
+}
+
+// Every cell of the GPU's run within the tolerances of the CPU's (atol 1e-16 mol m^-3),
+// each with its own status OK. Returns the CUDA run's outcome.
+Outcome expect_micm_parity(const std::string& name, int64_t nsys, double t1) {
+  const double rtol = 1e-6, atol = 1e-16;
+  const Outcome cpu = run_micm(OPSPLIT_BACKEND_CPU, name, nsys, t1);
+  Outcome gpu = run_micm(OPSPLIT_BACKEND_CUDA, name, nsys, t1);
+  EXPECT_EQ(cpu.y.size(), gpu.y.size());
+  if (cpu.y.size() != gpu.y.size()) return gpu;
+  double worst = 0;
+  for (size_t i = 0; i < cpu.y.size(); ++i)
+    worst = std::max(worst, std::fabs(cpu.y[i] - gpu.y[i]) / (rtol * std::fabs(cpu.y[i]) + atol));
+  EXPECT_LE(worst, 1.0) << name;
+  EXPECT_EQ(gpu.result, std::vector<int>(static_cast<size_t>(nsys), OPSPLIT_ODE_OK));
+  EXPECT_EQ(cpu.result, gpu.result);
+  ::testing::Test::RecordProperty(name + "_worst_in_tolerances", std::to_string(worst));
+  std::printf("%s: %lld cells, worst %.3g of the tolerances\n", name.c_str(), static_cast<long long>(nsys), worst);
+  return gpu;
+}
+
+// 10^5 cells each: carbon_bond_5 (67 species, the local-memory kernel) and TS1 (209
+// species, 171 inputs: the device-memory kernel).
+TEST(OdeParity, MicmCarbonBond5On100000PerturbedCells) { expect_micm_parity("carbon_bond_5", 100000, 600.0); }
+TEST(OdeParity, MicmTs1On100000PerturbedCells) { expect_micm_parity("ts1", 100000, 600.0); }
+// The same kernels over a few steps, for compute-sanitizer: 32 cells.
+TEST(OdeKernels, MicmMechanismsOverAFewSteps) {
+  for (const char* name : {"chapman", "carbon_bond_5", "ts1"}) {
+    const Outcome gpu = expect_micm_parity(name, 32, 1.0);
+    EXPECT_LE(*std::max_element(gpu.accepted.begin(), gpu.accepted.end()), 60) << name;
+  }
 }
 
 TEST(OdeParity, RoberRosenbrock) { expect_parity(rober(), OPSPLIT_ODE_ROSENBROCK); }
