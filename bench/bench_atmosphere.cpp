@@ -14,6 +14,11 @@
 //                  carbon_bond_5.tsv, hour 12), its noon photolysis, emissions, T, P, M.
 //   ts1            MOZART TS1 as MICM ships it (v0: 209 species, 547 reactions, 171 inputs
 //                  with SURFACE and USER_DEFINED rates), as carbon_bond_5.
+//   mcm            the MCM isoprene subset as the MCM site exports it for KPP (611
+//                  species, 1944 reactions, rates times RO2, the sum of 117 species):
+//                  tests/data/kpp/mcm/mcm.kpp, load_kpp. Cells: an hour after the MCM
+//                  driver's start at noon; CVODE runs 1/100 of the other problems' cells,
+//                  the CPU backend 1/10 (CVODE takes 3 s a cell on one core).
 // Every variable species of each cell is scaled by its own factor in [0.5, 1.5) and the
 // temperature moved by up to 5 K (mt19937_64, seed 99), so no two cells take the same steps.
 //
@@ -37,7 +42,8 @@
 // size. OPSPLIT_BENCH_ATM_PROBLEMS: a comma-separated subset of the problems;
 // OPSPLIT_BENCH_ATM_MICM_RTOL: MICM's rtol (default the benchmark's 1e-3).
 //
-// Counters: cells_per_s, us_per_cell, steps/rhs/jac_per_cell; error_in_tol: the first 500
+// Counters: cells_per_s, us_per_cell, steps/rhs/jac_per_cell, device_bytes_per_cell (CUDA:
+// the device memory the batch holds after the step, per cell); error_in_tol: the first 500
 // cells against a reference (opsplit's CPU backend at rtol 1e-9, atol 1e-4 of the
 // benchmark's), max |y - y_ref| / (rtol |y_ref| + atol) at the benchmark's rtol and atol:
 // how far each solver's answer is from the exact one, in units of the tolerance it was
@@ -69,6 +75,7 @@
 #include "api_check.hpp"
 #include "chemistry_bench.hpp"
 #include "micm_peer.hpp"
+#include "mcm_inputs.hpp"
 #include "micm_reference.hpp"
 #include "opsplit/core.h"
 #include "opsplit/mechanism.h"
@@ -98,6 +105,8 @@ struct Rates {
 struct Problem {
   std::string name, path, description;
   bool micm = false;  // read by load_micm (else load_kpp)
+  int cvode_share = 1;  // CVODE runs OPSPLIT_BENCH_ATM_CVODE_CELLS / cvode_share cells a thread
+  int cpu_share = 1;    // the CPU backend and MICM run OPSPLIT_BENCH_ATM_CPU_CELLS / cpu_share cells
   double atol = 1.0;
   int nspecies = 0, nparams = 0;
   std::vector<std::string> species, inputs;  // opsplit's names (inputs: after TEMP, PRESS, M)
@@ -156,6 +165,41 @@ bool micm_row(const Problem& p, std::map<std::string, double>& values, std::stri
   return true;
 }
 
+// The MCM isoprene subset: the MCM driver's start (298 K, M 2.5e19 molecules/cm^3, 30 ppb
+// O3, 0.1 ppb NO2, 1.8 ppm CH4, 1 ppb isoprene, every other species 0) and its noon
+// photolysis (constants_mcm.f90 at zenith 0); the cells start an hour later (spin_up).
+bool mcm_row(std::map<std::string, double>& values, std::string& error) {
+  const double M = 2.5e19;
+  values = {{"TEMP", 298.0}, {"M", M},          {"O2", 0.21 * M},   {"N2", 0.78 * M},  {"H2O", 1e-2 * M},
+            {"O3", 3e-8 * M}, {"NO2", 1e-10 * M}, {"CH4", 1.8e-6 * M}, {"C5H8", 1e-9 * M}};
+  try {
+    for (const auto& [n, j] : mcm_test::noon_photolysis(kData + "/kpp/mcm/constants_mcm.f90"))
+      values["J(" + std::to_string(n) + ")"] = j;
+  } catch (const std::exception& e) {
+    return error = e.what(), false;
+  }
+  return true;
+}
+
+// One cell from y over an hour at rtol 1e-4 on the CPU backend: y becomes its state then.
+bool spin_up(opsplit_context ctx, opsplit_mechanism mech, const Problem& p, std::vector<double>& y,
+             const std::vector<double>& q, std::string& error) {
+  opsplit_ode ode = nullptr;
+  auto run = [&]() -> bool {
+    API_CHECK_RET(opsplit_ode_create(ctx, p.nspecies, 1, p.nparams, &ode), false);
+    API_CHECK_RET(opsplit_ode_set_mechanism(ode, mech), false);
+    API_CHECK_RET(opsplit_ode_set_tolerances(ode, 1e-4, p.atol), false);
+    API_CHECK_RET(opsplit_ode_set_state(ode, y.data(), OPSPLIT_ODE_AOS), false);
+    API_CHECK_RET(opsplit_ode_set_parameters(ode, q.data(), OPSPLIT_ODE_AOS), false);
+    API_CHECK_RET(opsplit_ode_integrate(ode, 0.0, 3600.0), false);
+    API_CHECK_RET(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS), false);
+    return true;
+  };
+  const bool ok = run();
+  if (ode) opsplit_ode_destroy(&ode);
+  return ok;
+}
+
 bool make_cells(Problem& p, int64_t ncells, std::string& error) {
   opsplit_context ctx = nullptr;
   opsplit_mechanism mech = nullptr;
@@ -163,14 +207,15 @@ bool make_cells(Problem& p, int64_t ncells, std::string& error) {
     API_CHECK_RET(opsplit_context_create(OPSPLIT_BACKEND_CPU, &ctx), false);
     if ((mech = load(ctx, p, error)) == nullptr) return false;
     std::map<std::string, double> values;
-    if (!(p.micm ? micm_row(p, values, error) : kpp_row(values, error))) return false;
+    const bool mcm = p.name == "mcm";
+    if (!(p.micm ? micm_row(p, values, error) : mcm ? mcm_row(values, error) : kpp_row(values, error))) return false;
     API_CHECK_RET(opsplit_mechanism_get_counts(mech, &p.nspecies, nullptr, &p.nparams), false);
     std::vector<double> y(static_cast<size_t>(p.nspecies)), q(static_cast<size_t>(p.nparams));
     for (int k = 0; k < p.nspecies; ++k) {
       const char* name = nullptr;
       API_CHECK_RET(opsplit_mechanism_get_species_name(mech, k, &name), false);
-      if (!values.count(name)) return error = p.name + ": no value for species " + name, false;
-      y[static_cast<size_t>(k)] = values[name];
+      if (!values.count(name) && !mcm) return error = p.name + ": no value for species " + name, false;
+      y[static_cast<size_t>(k)] = values.count(name) ? values[name] : 0.0;
       p.species.push_back(name);
     }
     for (int i = 0; i < p.nparams; ++i) {
@@ -180,6 +225,7 @@ bool make_cells(Problem& p, int64_t ncells, std::string& error) {
       q[static_cast<size_t>(i)] = values[name];
       if (p.micm && i >= 3) p.inputs.push_back(name);
     }
+    if (mcm && !spin_up(ctx, mech, p, y, q, error)) return false;
     int temperature = -1;
     if (opsplit_mechanism_find_parameter(mech, "TEMP", &temperature) != OPSPLIT_SUCCESS)
       return error = p.name + ": no TEMP", false;
@@ -256,7 +302,7 @@ int cvode_jacobian(sunrealtype, N_Vector y, N_Vector, SUNMatrix J, void* user, N
 
 void BM_cvode(benchmark::State& state, Problem* p) {
   const int nthreads = static_cast<int>(state.range(0));
-  const int64_t per_thread = env_count("OPSPLIT_BENCH_ATM_CVODE_CELLS", 500);
+  const int64_t per_thread = std::max<int64_t>(1, env_count("OPSPLIT_BENCH_ATM_CVODE_CELLS", 500) / p->cvode_share);
   const int64_t ncells = per_thread * nthreads;
   const int n = p->nspecies, np = p->nparams;
   std::vector<double> y(static_cast<size_t>(ncells * n));
@@ -319,7 +365,7 @@ double micm_rtol() {
 
 void BM_micm(benchmark::State& state, Problem* p) {
   const int nthreads = static_cast<int>(state.range(0));
-  const int64_t ncells = env_count("OPSPLIT_BENCH_ATM_CPU_CELLS", 20000);
+  const int64_t ncells = std::max<int64_t>(1, env_count("OPSPLIT_BENCH_ATM_CPU_CELLS", 20000) / p->cpu_share);
   const int64_t per_thread = (ncells + nthreads - 1) / nthreads;
   const int n = p->nspecies, np = p->nparams;
   std::vector<double> y(static_cast<size_t>(ncells * n));
@@ -372,7 +418,8 @@ int64_t opsplit_cells(opsplit_backend backend) {
 }
 
 void BM_opsplit(benchmark::State& state, Problem* p, opsplit_backend backend) {
-  const int64_t ncells = opsplit_cells(backend);
+  const int64_t ncells = backend == OPSPLIT_BACKEND_CUDA ? opsplit_cells(backend)
+                                                         : std::max<int64_t>(1, opsplit_cells(backend) / p->cpu_share);
   const int n = p->nspecies, np = p->nparams;
   std::vector<double> y(static_cast<size_t>(ncells * n));
   std::string error;
@@ -382,6 +429,10 @@ void BM_opsplit(benchmark::State& state, Problem* p, opsplit_backend backend) {
   auto run_case = [&]() -> bool {
     API_CHECK_RET(opsplit_context_create(backend, &ctx), false);
     if ((mech = load(ctx, *p, error)) == nullptr) return false;
+    size_t free_before = 0, free_after = 0, total = 0;  // the device memory the batch takes
+#ifdef OPSPLIT_BENCH_CUDA
+    if (backend == OPSPLIT_BACKEND_CUDA) cudaMemGetInfo(&free_before, &total);
+#endif
     API_CHECK_RET(opsplit_ode_create(ctx, n, ncells, np, &ode), false);
     API_CHECK_RET(opsplit_ode_set_mechanism(ode, mech), false);
     API_CHECK_RET(opsplit_ode_set_tolerances(ode, kRtol, p->atol), false);
@@ -404,6 +455,10 @@ void BM_opsplit(benchmark::State& state, Problem* p, opsplit_backend backend) {
     set_per_cell_counters(state, static_cast<double>(ncells), steps, nrhs, njac,
                           seconds / static_cast<double>(state.iterations()));
     state.counters["error_in_tol"] = error_in_tol(*p, y);
+#ifdef OPSPLIT_BENCH_CUDA
+    if (backend == OPSPLIT_BACKEND_CUDA && cudaMemGetInfo(&free_after, &total) == cudaSuccess && free_before > free_after)
+      state.counters["device_bytes_per_cell"] = static_cast<double>(free_before - free_after) / static_cast<double>(ncells);
+#endif
     if (backend == OPSPLIT_BACKEND_CUDA) {
       p->rates.cuda = state.counters["cells_per_s"];
     } else {
@@ -445,6 +500,10 @@ std::vector<Problem> all_problems() {
   out[2].description = "MOZART TS1 (MICM's v0 TS1: 209 species, 547 reactions), atol 1.66e-18 mol/m^3";
   for (Problem& p : out)
     if (p.micm) p.atol = 1e6 / 6.02214076e23;  // 1 molecule/cm^3 in mol/m^3
+  Problem mcm;
+  mcm.name = "mcm", mcm.path = kData + "/kpp/mcm/mcm.kpp", mcm.cvode_share = 100, mcm.cpu_share = 10;
+  mcm.description = "the MCM isoprene subset (KPP export: 611 species, 1944 reactions, RO2 sums), atol 1 molecule/cm^3";
+  out.push_back(mcm);
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "mcm_inputs.hpp"
 #include "opsplit/opsplit.h"
 
 namespace {
@@ -368,20 +369,7 @@ TEST(Kpp, McmRatesMultiplyTheirRO2Sum) {
 
 // MCM's photolysis rates at a solar zenith angle of 0, as constants_mcm.f90 computes
 // them (J(J_X) = l cos(z)^m exp(-n / cos(z))): J(index) -> value.
-std::map<int, double> mcm_noon_photolysis() {
-  std::ifstream in(kpp_file("mcm/constants_mcm.f90"));
-  if (!in) throw std::runtime_error("cannot read the test's input: " + kpp_file("mcm/constants_mcm.f90"));
-  std::map<std::string, int> index;
-  std::map<int, double> j;
-  const std::regex parameter(R"(INTEGER, PARAMETER :: (J_\w+)\s*=\s*(\d+))");
-  const std::regex rate(R"(J\((J_\w+)\)\s*=\s*([0-9.Ee+-]+)\*\(cos\(zenith\)\*\*[0-9.]+\)\*exp\(-([0-9.]+)\*)");
-  std::smatch match;
-  for (std::string line; std::getline(in, line);) {
-    if (std::regex_search(line, match, parameter)) index[match[1]] = std::stoi(match[2]);
-    if (std::regex_search(line, match, rate)) j[index.at(match[1])] = std::stod(match[2]) * std::exp(-std::stod(match[3]));
-  }
-  return j;
-}
+std::map<int, double> mcm_noon_photolysis() { return mcm_test::noon_photolysis(kpp_file("mcm/constants_mcm.f90")); }
 
 // An hour of the isoprene subset at noon from the MCM driver's start (298 K, M 2.5e19,
 // 30 ppb O3, 0.1 ppb NO2, 1.8 ppm CH4, 1 ppb isoprene): every cell succeeds, isoprene
