@@ -21,6 +21,7 @@
 #include "chem/mechanism.hpp"
 #include "chem/rate_expression.hpp"
 #include "chem/rate_laws.hpp"
+#include "chem/yaml_file.hpp"
 #include "core/error.hpp"
 
 namespace opsplit::chem {
@@ -65,7 +66,7 @@ class MicmReader {
     try {
       read_configuration(path);
     } catch (const YAML::Exception& e) {
-      fail(OPSPLIT_ERROR_PARSE, file_ + (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) : "") + ": " + e.msg);
+      file_.fail_at(e);
     }
   }
 
@@ -90,7 +91,7 @@ class MicmReader {
   }
 
   Mechanism& mech_;
-  std::string file_;  // the file whose nodes are being read, for messages
+  YamlFile file_{""};  // the file whose nodes are being read, for messages
   std::vector<std::string> order_;  // species names in file order
   std::map<std::string, MicmSpecies> species_;
   std::set<std::string> labels_;  // reaction inputs, upper case (as parameters match names)
@@ -98,25 +99,14 @@ class MicmReader {
 
   // ---- reading values ------------------------------------------------------------
   YAML::Node load(const std::string& file) {
-    file_ = file;
-    const std::string text = read_text_file(file);
-    try {
-      return YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      fail(OPSPLIT_ERROR_PARSE, file + (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) : "") + ": " + e.msg);
-    }
+    file_ = YamlFile(file);
+    return file_.load();
   }
-  std::string at(const YAML::Node& node) const {
-    return node.IsDefined() && node.Mark().line >= 0 ? file_ + ":" + std::to_string(node.Mark().line + 1) : file_;
-  }
+  std::string at(const YAML::Node& node) const { return file_.at(node); }
   [[noreturn]] void parse_error(const YAML::Node& node, const std::string& message) const {
-    fail(OPSPLIT_ERROR_PARSE, at(node) + ": " + message);
+    file_.parse_error(node, message);
   }
-  std::string text(const YAML::Node& node, const std::string& what) const {
-    if (!node.IsDefined() || node.IsNull()) parse_error(node, what + " is missing");
-    if (!node.IsScalar()) parse_error(node, what + " is not a single value");
-    return node.Scalar();
-  }
+  std::string text(const YAML::Node& node, const std::string& what) const { return file_.text(node, what); }
   double number(const YAML::Node& node, const std::string& what) const {
     const std::string s = text(node, what);
     char* end = nullptr;
@@ -499,7 +489,7 @@ class MicmReader {
     add_state_species();
     int count = 0;
     for (const Entry& e : reactions) {
-      file_ = e.file;
+      file_ = YamlFile(e.file);
       read_v0_reaction(e.node, ++count);
     }
   }

@@ -11,6 +11,7 @@
 
 #include "chem/loaders.hpp"
 #include "chem/units.hpp"
+#include "chem/yaml_file.hpp"
 #include "core/error.hpp"
 
 namespace opsplit::chem {
@@ -22,9 +23,9 @@ struct Value {
   std::string unit;
 };
 
-class YamlReader {
+class YamlReader : YamlFile {
  public:
-  YamlReader(std::string path, YAML::Node root) : path_(std::move(path)), root_(std::move(root)) {}
+  YamlReader(const std::string& path, YAML::Node root) : YamlFile(path), root_(std::move(root)) {}
 
   GasMechanism read(const std::string& phase_name) {
     read_units();
@@ -36,30 +37,18 @@ class YamlReader {
     read_elements(phase);
     read_species(phase);
     read_reactions(phase);
-    mech_.source = path_;
+    mech_.source = path();
     mech_.finish();
     return std::move(mech_);
   }
 
  private:
-  std::string path_;
   YAML::Node root_;
   UnitSystem units_;
   GasMechanism mech_;
   std::set<std::string> elements_;  // the phase's, lower case; empty: not listed
   bool skip_undeclared_third_bodies_ = false;
 
-  std::string at(const YAML::Node& node) const {
-    return node.IsDefined() && node.Mark().line >= 0 ? path_ + ":" + std::to_string(node.Mark().line + 1) : path_;
-  }
-  [[noreturn]] void parse_error(const YAML::Node& node, const std::string& message) const {
-    fail(OPSPLIT_ERROR_PARSE, at(node) + ": " + message);
-  }
-  std::string text(const YAML::Node& node, const std::string& what) const {
-    if (!node.IsDefined() || node.IsNull()) parse_error(node, what + " is missing");
-    if (!node.IsScalar()) parse_error(node, what + " is not a single value");
-    return node.Scalar();
-  }
   Value value(const YAML::Node& node, const std::string& what) const {
     const std::string s = text(node, what);
     const char* begin = s.c_str();
@@ -117,7 +106,7 @@ class YamlReader {
       if (name.empty() || n == name) return phase;
       names += (names.empty() ? "" : ", ") + n;
     }
-    fail(OPSPLIT_ERROR_PARSE, path_ + ": no phase \"" + name + "\" (the file has " + names + ")");
+    fail(OPSPLIT_ERROR_PARSE, path() + ": no phase \"" + name + "\" (the file has " + names + ")");
   }
 
   void read_elements(const YAML::Node& phase) {
@@ -531,21 +520,13 @@ class YamlReader {
 }  // namespace
 
 GasMechanism load_yaml(const std::string& path, const std::string& phase) {
-  auto yaml_error = [&](const YAML::Exception& e) {
-    fail(OPSPLIT_ERROR_PARSE, path + (e.mark.line >= 0 ? ":" + std::to_string(e.mark.line + 1) : "") + ": " + e.msg);
-  };
-  YAML::Node root;
-  try {
-    root = YAML::Load(read_text_file(path));
-  } catch (const YAML::Exception& e) {
-    yaml_error(e);
-  }
+  const YamlFile file(path);
+  const YAML::Node root = file.load();
   try {
     return YamlReader(path, root).read(phase);
   } catch (const YAML::Exception& e) {
-    yaml_error(e);
+    file.fail_at(e);
   }
-  return {};  // not reached: yaml_error throws
 }
 
 }  // namespace opsplit::chem
