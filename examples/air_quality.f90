@@ -1,17 +1,21 @@
-! The air-quality run of examples/air_quality.c from Fortran: SAPRC-99 read at run time
-! from saprc99.def (KPP), every species carried on an opsplit field by the wind and
-! diffusion, the emissions of a city as sources, and an opsplit ODE batch for the chemistry of
-! every cell under the diurnal sun of KPP (Lie splitting, 10-minute steps from 06:00).
+! The air-quality run of examples/air_quality.c from Fortran: MOZART TS1 read at run time
+! from of MICM own configuration files (tests/data/micm/v0/TS1: 209 species, 547
+! reactions), every species carried on an opsplit field by the wind and diffusion, the
+! emissions of a city as sources, and an opsplit ODE batch for the chemistry of every cell
+! under the diurnal sun of KPP (Lie splitting, 10-minute steps from 06:00).
 !
-!   air_quality_fortran [N [HOURS [DEF_FILE]]]
+!   air_quality_fortran [N [HOURS [CONFIG]]]
 !
-! N x N cells of 4 km (default 24), HOURS hours (default 2), the mechanism file (default
-! tests/data/kpp/saprc99.def in the repository). The state lives in the array of the host
-! y(nspecies, N*N): the interleaved layout and the AOS layout are both
-! that order, so a step hands it from transport to chemistry and back without copies of
-! its own. Prints a line per hour (O3 and NO2 in the city and 60 km downwind, ppb) and
-! writes air_quality_f_o3.png (the O3 map at the end) in the current directory. Every
-! opsplit call stops the program with its message when it fails (no stat given).
+! N x N cells of 4 km (default 24), HOURS hours (default 2), the MICM configuration
+! (default tests/data/micm/v0/TS1/config.json in the repository). The start and the inputs
+! (temperature, pressure, air density, noon photolysis scaled by the sun, aerosol
+! surfaces, user-defined rates) are the initial_conditions.csv of MICM beside it. The state
+! lives in the array of the host y(nspecies, N*N): the interleaved layout and the AOS
+! layout are both that order, so a step hands it from transport to chemistry and back
+! without copies of its own. Prints a line per hour (O3 and NO2 in the city and 60 km
+! downwind, ppb) and writes air_quality_f_o3.png (the O3 map at the end) in the current
+! directory. Every opsplit call stops the program with its message when it fails (no stat
+! given).
 program air_quality_fortran
   use opsplit
   implicit none
@@ -27,20 +31,24 @@ program air_quality_fortran
     end function png_slice_write
   end interface
 
-  real(c_double), parameter :: cfactor = 2.4476e13_c_double  ! molecules/cm^3 per ppm (saprc99.def)
+  real(c_double), parameter :: per_molecule_cm3 = 1e6_c_double / 6.02214076e23_c_double  ! mol/m^3
   real(c_double), parameter :: cell = 4000.0_c_double, dt = 600.0_c_double, start_hour = 6.0_c_double
-  character(len=4096) :: def_path = AIR_QUALITY_MECHANISM, arg
+  character(len=4096) :: config = AIR_QUALITY_MECHANISM, arg
   integer :: n = 24, hours = 2, steps_per_hour, step, city_x, city_y, city, far, e, dx, dy, face
   integer(c_int) :: nspecies, nparams, s, o3, no2, q
   integer(c_int64_t) :: substeps
-  real(c_double) :: hour, stable, ppb
-  real(c_double), allocatable :: y(:, :), params(:, :), o3_map(:)
+  real(c_double) :: hour, stable, ppb, sun
+  real(c_double), allocatable :: y(:, :), params(:, :), base(:), o3_map(:)
+  logical, allocatable :: photolysis(:)
   type(opsplit_context_t) :: ctx
   type(opsplit_mechanism_t) :: mech
   type(opsplit_field_t) :: field
   type(opsplit_rd_t) :: rd
   type(opsplit_ode_t) :: ode
-  character(len=8), parameter :: emitted(7) = [character(len=8) :: 'NO', 'NO2', 'HCHO', 'ALK4', 'ARO1', 'OLE1', 'ETHENE']
+  ! The citys emissions in molecules/cm^3/s (as the C examples): NO, NO2, formaldehyde,
+  ! alkanes, toluene, propene, ethene.
+  character(len=8), parameter :: emitted(7) = [character(len=8) :: 'NO', 'NO2', 'CH2O', 'BIGALK', 'TOLUENE', &
+                                                'C3H6', 'C2H4']
   real(c_double), parameter :: rate(7) = [2e8_c_double, 2e7_c_double, 1e7_c_double, 5e7_c_double, 2e7_c_double, &
                                           2e7_c_double, 2e7_c_double]
 
@@ -52,23 +60,23 @@ program air_quality_fortran
     call get_command_argument(2, arg)
     read (arg, *) hours
   end if
-  if (command_argument_count() >= 3) call get_command_argument(3, def_path)
-  if (n < 8 .or. hours < 1) error stop 'usage: air_quality_fortran [N >= 8 [HOURS >= 1 [DEF_FILE]]]'
+  if (command_argument_count() >= 3) call get_command_argument(3, config)
+  if (n < 8 .or. hours < 1) error stop 'usage: air_quality_fortran [N >= 8 [HOURS >= 1 [CONFIG]]]'
 
   call ctx%create()
-  call mech%load_kpp(ctx, trim(def_path))
+  call mech%load_micm(ctx, trim(config))
   call mech%counts(nspecies=nspecies, nparams=nparams)
   o3 = mech%find_species('O3')
   no2 = mech%find_species('NO2')
-  allocate(y(nspecies, n * n), params(nparams, n * n), o3_map(n * n))
+  allocate(y(nspecies, n * n), params(nparams, n * n), base(nparams), photolysis(nparams), o3_map(n * n))
 
-  ! The .defs initial values (the first row of the KPP trajectory beside it), all but
-  ! ozone at a tenth, in every cell.
-  call initial_values(def_path(1:len_trim(def_path) - 4) // '_kpp.txt', y(:, 1))
-  do s = 1, nspecies
-    if (s /= o3) y(s, 1) = 0.1_c_double * y(s, 1)
-  end do
+  ! of MICM initial conditions beside the configuration, in every cell; the inputs named
+  ! PHOTO.x are the ones the sun scales.
+  call micm_conditions(config(1:index(config, '/', back=.true.)) // 'initial_conditions.csv', y(:, 1))
   y = spread(y(:, 1), 2, n * n)
+  do q = 1, nparams
+    photolysis(q) = index(mech%parameter_name(q), 'PHOTO.') == 1
+  end do
 
   ! Transport: all species on one field, periodic, the same wind and diffusion for all.
   call field%create(ctx, n, n, 1, nspecies)
@@ -88,7 +96,7 @@ program air_quality_fortran
     s = mech%find_species(trim(emitted(e)))
     do dx = -1, 1
       do dy = -1, 1
-        call rd%add_source(s, city_x + dx, city_y + dy, 1, rate(e))
+        call rd%add_source(s, city_x + dx, city_y + dy, 1, rate(e) * per_molecule_cm3)
       end do
     end do
   end do
@@ -96,30 +104,26 @@ program air_quality_fortran
   stable = rd%max_stable_dt(field)
   substeps = ceiling(dt / (0.9_c_double * stable), c_int64_t)
 
-  ! Chemistry: every cell a system, its inputs as saprc99.def sets them.
+  ! Chemistry: every cell a system, atol 1 molecule/cm^3 in of MICM units.
   call ode%create(ctx, nspecies, n * n, nparams)
   call ode%set_mechanism(mech)
-  call ode%set_tolerances(1e-3_c_double, 1.0_c_double)
+  call ode%set_tolerances(1e-3_c_double, per_molecule_cm3)
   call ode%set_keep_step(.true.)
-  params = 0
-  call set_input('TEMP', 298.0_c_double)
-  call set_input('CFACTOR', cfactor)
-  call set_input('AIR', 1e6_c_double * cfactor)
-  call set_input('O2', 2.09e5_c_double * cfactor)
-  call set_input('H2O', 2e4_c_double * cfactor)
-  call set_input('CH4', cfactor)
 
-  print '(i0, " x ", i0, " cells of 4 km, SAPRC-99 (", i0, " species)")', n, n, nspecies
+  print '(i0, " x ", i0, " cells of 4 km, TS1 (", i0, " species)")', n, n, nspecies
   print '(a)', ' hour   SUN   O3 city  NO2 city  O3 downwind  NO2 downwind (ppb)'
   steps_per_hour = nint(3600.0_c_double / dt)
   city = (city_y - 1) * n + city_x
   far = (city_y - 1) * n + modulo(city_x - 1 + 15, n) + 1
-  ppb = 1e3_c_double / cfactor
+  ppb = 1e9_c_double / base(3)  ! M, the air density (parameters TEMP, PRESS, M come first)
   do step = 0, hours * steps_per_hour - 1
     hour = start_hour + step * dt / 3600.0_c_double
     call rd%step(field, dt / real(substeps, c_double), substeps)
     call field%download(y, OPSPLIT_LAYOUT_INTERLEAVED)
-    call set_input('SUN', kpp_sun(hour + 0.5_c_double * dt / 3600.0_c_double))
+    sun = kpp_sun(hour + 0.5_c_double * dt / 3600.0_c_double)
+    do q = 1, nparams
+      params(q, :) = merge(base(q) * sun, base(q), photolysis(q))
+    end do
     call ode%set_state(y)
     call ode%set_parameters(params)
     call ode%integrate(0.0_c_double, dt)
@@ -135,7 +139,7 @@ program air_quality_fortran
   if (png_slice_write('air_quality_f_o3.png' // c_null_char, o3_map, int(n, c_int), int(n, c_int), 0.0_c_double, &
                       0.0_c_double) /= 0) error stop 'air_quality_fortran: the picture was not written'
   print '(a)', 'wrote air_quality_f_o3.png'
-  deallocate(y, params, o3_map)  ! the main program's arrays are not freed at its end
+  deallocate(y, params, base, photolysis, o3_map)  ! the main program arrays are not freed at its end
   call ode%destroy()
   call rd%destroy()
   call field%destroy()
@@ -143,15 +147,6 @@ program air_quality_fortran
   call ctx%destroy()
 
 contains
-
-  ! Input `name` of every cell, when the mechanism reads it.
-  subroutine set_input(name, value)
-    character(len=*), intent(in) :: name
-    real(c_double), intent(in) :: value
-    integer :: st
-    q = mech%find_parameter(name, stat=st)
-    if (st == OPSPLIT_SUCCESS) params(q, :) = value
-  end subroutine set_input
 
   ! Update_SUN of KPP at `hours` local time.
   real(c_double) function kpp_sun(hours)
@@ -165,34 +160,61 @@ contains
     kpp_sun = 0.5_c_double * (1.0_c_double + cos(acos(-1.0_c_double) * tau))
   end function kpp_sun
 
-  ! The values of the first row of a trajectory file (a header of names, then rows) for
-  ! the species of the mechanism.
-  subroutine initial_values(path, values)
+  ! of MICM initial_conditions.csv ("KEY,value[,value]" lines): CONC.x into values (the
+  ! start of each species, others 0); ENV.temperature, ENV.pressure and ENV.air_density into
+  ! base(1:3) (TEMP, PRESS, M); SURF.x,radius,number into SURF.xs two inputs; any other
+  ! KEY that names an input (PHOTO.x, USER.x) into base.
+  subroutine micm_conditions(path, values)
     character(len=*), intent(in) :: path
     real(c_double), intent(out) :: values(:)
-    character(len=65536) :: header
-    character(len=64) :: names(512)
-    real(c_double) :: row(512)
-    integer :: unit, ios, ncolumns, first, last, c, k, st
+    character(len=512) :: line, key, rest
+    real(c_double) :: first, second
+    integer :: unit, ios, comma, k, st
     open (newunit=unit, file=path, status='old', action='read', iostat=ios)
-    if (ios /= 0) error stop 'air_quality_fortran: cannot read the initial values beside the .def'
-    read (unit, '(a)') header
-    ncolumns = 0
-    last = 0
-    do
-      first = verify(header(last + 1:), ' ') + last
-      if (first == last) exit
-      last = index(header(first:), ' ') + first - 2
-      ncolumns = ncolumns + 1
-      names(ncolumns) = header(first:last)
-    end do
-    read (unit, *) row(1:ncolumns)
-    close (unit)
+    if (ios /= 0) error stop 'air_quality_fortran: cannot read initial_conditions.csv beside the configuration'
     values = 0
-    do c = 1, ncolumns
-      k = mech%find_species(trim(names(c)), stat=st)
-      if (st == OPSPLIT_SUCCESS) values(k) = row(c)
+    base = 0
+    do
+      read (unit, '(a)', iostat=ios) line
+      if (ios /= 0) exit
+      comma = index(line, ',')
+      if (comma == 0) cycle
+      key = line(1:comma - 1)
+      rest = line(comma + 1:)
+      comma = index(rest, ',')
+      second = 0
+      if (comma > 0) then
+        read (rest(1:comma - 1), *) first
+        read (rest(comma + 1:), *) second
+      else
+        read (rest, *) first
+      end if
+      if (key(1:5) == 'CONC.') then
+        k = mech%find_species(trim(key(6:)), stat=st)
+        if (st == OPSPLIT_SUCCESS) values(k) = first
+      else if (key == 'ENV.temperature') then
+        base(1) = first
+      else if (key == 'ENV.pressure') then
+        base(2) = first
+      else if (key == 'ENV.air_density') then
+        base(3) = first
+      else if (key(1:5) == 'SURF.') then
+        call set_base(trim(key) // '.effective radius [m]', first)
+        call set_base(trim(key) // '.particle number concentration [# m-3]', second)
+      else
+        call set_base(trim(key), first)
+      end if
     end do
-  end subroutine initial_values
+    close (unit)
+  end subroutine micm_conditions
+
+  ! base of the input called name, when the mechanism has one.
+  subroutine set_base(name, value)
+    character(len=*), intent(in) :: name
+    real(c_double), intent(in) :: value
+    integer :: st
+    q = mech%find_parameter(name, stat=st)
+    if (st == OPSPLIT_SUCCESS) base(q) = value
+  end subroutine set_base
 
 end program air_quality_fortran

@@ -1,5 +1,6 @@
 # Runs the air_quality example briefly in WORK_DIR (NX x NX cells, HOURS hours; FORTRAN=ON
-# for the Fortran program's positional arguments and its one map) and passes only when it
+# for the Fortran program's positional arguments and its one map; MECHANISM a mechanism
+# file other than the program's default) and passes only when it
 # exits 0, prints a line for each hour, and wrote its maps as NX x NX PNGs
 # (check_png.cmake) and, from C, the CSV (a header and HOURS rows).
 include(${CMAKE_CURRENT_LIST_DIR}/check_png.cmake)
@@ -9,6 +10,9 @@ if(FORTRAN)
   set(maps air_quality_f_o3.png)
 else()
   set(args --nx ${NX} --hours ${HOURS} --out ${WORK_DIR})
+  if(MECHANISM)
+    list(APPEND args --mechanism ${MECHANISM})
+  endif()
   set(maps air_quality_o3.png air_quality_no2.png)
 endif()
 foreach(map ${maps})
