@@ -203,6 +203,53 @@ TEST(Micm, FullConfigurationKeepsTheStateAndNamesEveryInput) {
   EXPECT_EQ(json.ydot({A, 0.0, 0.0}, params), d);
 }
 
+// Every rate law's keys as the reader maps them: one reaction A -> P_i per type, each to
+// its own product, so that dP_i/dt at A = 1 is the reaction's rate constant, against
+// the law's formula over the file's values written out here.
+TEST(Micm, EveryReactionTypeMapsItsKeys) {
+  const std::string laws =
+      "  - {type: ARRHENIUS, gas phase: gas, A: 2.5e-3, B: -1.5, Ea: 4.0e-21, D: 250, E: 2.0e-6,\n"
+      "     reactants: [{name: A}], products: [{name: P1}]}\n"
+      "  - {type: TROE, gas phase: gas, k0_A: 1.2e3, k0_B: -2.0, k0_C: 40, kinf_A: 3.0e5, kinf_B: -0.5,\n"
+      "     kinf_C: 10, Fc: 0.45, N: 1.3, reactants: [{name: A}], products: [{name: P2}]}\n"
+      "  - {type: TERNARY_CHEMICAL_ACTIVATION, gas phase: gas, k0_A: 1.2e3, k0_B: -2.0, k0_C: 40,\n"
+      "     kinf_A: 3.0e5, kinf_B: -0.5, kinf_C: 10, Fc: 0.45, N: 1.3, reactants: [{name: A}], products: [{name: P3}]}\n"
+      "  - {type: TERNARY_CHEMICAL_ACTIVATION_JPL19, gas phase: gas, k0_A: 1.2e3, k0_B: -2.0, k0_C: 40, k0_D: 290,\n"
+      "     kinf_A: 3.0e5, kinf_B: -0.5, kinf_C: 10, kinf_D: 310, kint_A: 7.0, kint_B: 0.3, kint_C: -20, kint_D: 298,\n"
+      "     Fc: 0.45, N: 1.3, reactants: [{name: A}], products: [{name: P4}]}\n"
+      "  - {type: TUNNELING, gas phase: gas, A: 4.0, B: 900, C: 1.0e7, reactants: [{name: A}], products: [{name: P5}]}\n"
+      "  - {type: TAYLOR_SERIES, gas phase: gas, A: 3.0, C: -50, taylor coefficients: [1.0, 0.1, -0.002],\n"
+      "     reactants: [{name: A}], products: [{name: P6}]}\n"
+      "  - {type: USER_DEFINED, name: u, scaling factor: 2.5, gas phase: gas, reactants: [{name: A}],\n"
+      "     products: [{name: P7, coefficient: 0.4}]}\n";
+  std::string species = "version: 1.0.0\nspecies:\n  - name: A\n", phase = "  - name: gas\n    species: [A";
+  for (int i = 1; i <= 7; ++i) {
+    species += "  - name: P" + std::to_string(i) + "\n";
+    phase += ", P" + std::to_string(i);
+  }
+  const std::string path = testing::TempDir() + "opsplit_micm_laws.yaml";
+  std::ofstream(path) << species << "phases:\n" << phase << "]\nreactions:\n" << laws;
+  Loaded m(path, OPSPLIT_BACKEND_CPU);
+  ASSERT_EQ(m.nspecies, 8);
+  ASSERT_EQ(m.nparams, 4);  // TEMP, PRESS, M, USER.u
+  EXPECT_EQ(m.parameter_name(3), "USER.u");
+  const double T = 263.0, P = 55000.0, M = 25.2, user = 0.37;
+  const std::vector<double> d = m.ydot({1.0, 0, 0, 0, 0, 0, 0, 0}, {T, P, M, user});
+  auto k = [&](double A, double B, double C, double D) { return A * std::exp(C / T) * std::pow(T / D, B); };
+  const double k0 = k(1.2e3, -2.0, 40, 300), kinf = k(3.0e5, -0.5, 10, 300), r = k0 * M / kinf;
+  const double F = std::pow(0.45, 1.3 / (1.3 + std::pow(std::log10(r), 2)));
+  const double k0j = k(1.2e3, -2.0, 40, 290), kinfj = k(3.0e5, -0.5, 10, 310), rj = k0j * M / kinfj;
+  const double kf = k0j * M / (1 + rj) * std::pow(0.45, 1.3 / (1.3 + std::pow(std::log10(rj), 2)));
+  const double expected[7] = {k(2.5e-3, -1.5, -4.0e-21 / 1.380649e-23, 250) * (1 + 2.0e-6 * P),
+                              k0 * M / (1 + r) * F,
+                              k0 / (1 + r) * F,
+                              kf + k(7.0, 0.3, -20, 298) * (1 - kf / kinfj),
+                              4.0 * std::exp(-900 / T + 1.0e7 / (T * T * T)),
+                              (1.0 + 0.1 * T - 0.002 * T * T) * k(3.0, 0, -50, 300),
+                              0.4 * 2.5 * user};
+  for (int i = 0; i < 7; ++i) EXPECT_LE(relative(d[static_cast<size_t>(i + 1)], expected[i]), 1e-13) << "P" << i + 1;
+}
+
 // TS1 in its v0 form (molecule cm^-3 constants that the reader converts) and its v1
 // form (SI constants): the same 209 species and 547 reactions; dy/dt at a state agrees
 // to rounding (the v1 file's constants were converted once, with 16 digits printed).
