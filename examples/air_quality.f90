@@ -18,18 +18,9 @@
 ! given).
 program air_quality_fortran
   use opsplit
+  use png_slice, only: png_slice_write
   implicit none
 
-  interface
-    function png_slice_write(path, values, nx, ny, lo, hi) bind(C, name="png_slice_write") result(rc)
-      import :: c_char, c_double, c_int
-      character(kind=c_char), intent(in) :: path(*)
-      real(c_double), intent(in) :: values(*)
-      integer(c_int), value :: nx, ny
-      real(c_double), value :: lo, hi
-      integer(c_int) :: rc
-    end function png_slice_write
-  end interface
 
   real(c_double), parameter :: per_molecule_cm3 = 1e6_c_double / 6.02214076e23_c_double  ! mol/m^3
   real(c_double), parameter :: cell = 4000.0_c_double, dt = 600.0_c_double, start_hour = 6.0_c_double

@@ -57,20 +57,11 @@
 program mpi_plume
   use mpi
   use opsplit
+  use png_slice, only: png_slice_write
   use opsplit_mpi
   use, intrinsic :: iso_fortran_env, only: error_unit, int64
   implicit none
 
-  interface
-    function png_slice_write(path, values, nx, ny, lo, hi) bind(C, name="png_slice_write") result(rc)
-      import :: c_char, c_double, c_int
-      character(kind=c_char), intent(in) :: path(*)
-      real(c_double), intent(in) :: values(*)
-      integer(c_int), value :: nx, ny
-      real(c_double), value :: lo, hi
-      integer(c_int) :: rc
-    end function png_slice_write
-  end interface
 
   integer(c_int), parameter :: ns = 3, no = 1, no2 = 2, o3 = 3  ! species = field components
   character(len=3), parameter :: names(ns) = ['NO ', 'NO2', 'O3 ']

@@ -7,18 +7,9 @@
 ! N^3 cells (default 64), STEPS steps (default 2000), 4 pictures <problem>_f_<step>.png.
 program seed_problems_fortran
   use opsplit
+  use png_slice, only: png_slice_write
   implicit none
 
-  interface
-    function png_slice_write(path, values, nx, ny, lo, hi) bind(C, name="png_slice_write") result(rc)
-      import :: c_char, c_double, c_int
-      character(kind=c_char), intent(in) :: path(*)
-      real(c_double), intent(in) :: values(*)
-      integer(c_int), value :: nx, ny
-      real(c_double), value :: lo, hi
-      integer(c_int) :: rc
-    end function png_slice_write
-  end interface
 
   character(len=32) :: problem, arg
   integer :: n = 64, steps = 2000, frame, ncomp, shown, done, target
