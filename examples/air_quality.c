@@ -189,6 +189,7 @@ int main(int argc, char** argv) {
   opsplit_rd rd = NULL;
   opsplit_ode ode = NULL;
   double *y = NULL, *params = NULL, *base = NULL, *o3 = NULL, *no2 = NULL;
+  char* photolysis = NULL; /* per input: a PHOTO.x rate the sun scales (MICM's files) */
   int* results = NULL;
   int64_t* accepted = NULL;
   FILE* csv = NULL;
@@ -209,11 +210,12 @@ int main(int argc, char** argv) {
   y = malloc(sizeof(double) * (size_t)(ncells * nspecies));
   params = calloc((size_t)(ncells * nparams), sizeof(double));
   base = calloc((size_t)nparams + 1, sizeof(double));
+  photolysis = calloc((size_t)nparams + 1, sizeof(char));
   o3 = malloc(sizeof(double) * (size_t)ncells);
   no2 = malloc(sizeof(double) * (size_t)ncells);
   results = malloc(sizeof(int) * (size_t)ncells);
   accepted = malloc(sizeof(int64_t) * (size_t)ncells);
-  if (!y || !params || !base || !o3 || !no2 || !results || !accepted) {
+  if (!y || !params || !base || !photolysis || !o3 || !no2 || !results || !accepted) {
     fprintf(stderr, "air_quality: out of memory\n");
     goto done;
   }
@@ -229,6 +231,11 @@ int main(int argc, char** argv) {
   } else {
     beside(mech_path, "initial_conditions.csv", path, sizeof path);
     if (read_micm_conditions(path, mech, nspecies, y, base) < 0) goto done;
+    for (int q = 0; q < nparams; ++q) { /* the inputs the sun scales: PHOTO.x */
+      const char* name = NULL;
+      TRY(opsplit_mechanism_get_parameter_name(mech, q, &name));
+      photolysis[q] = !strncmp(name, "PHOTO.", 6);
+    }
     ppb = 1e9 / base[2]; /* M, the air density: TEMP, PRESS and M are a MICM mechanism's inputs 0, 1 and 2 */
   }
   for (int64_t c = 1; c < ncells; ++c) memcpy(y + c * nspecies, y, sizeof(double) * (size_t)nspecies);
@@ -299,9 +306,7 @@ int main(int argc, char** argv) {
       set_input(mech, "SUN", sun, params, nparams, ncells);
     } else { /* MICM's inputs: its noon photolysis times the sun, the others as the file gives them */
       for (int q = 0; q < nparams; ++q) {
-        const char* name = NULL;
-        TRY(opsplit_mechanism_get_parameter_name(mech, q, &name));
-        const double value = base[q] * (!strncmp(name, "PHOTO.", 6) ? sun : 1.0);
+        const double value = base[q] * (photolysis[q] ? sun : 1.0);
         for (int64_t c = 0; c < ncells; ++c) params[c * nparams + q] = value;
       }
     }
@@ -337,7 +342,7 @@ int main(int argc, char** argv) {
 
 done:
   if (csv) fclose(csv);
-  free(y), free(params), free(base), free(o3), free(no2), free(results), free(accepted);
+  free(y), free(params), free(base), free(photolysis), free(o3), free(no2), free(results), free(accepted);
   opsplit_ode_destroy(&ode);
   opsplit_rd_destroy(&rd);
   opsplit_field_destroy(&field);

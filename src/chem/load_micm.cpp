@@ -30,7 +30,10 @@ namespace {
 constexpr double kBoltzmann = 1.380649e-23;  // J/K: v1 and v0's Ea (J) as C = -Ea/k_B
 // v0's rate constants are in molecule cm^-3 units; MICM's in mol m^-3: (N_A 1e-6)^order.
 constexpr double kMolPerM3ToMoleculesPerCm3 = 6.02214076e23 * 1.0e-6;
-constexpr int kInputTemp = 0, kInputPress = 1, kInputM = 2, kFirstReactionInput = 3;
+// Parameters 0, 1, 2: the conditions every MICM rate law may read; the reactions' own
+// inputs follow them.
+constexpr const char* kConditions[] = {"TEMP", "PRESS", "M"};
+constexpr int kFirstReactionInput = 3;
 constexpr int kMaxReactantCount = 16;     // copies of one reactant (MICM's orders are small)
 constexpr size_t kMaxCampFiles = 256;     // v0 files one configuration may list
 
@@ -59,7 +62,17 @@ struct Component {
 
 class MicmReader {
  public:
-  explicit MicmReader(Mechanism& mech) : mech_(mech) {}
+  // Names the conditions (parameters 0-2) in `mech`.
+  explicit MicmReader(Mechanism& mech) : mech_(mech) {
+    for (int p = 0; p < kFirstReactionInput; ++p) mech_.name_parameter(p, kConditions[p]);
+    names_.input = [](const std::string& name, int index) {
+      if (index >= 0) return name == "IN" ? index : -1;  // IN(n): parameter n, a reaction's input
+      for (int p = 0; p < kFirstReactionInput; ++p)
+        if (name == kConditions[p]) return p;
+      return -1;
+    };
+    names_.functions = micm_rate_laws();
+  }
 
   // Reads the configuration at `path`; yaml-cpp's faults become PARSE at their file.
   void read(const std::string& path) {
@@ -96,6 +109,7 @@ class MicmReader {
   std::map<std::string, MicmSpecies> species_;
   std::set<std::string> labels_;  // reaction inputs, upper case (as parameters match names)
   int next_input_ = kFirstReactionInput;
+  RateNames names_;  // what the rates' expressions read: the conditions, IN(n) and MICM's laws
 
   // ---- reading values ------------------------------------------------------------
   YAML::Node load(const std::string& file) {
@@ -209,15 +223,9 @@ class MicmReader {
     } catch (const Error& e) {
       parse_error(where, what + ": " + e.what());
     }
-    RateNames names;
-    names.input = [](const std::string& name, int index) {
-      if (index < 0) return name == "TEMP" ? kInputTemp : name == "PRESS" ? kInputPress : name == "M" ? kInputM : -1;
-      return name == "IN" ? index : -1;
-    };
-    names.functions = micm_rate_laws();
     RateProgram program;
     RateError error;
-    if (!compile_rate_expression(rate, names, program, error))
+    if (!compile_rate_expression(rate, names_, program, error))
       parse_error(where, what + ": its rate \"" + rate + "\" does not compile: " + error.message);
     mech_.set_rate_program(reaction, std::move(program));
   }
@@ -376,7 +384,7 @@ class MicmReader {
     const std::string what = type + " reaction " + std::to_string(count) + (name.empty() ? "" : " (" + name + ")");
     if (type == "LAMBDA_RATE_CONSTANT")
       fail(OPSPLIT_ERROR_UNSUPPORTED, at(r) + ": " + what + ": a lambda's rate is code MICM's host registers, not data");
-    if (type != "SURFACE" && text(r["gas phase"], what + ": gas phase") != gas)
+    if (text(r["gas phase"], what + ": gas phase") != gas)
       parse_error(r["gas phase"], what + ": phase \"" + r["gas phase"].Scalar() + "\" is not the gas phase \"" + gas + "\"");
     auto reactants = [&] { return v1_components(r["reactants"], what + ": reactants"); };
     auto products = [&] {
@@ -441,8 +449,6 @@ class MicmReader {
     } else if (type == "SURFACE") {
       check_keys(r, what, {"type", "name", "gas phase", "gas-phase species", "gas-phase products",
                            "reaction probability", "condensed phase"});
-      if (text(r["gas phase"], what + ": gas phase") != gas)
-        parse_error(r["gas phase"], what + ": phase \"" + r["gas phase"].Scalar() + "\" is not the gas phase");
       const std::string species = text(r["gas-phase species"], what + ": gas-phase species");
       add_reaction(r, what, {{species, 1.0, r["gas-phase species"]}},
                    v1_components(r["gas-phase products"], what + ": gas-phase products"),
@@ -581,10 +587,6 @@ class MicmReader {
 
 }  // namespace
 
-void load_micm(Mechanism& mech, const std::string& path) {
-  for (const auto& [param, name] : {std::pair{kInputTemp, "TEMP"}, {kInputPress, "PRESS"}, {kInputM, "M"}})
-    mech.name_parameter(param, name);
-  MicmReader(mech).read(path);
-}
+void load_micm(Mechanism& mech, const std::string& path) { MicmReader(mech).read(path); }
 
 }  // namespace opsplit::chem

@@ -221,13 +221,14 @@ static bool is_label(const std::string& text) {
 static std::string parameter_key(const std::string& text) {
   size_t i = 0;
   while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
-  const bool identifier_start = i > 0 && i <= kMaxNameBytes && !std::isdigit(static_cast<unsigned char>(text[0]));
-  if (!identifier_start || (i < text.size() && text[i] != '(')) return is_label(text) ? upper_case(text) : "";
-  if (i == text.size()) return upper_case(text);
+  const bool identifier = i > 0 && i <= kMaxNameBytes && !std::isdigit(static_cast<unsigned char>(text[0]));
+  if (identifier && i == text.size()) return upper_case(text);
   size_t j = i + 1;  // NAME(index)
   while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-  if (j == i + 1 || j - i - 1 > 9 || j + 1 != text.size() || text[j] != ')') return is_label(text) ? upper_case(text) : "";
-  return upper_case(text.substr(0, i)) + "(" + num(std::stoll(text.substr(i + 1, j - i - 1))) + ")";
+  const bool indexed = identifier && text[i] == '(' && j > i + 1 && j - i - 1 <= 9 && j + 1 == text.size() &&
+                       text[j] == ')';
+  if (indexed) return upper_case(text.substr(0, i)) + "(" + num(std::stoll(text.substr(i + 1, j - i - 1))) + ")";
+  return is_label(text) ? upper_case(text) : "";
 }
 
 void opsplit_mechanism_s::name_parameter(int param, const char* name) {
