@@ -8,6 +8,7 @@
 #include "chem/rate_program.cuh"
 #include "chem/thermo.cuh"
 #include "common/hd.cuh"
+#include "common/vector.cuh"
 #include "linalg/sparse_lu.cuh"
 
 namespace opsplit::chem {
@@ -58,8 +59,12 @@ OPSPLIT_HD double integer_power(double y, int n) {
   return p;
 }
 
+// The functions below take a system's vectors (parameters, rate constants k, y, the
+// outputs) as pointers or Strided views (common/strided.cuh), each its own type.
+
 // k_r for one system's parameters.
-OPSPLIT_HD double rate_constant(const MassAction& m, int r, const double* params) {
+template <class P>
+OPSPLIT_HD double rate_constant(const MassAction& m, int r, P params) {
   const double a = m.rate_a[r];
   switch (m.rate_kind[r]) {
     case kRateArrhenius: {
@@ -80,12 +85,14 @@ OPSPLIT_HD double rate_constant(const MassAction& m, int r, const double* params
   }
 }
 
-OPSPLIT_HD void rate_constants(const MassAction& m, const double* params, double* k) {
+template <class P, class K>
+OPSPLIT_HD void rate_constants(const MassAction& m, P params, K k) {
   for (int r = 0; r < m.nreactions; ++r) k[r] = rate_constant(m, r, params);
 }
 
 // Reaction r's species-sum factor at y: the sum over its summed species, 1 without one.
-OPSPLIT_HD double species_sum(const MassAction& m, int r, const double* y) {
+template <class Y>
+OPSPLIT_HD double species_sum(const MassAction& m, int r, Y y) {
   const int begin = m.sum_begin[r], end = m.sum_begin[r + 1];
   if (begin == end) return 1.0;
   double sum = 0.0;
@@ -94,7 +101,8 @@ OPSPLIT_HD double species_sum(const MassAction& m, int r, const double* y) {
 }
 
 // k_r prod y^order: the rate without its species-sum factor.
-OPSPLIT_HD double mass_action_term(const MassAction& m, const double* k, const double* y, int r) {
+template <class K, class Y>
+OPSPLIT_HD double mass_action_term(const MassAction& m, K k, Y y, int r) {
   double w = k[r];
   for (int e = m.reactant_begin[r]; e < m.reactant_begin[r + 1]; ++e)
     w *= integer_power(y[m.reactant_species[e]], m.reactant_order[e]);
@@ -102,19 +110,21 @@ OPSPLIT_HD double mass_action_term(const MassAction& m, const double* k, const d
 }
 
 // ydot = sum_r delta_r * k_r * sum_r(y) * prod y^order.
-OPSPLIT_HD void mass_action_rates(const MassAction& m, const double* k, const double* y, double* ydot) {
+template <class K, class Y, class Out>
+OPSPLIT_HD void mass_action_rates(const MassAction& m, K k, Y y, Out ydot) {
   for (int s = 0; s < m.nspecies; ++s) ydot[s] = 0.0;
   for (int r = 0; r < m.nreactions; ++r) {
     const double w = mass_action_term(m, k, y, r) * species_sum(m, r, y);
-    for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
-      ydot[m.change_species[e]] += m.change_delta[e] * w;
+    const int begin = m.change_begin[r];
+    scatter_add(m.change_begin[r + 1] - begin, m.change_species + begin, m.change_delta + begin, w, ydot);
   }
 }
 
 // d w_r / d y_j through reactant entry a (species j): order_j y_j^(order_j - 1) times the
 // rest and the species-sum factor. (A summed species adds k_r prod y^order: the terms of
 // the sum's own loop in the Jacobians below.)
-OPSPLIT_HD double rate_derivative(const MassAction& m, const double* k, const double* y, int r, int a) {
+template <class K, class Y>
+OPSPLIT_HD double rate_derivative(const MassAction& m, K k, Y y, int r, int a) {
   const int begin = m.reactant_begin[r], end = m.reactant_begin[r + 1];
   const int j = m.reactant_species[a];
   double dw = k[r] * static_cast<double>(m.reactant_order[a]) * integer_power(y[j], m.reactant_order[a] - 1);
@@ -144,21 +154,21 @@ OPSPLIT_HD void mass_action_jacobian(const MassAction& m, const double* k, const
 }
 
 // The same Jacobian as the m.lu.nnz values of the sparse LU pattern (fill-in zero).
-OPSPLIT_HD void mass_action_jacobian_sparse(const MassAction& m, const double* k, const double* y, double* values) {
+template <class K, class Y, class Out>
+OPSPLIT_HD void mass_action_jacobian_sparse(const MassAction& m, K k, Y y, Out values) {
   for (int i = 0; i < m.lu.nnz; ++i) values[i] = 0.0;
   int term = 0;
-  for (int r = 0; r < m.nreactions; ++r)
-    for (int a = m.reactant_begin[r]; a < m.reactant_begin[r + 1]; ++a) {
-      const double dw = rate_derivative(m, k, y, r, a);
-      for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
-        values[m.jacobian_slot[term++]] += m.change_delta[e] * dw;
-    }
+  for (int r = 0; r < m.nreactions; ++r) {
+    const int begin = m.change_begin[r], changes = m.change_begin[r + 1] - begin;
+    for (int a = m.reactant_begin[r]; a < m.reactant_begin[r + 1]; ++a, term += changes)
+      scatter_add(changes, m.jacobian_slot + term, m.change_delta + begin, rate_derivative(m, k, y, r, a), values);
+  }
   for (int r = 0; r < m.nreactions; ++r)
     if (m.sum_begin[r] != m.sum_begin[r + 1]) {
       const double dw = mass_action_term(m, k, y, r);
-      for (int i = m.sum_begin[r]; i < m.sum_begin[r + 1]; ++i)
-        for (int e = m.change_begin[r]; e < m.change_begin[r + 1]; ++e)
-          values[m.jacobian_slot[term++]] += m.change_delta[e] * dw;
+      const int begin = m.change_begin[r], changes = m.change_begin[r + 1] - begin;
+      for (int i = m.sum_begin[r]; i < m.sum_begin[r + 1]; ++i, term += changes)
+        scatter_add(changes, m.jacobian_slot + term, m.change_delta + begin, dw, values);
     }
 }
 

@@ -38,7 +38,9 @@ constexpr int kRateStackDepth = 16;
 
 // Runs `length` instructions that the compiler made (it checked that every operator has
 // its operands and that the stack never passes kRateStackDepth) and returns the value.
-OPSPLIT_HD double evaluate_rate(const int* code, int length, const double* constants, const double* inputs) {
+// Inputs: const double* or Strided<const double> (common/strided.cuh).
+template <class Inputs>
+OPSPLIT_HD double evaluate_rate(const int* code, int length, const double* constants, Inputs inputs) {
   double stack[kRateStackDepth];
   int top = 0;  // the number of values on the stack
   for (int i = 0; i < length; ++i) {

@@ -24,9 +24,26 @@ struct SparseLu {
   const int* diag = nullptr;
 };
 
+// w[col[kk]] -= l * v[kk] for kk in [begin, end): U's row j times l off row p (its
+// columns distinct), four loads before their stores (common/vector.cuh's scatter_add
+// says why).
+template <class V>
+OPSPLIT_HD void subtract_row(int begin, int end, const int* col, double l, V v, V w) {
+  int kk = begin;
+  for (; kk + 4 <= end; kk += 4) {
+    const int c0 = col[kk], c1 = col[kk + 1], c2 = col[kk + 2], c3 = col[kk + 3];
+    const double w0 = w[c0], w1 = w[c1], w2 = w[c2], w3 = w[c3];
+    const double v0 = v[kk], v1 = v[kk + 1], v2 = v[kk + 2], v3 = v[kk + 3];
+    w[c0] = w0 - l * v0, w[c1] = w1 - l * v1, w[c2] = w2 - l * v2, w[c3] = w3 - l * v3;
+  }
+  for (; kk < end; ++kk) w[col[kk]] -= l * v[kk];
+}
+
 // In place: v (nnz values of the matrix on the pattern) becomes L (unit diagonal, not
-// stored) and U. w: n scratch. False on a zero or non-finite pivot.
-OPSPLIT_HD bool sparse_lu_factor(const SparseLu& s, double* v, double* w) {
+// stored) and U. w: n scratch. False on a zero or non-finite pivot. V: double* or
+// Strided<double> (common/strided.cuh), as for the vectors below.
+template <class V>
+OPSPLIT_HD bool sparse_lu_factor(const SparseLu& s, V v, V w) {
   for (int p = 0; p < s.n; ++p) {
     const int begin = s.row_begin[p], end = s.row_begin[p + 1], d = s.diag[p];
     for (int k = begin; k < end; ++k) w[s.col[k]] = v[k];
@@ -34,7 +51,7 @@ OPSPLIT_HD bool sparse_lu_factor(const SparseLu& s, double* v, double* w) {
       const int j = s.col[k];
       const double l = w[j] / v[s.diag[j]];
       w[j] = l;
-      for (int kk = s.diag[j] + 1; kk < s.row_begin[j + 1]; ++kk) w[s.col[kk]] -= l * v[kk];
+      subtract_row(s.diag[j] + 1, s.row_begin[j + 1], s.col, l, v, w);
     }
     for (int k = begin; k < end; ++k) v[k] = w[s.col[k]];
     const double pivot = v[d];
@@ -44,7 +61,8 @@ OPSPLIT_HD bool sparse_lu_factor(const SparseLu& s, double* v, double* w) {
 }
 
 // b (in equation order) becomes the solution of (LU) x = b. w: n scratch.
-OPSPLIT_HD void sparse_lu_solve(const SparseLu& s, const double* v, double* b, double* w) {
+template <class V>
+OPSPLIT_HD void sparse_lu_solve(const SparseLu& s, V v, V b, V w) {
   for (int p = 0; p < s.n; ++p) {
     double x = b[s.order[p]];
     for (int k = s.row_begin[p]; k < s.diag[p]; ++k) x -= v[k] * w[s.col[k]];

@@ -5,6 +5,8 @@
 //   int n;                                          // equations
 //   int f(double t, const double* y, double* ydot); // 0 ok, > 0 recoverable, < 0 fatal
 //   int jacobian(double t, const double* y, double* jac);  // column-major n x n
+// (f and jacobian may be templates taking any vector type V the integrators are called
+// with: a pointer, or a Strided view of interleaved vectors, common/strided.cuh)
 //   bool has_jacobian() const;  bool autonomous() const;
 // or, with `static constexpr bool kSparseJacobian = true`, a jacobian() that fills the
 // values of the pattern `const linalg::SparseLu& sparse_lu() const` gives (linalg/sparse_lu.cuh):
@@ -74,7 +76,8 @@ OPSPLIT_HD double max_d(double a, double b) { return a > b ? a : b; }
 OPSPLIT_HD double min_d(double a, double b) { return a < b ? a : b; }
 
 // Root mean square of err_i / (atol_i + rtol * max(|y_i|, |ynew_i|)).
-OPSPLIT_HD double rms_error(int n, const double* err, const double* y, const double* ynew, const Settings& s) {
+template <class V>
+OPSPLIT_HD double rms_error(int n, V err, V y, V ynew, const Settings& s) {
   double sum = 0.0;
   for (int i = 0; i < n; ++i) {
     const double scale = s.atol[i] + s.rtol * max_d(fabs(y[i]), fabs(ynew[i]));
@@ -84,13 +87,15 @@ OPSPLIT_HD double rms_error(int n, const double* err, const double* y, const dou
   return sqrt(sum / n);
 }
 
-OPSPLIT_HD bool all_finite(int n, const double* v) {
+template <class V>
+OPSPLIT_HD bool all_finite(int n, V v) {
   for (int i = 0; i < n; ++i)
     if (!is_finite(v[i])) return false;
   return true;
 }
 
-OPSPLIT_HD bool clip_negative(int n, double* y) {
+template <class V>
+OPSPLIT_HD bool clip_negative(int n, V y) {
   bool changed = false;
   for (int i = 0; i < n; ++i)
     if (y[i] < 0.0) y[i] = 0.0, changed = true;
@@ -103,17 +108,17 @@ OPSPLIT_HD bool clip_negative(int n, double* y) {
 OPSPLIT_HD double min_step(double t) { return max_d(16.0 * kUnitRoundoff * fabs(t), 1e-280); }
 
 // The result of an rhs call inside a step: fatal stops, recoverable rejects the step.
-template <class Rhs>
-OPSPLIT_HD int eval(Rhs& rhs, double t, const double* y, double* ydot, Counts& c) {
+template <class Rhs, class V>
+OPSPLIT_HD int eval(Rhs& rhs, double t, V y, V ydot, Counts& c) {
   ++c.rhs;
   return rhs.f(t, y, ydot);
 }
 
 // A first step from the local behaviour of f (Hairer, Norsett & Wanner, Solving ODEs I,
 // II.4): one extra evaluation; `order` is the method's.
-template <class Rhs>
-OPSPLIT_HD double starting_step(Rhs& rhs, double t, const double* y, const double* f0, double hmax, int order,
-                                const Settings& s, Counts& c, double* y1, double* f1) {
+template <class Rhs, class V>
+OPSPLIT_HD double starting_step(Rhs& rhs, double t, V y, V f0, double hmax, int order,
+                                const Settings& s, Counts& c, V y1, V f1) {
   const int n = rhs.n;
   double dnf = 0.0, dny = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -144,9 +149,9 @@ OPSPLIT_HD int small_step_result(bool nonfinite) { return nonfinite ? kNonfinite
 // `grown` (a step cut to reach t1 does not shrink the next call's), y takes ynew
 // (clipped if asked) and, unless t1 is reached, f = f(t, y) for the next step.
 // Returns kOk, or why the system stops.
-template <class Rhs>
-OPSPLIT_HD int advance(Rhs& rhs, double& t, double t1, double hs, bool last, double grown, double& h, double* y,
-                       const double* ynew, double* f, const Settings& s, Counts& c) {
+template <class Rhs, class V>
+OPSPLIT_HD int advance(Rhs& rhs, double& t, double t1, double hs, bool last, double grown, double& h, V y,
+                       V ynew, V f, const Settings& s, Counts& c) {
   const int n = rhs.n;
   h = last ? max_d(grown, h) : grown;
   t = last ? t1 : t + hs;
@@ -161,9 +166,9 @@ OPSPLIT_HD int advance(Rhs& rhs, double& t, double t1, double hs, bool last, dou
 
 // One Cash-Karp step of size h from (t, y) with k1 = f(t, y): the 5th-order ynew and
 // the difference to the embedded 4th-order solution, yerr. k holds 5 scratch vectors.
-template <class Rhs>
-OPSPLIT_HD int rkck_step(Rhs& rhs, double t, const double* y, const double* k1, double h, double* ynew, double* yerr,
-                         double* k, Counts& c) {
+template <class Rhs, class V>
+OPSPLIT_HD int rkck_step(Rhs& rhs, double t, V y, V k1, double h, V ynew, V yerr,
+                         V k, Counts& c) {
   constexpr double a2 = 0.2, a3 = 0.3, a4 = 0.6, a5 = 1.0, a6 = 0.875;
   constexpr double b21 = 0.2, b31 = 3.0 / 40.0, b32 = 9.0 / 40.0, b41 = 0.3, b42 = -0.9, b43 = 1.2;
   constexpr double b51 = -11.0 / 54.0, b52 = 2.5, b53 = -70.0 / 27.0, b54 = 35.0 / 27.0;
@@ -173,12 +178,12 @@ OPSPLIT_HD int rkck_step(Rhs& rhs, double t, const double* y, const double* k1, 
   constexpr double dc1 = c1 - 2825.0 / 27648.0, dc3 = c3 - 18575.0 / 48384.0, dc4 = c4 - 13525.0 / 55296.0,
                    dc5 = -277.0 / 14336.0, dc6 = c6 - 0.25;
   const int n = rhs.n;
-  double* k2 = k;
-  double* k3 = k2 + n;
-  double* k4 = k3 + n;
-  double* k5 = k4 + n;
-  double* k6 = k5 + n;
-  double* yt = ynew;  // the stages' arguments, until ynew is formed
+  V k2 = k;
+  V k3 = k2 + n;
+  V k4 = k3 + n;
+  V k5 = k4 + n;
+  V k6 = k5 + n;
+  V yt = ynew;  // the stages' arguments, until ynew is formed
   for (int i = 0; i < n; ++i) yt[i] = y[i] + h * b21 * k1[i];
   int code = eval(rhs, t + a2 * h, yt, k2, c);
   if (code != 0) return code;
@@ -200,15 +205,15 @@ OPSPLIT_HD int rkck_step(Rhs& rhs, double t, const double* y, const double* k1, 
 
 // Error per component against rtol * (|y| + |h f|) + atol (seed 002, eq. 11), the
 // largest ratio decides; steps shrink at most 10x and grow at most 5x (eq. 12).
-template <class Rhs>
-OPSPLIT_HD Outcome integrate_rkck45(Rhs& rhs, double t, double t1, double* y, double h, const Settings& s,
-                                    double* work, Counts& c) {
+template <class Rhs, class V>
+OPSPLIT_HD Outcome integrate_rkck45(Rhs& rhs, double t, double t1, V y, double h, const Settings& s,
+                                    V work, Counts& c) {
   constexpr double safety = 0.9, errcon = 1.89e-4;  // errcon = (5 / safety)^-5: growth capped at 5x
   const int n = rhs.n;
-  double* k1 = work;
-  double* ynew = k1 + n;
-  double* yerr = ynew + n;
-  double* stages = yerr + n;  // 5 vectors
+  V k1 = work;
+  V ynew = k1 + n;
+  V yerr = ynew + n;
+  V stages = yerr + n;  // 5 vectors
   Outcome out;
   if (!all_finite(n, y)) return out.result = kNonfinite, out;
   int code = eval(rhs, t, y, k1, c);
@@ -254,9 +259,9 @@ OPSPLIT_HD Outcome integrate_rkck45(Rhs& rhs, double t, double t1, double* y, do
 // quotients f(t, y + v) - f(t, y) along an eigenvector estimate `ev` (kept between
 // calls; start it with f(t, y)). Returns 1.2 x the estimate (an upper bound more
 // likely). fv and v are scratch.
-template <class Rhs>
-OPSPLIT_HD double spectral_radius(Rhs& rhs, double t, const double* y, const double* fn, double hmax, double* ev,
-                                  double* v, double* fv, Counts& c, int* code) {
+template <class Rhs, class V>
+OPSPLIT_HD double spectral_radius(Rhs& rhs, double t, V y, V fn, double hmax, V ev,
+                                  V v, V fv, Counts& c, int* code) {
   const int n = rhs.n;
   const double sqrtu = sqrt(kUnitRoundoff);
   const double small = 1.0 / hmax;
@@ -308,9 +313,9 @@ OPSPLIT_HD int rkc_stages(double h, double sprad) {
 }
 
 // One RKC step of s stages from (t, y, fn) to ynew (seed eqs. 13-23, damping 2/13).
-template <class Rhs>
-OPSPLIT_HD int rkc_step(Rhs& rhs, double t, const double* y, const double* fn, double h, int s, double* ynew,
-                        double* yjm1, double* yjm2, double* fv, Counts& c) {
+template <class Rhs, class V>
+OPSPLIT_HD int rkc_step(Rhs& rhs, double t, V y, V fn, double h, int s, V ynew,
+                        V yjm1, V yjm2, V fv, Counts& c) {
   const int n = rhs.n;
   const double w0 = 1.0 + 2.0 / (13.0 * s * s);
   const double temp1 = w0 * w0 - 1.0, temp2 = sqrt(temp1);
@@ -347,17 +352,17 @@ OPSPLIT_HD int rkc_step(Rhs& rhs, double t, const double* y, const double* fn, d
   return 0;
 }
 
-template <class Rhs>
-OPSPLIT_HD Outcome integrate_rkc(Rhs& rhs, double t, double t1, double* y, double h, const Settings& s, double* work,
+template <class Rhs, class V>
+OPSPLIT_HD Outcome integrate_rkc(Rhs& rhs, double t, double t1, V y, double h, const Settings& s, V work,
                                  Counts& c) {
   const int n = rhs.n;
-  double* fn = work;
-  double* fnext = fn + n;
-  double* ynew = fnext + n;
-  double* yjm1 = ynew + n;
-  double* yjm2 = yjm1 + n;
-  double* ev = yjm2 + n;
-  double* fv = ev + n;
+  V fn = work;
+  V fnext = fn + n;
+  V ynew = fnext + n;
+  V yjm1 = ynew + n;
+  V yjm2 = yjm1 + n;
+  V ev = yjm2 + n;
+  V fv = ev + n;
   Outcome out;
   if (!all_finite(n, y)) return out.result = kNonfinite, out;
   int code = eval(rhs, t, y, fn, c);
@@ -448,8 +453,8 @@ OPSPLIT_HD Outcome integrate_rkc(Rhs& rhs, double t, double t1, double* y, doubl
 
 // out[i] = first[i] + c[0] k[i] + c[1] k[n + i] + ... + c[m - 1] k[(m - 1) n + i], summed
 // in that order, four elements at a time (common/vector.cuh says why).
-OPSPLIT_HD void add_stages(int n, int m, const double* c, const double* __restrict__ first,
-                           const double* __restrict__ k, double* __restrict__ out) {
+OPSPLIT_HD void add_stages_contiguous(int n, int m, const double* c, const double* __restrict__ first,
+                                      const double* __restrict__ k, double* __restrict__ out) {
   int i = 0;
   for (; i + 4 <= n; i += 4) {
     double s0 = first[i], s1 = first[i + 1], s2 = first[i + 2], s3 = first[i + 3];
@@ -464,6 +469,21 @@ OPSPLIT_HD void add_stages(int n, int m, const double* c, const double* __restri
     double sum = first[i];
     for (int j = 0; j < m; ++j) sum += c[j] * k[j * n + i];
     out[i] = sum;
+  }
+}
+
+// The same sums for any vector type: contiguous vectors (CPU, local memory) as above,
+// a Strided view element by element (its loads coalesce across the warp instead).
+template <class V>
+OPSPLIT_HD void add_stages(int n, int m, const double* c, V first, V k, V out) {
+  if constexpr (std::is_pointer_v<V>) {
+    add_stages_contiguous(n, m, c, first, k, out);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      double sum = first[i];
+      for (int j = 0; j < m; ++j) sum += c[j] * k[j * n + i];
+      out[i] = sum;
+    }
   }
 }
 
@@ -504,8 +524,8 @@ OPSPLIT_HD void lu_solve(int n, const double* __restrict__ lu, const int* piv, d
 }
 
 // df/dy at (t, y) with f0 = f(t, y): the rhs's own, or forward differences.
-template <class Rhs>
-OPSPLIT_HD int jacobian_at(Rhs& rhs, double t, double* y, const double* f0, double* jac, double* scratch, Counts& c) {
+template <class Rhs, class V>
+OPSPLIT_HD int jacobian_at(Rhs& rhs, double t, V y, V f0, V jac, V scratch, Counts& c) {
   ++c.jacobian;
   if constexpr (HasSparseJacobian<Rhs>::value) {
     return rhs.jacobian(t, y, jac);  // always analytic
@@ -538,10 +558,10 @@ constexpr int kSingularMatrix = 0x7fffffff;  // rosenbrock_step: 1/(gamma h) - J
 // (6 vectors; k + 5n is the error estimate). g (n x n), piv, ys, fs and w (n) are
 // scratch. jac and g are dense or on the rhs's sparse pattern (HasSparseJacobian).
 // Returns 0, the rhs's code, or kSingularMatrix.
-template <class Rhs>
-OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, const double* y, const double* f0, const double* jac,
-                               const double* dfdt, double h, double* ynew, double* k, double* g, int* piv,
-                               double* ys, double* fs, double* w, Counts& c) {
+template <class Rhs, class V>
+OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, V y, V f0, V jac,
+                               V dfdt, double h, V ynew, V k, V g, int* piv,
+                               V ys, V fs, V w, Counts& c) {
   // Local tables (not static members): device code may read them at run-time indices.
   // a and c are strictly lower triangular, row by row: (i, j < i) at i (i - 1) / 2 + j.
   constexpr double a[15] = {1.544,
@@ -573,9 +593,9 @@ OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, const double* y, const double
     if (!lu_factor(n, g, piv)) return kSingularMatrix;
   }
   for (int st = 0; st < kRodasStages; ++st) {
-    double* ks = k + st * n;
+    V ks = k + st * n;
     const int row = st * (st - 1) / 2;
-    const double* fst = f0;
+    V fst = f0;
     if (st > 0) {
       add_stages(n, st, a + row, y, k, ys);
       const int code = eval(rhs, t + alpha[st] * h, ys, fs, c);
@@ -607,20 +627,20 @@ OPSPLIT_HD double rosenbrock_factor(double err) {
 // history), and a call from out.t with h = out.h_next, the same y, work[0, n) and c,
 // and resume = true takes exactly the steps the first call would have taken next. The
 // CUDA kernels run stiff batches in such rounds (kernels/ode/ode_cuda.cu).
-template <class Rhs>
-OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y, double h, const Settings& s,
-                                        double* work, int* piv, Counts& c, int64_t pause_after = 0,
+template <class Rhs, class V>
+OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, V y, double h, const Settings& s,
+                                        V work, int* piv, Counts& c, int64_t pause_after = 0,
                                         bool resume = false) {
   const int n = rhs.n;
-  double* f0 = work;
-  double* fs = f0 + n;
-  double* ys = fs + n;
-  double* ynew = ys + n;
-  double* dfdt = ynew + n;
-  double* k = dfdt + n;  // kRodasStages vectors
-  double* jac = k + kRodasStages * n;
-  double* g = jac + matrix_values(rhs);
-  double* w = g + matrix_values(rhs);
+  V f0 = work;
+  V fs = f0 + n;
+  V ys = fs + n;
+  V ynew = ys + n;
+  V dfdt = ynew + n;
+  V k = dfdt + n;  // kRodasStages vectors
+  V jac = k + kRodasStages * n;
+  V g = jac + matrix_values(rhs);
+  V w = g + matrix_values(rhs);
   Outcome out;
   int code = 0;
   if (!resume) {
@@ -688,9 +708,9 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, double* y
 // One system from t to t1 with the chosen method; h > 0 is the first step, else automatic.
 // pause_after and resume: Rosenbrock's (integrate_rosenbrock); the explicit methods run
 // to t1. One call site serves every case, so that a kernel holds one copy of each method.
-template <class Rhs>
-OPSPLIT_HD Outcome integrate_system(int method, Rhs& rhs, double t, double t1, double* y, double h,
-                                    const Settings& s, double* work, int* piv, Counts& c, int64_t pause_after = 0,
+template <class Rhs, class V>
+OPSPLIT_HD Outcome integrate_system(int method, Rhs& rhs, double t, double t1, V y, double h,
+                                    const Settings& s, V work, int* piv, Counts& c, int64_t pause_after = 0,
                                     bool resume = false) {
   if (!resume && h > t1 - t) h = t1 - t;  // a resumed step is the one the paused call would take
   switch (method) {

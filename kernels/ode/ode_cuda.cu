@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/strided.cuh"
 #include "core/buffer.hpp"
 #include "ode/integrators.cuh"
 #include "ode/launch.hpp"
@@ -62,16 +63,18 @@ constexpr int kMinBlocksPerSm = 12;
 __device__ int64_t systems_in(const KernelArgs& a) { return a.active != nullptr ? a.nactive : a.end - a.begin; }
 __device__ int64_t system_of(const KernelArgs& a, int64_t i) { return a.active != nullptr ? a.active[i] : a.begin + i; }
 
-// System s's y: at t0, or where its last round paused.
-__device__ void load_state(const KernelArgs& a, int64_t s, double* y) {
+// System s's y: at t0, or where its last round paused. V: double* (local memory) or
+// Strided<double> (device memory, common/strided.cuh), as in integrate_and_store.
+template <class V>
+__device__ void load_state(const KernelArgs& a, int64_t s, V y) {
   const double* from = a.resume ? a.y_round : a.state;
   for (int e = 0; e < a.neq; ++e) y[e] = from[e * a.nsys + s];
 }
 
 // Integrates system s (y loaded) for this launch and stores what comes out: the final
 // state, or a paused system's (appended to a.paused, warp by warp).
-template <class Rhs>
-__device__ void integrate_and_store(const KernelArgs& a, int64_t s, Rhs& rhs, double* y, double* work, int* piv) {
+template <class Rhs, class V>
+__device__ void integrate_and_store(const KernelArgs& a, int64_t s, Rhs& rhs, V y, V work, int* piv) {
   Counts c;
   double t = a.t0, h = a.keep_step && a.h_next[s] > 0.0 ? a.h_next[s] : a.h0;
   if (a.resume) {  // Rosenbrock only
@@ -156,9 +159,11 @@ __global__ void __launch_bounds__(kThreads, 10) integrate_small_reactor_kernel(K
   integrate_reactors<16>(a, g, kind, analytic);
 }
 
-// Each thread's copy of a large system in device memory: its doubles (y, parameters,
-// scratch or rate constants, the integrator's workspace; padded to 128 bytes) and its
-// pivots (none for a mechanism, whose LU is sparse).
+// Each thread's copy of a large system in device memory: its doubles and its pivots
+// (none for a mechanism, whose LU is sparse). A reactor's doubles (y, parameters,
+// scratch, the integrator's workspace; padded to 128 bytes) are contiguous, thread
+// after thread; a mechanism's (y, rate constants, workspace) are interleaved, element
+// i of thread t at doubles[i * blocks * kThreads + t].
 struct DeviceCopies {
   double* doubles;
   int* pivots;
@@ -169,12 +174,12 @@ struct DeviceCopies {
 
 OPSPLIT_HD constexpr int64_t padded(int64_t doubles) { return (doubles + 15) / 16 * 16; }
 
-// Types of their own so that integrate_and_store (a function the compiler keeps out of
+// A type of its own so that integrate_and_store (a function the compiler keeps out of
 // line) has separate instances for copies in device memory: with one instance for
 // both, the local-memory kernels' loads and stores became generic ones (PTX
-// ld/st instead of ld.local/st.local).
+// ld/st instead of ld.local/st.local). (The mechanisms' device-memory copies are
+// Strided views, types of their own already.)
 struct DeviceMemoryReactorRhs : GasReactorRhs {};
-struct DeviceMemoryMassActionRhs : MassActionRhs {};
 
 // The launch's grid is no larger than the memory: thread t works on its own copy.
 // (The memory is a parameter of its own rather than a member of KernelArgs, which every
@@ -202,29 +207,36 @@ OPSPLIT_HD constexpr int64_t large_reactor_doubles(int neq) {
   return padded(neq + 2 + chem::reactor_scratch_size(neq) + workspace_size(neq, dense_matrix_values(neq)));
 }
 
+// At least 16 blocks of 64 per SM (<= 64 registers): the kernel waits on device memory,
+// and more resident warps hide it. On an H200 (carbon_bond_5 at 10^6 cells, TS1 and the
+// MCM subset at 10^5) 16 took 4.59, 13.2 and 170 us a cell; the compiler's choice
+// (128 registers) 9.68, 22.1 and 240; 8, 12, 20, 24 and 32 blocks were slower than 16
+// (docs/performance-history.md, "Atmospheric chemistry").
+constexpr int kLargeMinBlocksPerSm = 16;
+
 // A mechanism past the local-memory kernels' bounds (600 species, 2000 reactions, 512
-// parameters: 190 KB a thread): each thread's y, parameters, rate constants and
-// workspace in device memory, its matrices on the mechanism's sparse pattern.
-__global__ void __launch_bounds__(kThreads) integrate_large_mass_action_kernel(KernelArgs a, chem::MassAction mech,
-                                                                               DeviceCopies m) {
+// parameters: 160 KB a thread): each thread's y, rate constants and workspace in device
+// memory, interleaved with the other threads' (common/strided.cuh), its matrices on the
+// mechanism's sparse pattern; the rate constants read the parameters where they are
+// (parameter q of system s at q * nsys + s: interleaved too).
+__global__ void __launch_bounds__(kThreads, kLargeMinBlocksPerSm)
+    integrate_large_mass_action_kernel(KernelArgs a, chem::MassAction mech, DeviceCopies m) {
   const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  double* y = m.doubles + thread * m.doubles_per_thread;
-  double* p = y + a.neq;
-  double* k = p + a.nparam;
-  double* work = k + mech.nreactions;
+  const Strided<double> y{m.doubles + thread, static_cast<int64_t>(m.blocks) * kThreads};
+  const Strided<double> k = y + a.neq;
+  const Strided<double> work = k + mech.nreactions;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = thread; i < systems_in(a); i += stride) {
     const int64_t s = system_of(a, i);
     load_state(a, s, y);
-    for (int q = 0; q < a.nparam; ++q) p[q] = a.params[q * a.nsys + s];
-    chem::rate_constants(mech, p, k);
-    DeviceMemoryMassActionRhs rhs{{&mech, k, a.neq}};
+    chem::rate_constants(mech, Strided<const double>{a.params + s, a.nsys}, k);
+    MassActionRhsOf<Strided<double>> rhs{&mech, k, a.neq};
     integrate_and_store(a, s, rhs, y, work, nullptr);
   }
 }
 
-OPSPLIT_HD constexpr int64_t large_mass_action_doubles(int neq, int nparam, int nreactions, int nnz) {
-  return padded(neq + nparam + nreactions + workspace_size(neq, nnz));
+OPSPLIT_HD constexpr int64_t large_mass_action_doubles(int neq, int nreactions, int nnz) {
+  return neq + nreactions + workspace_size(neq, nnz);
 }
 
 bool fits_local_memory(const CudaBatch& b) {
@@ -333,7 +345,7 @@ DeviceCopies device_copies(Context& ctx, const CudaBatch& b, Buffer& storage) {
   }
   DeviceCopies m{};
   m.doubles_per_thread = b.gas ? large_reactor_doubles(b.neq)
-                               : large_mass_action_doubles(b.neq, b.nparam, b.nreactions, b.mechanism.lu.nnz);
+                               : large_mass_action_doubles(b.neq, b.nreactions, b.mechanism.lu.nnz);
   m.pivots_per_thread = b.gas ? b.neq : 0;
   const size_t block_bytes = kThreads * (static_cast<size_t>(m.doubles_per_thread) * sizeof(double) +
                                          static_cast<size_t>(m.pivots_per_thread) * sizeof(int));

@@ -10,23 +10,29 @@
 
 namespace opsplit::ode {
 
-struct MassActionRhs {
+// K: the rate constants' type, a pointer or a Strided view (common/strided.cuh), as
+// are the vectors f and jacobian take.
+template <class K>
+struct MassActionRhsOf {
   const chem::MassAction* m;
-  const double* k;  // nreactions rate constants of this system
+  K k;  // nreactions rate constants of this system
   int n;
-  OPSPLIT_HD int f(double, const double* y, double* ydot) const {
+  template <class V>
+  OPSPLIT_HD int f(double, V y, V ydot) const {
     chem::mass_action_rates(*m, k, y, ydot);
     return 0;
   }
   static constexpr bool kSparseJacobian = true;
   OPSPLIT_HD const linalg::SparseLu& sparse_lu() const { return m->lu; }
-  OPSPLIT_HD int jacobian(double, const double* y, double* values) const {
+  template <class V>
+  OPSPLIT_HD int jacobian(double, V y, V values) const {
     chem::mass_action_jacobian_sparse(*m, k, y, values);
     return 0;
   }
   OPSPLIT_HD bool has_jacobian() const { return true; }
   OPSPLIT_HD bool autonomous() const { return true; }
 };
+using MassActionRhs = MassActionRhsOf<const double*>;
 
 // A gas reactor (kernels/chem/reactor.cuh) of a loaded mechanism: params are this
 // system's, scratch chem::reactor_scratch_size(nspecies) doubles of its own. The

@@ -42,12 +42,13 @@ bool is_binary(int op) { return (op >= kOpAdd && op <= kOpPower) || op == kOpMin
 // value they would have computed on the host.
 double apply(int op, double a, double b) {
   const double constants[] = {a, b};
+  const double* const kNoInputs = nullptr;  // the code reads only constants
   if (is_binary(op)) {
     const int code[] = {kOpConstant, 0, kOpConstant, 1, op, 0};
-    return evaluate_rate(code, 3, constants, nullptr);
+    return evaluate_rate(code, 3, constants, kNoInputs);
   }
   const int code[] = {kOpConstant, 0, op, 0};
-  return evaluate_rate(code, 2, constants, nullptr);
+  return evaluate_rate(code, 2, constants, kNoInputs);
 }
 
 // Where the parser is: the expression itself, or the body of a value or function being

@@ -102,7 +102,7 @@ struct Diagonal {
 
 TEST(OdeMethods, PowerMethodFindsTheLargestEigenvalue) {
   Diagonal rhs;
-  const double y[3] = {1.0, 0.5, 0.25};
+  double y[3] = {1.0, 0.5, 0.25};
   double fn[3], ev[3], v[3], fv[3];
   rhs.f(0, y, fn);
   for (int i = 0; i < 3; ++i) ev[i] = fn[i];
