@@ -26,6 +26,8 @@
 //   atm_P/opsplit_cuda           RODAS4 on the CUDA backend: set_state + set_parameters +
 //                                integrate + get_state of every cell
 //   atm_P/opsplit_cpu/threads:N  the same on the CPU backend, all threads
+//   atm_P/opsplit_cuda_ros3, atm_P/opsplit_cpu_ros3/threads:N
+//                                the same with ROS3 (OPSPLIT_ODE_ROS3), MICM's method
 //   atm_P/cvode_bdf/threads:1, N SUNDIALS CVODE (BDF, dense direct solver, the mechanism's
 //                                exact Jacobian), one instance per thread reinitialised per
 //                                cell, its right-hand side and Jacobian from
@@ -49,7 +51,8 @@
 // how far each solver's answer is from the exact one, in units of the tolerance it was
 // given. summary: gpu_x_cvode_1core, gpu_x_cvode_allcores, gpu_x_cpu,
 // cpu_x_cvode_allcores, and for MICM's files gpu_x_micm_allcores and cpu_x_micm (the CPU
-// backend's cells per second over MICM's, both on all cores: the ratio per core).
+// backend's cells per second over MICM's, both on all cores: the ratio per core); the
+// same with ROS3 as gpu_ros3_x_micm_allcores and cpu_ros3_x_micm.
 //
 // Run: build/bench/bench_atmosphere [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
@@ -98,7 +101,7 @@ using bench::set_per_cell_counters;
 const std::string kData = std::string(OPSPLIT_SOURCE_DIR) + "/tests/data";
 
 struct Rates {
-  double cuda = 0, cpu = 0, cvode_1 = 0, cvode_all = 0, micm = 0;
+  double cuda = 0, cpu = 0, cuda_ros3 = 0, cpu_ros3 = 0, cvode_1 = 0, cvode_all = 0, micm = 0;
 };
 
 // A problem: its file, and the cells' initial states and inputs (AOS), made once.
@@ -417,7 +420,7 @@ int64_t opsplit_cells(opsplit_backend backend) {
                                          : env_count("OPSPLIT_BENCH_ATM_CPU_CELLS", 20000);
 }
 
-void BM_opsplit(benchmark::State& state, Problem* p, opsplit_backend backend) {
+void BM_opsplit(benchmark::State& state, Problem* p, opsplit_backend backend, opsplit_ode_method method) {
   const int64_t ncells = backend == OPSPLIT_BACKEND_CUDA ? opsplit_cells(backend)
                                                          : std::max<int64_t>(1, opsplit_cells(backend) / p->cpu_share);
   const int n = p->nspecies, np = p->nparams;
@@ -436,6 +439,7 @@ void BM_opsplit(benchmark::State& state, Problem* p, opsplit_backend backend) {
     API_CHECK_RET(opsplit_ode_create(ctx, n, ncells, np, &ode), false);
     API_CHECK_RET(opsplit_ode_set_mechanism(ode, mech), false);
     API_CHECK_RET(opsplit_ode_set_tolerances(ode, kRtol, p->atol), false);
+    API_CHECK_RET(opsplit_ode_set_method(ode, method), false);
     double seconds = 0;
     for (auto _ : state) {
       const auto start = Clock::now();
@@ -459,10 +463,11 @@ void BM_opsplit(benchmark::State& state, Problem* p, opsplit_backend backend) {
     if (backend == OPSPLIT_BACKEND_CUDA && cudaMemGetInfo(&free_after, &total) == cudaSuccess && free_before > free_after)
       state.counters["device_bytes_per_cell"] = static_cast<double>(free_before - free_after) / static_cast<double>(ncells);
 #endif
+    const bool ros3 = method == OPSPLIT_ODE_ROS3;
     if (backend == OPSPLIT_BACKEND_CUDA) {
-      p->rates.cuda = state.counters["cells_per_s"];
+      (ros3 ? p->rates.cuda_ros3 : p->rates.cuda) = state.counters["cells_per_s"];
     } else {
-      p->rates.cpu = state.counters["cells_per_s"];
+      (ros3 ? p->rates.cpu_ros3 : p->rates.cpu) = state.counters["cells_per_s"];
       state.counters["threads"] = omp_get_max_threads();
     }
     return true;
@@ -488,6 +493,8 @@ void BM_summary(benchmark::State& state, Problem* p) {
   }
   if (r.cpu > 0 && r.cvode_all > 0) state.counters["cpu_x_cvode_allcores"] = r.cpu / r.cvode_all;
   if (r.cpu > 0 && r.micm > 0) state.counters["cpu_x_micm"] = r.cpu / r.micm;
+  if (r.cuda_ros3 > 0 && r.micm > 0) state.counters["gpu_ros3_x_micm_allcores"] = r.cuda_ros3 / r.micm;
+  if (r.cpu_ros3 > 0 && r.micm > 0) state.counters["cpu_ros3_x_micm"] = r.cpu_ros3 / r.micm;
 }
 
 std::vector<Problem> all_problems() {
@@ -551,16 +558,20 @@ int main(int argc, char** argv) {
           ->UseManualTime()
           ->Iterations(1)
           ->Unit(benchmark::kMillisecond);
-    if (opsplit_cuda_available())
-      benchmark::RegisterBenchmark((prefix + "opsplit_cuda").c_str(), BM_opsplit, &p, OPSPLIT_BACKEND_CUDA)
+    for (opsplit_ode_method method : {OPSPLIT_ODE_ROSENBROCK, OPSPLIT_ODE_ROS3}) {
+      const std::string suffix = method == OPSPLIT_ODE_ROS3 ? "_ros3" : "";
+      if (opsplit_cuda_available())
+        benchmark::RegisterBenchmark((prefix + "opsplit_cuda" + suffix).c_str(), BM_opsplit, &p, OPSPLIT_BACKEND_CUDA,
+                                     method)
+            ->UseManualTime()
+            ->Iterations(2)
+            ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark((prefix + "opsplit_cpu" + suffix + "/threads:" + std::to_string(nthreads)).c_str(),
+                                   BM_opsplit, &p, OPSPLIT_BACKEND_CPU, method)
           ->UseManualTime()
-          ->Iterations(2)
+          ->Iterations(1)
           ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark((prefix + "opsplit_cpu/threads:" + std::to_string(nthreads)).c_str(), BM_opsplit, &p,
-                                 OPSPLIT_BACKEND_CPU)
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Unit(benchmark::kMillisecond);
+    }
     benchmark::RegisterBenchmark((prefix + "summary").c_str(), BM_summary, &p)->UseManualTime()->Iterations(1);
   }
   benchmark::RunSpecifiedBenchmarks();

@@ -93,6 +93,7 @@ module opsplit
   integer(c_int), parameter :: OPSPLIT_ODE_RKCK45 = 0
   integer(c_int), parameter :: OPSPLIT_ODE_RKC = 1
   integer(c_int), parameter :: OPSPLIT_ODE_ROSENBROCK = 2
+  integer(c_int), parameter :: OPSPLIT_ODE_ROS3 = 3
   ! opsplit_reactor_kind (opsplit_ode_set_reactor)
   integer(c_int), parameter :: OPSPLIT_REACTOR_ISOTHERMAL_CONCENTRATIONS = 0  ! y = C; params T
   integer(c_int), parameter :: OPSPLIT_REACTOR_ISOTHERMAL_MASS_FRACTIONS = 1  ! y = Y; params T, P
@@ -3119,7 +3120,7 @@ contains
     call finish(opsplit_ode_set_rhs_callback(this%handle, rhs, jac, data), stat)
   end subroutine ode_set_rhs_callback
 
-  !> OPSPLIT_ODE_RKCK45, OPSPLIT_ODE_RKC or OPSPLIT_ODE_ROSENBROCK.
+  !> OPSPLIT_ODE_RKCK45, OPSPLIT_ODE_RKC, OPSPLIT_ODE_ROSENBROCK (RODAS4) or OPSPLIT_ODE_ROS3.
   subroutine ode_set_method(this, method, stat)
     class(opsplit_ode_t), intent(in) :: this
     integer(c_int), intent(in) :: method

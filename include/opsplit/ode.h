@@ -31,11 +31,18 @@ typedef enum opsplit_ode_layout {
  *             (nonlinear power method, every 25 steps and after a rejection): mildly
  *             stiff problems with a real spectrum;
  * ROSENBROCK  RODAS4 (Hairer & Wanner): L-stable, stiffly accurate, order 4(3),
- *             dense LU with partial pivoting per system (stiff chemistry). */
+ *             dense LU with partial pivoting per system, or a mechanism's sparse LU
+ *             (stiff chemistry);
+ * ROS3        ROS3 (Sandu et al. 1997), the method of KPP's and MICM's air-quality
+ *             setups: L-stable, order 3(2), 3 stages and 2 evaluations of f a step
+ *             against RODAS4's 6 and 6; the same error control, LU and rounds. Fewer
+ *             operations a step at loose tolerances (rtol 1e-3), more steps at tight
+ *             ones. ROSENBROCK stays the default. */
 typedef enum opsplit_ode_method {
   OPSPLIT_ODE_RKCK45 = 0,
   OPSPLIT_ODE_RKC = 1,
-  OPSPLIT_ODE_ROSENBROCK = 2
+  OPSPLIT_ODE_ROSENBROCK = 2,
+  OPSPLIT_ODE_ROS3 = 3
 } opsplit_ode_method;
 
 /* Gas reactors of a loaded mechanism (opsplit_ode_set_reactor), nspecies species:

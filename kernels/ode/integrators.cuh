@@ -28,7 +28,10 @@ namespace opsplit::ode {
 
 enum Result : int { kOk = 0, kTooManySteps = 1, kStepTooSmall = 2, kNonfinite = 3, kRhsFailed = 4,
                     kPaused = 5 /* Rosenbrock's pause_after: internal to a backend, never reported */ };
-enum Method : int { kRkck45 = 0, kRkc = 1, kRosenbrock = 2 };
+enum Method : int { kRkck45 = 0, kRkc = 1, kRosenbrock = 2 /* RODAS4 */, kRos3 = 3 };
+
+// The Rosenbrock methods: they share the integrator (and CUDA's rounds).
+OPSPLIT_HD constexpr bool is_rosenbrock(int method) { return method == kRosenbrock || method == kRos3; }
 
 struct Settings {
   double rtol = 1e-6;
@@ -545,40 +548,67 @@ OPSPLIT_HD int jacobian_at(Rhs& rhs, double t, V y, V f0, V jac, V scratch, Coun
   }
 }
 
-// RODAS4 (Hairer & Wanner, Solving ODEs II, VI.4; coefficients as in KPP):
+// Rosenbrock methods in KPP's form (Sandu et al., Atmos. Environ. 31, 1997):
 // G K_i = f(t + alpha_i h, y + sum_j a_ij K_j) + sum_j (c_ij / h) K_j + gamma_i h df/dt
-// with G = 1 / (gamma_1 h) - J;  y_new = y + sum m_i K_i;  error estimate K_6.
-constexpr int kRodasStages = 6;
-constexpr double kRodasOrder = 4.0;  // of the error estimate's local error
+// with G = 1 / (gamma_1 h) - J;  y_new = y + sum m_i K_i;  error estimate sum e_i K_i.
+// Method (a template parameter, so that each method's coefficients are constants):
+//   kRosenbrock  RODAS4 (Hairer & Wanner, Solving ODEs II, VI.4): 6 stages, order 4(3),
+//                stiffly accurate; its error estimate is K_6 alone.
+//   kRos3        ROS3 (Sandu et al. 1997): 3 stages (2 evaluations of f), order 3(2),
+//                L-stable; the method KPP and MICM use for air quality, cheaper a step at
+//                the loose tolerances chemistry-transport models ask for.
+constexpr int kRodasStages = 6;  // the most stages: the workspace holds this many vectors
+
+template <int Method>
+OPSPLIT_HD constexpr int rosenbrock_stages() { return Method == kRos3 ? 3 : kRodasStages; }
+// The local order of the error estimate: the step factor is 0.9 err^(-1 / order).
+template <int Method>
+OPSPLIT_HD constexpr double rosenbrock_order() { return Method == kRos3 ? 3.0 : 4.0; }
 
 constexpr int kSingularMatrix = 0x7fffffff;  // rosenbrock_step: 1/(gamma h) - J is singular
 
-// One RODAS4 step of size h from (t, y) with f0 = f(t, y), jac = df/dy there and
+// One step of the method of size h from (t, y) with f0 = f(t, y), jac = df/dy there and
 // dfdt = df/dt (read only for a non-autonomous rhs). Gives ynew, and the stages in k
 // (6 vectors; k + 5n is the error estimate). g (n x n), piv, ys, fs and w (n) are
 // scratch. jac and g are dense or on the rhs's sparse pattern (HasSparseJacobian).
 // Returns 0, the rhs's code, or kSingularMatrix.
-template <class Rhs, class V>
-OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, V y, V f0, V jac,
-                               V dfdt, double h, V ynew, V k, V g, int* piv,
+template <int Method, class Rhs, class V>
+OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, V y, V f0, V jac, V dfdt, double h, V ynew, V k, V g, int* piv,
                                V ys, V fs, V w, Counts& c) {
   // Local tables (not static members): device code may read them at run-time indices.
   // a and c are strictly lower triangular, row by row: (i, j < i) at i (i - 1) / 2 + j.
-  constexpr double a[15] = {1.544,
+  // RODAS4:
+  constexpr double rodas_a[15] = {1.544,
                             0.9466785280815826, 0.2557011698983284,
                             3.314825187068521,  2.896124015972201,  0.9986419139977817,
                             1.221224509226641,  6.019134481288629,  12.53708332932087, -0.6878860361058950,
                             1.221224509226641,  6.019134481288629,  12.53708332932087, -0.6878860361058950, 1.0};
-  constexpr double cc[15] = {-5.6688,
+  constexpr double rodas_c[15] = {-5.6688,
                              -2.430093356833875, -0.2063599157091915,
                              -0.1073529058151375, -9.594562251023355, -20.47028614809616,
                              7.496443313967647,  -10.24680431464352, -33.99990352819905, 11.70890893206160,
                              8.083246795921522,  -7.981132988064893, -31.52159432874371, 16.31930543123136,
                              -6.058818238834054};
-  constexpr double m[kRodasStages] = {1.221224509226641, 6.019134481288629, 12.53708332932087, -0.6878860361058950,
-                                      1.0, 1.0};
-  constexpr double alpha[kRodasStages] = {0.0, 0.386, 0.21, 0.63, 1.0, 1.0};
-  constexpr double gamma[kRodasStages] = {0.25, -0.1043, 0.1035, -0.03620000000000023, 0.0, 0.0};
+  constexpr double rodas_m[kRodasStages] = {1.221224509226641, 6.019134481288629, 12.53708332932087,
+                                            -0.6878860361058950, 1.0, 1.0};
+  constexpr double rodas_alpha[kRodasStages] = {0.0, 0.386, 0.21, 0.63, 1.0, 1.0};
+  constexpr double rodas_gamma[kRodasStages] = {0.25, -0.1043, 0.1035, -0.03620000000000023, 0.0, 0.0};
+  // ROS3 (Sandu et al. 1997, table 3; the third stage reuses the second's f):
+  constexpr double ros3_a[3] = {1.0, 1.0, 0.0};
+  constexpr double ros3_c[3] = {-1.0156171083877702091975600115545, 4.0759956452537699824805835358067,
+                                9.2076794298330791242156818474003};
+  constexpr double ros3_m[3] = {1.0, 6.1697947043828245592553615689730, -0.42772256543218573326238373806514};
+  constexpr double ros3_e[3] = {0.5, -2.9079558716805469821718236208017, 0.22354069897811569627360909276199};
+  constexpr double ros3_alpha[3] = {0.0, 0.43586652150845899941601945119356, 0.43586652150845899941601945119356};
+  constexpr double ros3_gamma[3] = {0.43586652150845899941601945119356, 0.24291996454816804366592249683314,
+                                    2.1851380027664058511513169485832};
+  constexpr bool ros3 = Method == kRos3;
+  constexpr int stages = rosenbrock_stages<Method>();
+  const double* a = ros3 ? ros3_a : rodas_a;
+  const double* cc = ros3 ? ros3_c : rodas_c;
+  const double* m = ros3 ? ros3_m : rodas_m;
+  const double* alpha = ros3 ? ros3_alpha : rodas_alpha;
+  const double* gamma = ros3 ? ros3_gamma : rodas_gamma;
   const int n = rhs.n;
   const double ghinv = 1.0 / (gamma[0] * h);
   constexpr bool sparse = HasSparseJacobian<Rhs>::value;
@@ -592,19 +622,23 @@ OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, V y, V f0, V jac,
     for (int i = 0; i < n; ++i) g[i + i * n] += ghinv;
     if (!lu_factor(n, g, piv)) return kSingularMatrix;
   }
-  for (int st = 0; st < kRodasStages; ++st) {
+  for (int st = 0; st < stages; ++st) {
     V ks = k + st * n;
-    const int row = st * (st - 1) / 2;
-    V fst = f0;
-    if (st > 0) {
-      add_stages(n, st, a + row, y, k, ys);
-      const int code = eval(rhs, t + alpha[st] * h, ys, fs, c);
-      if (code != 0) return code;
-      fst = fs;
+    if (st == 0) {
+      // K_1's right-hand side is f0 alone (add_stages of no stage would write through
+      // `out` = k, which its __restrict__ forbids: GCC 12 miscompiled ROS3 at -O2).
+      for (int i = 0; i < n; ++i) ks[i] = f0[i];
+    } else {
+      const int row = st * (st - 1) / 2;
+      if (!(ros3 && st == 2)) {  // ROS3's third stage takes the second's f
+        add_stages(n, st, a + row, y, k, ys);
+        const int code = eval(rhs, t + alpha[st] * h, ys, fs, c);
+        if (code != 0) return code;
+      }
+      double c_h[kRodasStages];
+      for (int j = 0; j < st; ++j) c_h[j] = cc[row + j] / h;
+      add_stages(n, st, c_h, fs, k, ks);
     }
-    double c_h[kRodasStages];
-    for (int j = 0; j < st; ++j) c_h[j] = cc[row + j] / h;
-    add_stages(n, st, c_h, fst, k, ks);
     if (!rhs.autonomous() && gamma[st] != 0.0)
       for (int i = 0; i < n; ++i) ks[i] += gamma[st] * h * dfdt[i];
     if constexpr (sparse)
@@ -612,13 +646,18 @@ OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, V y, V f0, V jac,
     else
       lu_solve(n, g, piv, ks);
   }
-  add_stages(n, kRodasStages, m, y, k, ynew);
+  add_stages(n, stages, m, y, k, ynew);
+  if constexpr (ros3) {  // the error estimate where RODAS4 leaves its K_6
+    V err = k + (kRodasStages - 1) * n;
+    for (int i = 0; i < n; ++i) err[i] = ros3_e[0] * k[i] + ros3_e[1] * k[n + i] + ros3_e[2] * k[2 * n + i];
+  }
   return 0;
 }
 
-// The step factor from an error norm: 0.9 err^(-1/4), within [0.2, 6].
+// The step factor from an error norm: 0.9 err^(-1/order), within [0.2, 6].
+template <int Method>
 OPSPLIT_HD double rosenbrock_factor(double err) {
-  return min_d(6.0, max_d(0.2, 0.9 / pow(max_d(err, 1e-10), 1.0 / kRodasOrder)));
+  return min_d(6.0, max_d(0.2, 0.9 / pow(max_d(err, 1e-10), 1.0 / rosenbrock_order<Method>())));
 }
 
 // With pause_after > 0 the integration stops after that many accepted steps of this call
@@ -627,7 +666,7 @@ OPSPLIT_HD double rosenbrock_factor(double err) {
 // history), and a call from out.t with h = out.h_next, the same y, work[0, n) and c,
 // and resume = true takes exactly the steps the first call would have taken next. The
 // CUDA kernels run stiff batches in such rounds (kernels/ode/ode_cuda.cu).
-template <class Rhs, class V>
+template <int Method, class Rhs, class V>
 OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, V y, double h, const Settings& s,
                                         V work, int* piv, Counts& c, int64_t pause_after = 0,
                                         bool resume = false) {
@@ -648,7 +687,7 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, V y, doub
     code = eval(rhs, t, y, f0, c);
     if (code != 0) return out.result = kRhsFailed, out;
     if (!all_finite(n, f0)) return out.result = kNonfinite, out;
-    if (h <= 0.0) h = starting_step(rhs, t, y, f0, t1 - t, 4, s, c, ys, fs);
+    if (h <= 0.0) h = starting_step(rhs, t, y, f0, t1 - t, static_cast<int>(rosenbrock_order<Method>()), s, c, ys, fs);
   }
   bool need_jacobian = true, reject_last = false, reject_more = false, nonfinite = false;
   int singular = 0;
@@ -669,7 +708,7 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, V y, doub
     }
     const bool last = t + h >= t1;
     const double hs = last ? t1 - t : h;
-    code = rosenbrock_step(rhs, t, y, f0, jac, dfdt, hs, ynew, k, g, piv, ys, fs, w, c);
+    code = rosenbrock_step<Method>(rhs, t, y, f0, jac, dfdt, hs, ynew, k, g, piv, ys, fs, w, c);
     if (code == kSingularMatrix) {
       ++c.rejected;
       h = 0.5 * hs;
@@ -684,7 +723,7 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, V y, doub
     }
     if (code > 0 || !(err <= 1.0)) {
       ++c.rejected;
-      h = (code > 0 || nonfinite || reject_more) ? 0.1 * hs : hs * rosenbrock_factor(err);
+      h = (code > 0 || nonfinite || reject_more) ? 0.1 * hs : hs * rosenbrock_factor<Method>(err);
       reject_more = reject_last;
       reject_last = true;
       if (h < min_step(t)) return out.result = small_step_result(nonfinite), out.h_next = h, out;
@@ -692,7 +731,7 @@ OPSPLIT_HD Outcome integrate_rosenbrock(Rhs& rhs, double t, double t1, V y, doub
     }
     ++c.accepted;
     nonfinite = false;
-    double grown = hs * rosenbrock_factor(err);
+    double grown = hs * rosenbrock_factor<Method>(err);
     if (reject_last) grown = min_d(grown, hs);  // no growth right after a rejection
     reject_last = reject_more = false;
     singular = 0;
@@ -718,8 +757,10 @@ OPSPLIT_HD Outcome integrate_system(int method, Rhs& rhs, double t, double t1, V
       return integrate_rkck45(rhs, t, t1, y, h, s, work, c);
     case kRkc:
       return integrate_rkc(rhs, t, t1, y, h, s, work, c);
+    case kRos3:
+      return integrate_rosenbrock<kRos3>(rhs, t, t1, y, h, s, work, piv, c, pause_after, resume);
     default:
-      return integrate_rosenbrock(rhs, t, t1, y, h, s, work, piv, c, pause_after, resume);
+      return integrate_rosenbrock<kRosenbrock>(rhs, t, t1, y, h, s, work, piv, c, pause_after, resume);
   }
 }
 

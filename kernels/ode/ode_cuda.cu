@@ -296,7 +296,7 @@ constexpr int64_t kRoundWarpsPerSm = 4;
 
 // Whether a batch of this many systems runs in rounds.
 bool use_rounds(const Context& ctx, const CudaBatch& b, int64_t systems) {
-  if (b.method != kRosenbrock || b.round_storage == nullptr || b.rounds == kRoundsOff) return false;
+  if (!is_rosenbrock(b.method) || b.round_storage == nullptr || b.rounds == kRoundsOff) return false;
   if (b.rounds == kRoundsAlways) return true;
   int sms = 0;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess) {

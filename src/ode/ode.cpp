@@ -177,8 +177,9 @@ void opsplit_ode_s::set_callback(opsplit_ode_rhs_fn rhs, opsplit_ode_jacobian_fn
 }
 
 void opsplit_ode_s::set_method(int method) {
-  if (method != OPSPLIT_ODE_RKCK45 && method != OPSPLIT_ODE_RKC && method != OPSPLIT_ODE_ROSENBROCK)
-    fail_argument("method=" + num(method) + " is not RKCK45 (0), RKC (1) or ROSENBROCK (2)");
+  if (method != OPSPLIT_ODE_RKCK45 && method != OPSPLIT_ODE_RKC && method != OPSPLIT_ODE_ROSENBROCK &&
+      method != OPSPLIT_ODE_ROS3)
+    fail_argument("method=" + num(method) + " is not RKCK45 (0), RKC (1), ROSENBROCK (2) or ROS3 (3)");
   method_ = method;
 }
 
@@ -371,7 +372,7 @@ void opsplit_ode_s::integrate(double t0, double t1) {
       }
       batch.result = device_result_.as<int>(), batch.counts = device_counts_.as<int64_t>();
       batch.rounds = cuda_round_mode();
-      batch.round_storage = method_ == OPSPLIT_ODE_ROSENBROCK && batch.rounds != ode::kRoundsOff ? round_storage() : nullptr;
+      batch.round_storage = ode::is_rosenbrock(method_) && batch.rounds != ode::kRoundsOff ? round_storage() : nullptr;
       const ode::ResultArrays arrays{results.result.data(), results.accepted.data(), results.rejected.data(),
                                      results.rhs.data(), results.jacobian.data()};
       const cuda::LocalMemoryRelease release;  // the kernels' local memory goes back when the call ends

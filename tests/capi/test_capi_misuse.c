@@ -789,7 +789,7 @@ static void sweep_ode(objects* o) {
   BAD_ARG(opsplit_ode_evaluate(o->ode, 0, inf_, y, ydot, jac));
 
   BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_set_method(H, OPSPLIT_ODE_RKC));
-  BAD_ARG(opsplit_ode_set_method(o->ode, (opsplit_ode_method)3));
+  BAD_ARG(opsplit_ode_set_method(o->ode, (opsplit_ode_method)4));
   BAD_ARG(opsplit_ode_set_method(o->ode, (opsplit_ode_method)-1));
   BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_set_tolerances(H, 1e-6, 1e-12));
   const double bad_rtol[] = {0.0, -1e-6, 1e-15, 1.0, nan_, inf_};

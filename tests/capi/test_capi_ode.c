@@ -398,7 +398,7 @@ int main(void) {
   }
 
   const char* method = "opsplit_ode_set_method";
-  EXPECT_ERROR(opsplit_ode_set_method(ode, (opsplit_ode_method)3), OPSPLIT_ERROR_INVALID_ARGUMENT, method, "method=3");
+  EXPECT_ERROR(opsplit_ode_set_method(ode, (opsplit_ode_method)4), OPSPLIT_ERROR_INVALID_ARGUMENT, method, "method=4");
   EXPECT_ERROR(opsplit_ode_set_method(NULL, OPSPLIT_ODE_RKC), OPSPLIT_ERROR_INVALID_HANDLE, method, "ode");
   const char* tol = "opsplit_ode_set_tolerances";
   EXPECT_ERROR(opsplit_ode_set_tolerances(ode, 0.0, 1e-9), OPSPLIT_ERROR_INVALID_ARGUMENT, tol, "rtol=0");

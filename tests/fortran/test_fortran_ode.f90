@@ -73,6 +73,7 @@ program test_ode
 
   call ctx%create(OPSPLIT_BACKEND_CPU)
   call callback_batch(OPSPLIT_ODE_ROSENBROCK, 'ROSENBROCK')
+  call callback_batch(OPSPLIT_ODE_ROS3, 'ROS3')
   call callback_batch(OPSPLIT_ODE_RKCK45, 'RKCK45')
   call callback_with_jacobian()
   call failures_per_system()
@@ -144,7 +145,7 @@ contains
     jacobian = -1
     call ode%results(rejected=rejected, rhs=rhs, jacobian=jacobian)
     call check(all(rejected >= 0) .and. all(rhs > 0), name // ': rejected and rhs counts')
-    if (method == OPSPLIT_ODE_ROSENBROCK) then
+    if (method == OPSPLIT_ODE_ROSENBROCK .or. method == OPSPLIT_ODE_ROS3) then
       call check(all(jacobian > 0), name // ': finite-difference Jacobians counted')
     else
       call check(all(jacobian == 0), name // ': an explicit method takes no Jacobian')

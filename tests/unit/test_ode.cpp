@@ -270,8 +270,10 @@ TEST(Validation, RoberAt1e11MatchesTheTestSetReference) {
   const std::vector<double> ref = {0.2083340149701255e-07, 0.8333360770334713e-13, 0.9999999791665050};
   const double rtol = 1e-6;
   const std::vector<double> atol = {1e-12, 1e-18, 1e-12};
-  const auto y = integrate_one(ctx, m, {1.0, 0.0, 0.0}, 1e11, rtol, atol, OPSPLIT_ODE_ROSENBROCK);
-  EXPECT_LE(mixed_error(y, ref, atol, rtol), 10.0) << y[0] << " " << y[1] << " " << y[2];
+  for (opsplit_ode_method method : {OPSPLIT_ODE_ROSENBROCK, OPSPLIT_ODE_ROS3}) {
+    const auto y = integrate_one(ctx, m, {1.0, 0.0, 0.0}, 1e11, rtol, atol, method);
+    EXPECT_LE(mixed_error(y, ref, atol, rtol), 10.0) << "method " << method << ": " << y[0] << " " << y[1] << " " << y[2];
+  }
 }
 
 TEST(Validation, OregoAt360MatchesTheTestSetReference) {
@@ -281,8 +283,10 @@ TEST(Validation, OregoAt360MatchesTheTestSetReference) {
   const std::vector<double> ref = {0.1000814870318523e1, 0.1228178521549917e4, 0.1320554942846706e3};
   const double rtol = 1e-7;
   const std::vector<double> atol = {1e-7, 1e-7, 1e-7};
-  const auto y = integrate_one(ctx, m, {1.0, 2.0, 3.0}, 360.0, rtol, atol, OPSPLIT_ODE_ROSENBROCK);
-  EXPECT_LE(mixed_error(y, ref, atol, rtol), 10.0) << y[0] << " " << y[1] << " " << y[2];
+  for (opsplit_ode_method method : {OPSPLIT_ODE_ROSENBROCK, OPSPLIT_ODE_ROS3}) {
+    const auto y = integrate_one(ctx, m, {1.0, 2.0, 3.0}, 360.0, rtol, atol, method);
+    EXPECT_LE(mixed_error(y, ref, atol, rtol), 10.0) << "method " << method << ": " << y[0] << " " << y[1] << " " << y[2];
+  }
 }
 
 TEST(Validation, PolluAt60MatchesTheTestSetReference) {
@@ -293,13 +297,15 @@ TEST(Validation, PolluAt60MatchesTheTestSetReference) {
   const std::vector<double> atol(POLLU_NSPECIES, 1e-10);
   const std::vector<double> y0(pollu_y0, pollu_y0 + POLLU_NSPECIES);
   const std::vector<double> ref(pollu_reference_t60, pollu_reference_t60 + POLLU_NSPECIES);
-  const auto y = integrate_one(ctx, m, y0, 60.0, rtol, atol, OPSPLIT_ODE_ROSENBROCK);
-  EXPECT_LE(mixed_error(y, ref, atol, rtol), 10.0);
-  // The mixed norm lets values far below atol / rtol = 1e-4 ppm go loosely; the
-  // test-set-style relative error of the main pollutants is checked on its own.
-  for (int i : {0, 1, 3, 6, 7, 8, 11, 14, 16})
-    EXPECT_NEAR(y[static_cast<size_t>(i)], ref[static_cast<size_t>(i)], 10 * rtol * ref[static_cast<size_t>(i)])
-        << pollu_species[i];
+  for (opsplit_ode_method method : {OPSPLIT_ODE_ROSENBROCK, OPSPLIT_ODE_ROS3}) {
+    const auto y = integrate_one(ctx, m, y0, 60.0, rtol, atol, method);
+    EXPECT_LE(mixed_error(y, ref, atol, rtol), 10.0) << "method " << method;
+    // The mixed norm lets values far below atol / rtol = 1e-4 ppm go loosely; the
+    // test-set-style relative error of the main pollutants is checked on its own.
+    for (int i : {0, 1, 3, 6, 7, 8, 11, 14, 16})
+      EXPECT_NEAR(y[static_cast<size_t>(i)], ref[static_cast<size_t>(i)], 10 * rtol * ref[static_cast<size_t>(i)])
+          << pollu_species[i] << ", method " << method;
+  }
   opsplit_mechanism_destroy(&m);
 }
 
@@ -381,7 +387,7 @@ TEST(Batch, EverySystemEqualsItsOwnSingleRunBitwise) {
     for (int e = 0; e < 3; ++e) y0[static_cast<size_t>(s * 3 + e)] = (e + 1.0) * perturb(rng);
   // A stretch where OREGO is smooth enough for the explicit methods.
   const double t1 = 2.0;
-  for (opsplit_ode_method method : {OPSPLIT_ODE_RKCK45, OPSPLIT_ODE_RKC, OPSPLIT_ODE_ROSENBROCK}) {
+  for (opsplit_ode_method method : {OPSPLIT_ODE_RKCK45, OPSPLIT_ODE_RKC, OPSPLIT_ODE_ROSENBROCK, OPSPLIT_ODE_ROS3}) {
     Ode batch(ctx, 3, nsys);
     OPSPLIT_OK(opsplit_ode_set_mechanism(batch, m));
     OPSPLIT_OK(opsplit_ode_set_method(batch, method));
@@ -425,7 +431,7 @@ TEST(Methods, ExplicitMethodsReachTheExactSolutionOfALinearChain) {
   // A -> B -> C from (1, 0, 0): A = e^{-2t}, B = 2/(2 - 0.5) (e^{-0.5t} - e^{-2t}).
   const double ea = std::exp(-2 * t1), eb = std::exp(-0.5 * t1);
   const std::vector<double> exact = {ea, 2.0 / 1.5 * (eb - ea), 1.0 - ea - 2.0 / 1.5 * (eb - ea)};
-  for (opsplit_ode_method method : {OPSPLIT_ODE_RKCK45, OPSPLIT_ODE_RKC, OPSPLIT_ODE_ROSENBROCK}) {
+  for (opsplit_ode_method method : {OPSPLIT_ODE_RKCK45, OPSPLIT_ODE_RKC, OPSPLIT_ODE_ROSENBROCK, OPSPLIT_ODE_ROS3}) {
     double previous = 0;
     for (double rtol : {1e-5, 1e-8}) {
       const std::vector<double> atol(3, rtol * 1e-3);

@@ -77,18 +77,62 @@ TEST(OdeMethods, ChebyshevStepsConvergeAtSecondOrderForEveryStageCount) {
         2.0, stages == 2 ? "RKC, 2 stages" : stages == 5 ? "RKC, 5 stages" : "RKC, 9 stages");
 }
 
+// One step of a Rosenbrock method on `rhs` (one equation) from (t, y): ynew, and in
+// *estimate the step's error estimate (k + 5n).
+template <int Method, class Rhs>
+double rosenbrock_once(Rhs& rhs, double t, double y, double h, double dfdt, double* estimate = nullptr) {
+  double f0 = 0, jac = 0, ynew = NAN, k[6] = {}, g, ys, fs, w;
+  int piv;
+  Counts c;
+  rhs.f(t, &y, &f0);
+  rhs.jacobian(t, &y, &jac);
+  EXPECT_EQ(rosenbrock_step<Method>(rhs, t, &y, &f0, &jac, &dfdt, h, &ynew, k, &g, &piv, &ys, &fs, &w, c), 0);
+  if (estimate != nullptr) *estimate = k[5];
+  return ynew;
+}
+
 TEST(OdeMethods, Rodas4StepsConvergeAtFourthOrderWithTheTimeDerivative) {
-  expect_order(
-      [](SineGrowth& rhs, double t, double y, double h) {
-        double f0 = 0, jac = 0, dfdt = -y * std::sin(t), ynew = NAN, k[6], g, ys, fs, w;
-        int piv;
-        Counts c;
-        rhs.f(t, &y, &f0);
-        rhs.jacobian(t, &y, &jac);
-        EXPECT_EQ(rosenbrock_step(rhs, t, &y, &f0, &jac, &dfdt, h, &ynew, k, &g, &piv, &ys, &fs, &w, c), 0);
-        return ynew;
-      },
-      4.0, "RODAS4", 64);
+  expect_order([](SineGrowth& rhs, double t, double y, double h) {
+    return rosenbrock_once<kRosenbrock>(rhs, t, y, h, -y * std::sin(t));
+  }, 4.0, "RODAS4", 64);
+}
+
+// ROS3's coefficients (Sandu et al. 1997): order 3 with the time derivative's terms, its
+// embedded estimate of local order 3 (an order-2 solution), and L-stability.
+TEST(OdeMethods, Ros3StepsConvergeAtThirdOrderAndItsEstimateAtSecond) {
+  expect_order([](SineGrowth& rhs, double t, double y, double h) {
+    return rosenbrock_once<kRos3>(rhs, t, y, h, -y * std::sin(t));
+  }, 3.0, "ROS3", 32);
+  SineGrowth rhs;
+  const double t = 0.3, y = std::exp(std::sin(t)), dfdt = -y * std::sin(t);
+  double e1 = 0, e2 = 0, e4 = 0;
+  rosenbrock_once<kRos3>(rhs, t, y, 0.1, dfdt, &e1);
+  rosenbrock_once<kRos3>(rhs, t, y, 0.05, dfdt, &e2);
+  rosenbrock_once<kRos3>(rhs, t, y, 0.025, dfdt, &e4);
+  EXPECT_NEAR(std::log2(std::fabs(e1 / e2)), 3.0, 0.3) << e1 << " " << e2;
+  EXPECT_NEAR(std::log2(std::fabs(e2 / e4)), 3.0, 0.3) << e2 << " " << e4;
+}
+
+// y' = -1e8 y: one step of h = 1 (z = -1e8) damps y to R(z) = O(1/z) for an L-stable
+// method (an A-stable one that is not, such as the trapezoidal rule, keeps |R| near 1).
+struct StiffDecay {
+  int n = 1;
+  int f(double, const double* y, double* ydot) const {
+    ydot[0] = -1e8 * y[0];
+    return 0;
+  }
+  int jacobian(double, const double*, double* jac) const {
+    jac[0] = -1e8;
+    return 0;
+  }
+  bool has_jacobian() const { return true; }
+  bool autonomous() const { return true; }
+};
+
+TEST(OdeMethods, RosenbrockMethodsDampAStiffModeInOneStep) {
+  StiffDecay rhs;
+  EXPECT_LT(std::fabs(rosenbrock_once<kRosenbrock>(rhs, 0.0, 1.0, 1.0, 0.0)), 1e-6);
+  EXPECT_LT(std::fabs(rosenbrock_once<kRos3>(rhs, 0.0, 1.0, 1.0, 0.0)), 1e-6);
 }
 
 // y' = -diag(1, 10, 1000) y: the power method finds 1000 (reported as 1.2 x).
@@ -165,9 +209,9 @@ PausedRun run_van_der_pol(int64_t pause_after, int64_t max_steps) {
   std::vector<double> work(static_cast<size_t>(workspace_size(2, dense_matrix_values(2))));
   int piv[2];
   PausedRun r;
-  r.out = integrate_rosenbrock(rhs, 0.0, 2.0, r.y, 0.0, s, work.data(), piv, r.c, pause_after);
+  r.out = integrate_rosenbrock<kRosenbrock>(rhs, 0.0, 2.0, r.y, 0.0, s, work.data(), piv, r.c, pause_after);
   for (r.calls = 1; r.out.result == kPaused; ++r.calls)
-    r.out = integrate_rosenbrock(rhs, r.out.t, 2.0, r.y, r.out.h_next, s, work.data(), piv, r.c, pause_after, true);
+    r.out = integrate_rosenbrock<kRosenbrock>(rhs, r.out.t, 2.0, r.y, r.out.h_next, s, work.data(), piv, r.c, pause_after, true);
   return r;
 }
 

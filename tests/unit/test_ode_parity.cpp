@@ -577,6 +577,8 @@ TEST(OdeKernels, MicmMechanismsOverAFewSteps) {
 
 TEST(OdeParity, RoberRosenbrock) { expect_parity(rober(), OPSPLIT_ODE_ROSENBROCK); }
 TEST(OdeParity, PolluRosenbrock) { expect_parity(pollu(), OPSPLIT_ODE_ROSENBROCK); }
+TEST(OdeParity, RoberRos3) { expect_parity(rober(), OPSPLIT_ODE_ROS3); }
+TEST(OdeParity, PolluRos3) { expect_parity(pollu(), OPSPLIT_ODE_ROS3); }
 TEST(OdeParity, OregoRkck45) { expect_parity(orego(), OPSPLIT_ODE_RKCK45); }
 TEST(OdeParity, OregoRkc) { expect_parity(orego(), OPSPLIT_ODE_RKC); }
 TEST(OdeParity, OregoRosenbrock) { expect_parity(orego(), OPSPLIT_ODE_ROSENBROCK); }
