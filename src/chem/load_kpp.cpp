@@ -493,8 +493,14 @@ class KppReader {
       std::string name, value;
       if (!scalar_assignment(st.text, name, value)) continue;  // CALL define_constants_mcm and the like
       std::vector<std::string> summed;
-      if (species_sum(value, summed)) sums_[name] = {summed, src.at(block.offset + st.offset)};
-      else values_[name] = value;
+      if (species_sum(value, summed))
+        sums_[name] = {summed, src.at(block.offset + st.offset)};
+      else if (upper_case(value).find("C(IND_") != std::string::npos)  // else it would fall to a host input
+        parse_error(src.at(block.offset + st.offset),
+                    name + " uses the concentrations C(ind_...) other than as a plain sum "
+                           "C(ind_A) + C(ind_B) + ..., the one form the reader takes");
+      else
+        values_[name] = value;
     }
   }
 
