@@ -1,4 +1,5 @@
-# The Fortran module's constants are the C headers' enum values: every
+# The Fortran module's constants are the C headers' enum values (and the statuses of
+# OPSPLIT_STATUS_LIST): every
 # `integer(c_int), parameter :: OPSPLIT_X = n` in FORTRAN_SOURCES has the value the
 # headers in HEADERS give OPSPLIT_X, and every value of the headers' enums has its
 # Fortran constant. (The module is written by hand; a value added to a header and
@@ -19,6 +20,15 @@ foreach(h IN LISTS headers)
       list(APPEND c_names ${name})
       set(c_${name} ${value})
     endforeach()
+  endforeach()
+  # The statuses' X-macro list (core.h's OPSPLIT_STATUS_LIST): X(OPSPLIT_NAME, value).
+  string(REGEX MATCHALL "X\\((OPSPLIT_[A-Z0-9_]+), *(-?[0-9]+)\\)" listed "${text}")
+  foreach(entry IN LISTS listed)
+    string(REGEX REPLACE "^X\\((OPSPLIT_[A-Z0-9_]+), *(-?[0-9]+)\\)$" "\\1;\\2" pair "${entry}")
+    list(GET pair 0 name)
+    list(GET pair 1 value)
+    list(APPEND c_names ${name})
+    set(c_${name} ${value})
   endforeach()
 endforeach()
 list(LENGTH c_names nc)

@@ -16,20 +16,28 @@
 extern "C" {
 #endif
 
+/* Every status once, X(name, value), in the style of libuv's UV_ERRNO_MAP: the enum
+ * below, opsplit_status_string's names and the library's own checks are made from it,
+ * and the Fortran module's constants are tested against it. */
+#define OPSPLIT_STATUS_LIST(X)                                                        \
+  X(OPSPLIT_SUCCESS, 0)                                                               \
+  X(OPSPLIT_ERROR_INVALID_ARGUMENT, 1)                                                \
+  X(OPSPLIT_ERROR_INVALID_HANDLE, 2)                                                  \
+  X(OPSPLIT_ERROR_OUT_OF_MEMORY, 3)                                                   \
+  X(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, 4)                                             \
+  X(OPSPLIT_ERROR_UNSUPPORTED, 5)                                                     \
+  X(OPSPLIT_ERROR_NUMERICAL, 6)      /* NaN, instability, integration failure */      \
+  X(OPSPLIT_ERROR_IO, 7)                                                              \
+  X(OPSPLIT_ERROR_PARSE, 8)                                                           \
+  X(OPSPLIT_ERROR_DEVICE, 9)         /* a CUDA runtime failure */                     \
+  X(OPSPLIT_ERROR_CANCELLED, 10)     /* a progress callback asked to stop */          \
+  X(OPSPLIT_ERROR_INTERNAL, 11)                                                       \
+  X(OPSPLIT_ERROR_COMMUNICATION, 12) /* a message-passing failure (opsplit_mpi) */
+
 typedef enum opsplit_status {
-  OPSPLIT_SUCCESS = 0,
-  OPSPLIT_ERROR_INVALID_ARGUMENT = 1,
-  OPSPLIT_ERROR_INVALID_HANDLE = 2,
-  OPSPLIT_ERROR_OUT_OF_MEMORY = 3,
-  OPSPLIT_ERROR_BACKEND_UNAVAILABLE = 4,
-  OPSPLIT_ERROR_UNSUPPORTED = 5,
-  OPSPLIT_ERROR_NUMERICAL = 6,   /* NaN, instability, integration failure */
-  OPSPLIT_ERROR_IO = 7,
-  OPSPLIT_ERROR_PARSE = 8,
-  OPSPLIT_ERROR_DEVICE = 9,      /* a CUDA runtime failure */
-  OPSPLIT_ERROR_CANCELLED = 10,  /* a progress callback asked to stop */
-  OPSPLIT_ERROR_INTERNAL = 11,
-  OPSPLIT_ERROR_COMMUNICATION = 12 /* a message-passing failure (opsplit_mpi) */
+#define OPSPLIT_STATUS_ENUMERATOR_(name, value) name = value,
+  OPSPLIT_STATUS_LIST(OPSPLIT_STATUS_ENUMERATOR_)
+#undef OPSPLIT_STATUS_ENUMERATOR_
 } opsplit_status;
 
 typedef enum opsplit_backend {

@@ -28,19 +28,11 @@ OPSPLIT_API void opsplit_get_version(int* major, int* minor, int* patch) {
 
 OPSPLIT_API const char* opsplit_status_string(opsplit_status status) {
   switch (enum_value(status)) {  // any int a C caller passes, unloaded as the enum
-    case OPSPLIT_SUCCESS: return "OPSPLIT_SUCCESS";
-    case OPSPLIT_ERROR_INVALID_ARGUMENT: return "OPSPLIT_ERROR_INVALID_ARGUMENT";
-    case OPSPLIT_ERROR_INVALID_HANDLE: return "OPSPLIT_ERROR_INVALID_HANDLE";
-    case OPSPLIT_ERROR_OUT_OF_MEMORY: return "OPSPLIT_ERROR_OUT_OF_MEMORY";
-    case OPSPLIT_ERROR_BACKEND_UNAVAILABLE: return "OPSPLIT_ERROR_BACKEND_UNAVAILABLE";
-    case OPSPLIT_ERROR_UNSUPPORTED: return "OPSPLIT_ERROR_UNSUPPORTED";
-    case OPSPLIT_ERROR_NUMERICAL: return "OPSPLIT_ERROR_NUMERICAL";
-    case OPSPLIT_ERROR_IO: return "OPSPLIT_ERROR_IO";
-    case OPSPLIT_ERROR_PARSE: return "OPSPLIT_ERROR_PARSE";
-    case OPSPLIT_ERROR_DEVICE: return "OPSPLIT_ERROR_DEVICE";
-    case OPSPLIT_ERROR_CANCELLED: return "OPSPLIT_ERROR_CANCELLED";
-    case OPSPLIT_ERROR_INTERNAL: return "OPSPLIT_ERROR_INTERNAL";
-    case OPSPLIT_ERROR_COMMUNICATION: return "OPSPLIT_ERROR_COMMUNICATION";
+#define STATUS_NAME(name, value) \
+  case name:                     \
+    return #name;
+    OPSPLIT_STATUS_LIST(STATUS_NAME)
+#undef STATUS_NAME
   }
   return "unknown opsplit_status";
 }

@@ -45,7 +45,16 @@ int enum_value(const E& e) {
 }
 
 // Whether an int is one of opsplit_status's values.
-constexpr bool is_status(int v) { return v >= OPSPLIT_SUCCESS && v <= OPSPLIT_ERROR_COMMUNICATION; }
+constexpr bool is_status(int v) {
+  switch (v) {
+#define STATUS_VALUE(name, value) case value:
+    OPSPLIT_STATUS_LIST(STATUS_VALUE)
+#undef STATUS_VALUE
+    return true;
+    default:
+      return false;
+  }
+}
 
 void set_last_error(const char* function, const char* message);
 void clear_last_error();

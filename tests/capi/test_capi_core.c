@@ -28,6 +28,15 @@ int main(void) {
   CHECK(OPSPLIT_ERROR_COMMUNICATION == 12);
   CHECK(strcmp(opsplit_status_string(OPSPLIT_ERROR_COMMUNICATION), "OPSPLIT_ERROR_COMMUNICATION") == 0);
   CHECK(strcmp(opsplit_status_string((opsplit_status)-1), "unknown opsplit_status") == 0);
+  /* Every status of the list has its own name, and the values run 0, 1, ... */
+  int listed = 0;
+#define CHECK_STATUS(name, value)                                 \
+  CHECK(strcmp(opsplit_status_string(name), #name) == 0);         \
+  CHECK((int)(name) == (value) && (value) == listed++);
+  OPSPLIT_STATUS_LIST(CHECK_STATUS)
+#undef CHECK_STATUS
+  CHECK(listed == 13);
+  CHECK(strcmp(opsplit_status_string((opsplit_status)listed), "unknown opsplit_status") == 0);
   /* A layer's error (opsplit/distributed.h): its status and message; a status that is no
    * opsplit_status is refused rather than handed back. */
   CHECK(opsplit_set_last_error(OPSPLIT_ERROR_IO, "layer_call", "no such file") == OPSPLIT_ERROR_IO);
