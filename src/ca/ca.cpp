@@ -8,7 +8,7 @@
 
 #include "ca/life.hpp"
 #include "ca/life_cuda.hpp"
-#include "chem/loaders.hpp"
+#include "core/text_file.hpp"
 #include "core/hash.hpp"
 
 using namespace opsplit;
@@ -141,7 +141,7 @@ void opsplit_ca_s::load_rle(const char* path, int64_t row, int64_t col) {
   const std::exception_ptr read = attempt([&] {
     require_life("opsplit_ca_load_rle");
     if (path == nullptr) fail_argument("path is NULL");
-    text = chem::read_text_file(path);
+    text = read_text_file(path);
   });
   place_rle_text(read, text, row, col, "opsplit_ca_load_rle", path);
 }

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "ca/sciara_cuda.hpp"
-#include "chem/loaders.hpp"
+#include "core/text_file.hpp"
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
 #include "core/hash.hpp"
@@ -163,7 +163,7 @@ Lava3Constants lava3_constants(const LavaParameters& p) {
 
 LavaParameters read_lava_parameters(const std::string& path, int64_t rows, int64_t cols, LavaParameters p, bool fv3,
                                     int64_t* nsteps) {
-  const std::vector<Token> t = tokens_of(chem::read_text_file(path));
+  const std::vector<Token> t = tokens_of(read_text_file(path));
   if (t.size() % 2 != 0)
     fail(OPSPLIT_ERROR_PARSE, path + ":" + std::to_string(t.back().line) + ": \"" + t.back().text + "\" has no value");
   *nsteps = -1;
@@ -192,7 +192,7 @@ LavaParameters read_lava_parameters(const std::string& path, int64_t rows, int64
 }
 
 GridFile read_grid_file(const std::string& path, int64_t rows, int64_t cols) {
-  const std::vector<Token> t = tokens_of(chem::read_text_file(path));
+  const std::vector<Token> t = tokens_of(read_text_file(path));
   GridFile g;
   size_t first = 0;
   bool has_nodata = false;
@@ -245,7 +245,7 @@ std::vector<LavaVent> read_lava_vents(const std::string& vents_path, const std::
     if (vents.count(id)) fail(OPSPLIT_ERROR_PARSE, vents_path + ": vent " + num(id) + " is on more than one cell");
     vents[id] = LavaVent{static_cast<int64_t>(i) / cols, static_cast<int64_t>(i) % cols, {}, 0.0};
   }
-  const std::vector<Token> t = tokens_of(chem::read_text_file(rates_path));
+  const std::vector<Token> t = tokens_of(read_text_file(rates_path));
   double slot = 0.0;
   std::map<int64_t, bool> seen;
   bool ended = false;

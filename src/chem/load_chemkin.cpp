@@ -19,6 +19,7 @@
 #include "chem/loaders.hpp"
 #include "chem/units.hpp"
 #include "core/error.hpp"
+#include "core/text_file.hpp"
 
 namespace opsplit::chem {
 namespace {

@@ -28,6 +28,7 @@
 #include "chem/rate_expression.hpp"
 #include "chem/rate_laws.hpp"
 #include "core/error.hpp"
+#include "core/text_file.hpp"
 
 namespace opsplit::chem {
 namespace {

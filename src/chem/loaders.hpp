@@ -11,10 +11,6 @@ struct opsplit_mechanism_s;
 
 namespace opsplit::chem {
 
-// The whole file as text; throws IO naming the file and the reason (missing, a
-// directory, unreadable).
-std::string read_text_file(const std::string& path);
-
 // Cantera YAML: the ideal-gas phase `phase` (empty: the first phase of the file).
 GasMechanism load_yaml(const std::string& path, const std::string& phase);
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "chem/loaders.hpp"
+#include "core/text_file.hpp"
 #include "core/error.hpp"
 
 namespace opsplit::chem {

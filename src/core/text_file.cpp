@@ -1,14 +1,14 @@
-// Mechanism files are read whole: they are at most a few MB, and the parsers want text.
+// Input files are read whole: they are at most a few MB, and the parsers want text.
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "chem/loaders.hpp"
 #include "core/error.hpp"
+#include "core/text_file.hpp"
 
-namespace opsplit::chem {
+namespace opsplit {
 
 std::string read_text_file(const std::string& path) {
   std::error_code ec;
@@ -21,4 +21,4 @@ std::string read_text_file(const std::string& path) {
   return text.str();
 }
 
-}  // namespace opsplit::chem
+}  // namespace opsplit
