@@ -9,7 +9,7 @@
 //   reactor_<mech>/lu_thread        G = 1/(gamma h) - J, lu_factor, six lu_solve:
 //                                   integrators.cuh's functions, one thread per system,
 //                                   G in local memory as in the library's kernel
-//   reactor_<mech>/*_warp           the same by one warp per system (chem/reactor_warp.cuh,
+//   reactor_<mech>/*_warp           the same by one warp per system (bench/reactor_warp.cuh,
 //                                   ode/warp_lu.cuh) on state, scratch and matrix in
 //                                   shared memory (the cooperative design); each must
 //                                   give its thread kernel's results (the LU bit for
@@ -48,7 +48,7 @@
 #include "chem/gas.hpp"
 #include "chem/loaders.hpp"
 #include "chem/reactor.cuh"
-#include "chem/reactor_warp.cuh"
+#include "reactor_warp.cuh"
 #include "inert_species.hpp"
 #include "ode/integrators.cuh"
 #include "ode/warp_lu.cuh"
@@ -135,7 +135,7 @@ __global__ void lu_thread(int n, int64_t nsys, const double* jac, const double* 
 }
 
 // ---- one warp per system ----------------------------------------------------------------
-// The rhs and the Jacobian (chem/reactor_warp.cuh): the state, the scratch and the
+// The rhs and the Jacobian (reactor_warp.cuh): the state, the scratch and the
 // Jacobian in shared memory, kWarps systems per block at a time; the rhs out as
 // [eq][sys] and the Jacobian as [sys][entry], to compare bit for bit with the thread
 // kernels' (the Jacobian transposed on the host).

@@ -88,7 +88,7 @@ OPSPLIT_HD ReactionJacobianTerms reaction_jacobian_terms(const GasKinetics& g, i
 // Adds reaction r's part to row i of wdot, d wdot/dT, the uniform column term and d
 // wdot/dC (row = dC + i, columns ld apart), e being r's change entry of species i. A row
 // takes its reactions in reaction order whoever computes it (net_production_jacobian
-// here, a warp's lane in reactor_warp.cuh): the same sums, the same bits.
+// here, a warp's lane in bench/reactor_warp.cuh): the same sums, the same bits.
 OPSPLIT_HD void add_reaction_to_row(const GasKinetics& g, int r, int e, const ReactionJacobianTerms& terms,
                                     const double* C, double* row, int ld, double& wdot_i, double& dT_i,
                                     double& uniform_i) {

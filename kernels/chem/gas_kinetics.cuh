@@ -50,7 +50,7 @@ struct GasKinetics {
   const double* change = nullptr;
   // The same entries species by species, in reaction order: species k's are
   // [species_change_begin[k], species_change_begin[k+1]), each a reaction and its change
-  // entry (for the warp kernels, where a lane gathers its species' rows: reactor_warp.cuh).
+  // entry (for the warp kernels, where a lane gathers its species' rows: bench/reactor_warp.cuh).
   const int* species_change_begin = nullptr;
   const int* species_change_reaction = nullptr;
   const int* species_change_entry = nullptr;

@@ -107,7 +107,7 @@ OPSPLIT_HD_CALLED void reactor_rhs(const GasKinetics& g, int kind, const double*
 }
 
 // The entries of reactor_jacobian's chain rule, one function each so that the thread
-// and warp versions (reactor_warp.cuh) compute the same bits.
+// and warp versions (bench/reactor_warp.cuh) compute the same bits.
 // d wdot_i/dC_j becomes d wdot_i/dY_j: a rho / W_j - S_i Wmean / W_j.
 OPSPLIT_HD double mass_fraction_entry(double a, double S_i, double rho, double W_mean, double W_j) {
   return a * rho / W_j - S_i * W_mean / W_j;

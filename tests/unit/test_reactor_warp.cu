@@ -1,4 +1,4 @@
-// The warp-per-system reactor right-hand side and Jacobian (kernels/chem/reactor_warp.cuh)
+// The warp-per-system reactor right-hand side and Jacobian (bench/reactor_warp.cuh)
 // against the thread-per-system ones (kernels/chem/reactor.cuh) on the GPU, for every
 // reactor kind, on GRI-Mech 3.0, H2/O2 and tests/data/mechanisms/features.yaml
 // (falloff of every form, PLOG, chemically activated, FORD orders, explicit reverse rates,
@@ -16,7 +16,7 @@
 #include "chem/gas.hpp"
 #include "chem/loaders.hpp"
 #include "chem/reactor.cuh"
-#include "chem/reactor_warp.cuh"
+#include "reactor_warp.cuh"
 #include "helpers.hpp"
 
 namespace {

@@ -7,7 +7,8 @@
 // through the same functions (the same bits but where the compiler fuses a multiply and
 // an add in one kernel and not the other: test_reactor_warp.cu).
 //
-// The integrator does not use these: they are slower per system than the thread
+// The integrator does not use these (so they live beside the benchmark, not among the
+// library's kernels): they are slower per system than the thread
 // version for H2/O2 and GRI-Mech 3.0 alike (docs/performance-history.md, 'Gas reactors
 // near ignition', a step's phases). A system's shared memory caps a GRI-Mech kernel at
 // 8 warps per SM, too few to hide each one's latency, where the thread version's loads
