@@ -10,7 +10,7 @@
 //                                   integrators.cuh's functions, one thread per system,
 //                                   G in local memory as in the library's kernel
 //   reactor_<mech>/*_warp           the same by one warp per system (bench/reactor_warp.cuh,
-//                                   ode/warp_lu.cuh) on state, scratch and matrix in
+//                                   warp_lu.cuh) on state, scratch and matrix in
 //                                   shared memory (the cooperative design); each must
 //                                   give its thread kernel's results (the LU bit for
 //                                   bit, the rhs and Jacobian to 1e-12: see BM_phase)
@@ -51,7 +51,7 @@
 #include "reactor_warp.cuh"
 #include "inert_species.hpp"
 #include "ode/integrators.cuh"
-#include "ode/warp_lu.cuh"
+#include "warp_lu.cuh"
 
 namespace {
 
@@ -201,7 +201,7 @@ __global__ void jacobian_warp(GasKinetics g, int n, int64_t nsys, size_t per_war
   }
 }
 
-// The LU (ode/warp_lu.cuh): each warp's G, b and pivots in dynamic shared memory, or
+// The LU (warp_lu.cuh): each warp's G, b and pivots in dynamic shared memory, or
 // (lu_warp_global) in its slot of `global_work`, as a warp would factor the matrices of
 // the 32 systems its lanes integrate one by one (no shared memory holds 32 of them).
 __host__ __device__ size_t warp_shared_bytes(int n) { return static_cast<size_t>(n) * (n + 1) * sizeof(double) + n * sizeof(int); }
