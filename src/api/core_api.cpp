@@ -3,7 +3,7 @@
 #include <cstdlib>
 
 #include "core/cuda_device.hpp"
-#include "core/default_device.hpp"
+#include "core/environment.hpp"
 
 using namespace opsplit;
 
@@ -53,7 +53,7 @@ OPSPLIT_API opsplit_status opsplit_context_create(opsplit_backend backend, opspl
     output(ctx, "ctx");
     const opsplit_backend resolved = resolve_backend(static_cast<opsplit_backend>(b));
     const int device = resolved == OPSPLIT_BACKEND_CUDA
-                           ? default_cuda_device(cuda::device_count(), [](const char* name) { return std::getenv(name); })
+                           ? environment::cuda_device(cuda::device_count())
                            : 0;
     create_context(resolved, device, ctx);
   });

@@ -2,20 +2,16 @@
 
 #include <omp.h>
 
-#include <cstdlib>
-#include <cstring>
+#include <optional>
 #include <string>
+
+#include "core/environment.hpp"
 
 namespace opsplit {
 
 opsplit_backend resolve_backend(opsplit_backend requested) {
   if (requested != OPSPLIT_BACKEND_AUTO) return requested;
-  const char* env = std::getenv("OPSPLIT_BACKEND");
-  if (env != nullptr && *env != '\0') {
-    if (std::strcmp(env, "cpu") == 0) return OPSPLIT_BACKEND_CPU;
-    if (std::strcmp(env, "cuda") == 0) return OPSPLIT_BACKEND_CUDA;
-    fail_argument(std::string("the environment variable OPSPLIT_BACKEND='") + env + "' is neither cpu nor cuda");
-  }
+  if (const std::optional<opsplit_backend> chosen = environment::backend()) return *chosen;
   return cuda::available(nullptr) ? OPSPLIT_BACKEND_CUDA : OPSPLIT_BACKEND_CPU;
 }
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/hash.hpp"
 
@@ -18,12 +19,13 @@ namespace {
 enum Mode : int64_t { kOff, kAuto, kRequire, kMixed, kBadMode };
 
 Mode mode_from_environment() {
-  const char* env = std::getenv("OPSPLIT_DEVICE_IPC");
-  if (env == nullptr || *env == '\0' || std::strcmp(env, "1") == 0) return kAuto;
-  if (std::strcmp(env, "0") == 0) return kOff;
-  if (std::strcmp(env, "require") == 0) return kRequire;
-  if (std::strcmp(env, "mixed") == 0) return kMixed;
-  return kBadMode;
+  switch (environment::device_ipc()) {
+    case environment::DeviceIpc::kOff: return kOff;
+    case environment::DeviceIpc::kAuto: return kAuto;
+    case environment::DeviceIpc::kRequire: return kRequire;
+    case environment::DeviceIpc::kMixed: return kMixed;
+    default: return kBadMode;
+  }
 }
 
 // This process's node: hashes of the kernel's boot id and of the host name (processes of

@@ -13,6 +13,7 @@
 
 #include "core/buffer.hpp"
 #include "core/context.hpp"
+#include "core/environment.hpp"
 #include "core/group.hpp"
 #include "core/peer_slabs.hpp"
 #include "core/pinned.hpp"
@@ -21,10 +22,7 @@ namespace opsplit {
 
 // Whether a distributed step may compute what no ghost reaches while the slabs travel:
 // OPSPLIT_HALO_OVERLAP=0 says no (the exchange whole first: the measurements' base).
-inline bool halo_overlap_allowed() {
-  const char* env = std::getenv("OPSPLIT_HALO_OVERLAP");
-  return !(env && std::strcmp(env, "0") == 0);
-}
+inline bool halo_overlap_allowed() { return environment::halo_overlap(); }
 
 class SlabExchange {
  public:

@@ -1,10 +1,12 @@
 #include "ode/ode.hpp"
 
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 
+#include "core/environment.hpp"
 #include "ode/integrators.cuh"
 #include "ode/launch.hpp"
 #include "ode/rhs.cuh"
@@ -19,14 +21,16 @@ constexpr int kMaxEquations = 4096;
 constexpr int kMaxParams = chem::kMaxSystemParameters;
 constexpr int64_t kMaxValues = int64_t(1) << 37;  // 1 TiB of doubles: far past any device
 
-// OPSPLIT_ODE_CUDA_ROUNDS: auto (unset or empty too), off or always (launch.hpp).
+// OPSPLIT_ODE_CUDA_ROUNDS (core/environment.hpp) as launch.hpp's mode.
 int cuda_round_mode() {
-  const char* env = std::getenv("OPSPLIT_ODE_CUDA_ROUNDS");
-  if (env == nullptr || *env == '\0' || std::strcmp(env, "auto") == 0) return ode::kRoundsAuto;
-  if (std::strcmp(env, "off") == 0) return ode::kRoundsOff;
-  if (std::strcmp(env, "always") == 0) return ode::kRoundsAlways;
-  fail_argument(std::string("the environment variable OPSPLIT_ODE_CUDA_ROUNDS='") + env +
-                "' is not auto, off or always");
+  switch (environment::ode_cuda_rounds()) {
+    case environment::Rounds::kOff:
+      return ode::kRoundsOff;
+    case environment::Rounds::kAlways:
+      return ode::kRoundsAlways;
+    default:
+      return ode::kRoundsAuto;
+  }
 }
 
 const char* result_name(int r) {

@@ -17,6 +17,7 @@
 #include "field/halo.hpp"
 #include "field/layout.cuh"
 #include "core/default_device.hpp"
+#include "core/environment.hpp"
 #include "core/exact_sum.hpp"
 #include "field/reduce.cuh"
 #include "helpers.hpp"
@@ -289,6 +290,51 @@ TEST(DefaultCudaDevice, OverrideThenNodeLocalRankThenZero) {
     env["OPSPLIT_CUDA_DEVICE"] = bad;
     EXPECT_THROW(opsplit::default_cuda_device(2, get), opsplit::Error) << bad;
   }
+}
+
+// The environment variables (core/environment.hpp), each parsed where it is read: the
+// values each takes, unset and empty alike, and a value none of them refused with its
+// name (OPSPLIT_DEVICE_IPC's reported by the group: kBad).
+TEST(Environment, EachVariableTakesItsValuesAndNamesABadOne) {
+  namespace env = opsplit::environment;
+  auto with = [](const char* name, const char* value, auto read) {
+    if (value != nullptr) setenv(name, value, 1); else unsetenv(name);
+    auto result = read();
+    unsetenv(name);
+    return result;
+  };
+  auto message = [](auto read) {
+    try {
+      read();
+    } catch (const opsplit::Error& e) {
+      return std::string(e.what()) + " (" + std::to_string(e.status()) + ")";
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(with("OPSPLIT_BACKEND", nullptr, env::backend), std::nullopt);
+  EXPECT_EQ(with("OPSPLIT_BACKEND", "", env::backend), std::nullopt);
+  EXPECT_EQ(with("OPSPLIT_BACKEND", "cpu", env::backend), OPSPLIT_BACKEND_CPU);
+  EXPECT_EQ(with("OPSPLIT_BACKEND", "cuda", env::backend), OPSPLIT_BACKEND_CUDA);
+  EXPECT_EQ(with("OPSPLIT_BACKEND", "gpu", [&] { return message(env::backend); }),
+            "the environment variable OPSPLIT_BACKEND='gpu' is not cpu or cuda (1)");
+  EXPECT_EQ(with("OPSPLIT_ODE_CUDA_ROUNDS", nullptr, env::ode_cuda_rounds), env::Rounds::kAuto);
+  EXPECT_EQ(with("OPSPLIT_ODE_CUDA_ROUNDS", "auto", env::ode_cuda_rounds), env::Rounds::kAuto);
+  EXPECT_EQ(with("OPSPLIT_ODE_CUDA_ROUNDS", "off", env::ode_cuda_rounds), env::Rounds::kOff);
+  EXPECT_EQ(with("OPSPLIT_ODE_CUDA_ROUNDS", "always", env::ode_cuda_rounds), env::Rounds::kAlways);
+  EXPECT_EQ(with("OPSPLIT_ODE_CUDA_ROUNDS", "never", [&] { return message(env::ode_cuda_rounds); }),
+            "the environment variable OPSPLIT_ODE_CUDA_ROUNDS='never' is not auto, off or always (1)");
+  EXPECT_EQ(with("OPSPLIT_DEVICE_IPC", "", env::device_ipc), env::DeviceIpc::kAuto);
+  EXPECT_EQ(with("OPSPLIT_DEVICE_IPC", "1", env::device_ipc), env::DeviceIpc::kAuto);
+  EXPECT_EQ(with("OPSPLIT_DEVICE_IPC", "0", env::device_ipc), env::DeviceIpc::kOff);
+  EXPECT_EQ(with("OPSPLIT_DEVICE_IPC", "require", env::device_ipc), env::DeviceIpc::kRequire);
+  EXPECT_EQ(with("OPSPLIT_DEVICE_IPC", "mixed", env::device_ipc), env::DeviceIpc::kMixed);
+  EXPECT_EQ(with("OPSPLIT_DEVICE_IPC", "yes", env::device_ipc), env::DeviceIpc::kBad);
+  EXPECT_TRUE(with("OPSPLIT_HALO_OVERLAP", nullptr, env::halo_overlap));
+  EXPECT_TRUE(with("OPSPLIT_HALO_OVERLAP", "1", env::halo_overlap));
+  EXPECT_FALSE(with("OPSPLIT_HALO_OVERLAP", "0", env::halo_overlap));
+  EXPECT_EQ(with("OPSPLIT_CUDA_DEVICE", "1", [] { return env::cuda_device(2); }), 1);
+  EXPECT_EQ(with("OPSPLIT_CUDA_DEVICE", "2", [&] { return message([] { return env::cuda_device(2); }); }),
+            "the environment variable OPSPLIT_CUDA_DEVICE='2' is not a device in 0 .. 1 (1)");
 }
 
 // The views a distributed step splits into (field/halo.hpp): every cell in exactly one
