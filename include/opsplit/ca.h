@@ -36,6 +36,7 @@
 #define OPSPLIT_CA_H
 
 #include "opsplit/core.h"
+#include "opsplit/group.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -183,6 +184,16 @@ typedef enum opsplit_ca_cells {
   OPSPLIT_CA_ALL_CELLS = 1
 } opsplit_ca_cells;
 OPSPLIT_API opsplit_status opsplit_ca_set_cells_computed(opsplit_ca ca, opsplit_ca_cells cells);
+
+/* Over a group of processes (opsplit/group.h; hosts call opsplit/mpi.h instead). */
+/* Makes `ca`, a grid created with this process's block's shape and not yet given a vent
+ * or a step, its block of a grid decomposed over the group: dims[0] processes along the
+ * rows (north to south), dims[1] along the columns, dims[2] = 1 (opsplit/mpi.h's
+ * opsplit_mpi_ca_attach describes the rules of each model). The state set so far is
+ * kept. On success the grid owns the group; on failure, on every process alike, the
+ * caller keeps it. Collective. */
+OPSPLIT_API opsplit_status opsplit_ca_attach_distributed(opsplit_ca ca, const opsplit_group* group,
+                                                         const opsplit_decomposition* decomposition);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #define OPSPLIT_FIELD_H
 
 #include "opsplit/core.h"
+#include "opsplit/group.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -133,6 +134,14 @@ OPSPLIT_API opsplit_status opsplit_rd_max_stable_dt(opsplit_rd rd, opsplit_field
  * fails with OPSPLIT_ERROR_NUMERICAL naming the step, component and cell; the field
  * and the clock are left as they were before that step. */
 OPSPLIT_API opsplit_status opsplit_rd_step(opsplit_rd rd, opsplit_field field, double dt, int64_t nsteps);
+
+/* Over a group of processes (opsplit/group.h; hosts call opsplit/mpi.h instead). */
+/* Makes `field` this process's subdomain of a field decomposed over the group: from now
+ * on opsplit_rd_step fills the ghosts of faces that border another process from that
+ * process, every step (opsplit/mpi.h describes the rules). On success the field owns
+ * the group; on failure, on every process alike, the caller keeps it. Collective. */
+OPSPLIT_API opsplit_status opsplit_field_attach_distributed(opsplit_field field, const opsplit_group* group,
+                                                            const opsplit_decomposition* decomposition);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,7 @@
  * decomposition the host already uses (libopsplit_mpi, CMake target opsplit::opsplit_mpi,
  * built when OPSPLIT_ENABLE_MPI finds MPI; Fortran: module opsplit_mpi). The core
  * library has no MPI dependency: this layer gives it the communicator's collectives
- * through opsplit/distributed.h.
+ * through opsplit/group.h and the capabilities' calls over a group (opsplit/distributed.h).
  *
  * Communicators cross as Fortran handles (MPI_Fint), so C and Fortran hosts pass the
  * one they have: MPI_Comm_c2f(comm) from C, the integer from Fortran's `use mpi` (or

@@ -5,6 +5,7 @@
 #include "opsplit/ca.h"
 #include "opsplit/core.h"
 #include "opsplit/field.h"
+#include "opsplit/group.h"
 #include "opsplit/mechanism.h"
 #include "opsplit/ode.h"
 #include "opsplit/pcpd.h"

@@ -47,6 +47,7 @@
 #define OPSPLIT_PCPD_H
 
 #include "opsplit/core.h"
+#include "opsplit/group.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -108,6 +109,16 @@ OPSPLIT_API opsplit_status opsplit_pcpd_set_lattice(opsplit_pcpd pcpd, int64_t r
 /* The replicas this process holds: all of them (first 0), or its share of a distributed
  * ensemble (opsplit/mpi.h), whose get_lattice and set_lattice take these indices. */
 OPSPLIT_API opsplit_status opsplit_pcpd_get_replicas(opsplit_pcpd pcpd, int64_t* first, int64_t* count);
+
+/* Over a group of processes (opsplit/group.h; hosts call opsplit/mpi.h instead). */
+/* A PCPD ensemble of `replicas` replicas spread over the group: rank k holds replicas
+ * [k R / size, (k + 1) R / size), each keyed by its global index, so the group's run is
+ * the single process's, bit for bit (opsplit/mpi.h describes the collective calls). On
+ * success the ensemble owns the group (its release runs at destroy); on failure, on
+ * every process alike, the caller keeps it. Collective. */
+OPSPLIT_API opsplit_status opsplit_pcpd_create_distributed(opsplit_context ctx, opsplit_pcpd_algorithm algorithm,
+                                                           int64_t L, int64_t replicas, const opsplit_group* group,
+                                                           opsplit_pcpd* pcpd);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
 #include "ca/ca.hpp"
 #include "core/group.hpp"
 #include "core/hash.hpp"
-#include "opsplit/distributed.h"
+#include "opsplit/group.h"
 
 using namespace opsplit;
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "opsplit/distributed.h"
+#include "opsplit/group.h"
 
 namespace opsplit {
 

@@ -13,7 +13,7 @@
 #include "core/pinned.hpp"
 #include "field/grid.cuh"
 #include "field/launch.hpp"
-#include "opsplit/distributed.h"
+#include "opsplit/group.h"
 #include "opsplit/field.h"
 
 struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::ContextMember {
