@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ca/lava_box.hpp"
 #include "ca/sciara_fv3.cuh"
 #include "core/buffer.hpp"
 #include "core/context.hpp"
@@ -83,25 +84,6 @@ struct LavaVent {
 // ([TIME] slot length, then [VENT_ID] id [EMISSION_RATE] rates..., [END]), vents in id order.
 std::vector<LavaVent> read_lava_vents(const std::string& vents_path, const std::string& rates_path, int64_t rows,
                                       int64_t cols);
-
-// Rows r0..r1 and columns c0..c1 (inclusive); empty when r1 < r0.
-struct LavaBox {
-  int64_t r0 = 0, r1 = -1, c0 = 0, c1 = -1;
-  bool empty() const { return r1 < r0; }
-  LavaBox grown(int64_t by, int64_t rows, int64_t cols) const;
-  void include(int64_t r, int64_t c);
-  void include(const LavaBox& b);
-  LavaBox clipped(const LavaBox& to) const;  // the cells in both
-};
-
-// The cells a step computes from the box of lava: the box grown by one (lava moves at
-// most a cell a step), or every cell; none while the box is empty (no lava, no vent).
-OPSPLIT_HD LavaBox lava_region(const LavaBox& box, bool all_cells, int64_t rows, int64_t cols) {
-  if (box.r1 < box.r0) return box;
-  if (all_cells) return LavaBox{0, rows - 1, 0, cols - 1};
-  return LavaBox{box.r0 > 0 ? box.r0 - 1 : 0, box.r1 + 1 < rows ? box.r1 + 1 : rows - 1, box.c0 > 0 ? box.c0 - 1 : 0,
-                 box.c1 + 1 < cols ? box.c1 + 1 : cols - 1};
-}
 
 enum class LavaSubstate { altitude, thickness, temperature, solidified, lost, momentum_x, momentum_y };
 // INVALID_ARGUMENT naming the model's substates otherwise (momentum is fv3's).

@@ -1,7 +1,9 @@
-// The CUDA side of SCIARA-fv2 and -fv3 grids (kernels/ca/sciara_cuda.cu), declared for host code.
+// The CUDA side of SCIARA-fv2 and -fv3 grids (kernels/ca/sciara_cuda.cu), declared for host code:
+// the grid's box and the shared numerics' types, not the host's grid class.
 #pragma once
 
-#include "ca/sciara.hpp"
+#include "ca/lava_box.hpp"
+#include "ca/sciara_fv3.cuh"
 #include "core/context.hpp"
 #include "core/error.hpp"
 

@@ -4,7 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "chem/mechanism.hpp"
+#include "chem/gas_kinetics.cuh"
+#include "chem/mass_action.cuh"
 #include "core/context.hpp"
 #include "core/error.hpp"
 
