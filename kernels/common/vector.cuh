@@ -58,9 +58,9 @@ OPSPLIT_HD void scatter_add(int count, const int* index, const double* coeff, do
   int e = 0;
   for (; e + 4 <= count; e += 4) {
     const int i0 = index[e], i1 = index[e + 1], i2 = index[e + 2], i3 = index[e + 3];
+    const double c0 = coeff[e], c1 = coeff[e + 1], c2 = coeff[e + 2], c3 = coeff[e + 3];
     const double o0 = out[i0], o1 = out[i1], o2 = out[i2], o3 = out[i3];
-    out[i0] = o0 + coeff[e] * scale, out[i1] = o1 + coeff[e + 1] * scale;
-    out[i2] = o2 + coeff[e + 2] * scale, out[i3] = o3 + coeff[e + 3] * scale;
+    out[i0] = o0 + c0 * scale, out[i1] = o1 + c1 * scale, out[i2] = o2 + c2 * scale, out[i3] = o3 + c3 * scale;
   }
   for (; e < count; ++e) out[index[e]] += coeff[e] * scale;
 }

@@ -64,7 +64,7 @@ void destroy_through(T** handle, const char* type) {
 }
 
 
-// An attach to a group (opsplit/distributed.h): a NULL group fails here, a bad handle
+// An attach to a group (opsplit/group.h): a NULL group fails here, a bad handle
 // (object(), which finds it) or a NULL decomposition fails every process alike (the
 // agreement comes first); then object.attach(group, decomposition).
 template <class Object>

@@ -40,7 +40,7 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   // Steps until the time reaches t_sim (already there: none).
   void run_until(double t_sim);
 
-  // Over processes (opsplit/distributed.h; src/ca/distributed.cpp). attach is collective,
+  // Over processes (opsplit/group.h; src/ca/distributed.cpp). attach is collective,
   // and so, after it, are the calls that settle: every process calls them alike, and a
   // failure or a differing value (`same`) on one fails them on all. Alone: rethrows local.
   void attach(const opsplit_group& group, const opsplit_decomposition& d);

@@ -1,4 +1,4 @@
-// A CA grid's place in a decomposition over a group of processes (opsplit/distributed.h):
+// A CA grid's place in a decomposition over a group of processes (opsplit/group.h):
 // dimension 0 splits the rows (north to south), dimension 1 the columns; checked on every
 // process alike before it is taken (core/decomposition.hpp), then the lava grid becomes
 // this process's block (LavaGrid::attach).

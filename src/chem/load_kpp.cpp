@@ -496,13 +496,25 @@ class KppReader {
       std::vector<std::string> summed;
       if (species_sum(value, summed))
         sums_[name] = {summed, src.at(block.offset + st.offset)};
-      else if (upper_case(value).find("C(IND_") != std::string::npos)  // else it would fall to a host input
-        parse_error(src.at(block.offset + st.offset),
-                    name + " uses the concentrations C(ind_...) other than as a plain sum "
-                           "C(ind_A) + C(ind_B) + ..., the one form the reader takes");
       else
-        values_[name] = value;
+        assign_value(name, value, src.at(block.offset + st.offset));
     }
+  }
+
+  // A named value other than a species sum. One over the concentrations (C(ind_X),
+  // VAR(ind_X), FIX(indf_X), spaces anywhere) is refused: the reader takes them only
+  // as a plain sum, and anything else would fall through to a host input of 0.
+  void assign_value(const std::string& name, const std::string& value, const std::string& at) {
+    std::string compact;
+    for (char c : value)
+      if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+    compact = upper_case(compact);
+    for (const char* array : {"C(IND", "VAR(IND", "FIX(IND"})
+      for (size_t i = compact.find(array); i != std::string::npos; i = compact.find(array, i + 1))
+        if (i == 0 || !is_name_char(compact[i - 1]))
+          parse_error(at, name + " uses the concentrations other than as a plain sum C(ind_A) + C(ind_B) + ..., "
+                              "the one form the reader takes");
+    values_[name] = value;
   }
 
   // value is C(ind_A) + C(ind_B) + ...: the species names, upper case.
@@ -564,7 +576,7 @@ class KppReader {
         continue;
       }
       std::string name, value;
-      if (scalar_assignment(st.text, name, value)) values_[name] = value, assigned.insert(name);
+      if (scalar_assignment(st.text, name, value)) assign_value(name, value, src.at(st.offset)), assigned.insert(name);
     }
     for (const std::string& n : declared)
       if (assigned.count(n) == 0) module_inputs_.insert(n);

@@ -1,4 +1,4 @@
-// An object's place in a decomposition over a group of processes (opsplit/distributed.h),
+// An object's place in a decomposition over a group of processes (opsplit/group.h),
 // checked on every process alike before it is taken, so that a mismatch fails the call
 // everywhere with the same message. Fields (src/field/distributed.cpp) and CA grids share
 // these checks; each names its own axes and faces.

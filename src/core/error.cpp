@@ -1,5 +1,5 @@
 #include "core/error.hpp"
-#include "opsplit/distributed.h"
+#include "opsplit/group.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// The processes an object is spread over (opsplit/distributed.h): one, or a group a
+// The processes an object is spread over (opsplit/group.h): one, or a group a
 // communication layer (opsplit_mpi) gave. The core calls only the group's two
 // collectives, so it depends on no message-passing library.
 #pragma once

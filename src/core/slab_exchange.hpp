@@ -8,8 +8,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
-#include <cstring>
 
 #include "core/buffer.hpp"
 #include "core/context.hpp"

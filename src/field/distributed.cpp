@@ -1,4 +1,4 @@
-// A field's place in a decomposition over a group of processes (opsplit/distributed.h):
+// A field's place in a decomposition over a group of processes (opsplit/group.h):
 // checked on every process alike before it is taken, so that a mismatch fails the
 // call everywhere with the same message.
 #include <algorithm>

@@ -53,7 +53,7 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
   // Which ghosts of `data` follow its values (upload forgets them).
   opsplit::field::GhostRecord& ghost_record() { return ghost_record_; }
 
-  // A distributed field (opsplit/distributed.h): this process's subdomain, the faces
+  // A distributed field (opsplit/group.h): this process's subdomain, the faces
   // whose ghosts come from another process, and the exchange of their slabs (halo.cuh):
   // slots for the largest slab (slab_values), packed at each axis's own slab size
   // (HaloExchange).

@@ -1,6 +1,5 @@
 #include "ode/ode.hpp"
 
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>

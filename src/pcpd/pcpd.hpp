@@ -16,7 +16,7 @@
 
 struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::ContextMember {
   // `replicas` in all; a distributed group's process holds its share of them (see
-  // opsplit/distributed.h), and the series' first point waits for start_series().
+  // opsplit/group.h), and the series' first point waits for start_series().
   opsplit_pcpd_s(opsplit::Context& ctx, int algorithm, int64_t L, int64_t replicas, opsplit::Group group = {});
   void adopt_group() { group_.adopt(); }
   void start_series();  // the series' first point (collective)

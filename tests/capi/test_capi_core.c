@@ -30,9 +30,11 @@ int main(void) {
   CHECK(strcmp(opsplit_status_string((opsplit_status)-1), "unknown opsplit_status") == 0);
   /* Every status of the list has its own name, and the values run 0, 1, ... */
   int listed = 0;
-#define CHECK_STATUS(name, value)                                 \
-  CHECK(strcmp(opsplit_status_string(name), #name) == 0);         \
-  CHECK((int)(name) == (value) && (value) == listed++);
+#define CHECK_STATUS(name, value)                         \
+  CHECK(strcmp(opsplit_status_string(name), #name) == 0); \
+  CHECK((int)(name) == (value));                          \
+  CHECK((value) == listed);                               \
+  ++listed;
   OPSPLIT_STATUS_LIST(CHECK_STATUS)
 #undef CHECK_STATUS
   CHECK(listed == 13);

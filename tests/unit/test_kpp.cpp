@@ -350,10 +350,12 @@ TEST(Kpp, FaultsAreNamedWithFileLineAndTag) {
   // Anything else over the concentrations is refused (it fell to a host input of 0).
   p = write("f19.def", species + "#INLINE F90_RCONST\n RO2 = C(ind_A) + C(ind_B) + 0\n#ENDINLINE\n" +
                            "#EQUATIONS\n<R1> A = B : 2.0*RO2;\n");
-  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: RO2 uses the concentrations C(ind_...) other than as a plain sum");
-  p = write("f20.def", species + "#INLINE F90_RCONST\n RO2 = 0.5*C(ind_A)\n#ENDINLINE\n" +
-                           "#EQUATIONS\n<R1> A = B : 2.0*RO2;\n");
-  expect_load_error(p, OPSPLIT_ERROR_PARSE, "RO2 uses the concentrations");
+  expect_load_error(p, OPSPLIT_ERROR_PARSE, ":7: RO2 uses the concentrations other than as a plain sum");
+  for (const std::string value : {"0.5*C(ind_A)", "0.5 * C (ind_A)", "c( IND_A )*2", "VAR(ind_A)", "FIX(indf_A)+1"}) {
+    p = write("f20.def", species + "#INLINE F90_RCONST\n RO2 = " + value + "\n#ENDINLINE\n" +
+                             "#EQUATIONS\n<R1> A = B : 2.0*RO2;\n");
+    expect_load_error(p, OPSPLIT_ERROR_PARSE, "RO2 uses the concentrations");
+  }
 }
 
 // A sum of species from #INLINE F90_RCONST multiplies the rates it is a factor of

@@ -198,8 +198,9 @@ struct PausedRun {
   int calls = 0;
 };
 
-// RODAS4 on the oscillator to t = 2, in calls of at most pause_after accepted steps (0:
-// one call).
+// A Rosenbrock method on the oscillator to t = 2, in calls of at most pause_after
+// accepted steps (0: one call).
+template <int Method>
 PausedRun run_van_der_pol(int64_t pause_after, int64_t max_steps) {
   VanDerPol rhs;
   Settings s;
@@ -209,32 +210,42 @@ PausedRun run_van_der_pol(int64_t pause_after, int64_t max_steps) {
   std::vector<double> work(static_cast<size_t>(workspace_size(2, dense_matrix_values(2))));
   int piv[2];
   PausedRun r;
-  r.out = integrate_rosenbrock<kRosenbrock>(rhs, 0.0, 2.0, r.y, 0.0, s, work.data(), piv, r.c, pause_after);
+  r.out = integrate_rosenbrock<Method>(rhs, 0.0, 2.0, r.y, 0.0, s, work.data(), piv, r.c, pause_after);
   for (r.calls = 1; r.out.result == kPaused; ++r.calls)
-    r.out = integrate_rosenbrock<kRosenbrock>(rhs, r.out.t, 2.0, r.y, r.out.h_next, s, work.data(), piv, r.c, pause_after, true);
+    r.out = integrate_rosenbrock<Method>(rhs, r.out.t, 2.0, r.y, r.out.h_next, s, work.data(), piv, r.c, pause_after, true);
   return r;
 }
 
 // The CUDA kernels' rounds rest on this: stopping after any number of accepted steps and
 // resuming changes nothing, to the bit, nor the counts, nor where max_steps stops it.
-TEST(OdeMethods, Rodas4PausedAndResumedTakesTheSameSteps) {
-  for (int64_t max_steps : {int64_t(100000), int64_t(700)}) {
-    const PausedRun whole = run_van_der_pol(0, max_steps);
-    ASSERT_EQ(whole.out.result, max_steps == 700 ? kTooManySteps : kOk);
+template <int Method>
+void expect_pausing_changes_nothing(const char* method) {
+  const PausedRun unbounded = run_van_der_pol<Method>(0, 100000);
+  ASSERT_EQ(unbounded.out.result, kOk) << method;
+  const int64_t half = (unbounded.c.accepted + unbounded.c.rejected) / 2;  // max_steps stops it halfway
+  for (int64_t max_steps : {int64_t(100000), half}) {
+    const PausedRun whole = run_van_der_pol<Method>(0, max_steps);
+    ASSERT_EQ(whole.out.result, max_steps == half ? kTooManySteps : kOk) << method;
     EXPECT_EQ(whole.calls, 1);
-    EXPECT_GT(whole.c.rejected, 0) << "the case should exercise rejections";
+    EXPECT_GT(whole.c.rejected, 0) << method << ": the case should exercise rejections";
     for (int64_t pause_after : {1, 2, 3, 7}) {
-      const PausedRun paused = run_van_der_pol(pause_after, max_steps);
+      const PausedRun paused = run_van_der_pol<Method>(pause_after, max_steps);
       EXPECT_GT(paused.calls, 1);
       EXPECT_EQ(paused.out.result, whole.out.result);
-      EXPECT_EQ(paused.out.h_next, whole.out.h_next) << "pause_after " << pause_after;
-      for (int i = 0; i < 2; ++i) EXPECT_EQ(paused.y[i], whole.y[i]) << "pause_after " << pause_after << ", y" << i;
+      EXPECT_EQ(paused.out.h_next, whole.out.h_next) << method << ", pause_after " << pause_after;
+      for (int i = 0; i < 2; ++i)
+        EXPECT_EQ(paused.y[i], whole.y[i]) << method << ", pause_after " << pause_after << ", y" << i;
       EXPECT_EQ(paused.c.accepted, whole.c.accepted);
       EXPECT_EQ(paused.c.rejected, whole.c.rejected);
       EXPECT_EQ(paused.c.rhs, whole.c.rhs);
       EXPECT_EQ(paused.c.jacobian, whole.c.jacobian);
     }
   }
+}
+
+TEST(OdeMethods, RosenbrockPausedAndResumedTakesTheSameSteps) {
+  expect_pausing_changes_nothing<kRosenbrock>("RODAS4");
+  expect_pausing_changes_nothing<kRos3>("ROS3");
 }
 
 }  // namespace
