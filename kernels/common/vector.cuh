@@ -51,10 +51,10 @@ OPSPLIT_HD void swap_strided(int count, int stride, double* __restrict__ x, doub
 // out[index[e]] += coeff[e] * scale for e in [0, count), the indices distinct (a
 // reaction's species, a Jacobian column's entries). Four loads go before their stores:
 // the compiler cannot tell the indices apart, and one update at a time would make each
-// wait out the memory's latency (device memory, for the large mechanisms). Out: a
-// pointer or a Strided view (common/strided.cuh); each element's sum is the same.
-template <class Out>
-OPSPLIT_HD void scatter_add(int count, const int* index, const double* coeff, double scale, Out out) {
+// wait out the memory's latency (device memory, for the large mechanisms). Coeff and
+// Out: pointers or Strided views (common/strided.cuh); each element's sum is the same.
+template <class Coeff, class Out>
+OPSPLIT_HD void scatter_add(int count, const int* index, Coeff coeff, double scale, Out out) {
   int e = 0;
   for (; e + 4 <= count; e += 4) {
     const int i0 = index[e], i1 = index[e + 1], i2 = index[e + 2], i3 = index[e + 3];

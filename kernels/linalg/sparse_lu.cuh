@@ -9,6 +9,7 @@
 #pragma once
 
 #include "common/hd.cuh"
+#include "common/vector.cuh"
 
 namespace opsplit::linalg {
 
@@ -24,21 +25,6 @@ struct SparseLu {
   const int* diag = nullptr;
 };
 
-// w[col[kk]] -= l * v[kk] for kk in [begin, end): U's row j times l off row p (its
-// columns distinct), four loads before their stores (common/vector.cuh's scatter_add
-// says why).
-template <class V>
-OPSPLIT_HD void subtract_row(int begin, int end, const int* col, double l, V v, V w) {
-  int kk = begin;
-  for (; kk + 4 <= end; kk += 4) {
-    const int c0 = col[kk], c1 = col[kk + 1], c2 = col[kk + 2], c3 = col[kk + 3];
-    const double w0 = w[c0], w1 = w[c1], w2 = w[c2], w3 = w[c3];
-    const double v0 = v[kk], v1 = v[kk + 1], v2 = v[kk + 2], v3 = v[kk + 3];
-    w[c0] = w0 - l * v0, w[c1] = w1 - l * v1, w[c2] = w2 - l * v2, w[c3] = w3 - l * v3;
-  }
-  for (; kk < end; ++kk) w[col[kk]] -= l * v[kk];
-}
-
 // In place: v (nnz values of the matrix on the pattern) becomes L (unit diagonal, not
 // stored) and U. w: n scratch. False on a zero or non-finite pivot. V: double* or
 // Strided<double> (common/strided.cuh), as for the vectors below.
@@ -51,7 +37,9 @@ OPSPLIT_HD bool sparse_lu_factor(const SparseLu& s, V v, V w) {
       const int j = s.col[k];
       const double l = w[j] / v[s.diag[j]];
       w[j] = l;
-      subtract_row(s.diag[j] + 1, s.row_begin[j + 1], s.col, l, v, w);
+      // w -= l * (U's row j), its columns distinct: w + v (-l) rounds as w - l v.
+      const int u = s.diag[j] + 1;
+      scatter_add(s.row_begin[j + 1] - u, s.col + u, v + u, -l, w);
     }
     for (int k = begin; k < end; ++k) v[k] = w[s.col[k]];
     const double pivot = v[d];

@@ -505,10 +505,7 @@ class KppReader {
   // VAR(ind_X), FIX(indf_X), spaces anywhere) is refused: the reader takes them only
   // as a plain sum, and anything else would fall through to a host input of 0.
   void assign_value(const std::string& name, const std::string& value, const std::string& at) {
-    std::string compact;
-    for (char c : value)
-      if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
-    compact = upper_case(compact);
+    const std::string compact = upper_case(without_spaces(value));
     for (const char* array : {"C(IND", "VAR(IND", "FIX(IND"})
       for (size_t i = compact.find(array); i != std::string::npos; i = compact.find(array, i + 1))
         if (i == 0 || !is_name_char(compact[i - 1]))
@@ -517,11 +514,16 @@ class KppReader {
     values_[name] = value;
   }
 
-  // value is C(ind_A) + C(ind_B) + ...: the species names, upper case.
-  static bool species_sum(const std::string& value, std::vector<std::string>& names) {
+  static std::string without_spaces(const std::string& value) {
     std::string compact;
     for (char c : value)
       if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+    return compact;
+  }
+
+  // value is C(ind_A) + C(ind_B) + ...: the species names, upper case.
+  static bool species_sum(const std::string& value, std::vector<std::string>& names) {
+    const std::string compact = without_spaces(value);
     size_t i = 0;
     while (i < compact.size()) {
       if (upper_case(std::string_view(compact).substr(i, 6)) != "C(IND_") return false;
