@@ -15,7 +15,10 @@ namespace opsplit::linalg {
 
 // The pattern in elimination positions p = 0..n-1 (position p holds equation
 // order[p]), compressed by rows: row p's entries are row_begin[p] .. row_begin[p+1]-1,
-// columns col[] ascending, its diagonal at diag[p].
+// columns col[] ascending, its diagonal at diag[p]. The factorization's updates, listed
+// by the symbolic analysis: eliminating entry k of row p (left of the diagonal, column
+// j) subtracts l = v[k] / U_jj times U's row j (entries diag[j] + 1 .. row_begin[j+1] - 1)
+// from the entries update_target[update_begin[k] ..] of row p, one for each of U's.
 struct SparseLu {
   int n = 0;
   int nnz = 0;
@@ -23,25 +26,27 @@ struct SparseLu {
   const int* row_begin = nullptr;
   const int* col = nullptr;
   const int* diag = nullptr;
+  const int* update_begin = nullptr;  // nnz + 1
+  const int* update_target = nullptr;
 };
 
 // In place: v (nnz values of the matrix on the pattern) becomes L (unit diagonal, not
-// stored) and U. w: n scratch. False on a zero or non-finite pivot. V: double* or
-// Strided<double> (common/strided.cuh), as for the vectors below.
+// stored) and U. False on a zero or non-finite pivot. The updates go straight to the
+// values through the listed targets (as KPP's generated decomposition does): no copy of
+// the row to scratch and back. V: double* or Strided<double> (common/strided.cuh), as
+// for the vectors below.
 template <class V>
-OPSPLIT_HD bool sparse_lu_factor(const SparseLu& s, V v, V w) {
+OPSPLIT_HD_SWEEP bool sparse_lu_factor(const SparseLu& s, V v) {
   for (int p = 0; p < s.n; ++p) {
-    const int begin = s.row_begin[p], end = s.row_begin[p + 1], d = s.diag[p];
-    for (int k = begin; k < end; ++k) w[s.col[k]] = v[k];
-    for (int k = begin; k < d; ++k) {  // eliminate row p's entries left of the diagonal
+    const int d = s.diag[p];
+    for (int k = s.row_begin[p]; k < d; ++k) {  // eliminate row p's entries left of the diagonal
       const int j = s.col[k];
-      const double l = w[j] / v[s.diag[j]];
-      w[j] = l;
-      // w -= l * (U's row j), its columns distinct: w + v (-l) rounds as w - l v.
-      const int u = s.diag[j] + 1;
-      scatter_add(s.row_begin[j + 1] - u, s.col + u, v + u, -l, w);
+      const double l = v[k] / v[s.diag[j]];
+      v[k] = l;
+      // row p -= l * (U's row j): v + u (-l) rounds as v - l u.
+      const int u = s.diag[j] + 1, begin = s.update_begin[k];
+      scatter_add(s.update_begin[k + 1] - begin, s.update_target + begin, v + u, -l, v);
     }
-    for (int k = begin; k < end; ++k) v[k] = w[s.col[k]];
     const double pivot = v[d];
     if (pivot == 0.0 || pivot - pivot != 0.0) return false;
   }
@@ -50,7 +55,7 @@ OPSPLIT_HD bool sparse_lu_factor(const SparseLu& s, V v, V w) {
 
 // b (in equation order) becomes the solution of (LU) x = b. w: n scratch.
 template <class V>
-OPSPLIT_HD void sparse_lu_solve(const SparseLu& s, V v, V b, V w) {
+OPSPLIT_HD_SWEEP void sparse_lu_solve(const SparseLu& s, V v, V b, V w) {
   for (int p = 0; p < s.n; ++p) {
     double x = b[s.order[p]];
     for (int k = s.row_begin[p]; k < s.diag[p]; ++k) x -= v[k] * w[s.col[k]];

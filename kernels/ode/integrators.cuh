@@ -616,7 +616,7 @@ OPSPLIT_HD int rosenbrock_step(Rhs& rhs, double t, V y, V f0, V jac, V dfdt, dou
     const linalg::SparseLu& lu = rhs.sparse_lu();
     for (int i = 0; i < lu.nnz; ++i) g[i] = -jac[i];
     for (int p = 0; p < n; ++p) g[lu.diag[p]] += ghinv;
-    if (!sparse_lu_factor(lu, g, w)) return kSingularMatrix;
+    if (!sparse_lu_factor(lu, g)) return kSingularMatrix;
   } else {
     for (int i = 0; i < n * n; ++i) g[i] = -jac[i];
     for (int i = 0; i < n; ++i) g[i + i * n] += ghinv;

@@ -460,6 +460,8 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
   lu_row_begin_ = flat.add(lu.row_begin);
   lu_col_ = flat.add(lu.col);
   lu_diag_ = flat.add(lu.diag);
+  lu_update_begin_ = flat.add(lu.update_begin);
+  lu_update_target_ = flat.add(lu.update_target);
   jacobian_slot_ = flat.add(slots);
   flat.close();
   ints_ = std::move(flat.ints);
@@ -493,6 +495,8 @@ MassAction CompiledMechanism::view_at(const int* ints, const double* doubles) co
   m.lu.row_begin = ints + lu_row_begin_;
   m.lu.col = ints + lu_col_;
   m.lu.diag = ints + lu_diag_;
+  m.lu.update_begin = ints + lu_update_begin_;
+  m.lu.update_target = ints + lu_update_target_;
   m.jacobian_slot = ints + jacobian_slot_;
   return m;
 }

@@ -144,7 +144,8 @@ class CompiledMechanism {
   size_t change_delta_ = 0, rate_a_ = 0, rate_b_ = 0, rate_ea_over_r_ = 0, rate_constants_ = 0;
   // The Jacobian's sparse LU pattern and where each Jacobian term lands in it.
   int lu_nnz_ = 0;
-  size_t lu_order_ = 0, lu_row_begin_ = 0, lu_col_ = 0, lu_diag_ = 0, jacobian_slot_ = 0;
+  size_t lu_order_ = 0, lu_row_begin_ = 0, lu_col_ = 0, lu_diag_ = 0, lu_update_begin_ = 0, lu_update_target_ = 0;
+  size_t jacobian_slot_ = 0;
 };
 
 }  // namespace opsplit::chem

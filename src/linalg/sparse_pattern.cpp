@@ -20,6 +20,8 @@ SparseLu SparsePattern::view() const {
   s.row_begin = row_begin.data();
   s.col = col.data();
   s.diag = diag.data();
+  s.update_begin = update_begin.data();
+  s.update_target = update_target.data();
   return s;
 }
 
@@ -64,6 +66,17 @@ SparsePattern analyze_sparse_lu(int n, const std::vector<std::pair<int, int>>& e
     }
     s.row_begin.push_back(static_cast<int>(s.col.size()));
   }
+  // Each entry k left of row p's diagonal (column j) updates row p where U's row j has
+  // entries; the fill-in above put every such column in row p's pattern.
+  s.update_begin.assign(1, 0);
+  for (int p = 0; p < n; ++p)
+    for (int k = s.row_begin[static_cast<size_t>(p)]; k < s.row_begin[static_cast<size_t>(p) + 1]; ++k) {
+      const int j = s.col[static_cast<size_t>(k)];
+      if (k < s.diag[static_cast<size_t>(p)])
+        for (int u = s.diag[static_cast<size_t>(j)] + 1; u < s.row_begin[static_cast<size_t>(j) + 1]; ++u)
+          s.update_target.push_back(s.slot(s.order[static_cast<size_t>(p)], s.order[static_cast<size_t>(s.col[static_cast<size_t>(u)])]));
+      s.update_begin.push_back(static_cast<int>(s.update_target.size()));
+    }
   return s;
 }
 

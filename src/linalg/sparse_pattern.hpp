@@ -14,6 +14,7 @@ struct SparsePattern {
   std::vector<int> order;     // order[p]: the equation at elimination position p
   std::vector<int> position;  // its inverse
   std::vector<int> row_begin, col, diag;
+  std::vector<int> update_begin, update_target;  // SparseLu's (kernels/linalg/sparse_lu.cuh)
   int nnz() const { return static_cast<int>(col.size()); }
   // The index among the nnz values of entry (equation i, equation j); -1 when the
   // pattern has no such entry.
