@@ -14,6 +14,7 @@
 
 #include "common/strided.cuh"
 #include "core/buffer.hpp"
+#include "core/progress.hpp"
 #include "ode/integrators.cuh"
 #include "ode/launch.hpp"
 #include "ode/rhs.cuh"
@@ -379,7 +380,8 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, cons
   const auto nsys = static_cast<size_t>(b.nsys);
   // With a progress callback the systems go in chunks, and a cancelled call puts
   // back the states (and kept steps) it had changed.
-  const bool chunked = ctx.has_progress();
+  const Progress progress(ctx, nullptr, "opsplit_ode_integrate");
+  const bool chunked = progress.active();
   Buffer saved_state, saved_steps;
   if (chunked) {
     saved_state = Buffer(ctx, nsys * static_cast<size_t>(b.neq) * sizeof(double));
@@ -400,19 +402,18 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, cons
   DeviceCopies large{};
   const bool is_large = !fits_local_memory(b);
   if (is_large) large = device_copies(ctx, b, large_storage);
-  const int64_t nchunks = chunked ? std::min<int64_t>(b.nsys, 20) : 1;
-  const int64_t chunk = (b.nsys + nchunks - 1) / nchunks;
+  const int64_t chunk = progress.chunk(b.nsys, 20);
   for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {
     a.end = std::min(b.nsys, a.begin + chunk);
     run_systems(ctx, a, b, is_large ? &large : nullptr);
     if (chunked) {
       dev.synchronize();
-      if (ctx.report_progress(static_cast<double>(a.end) / static_cast<double>(b.nsys), "opsplit_ode_integrate")) {
+      if (progress.asks_to_cancel(static_cast<double>(a.end) / static_cast<double>(b.nsys), a.end < b.nsys)) {
         dev.copy_on_device(b.state, saved_state.data(), saved_state.bytes());
         dev.copy_on_device(b.h_next, saved_steps.data(), saved_steps.bytes());
         dev.synchronize();
-        fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " + std::to_string(a.end) + " of " +
-                                          std::to_string(b.nsys) + " systems; every state is at t0");
+        Progress::cancel("after " + std::to_string(a.end) + " of " + std::to_string(b.nsys) +
+                         " systems; every state is at t0");
       }
     }
   }

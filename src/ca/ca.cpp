@@ -8,8 +8,9 @@
 
 #include "ca/life.hpp"
 #include "ca/life_cuda.hpp"
-#include "core/text_file.hpp"
 #include "core/hash.hpp"
+#include "core/progress.hpp"
+#include "core/text_file.hpp"
 
 using namespace opsplit;
 
@@ -216,8 +217,8 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
   const double start_time = lava_ ? lava_->time() : 0.0;
   // With a progress callback (on any process, when distributed): a report after each
   // twentieth of the generations.
-  const bool reporting = any_process(ctx.has_progress());
-  const int64_t report_every = reporting ? std::max<int64_t>(1, nsteps / 20 + (nsteps % 20 != 0)) : nsteps;
+  const Progress progress(ctx, group(), call);
+  const int64_t report_every = progress.chunk(nsteps, 20);
   for (int64_t done = 0; done < nsteps;) {
     const int64_t chunk = std::min(report_every, nsteps - done);
     if (lava_) {  // the lava grid launches several steps at once
@@ -255,13 +256,11 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
       }
     }
     done += chunk;
-    if (reporting) {
+    if (progress.active()) {
       synchronize_generations(start, start_time);
-      const bool cancel = any_process(ctx.has_progress() &&
-                                      ctx.report_progress(static_cast<double>(done) / static_cast<double>(nsteps), call));
-      if (cancel && done < nsteps)
-        fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " + num(done) + " of " + num(nsteps) +
-                                          " " + unit + "s; the grid is at " + unit + " " + num(steps_));
+      progress.report(static_cast<double>(done) / static_cast<double>(nsteps), done < nsteps, [&] {
+        return "after " + num(done) + " of " + num(nsteps) + " " + unit + "s; the grid is at " + unit + " " + num(steps_);
+      });
     }
   }
   synchronize_generations(start, start_time);
@@ -320,17 +319,13 @@ void opsplit_ca_s::run_until_fv3(double t_sim) {
   if (t_sim > start_time &&
       !((t_sim - start_time) / (g.get_parameter("Pr") * g.get_parameter("Ptmax")) < 9.0e18 - static_cast<double>(steps_)))
     fail_argument("t_sim=" + num(t_sim) + " is too many steps away (each at most Pr x Ptmax seconds)");
-  const bool reporting = any_process(ctx.has_progress());
-  const int64_t chunk = reporting ? kFv3ProgressSteps : INT64_MAX - steps_;
+  const Progress progress(ctx, group(), "opsplit_ca_run_until");
+  const int64_t chunk = progress.active() ? kFv3ProgressSteps : INT64_MAX - steps_;
   while (g.time() < t_sim) {
     advance_lava(chunk, t_sim);
-    if (reporting) {
-      const double done = (g.time() - start_time) / (t_sim - start_time);
-      if (any_process(ctx.has_progress() && ctx.report_progress(std::min(done, 1.0), "opsplit_ca_run_until")) &&
-          g.time() < t_sim)
-        fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback at time " + num(g.time()) + " s of " +
-                                          num(t_sim) + "; the grid is at step " + num(steps_));
-    }
+    progress.report((g.time() - start_time) / (t_sim - start_time), g.time() < t_sim, [&] {
+      return "at time " + num(g.time()) + " s of " + num(t_sim) + "; the grid is at step " + num(steps_);
+    });
   }
 }
 

@@ -54,8 +54,6 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   void require_life(const char* call) const;
   void place_rle_text(std::exception_ptr failed, const std::string& text, int64_t row, int64_t col, const char* call,
                       const char* path);
-  // Whether any process has a progress callback, and whether any asks to cancel.
-  bool any_process(bool mine) const;
   // What a step needs alike on every process: the steps and time so far and, for lava,
   // its parameters and vents.
   std::vector<int64_t> step_agreement() const;

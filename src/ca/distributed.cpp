@@ -218,12 +218,6 @@ void opsplit_ca_s::get_place(int64_t place[4]) const {
   place[2] = s.global_rows, place[3] = s.global_cols;
 }
 
-bool opsplit_ca_s::any_process(bool mine) const {
-  int64_t v = mine ? 1 : 0;
-  if (distributed()) group()->allmax(&v, 1);
-  return v != 0;
-}
-
 std::vector<int64_t> opsplit_ca_s::step_agreement() const {
   std::vector<int64_t> same{steps_};
   if (lava_) {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "core/progress.hpp"
 #include "field/diffusion.cuh"
 #include "field/halo.hpp"
 #include "field/launch.hpp"
@@ -513,17 +514,13 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf, false};
   const PotentialPass<T> potential_in_memory{mu, s, slots.data(), nslots, sf, true};
 
-  // Progress is reported about 100 times per call, after waiting for the work so far.
-  // A distributed field's processes report at the same steps if any has a callback, and
-  // exchange the velocity field's ghosts if any set it since it last did (below).
+  // Progress is reported about 100 times per call, after waiting for the work so far
+  // (core/progress.hpp). A distributed field's processes exchange the velocity field's
+  // ghosts if any set it since it last did (below).
+  const opsplit::Progress progress(ctx, decomposition ? &decomposition->group : nullptr, function);
   const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
-  int64_t reporting = ctx.has_progress() ? 1 : 0;
   int64_t wind_due = decomposition != nullptr && with_velocity_field && velocity_halo_serial_ != decomposition->serial;
-  if (decomposition) {
-    int64_t any[2] = {reporting, wind_due};
-    decomposition->group.allmax(any, 2);
-    reporting = any[0], wind_due = any[1];
-  }
+  if (decomposition) decomposition->group.allmax(&wind_due, 1);
 
   const auto& run = launchers<T>(ctx);
   if (with_velocity_field) {  // its ghosts change only with the faces (and the neighbours' winds)
@@ -727,20 +724,15 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     // the record's faces, which say kRemote there, match no undistributed step.
     ghosts_valid = written & ~source_axes;
     field.data().swap(target);
-    const bool report = reporting != 0 && ((n + 1) % report_every == 0 || n + 1 == nsteps);
+    const bool report = progress.active() && ((n + 1) % report_every == 0 || n + 1 == nsteps);
     if ((!ctx.is_cuda() && !decomposition) || report) check_health_everywhere(n + 1);
     if (report) {
       ctx.synchronize();
       time_ = t0 + static_cast<double>(n + 1) * dt;
-      int64_t cancel =
-          ctx.has_progress() && ctx.report_progress(static_cast<double>(n + 1) / static_cast<double>(nsteps), function);
-      if (decomposition) decomposition->group.allmax(&cancel, 1);
-      if (cancel != 0 && n + 1 < nsteps)
-        opsplit::fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " +
-                                                   num(static_cast<long long>(n + 1)) + " of " +
-                                                   num(static_cast<long long>(nsteps)) +
-                                                   " steps; the field holds the state after step " +
-                                                   num(static_cast<long long>(n + 1)));
+      progress.report(static_cast<double>(n + 1) / static_cast<double>(nsteps), n + 1 < nsteps, [&] {
+        return "after " + num(static_cast<long long>(n + 1)) + " of " + num(static_cast<long long>(nsteps)) +
+               " steps; the field holds the state after step " + num(static_cast<long long>(n + 1));
+      });
     }
   }
   check_health_everywhere(nsteps);

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/environment.hpp"
+#include "core/progress.hpp"
 #include "ode/integrators.cuh"
 #include "ode/launch.hpp"
 #include "ode/rhs.cuh"
@@ -406,14 +407,14 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
   // Each system is read and written by one thread only, so states change in place: a
   // failed system is never written. With a progress callback a call may be cancelled,
   // and a copy puts every state (and kept step) back then.
+  const opsplit::Progress progress(context(), nullptr, "opsplit_ode_integrate");
   std::vector<double> saved_state, saved_steps;
-  if (context().has_progress()) {
+  if (progress.active()) {
     saved_state.assign(state, state + static_cast<size_t>(nsys_) * static_cast<size_t>(n));
     saved_steps.assign(h_next, h_next + nsys_);
   }
   // Chunks between progress reports (the callback runs on this thread only).
-  const int64_t nchunks = context().has_progress() ? std::min<int64_t>(nsys_, 20) : 1;
-  const int64_t chunk = (nsys_ + nchunks - 1) / nchunks;
+  const int64_t chunk = progress.chunk(nsys_, 20);
   for (int64_t begin = 0; begin < nsys_; begin += chunk) {
     const int64_t end = std::min(nsys_, begin + chunk);
 #pragma omp parallel num_threads(context().threads())
@@ -452,11 +453,11 @@ void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
         }
       }
     }
-    if (context().report_progress(static_cast<double>(end) / static_cast<double>(nsys_), "opsplit_ode_integrate")) {
+    if (progress.asks_to_cancel(static_cast<double>(end) / static_cast<double>(nsys_), end < nsys_)) {
       std::copy(saved_state.begin(), saved_state.end(), state);
       std::copy(saved_steps.begin(), saved_steps.end(), h_next);
-      fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback after " + num(static_cast<long long>(end)) +
-                                        " of " + num(static_cast<long long>(nsys_)) + " systems; every state is at t0");
+      opsplit::Progress::cancel("after " + num(static_cast<long long>(end)) + " of " +
+                                num(static_cast<long long>(nsys_)) + " systems; every state is at t0");
     }
   }
 }

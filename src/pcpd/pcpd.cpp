@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "pcpd/pcpd_cuda.hpp"
 
 using namespace opsplit;
@@ -447,13 +448,14 @@ void opsplit_pcpd_s::run(double t_end) {
   // A group's processes take the same pieces and points: a lattice set at time 0 on any
   // of them retakes the first point everywhere, and a progress callback on any of them
   // makes every process report (and cancel) at the same moves.
-  int64_t any[2] = {start_pending_ ? 1 : 0, ctx.has_progress() ? 1 : 0};
-  group_.allmax(any, 2);
-  if (any[0] != 0) start_series();
-  const bool reporting = any[1] != 0;
+  int64_t start_pending = start_pending_ ? 1 : 0;
+  group_.allmax(&start_pending, 1);
+  if (start_pending != 0) start_series();
+  const Progress progress(ctx, &group_, kCall);
   const uint64_t target = units_at(t_end), start = done_;
   if (target <= start) return;
-  const uint64_t chunk = reporting ? std::max<uint64_t>(1, (target - start + 19) / 20) : target - start;
+  // Fewer than 2^62 units (checked above): the chunk fits an int64_t.
+  const auto chunk = static_cast<uint64_t>(progress.chunk(static_cast<int64_t>(target - start), 20));
   while (done_ < target) {
     const uint64_t next = std::min({target, next_point_, done_ + chunk});
     group_.settle(attempt([&] { advance(done_, next); }), kCall);
@@ -462,17 +464,14 @@ void opsplit_pcpd_s::run(double t_end) {
       take_point();
       next_point_ = next_point_after(done_);
     }
-    if (reporting) {
+    if (progress.active()) {
       group_.settle(attempt([&] {
                       if (ctx.is_cuda()) ctx.synchronize();
                     }),
                     kCall);
-      const double fraction = static_cast<double>(done_ - start) / static_cast<double>(target - start);
-      int64_t cancel = ctx.has_progress() && ctx.report_progress(fraction, kCall) ? 1 : 0;
-      group_.allmax(&cancel, 1);
-      if (cancel != 0 && done_ < target)
-        fail(OPSPLIT_ERROR_CANCELLED, "cancelled by the progress callback at time " + num(time()) + " of " +
-                                          num(time_of(target)) + " sweeps (every replica there)");
+      progress.report(static_cast<double>(done_ - start) / static_cast<double>(target - start), done_ < target, [&] {
+        return "at time " + num(time()) + " of " + num(time_of(target)) + " sweeps (every replica there)";
+      });
     }
   }
   if (ctx.is_cuda()) ctx.synchronize();

@@ -665,6 +665,49 @@ TEST(Options, ACancelledCallLeavesEveryStateAtT0) {
   EXPECT_NE(y, y0);
 }
 
+// Reports the fractions it gets; cancels at report `cancel_at` (0-based; -1: never).
+struct ReportLog {
+  std::vector<double> fractions;
+  int cancel_at = -1;
+};
+int log_reports(double fraction, const char* what, void* user) {
+  auto* log = static_cast<ReportLog*>(user);
+  EXPECT_STREQ(what, "opsplit_ode_integrate");
+  log->fractions.push_back(fraction);
+  return static_cast<int>(log->fractions.size()) - 1 == log->cancel_at;
+}
+
+// The systems go in twenty chunks, rounded up (45 systems: 15 reports of 3), and a
+// cancel at the last report, with every system done, keeps the finished work, as in
+// every capability (core/progress.hpp); one report earlier it puts every state back.
+TEST(Options, ProgressComesInChunksAndALastReportCancelsNothing) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  build_orego(m);
+  Ode ode(ctx, 3, 45);
+  OPSPLIT_OK(opsplit_ode_set_mechanism(ode, m));
+  std::vector<double> y0(135), y(135);
+  for (size_t i = 0; i < y0.size(); ++i) y0[i] = 1.0 + static_cast<double>(i % 3);
+  OPSPLIT_OK(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS));
+  ReportLog log;
+  log.cancel_at = 14;
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, log_reports, &log));
+  OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, 1.0));
+  ASSERT_EQ(log.fractions.size(), 15u);
+  for (size_t k = 0; k < 15; ++k) EXPECT_DOUBLE_EQ(log.fractions[k], 3.0 * static_cast<double>(k + 1) / 45.0);
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_NE(y, y0);
+  const std::vector<double> y1 = y;
+  log = ReportLog{};
+  log.cancel_at = 13;
+  EXPECT_EQ(opsplit_ode_integrate(ode, 1.0, 2.0), OPSPLIT_ERROR_CANCELLED);
+  EXPECT_NE(std::string(opsplit_last_error_message()).find("after 42 of 45 systems"), std::string::npos)
+      << opsplit_last_error_message();
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  EXPECT_EQ(y, y1);
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, nullptr, nullptr));
+}
+
 // OPSPLIT_ODE_CUDA_ROUNDS other than auto, off or always: a CUDA integration is refused
 // with the variable named and changes nothing; the CPU backend does not read it.
 TEST(Options, AnUnknownCudaRoundModeIsRefusedOnCuda) {

@@ -1,0 +1,52 @@
+// A long call's progress reports and its cancellation, one way for every capability
+// (fields' steps, CA generations and lava time, PCPD sweeps, ODE systems): the caller
+// splits its work into chunks and, after each, calls report(); the callback runs on the
+// calling thread, between chunks, never inside a parallel region or a kernel.
+//
+// Over a group of processes (opsplit/group.h) every process reports at the same chunks
+// when any of them has a callback, and all cancel together when any callback asks to:
+// the flags go through the group's allmax, so every process must construct a Progress
+// and call report() at the same points of the call (the collectives' order).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/context.hpp"
+#include "core/error.hpp"
+#include "core/group.hpp"
+
+namespace opsplit {
+
+class Progress {
+ public:
+  // group: the processes the object is spread over (nullptr: this one alone).
+  Progress(const opsplit_context_s& ctx, const Group* group, const char* call);
+
+  // Whether this call reports (some process has a callback); when not, one chunk does.
+  bool active() const { return active_; }
+  // The chunk of `total` units that `parts` reports a call take (at least 1 unit); all
+  // of it when the call does not report.
+  int64_t chunk(int64_t total, int64_t parts) const;
+
+  // After a chunk (its work waited for by the caller): reports `fraction` (clamped to
+  // [0, 1]) to this process's callback. If the callback of any process asked to cancel
+  // and `work_left`, every process throws CANCELLED: "cancelled by the progress
+  // callback " + where() (what was done and the state the object is left in; made
+  // only then). A cancel at the last report, with nothing left, keeps the finished work.
+  template <class Where>
+  void report(double fraction, bool work_left, Where&& where) const {
+    if (asks_to_cancel(fraction, work_left)) cancel(where());
+  }
+  // The two halves of report, for a call that puts its objects back before it throws.
+  bool asks_to_cancel(double fraction, bool work_left) const;
+  [[noreturn]] static void cancel(const std::string& where);
+
+ private:
+  const opsplit_context_s& ctx_;
+  const Group* group_;
+  const char* call_;
+  bool active_ = false;
+};
+
+}  // namespace opsplit
