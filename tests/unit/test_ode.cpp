@@ -646,14 +646,21 @@ TEST(Options, KeepStepStartsFromTheLastProposedStep) {
 
 int cancel_at_once(double, const char*, void*) { return 1; }
 
+// nsys Oregonator states in AOS order, each 1, 2, 3 (the cancellation tests' start).
+std::vector<double> orego_states(size_t nsys) {
+  std::vector<double> y0(3 * nsys);
+  for (size_t i = 0; i < y0.size(); ++i) y0[i] = 1.0 + static_cast<double>(i % 3);
+  return y0;
+}
+
 TEST(Options, ACancelledCallLeavesEveryStateAtT0) {
   test::Context ctx;
   Mechanism m(ctx);
   build_orego(m);
   Ode ode(ctx, 3, 50);
   OPSPLIT_OK(opsplit_ode_set_mechanism(ode, m));
-  std::vector<double> y0(150), y(150);
-  for (size_t i = 0; i < y0.size(); ++i) y0[i] = 1.0 + static_cast<double>(i % 3);
+  const std::vector<double> y0 = orego_states(50);
+  std::vector<double> y(y0.size());
   OPSPLIT_OK(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS));
   OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, cancel_at_once, nullptr));
   EXPECT_EQ(opsplit_ode_integrate(ode, 0.0, 1.0), OPSPLIT_ERROR_CANCELLED);
@@ -686,8 +693,8 @@ TEST(Options, ProgressComesInChunksAndALastReportCancelsNothing) {
   build_orego(m);
   Ode ode(ctx, 3, 45);
   OPSPLIT_OK(opsplit_ode_set_mechanism(ode, m));
-  std::vector<double> y0(135), y(135);
-  for (size_t i = 0; i < y0.size(); ++i) y0[i] = 1.0 + static_cast<double>(i % 3);
+  const std::vector<double> y0 = orego_states(45);
+  std::vector<double> y(y0.size());
   OPSPLIT_OK(opsplit_ode_set_state(ode, y0.data(), OPSPLIT_ODE_AOS));
   ReportLog log;
   log.cancel_at = 14;
