@@ -12,6 +12,7 @@
 #include "field/halo.hpp"
 #include "field/launch.hpp"
 #include "field/reduce.cuh"
+#include "field/steps.hpp"
 
 static_assert(int{opsplit::field::kNoFlux} == int{OPSPLIT_BC_NOFLUX} &&
                   int{opsplit::field::kDirichlet} == int{OPSPLIT_BC_DIRICHLET} &&
@@ -26,32 +27,6 @@ constexpr int kPrecipitationPhase = 2;  // the component that phase-separates
 // PRECIPITATION's parameters from this index on (lambda, epsilon, gamma, sigma) are
 // component 2's Cahn-Hilliard m, b, u, kappa: they are kept there, not in reaction_.
 constexpr int kPrecipitationPhaseParams = 2;
-
-// Parameters of one call laid out in one block: uploaded at once on CUDA, used in
-// place on the CPU. Every section starts on a 16-byte boundary.
-class ParamBlock {
- public:
-  template <class T>
-  size_t add(const std::vector<T>& items) {
-    const size_t at = (bytes_.size() + 15) / 16 * 16;
-    bytes_.resize(at + items.size() * sizeof(T));
-    if (!items.empty()) std::memcpy(bytes_.data() + at, items.data(), items.size() * sizeof(T));
-    return at;
-  }
-  // Where the block lives for the kernels: `device` on CUDA (filled here), else in place.
-  unsigned char* place(opsplit::Context& ctx, opsplit::Buffer& device) {
-    if (!ctx.is_cuda()) return bytes_.data();
-    if (device.bytes() < bytes_.size()) {
-      device = opsplit::Buffer();
-      device = opsplit::Buffer(ctx, bytes_.size());
-    }
-    ctx.device().copy_to_device(device.data(), bytes_.data(), bytes_.size());
-    return device.as<unsigned char>();
-  }
-
- private:
-  std::vector<unsigned char> bytes_;
-};
 
 }  // namespace
 
@@ -412,7 +387,7 @@ opsplit::field::FaceCondition opsplit_rd_s::potential_face(int c, int face) cons
 }
 
 template <class T>
-void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, const char* function) {
+opsplit::field::StepPlan<T> opsplit_rd_s::plan_steps(const opsplit::Field& field, double dt) const {
   using namespace opsplit::field;
   const Grid& grid = field.grid();
   const double* h = field.spacing();
@@ -423,309 +398,146 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     for (int a = 0; a < 3; ++a) w.face[a] = static_cast<T>(s * spatial.face[a]), w.edge[a] = static_cast<T>(s * spatial.edge[a]);
     return w;
   };
-
+  StepPlan<T> plan;
   // Per-component terms, the Cahn-Hilliard slots and their ghost conditions.
-  std::vector<DiffusionWeights<T>> weights;
-  std::vector<ComponentTerms<T>> terms;
-  std::vector<PotentialTerms<T>> slots;
-  std::vector<FaceCondition> slot_faces;
   bool linear_terms = false;
-  auto* decomposition = field.decomposition();
   for (int c = 0; c < ncomp(); ++c) {
     const size_t ci = static_cast<size_t>(c);
     const CahnHilliard& ch = cahn_hilliard_[ci];
     ComponentTerms<T> t{};
     t.diffusion = scaled(diffusion_[ci] * dt);
     t.diffuses = diffusion_[ci] != 0.0;
-    weights.push_back(t.diffusion);
+    plan.weights.push_back(t.diffusion);
     t.rate_dt = static_cast<T>(rate_[ci] * dt);
     t.source_dt = static_cast<T>(source_[ci] * dt);
     linear_terms |= rate_[ci] != 0.0 || source_[ci] != 0.0;
     t.mu_slot = -1;
     if (ch.m > 0.0) {
-      t.mu_slot = static_cast<int>(slots.size());
+      t.mu_slot = plan.nslots();
       t.potential = scaled(ch.m * dt);
-      slots.push_back(PotentialTerms<T>{scaled(ch.kappa), static_cast<T>(ch.b), static_cast<T>(ch.u), c});
-      for (int f = 0; f < 6; ++f) slot_faces.push_back(potential_face(c, f));
+      plan.slots.push_back(PotentialTerms<T>{scaled(ch.kappa), static_cast<T>(ch.b), static_cast<T>(ch.u), c});
+      for (int f = 0; f < 6; ++f) plan.slot_faces.push_back(potential_face(c, f));
     }
-    terms.push_back(t);
+    plan.terms.push_back(t);
   }
-  const int nslots = static_cast<int>(slots.size());
-  const bool advect = advects(), with_velocity_field = !velocity_field_.empty();
-  const bool pure_diffusion = kind_ == kLinear && !linear_terms && nslots == 0 && !advect;
+  plan.pure_diffusion = kind_ == kLinear && !linear_terms && plan.nslots() == 0 && !advects();
 
-  // Sources, one per cell; the velocity field's ghosts follow component 0's faces
-  // (periodic stays periodic, anything else mirrors: zero-gradient wind; a face that
-  // borders another process: the neighbour's wind).
-  std::vector<SourceTerm<T>> sources;
-  for (const auto& [cell, rate] : sources_)
-    sources.push_back(SourceTerm<T>{grid.index(static_cast<int>(cell[0]), cell[1], cell[2], cell[3]),
-                                    planar_position(grid.n, static_cast<int>(cell[0]), cell[1], cell[2], cell[3]),
-                                    static_cast<T>(rate * dt)});
-  std::vector<FaceCondition> velocity_faces;
+  // Sources, one per cell, and the axes they touch a face of.
+  for (const auto& [cell, rate] : sources_) {
+    const SourceTerm<T> term{grid.index(static_cast<int>(cell[0]), cell[1], cell[2], cell[3]),
+                             planar_position(grid.n, static_cast<int>(cell[0]), cell[1], cell[2], cell[3]),
+                             static_cast<T>(rate * dt)};
+    plan.sources.push_back(term);
+    for (int a = 0; a < 3; ++a)
+      if (cell[1 + a] == 0 || cell[1 + a] == grid.n[a] - 1) plan.source_axes |= 1u << a;
+  }
+  // The velocity field's ghosts follow component 0's faces (periodic stays periodic,
+  // anything else mirrors: zero-gradient wind). Beyond a face that borders another
+  // process: that process's values, mu's and the wind's too (exchanged inside the step,
+  // and after the wind is set).
   for (int velocity_comp = 0; velocity_comp < 3; ++velocity_comp)
     for (int f = 0; f < 6; ++f)
-      velocity_faces.push_back(
+      plan.velocity_faces.push_back(
           FaceCondition{faces_[f].type == OPSPLIT_BC_PERIODIC ? OPSPLIT_BC_PERIODIC : OPSPLIT_BC_NOFLUX, 0.0});
-  // Beyond a face that borders another process: that process's values, mu's and the
-  // wind's too (exchanged inside the step, and after the wind is set).
-  slot_faces = faces_for(field, std::move(slot_faces));
-  velocity_faces = faces_for(field, std::move(velocity_faces));
-  const std::vector<FaceCondition> step_faces = faces_for(field, faces_);
+  plan.slot_faces = faces_for(field, std::move(plan.slot_faces));
+  plan.velocity_faces = faces_for(field, std::move(plan.velocity_faces));
+  plan.step_faces = faces_for(field, faces_);
   // A distributed step computes its interior while the halo travels (halo.hpp; on the
   // CPU, where MPI's exchange blocks, in turn, by the same code): each view's faces are
   // the step's, its cuts read from memory.
-  std::vector<GridView> views;
-  if (decomposition != nullptr && opsplit::halo_overlap_allowed()) views = overlap_views(grid, decomposition->remote);
-  std::vector<FaceCondition> view_faces, view_slot_faces;
-  for (const GridView& v : views) {
-    for (size_t i = 0; i < step_faces.size(); ++i)
-      view_faces.push_back(v.cut[i % 6] ? FaceCondition{kRemote, 0.0} : step_faces[i]);
-    for (size_t i = 0; i < slot_faces.size(); ++i)
-      view_slot_faces.push_back(v.cut[i % 6] ? FaceCondition{kRemote, 0.0} : slot_faces[i]);
+  const auto* decomposition = field.decomposition();
+  if (decomposition != nullptr && opsplit::halo_overlap_allowed())
+    plan.views = overlap_views(grid, decomposition->remote);
+  for (const GridView& v : plan.views) {
+    for (size_t i = 0; i < plan.step_faces.size(); ++i)
+      plan.view_faces.push_back(v.cut[i % 6] ? FaceCondition{kRemote, 0.0} : plan.step_faces[i]);
+    for (size_t i = 0; i < plan.slot_faces.size(); ++i)
+      plan.view_slot_faces.push_back(v.cut[i % 6] ? FaceCondition{kRemote, 0.0} : plan.slot_faces[i]);
   }
-  ParamBlock block;
-  const size_t at_health = block.add(std::vector<unsigned long long>{kHealthy});
-  const size_t at_faces = block.add(step_faces);
-  const size_t at_weights = block.add(weights);
-  const size_t at_terms = block.add(terms);
-  const size_t at_slots = block.add(slots);
-  const size_t at_slot_faces = block.add(slot_faces);
-  const size_t at_sources = block.add(sources);
-  const size_t at_velocity_faces = block.add(velocity_faces);
-  const size_t at_view_faces = block.add(view_faces);
-  const size_t at_view_slot_faces = block.add(view_slot_faces);
 
+  StepTerms<T>& st = plan.step;
+  st.dt = static_cast<T>(dt);
+  for (int p = 0; p < kMaxReactionParams; ++p) st.reaction[p] = static_cast<T>(reaction_[p]);
+  st.ncomp = ncomp();
+  st.advect = advects();
+  st.velocity_field = !velocity_field_.empty();
+  for (int a = 0; a < 3; ++a) st.dt_over_h[a] = active[a] ? static_cast<T>(dt / h[a]) : T(0);
+  return plan;
+}
+
+// The velocity field's ghosts: they change only with the faces (filled when they do) and
+// with the neighbours' winds (exchanged when `exchange`: a process set its wind since
+// the field last exchanged it).
+template <class T>
+void opsplit_rd_s::refresh_wind_ghosts(opsplit::Field& field, const opsplit::field::FaceCondition* faces,
+                                       const std::vector<opsplit::field::FaceCondition>& faces_host, bool exchange) {
+  using namespace opsplit::field;
   opsplit::Context& ctx = context();
+  const auto& run = launchers<T>(ctx);
+  auto* decomposition = field.decomposition();
+  T* velocity = velocity_field_.as<T>();
+  Input<T> wind{velocity, faces, faces_host.data(), velocity_ghosts_.take(faces_host)};
+  fill_missing_ghosts(ctx, wind, velocity_grid_, kAllAxes, run.fill_ghosts);
+  velocity_ghosts_.record(faces_host, kAllAxes);
+  if (decomposition == nullptr) velocity_halo_serial_ = 0;  // the fill wrote every face
+  if (!exchange) return;
+  // The step reads u_a's ghosts along axis a only (face_courants): one component a
+  // remote axis, through the field's slabs.
+  Grid one = velocity_grid_;
+  one.ncomp = 1;
+  for (int a = 0; a < 3; ++a) {
+    if (!decomposition->remote[2 * a] && !decomposition->remote[2 * a + 1]) continue;
+    HaloExchange<T> halo(ctx, *decomposition, velocity + a * velocity_grid_.comp_stride, one, run);
+    halo.begin(a), halo.finish(a);
+  }
+  velocity_halo_serial_ = decomposition->serial;
+}
+
+template <class T>
+void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, const char* function) {
+  using namespace opsplit::field;
+  opsplit::Context& ctx = context();
+  const Grid& grid = field.grid();
+  auto* decomposition = field.decomposition();
+  StepPlan<T> plan = plan_steps<T>(field, dt);
   // Everything that can fail for want of memory comes before the first step.
   opsplit::Buffer& target = field.scratch();
-  T* mu = nslots > 0 ? potential_storage(field).template as<T>() : nullptr;
-  unsigned char* base = block.place(ctx, device_params_);
-  auto* first_bad = reinterpret_cast<unsigned long long*>(base + at_health);
-  const auto* faces = reinterpret_cast<const FaceCondition*>(base + at_faces);
-  const auto* w = reinterpret_cast<const DiffusionWeights<T>*>(base + at_weights);
-  const auto* t = reinterpret_cast<const ComponentTerms<T>*>(base + at_terms);
-  const auto* s = reinterpret_cast<const PotentialTerms<T>*>(base + at_slots);
-  const auto* sf = reinterpret_cast<const FaceCondition*>(base + at_slot_faces);
-  const auto* src = reinterpret_cast<const SourceTerm<T>*>(base + at_sources);
-  const auto* faces_of_views = reinterpret_cast<const FaceCondition*>(base + at_view_faces);
-  const auto* slot_faces_of_views = reinterpret_cast<const FaceCondition*>(base + at_view_slot_faces);
+  T* mu = plan.nslots() > 0 ? potential_storage(field).template as<T>() : nullptr;
+  const typename StepPlan<T>::OnBackend placed = plan.place(ctx, device_params_);
+  const bool with_velocity_field = !velocity_field_.empty();
   T* velocity = with_velocity_field ? velocity_field_.as<T>() : nullptr;
-  const PotentialPass<T> potential{mu, s, slots.data(), nslots, sf, false};
-  const PotentialPass<T> potential_in_memory{mu, s, slots.data(), nslots, sf, true};
 
   // Progress is reported about 100 times per call, after waiting for the work so far
   // (core/progress.hpp). A distributed field's processes exchange the velocity field's
-  // ghosts if any set it since it last did (below).
+  // ghosts if any set it since it last did.
   const opsplit::Progress progress(ctx, decomposition ? &decomposition->group : nullptr, function);
   const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
   int64_t wind_due = decomposition != nullptr && with_velocity_field && velocity_halo_serial_ != decomposition->serial;
   if (decomposition) decomposition->group.allmax(&wind_due, 1);
+  if (with_velocity_field) refresh_wind_ghosts<T>(field, placed.velocity_faces, plan.velocity_faces, wind_due != 0);
 
   const auto& run = launchers<T>(ctx);
-  if (with_velocity_field) {  // its ghosts change only with the faces (and the neighbours' winds)
-    Input<T> wind{velocity, reinterpret_cast<const FaceCondition*>(base + at_velocity_faces), velocity_faces.data(),
-                  velocity_ghosts_.take(velocity_faces)};
-    fill_missing_ghosts(ctx, wind, velocity_grid_, kAllAxes, run.fill_ghosts);
-    velocity_ghosts_.record(velocity_faces, kAllAxes);
-    if (decomposition == nullptr) velocity_halo_serial_ = 0;  // the fill wrote every face
-    if (wind_due) {
-      // The step reads u_a's ghosts along axis a only (face_courants): one component a
-      // remote axis, through the field's slabs.
-      Grid one = velocity_grid_;
-      one.ncomp = 1;
-      for (int a = 0; a < 3; ++a) {
-        if (!decomposition->remote[2 * a] && !decomposition->remote[2 * a + 1]) continue;
-        HaloExchange<T> halo(ctx, *decomposition, velocity + a * velocity_grid_.comp_stride, one, run);
-        halo.begin(a), halo.finish(a);
-      }
-      velocity_halo_serial_ = decomposition->serial;
-    }
-  }
-
-  StepTerms<T> st{};
-  st.dt = static_cast<T>(dt);
-  for (int p = 0; p < kMaxReactionParams; ++p) st.reaction[p] = static_cast<T>(reaction_[p]);
-  st.ncomp = ncomp();
-  st.advect = advect;
-  st.velocity_field = with_velocity_field;
-  for (int a = 0; a < 3; ++a) st.dt_over_h[a] = active[a] ? static_cast<T>(dt / h[a]) : T(0);
-
   const double t0 = time_;
-  // The first bad step and cell so far (kHealthy: none).
-  auto read_health = [&] {
-    unsigned long long key = kHealthy;
-    if (ctx.is_cuda())
-      ctx.device().copy_to_host(&key, first_bad, sizeof key);
-    else
-      key = *first_bad;
-    return key;
-  };
-  // After `launched` steps, step `key` failed: puts the state before it back in the
-  // field and throws NUMERICAL naming the step and the cell.
-  auto fail_health = [&](unsigned long long key, int64_t launched) {
-    const int64_t failed = static_cast<int64_t>(key >> kHealthStepShift);
-    if ((failed & 1) != (launched & 1)) field.data().swap(target);  // the failing step's input
-    time_ = t0 + static_cast<double>(failed) * dt;
-    const int64_t position = static_cast<int64_t>(key & kHealthPositionMask);
-    std::string where = "at a cell past position 2^40";
-    if (position < static_cast<int64_t>(kHealthPositionMask)) {
-      const int64_t cells = grid.cells(), cell = position % cells;
-      where = "in component " + num(static_cast<int>(position / cells)) + " at cell (" +
-              num(static_cast<long long>(cell % grid.n[0])) + ", " +
-              num(static_cast<long long>(cell / grid.n[0] % grid.n[1])) + ", " +
-              num(static_cast<long long>(cell / grid.n[0] / grid.n[1])) + ")";
-    }
-    opsplit::fail(OPSPLIT_ERROR_NUMERICAL, "step " + num(static_cast<long long>(failed + 1)) + " of " +
-                                               num(static_cast<long long>(nsteps)) +
-                                               " produced a non-finite value (NaN or Inf) " + where +
-                                               " (0-based); the field holds the state after step " +
-                                               num(static_cast<long long>(failed)) + ", t = " + num(time_));
-  };
-  auto check_health = [&](int64_t launched) {
-    const unsigned long long key = read_health();
-    if (key != kHealthy) fail_health(key, launched);
-  };
-
-  // Every process of a distributed field checks (and fails) together. The earliest bad
-  // step is the cause (a bad value crosses to a neighbour in a later step): the process
-  // that found it names the cell, the others name that process. Each puts back its own
-  // field as one process does (the state before the step it found bad, if any) and its
-  // clock with it; so processes that failed later hold later states.
-  auto check_health_everywhere = [&](int64_t launched) {
-    if (!decomposition) return check_health(launched);
-    unsigned long long key = kHealthy;
-    const std::exception_ptr unread = opsplit::attempt([&] { key = read_health(); });
-    const int64_t mine = unread ? -1 : key == kHealthy ? INT64_MAX : static_cast<int64_t>(key >> kHealthStepShift);
-    int64_t earliest = -mine;  // the group's all-max of the negated steps
-    decomposition->group.allmax(&earliest, 1);
-    earliest = -earliest;
-    if (earliest == INT64_MAX) return;  // healthy everywhere
-    std::exception_ptr own = unread;
-    if (!unread && key != kHealthy) own = opsplit::attempt([&] { fail_health(key, launched); });
-    if (unread || key == kHealthy) time_ = t0 + static_cast<double>(launched) * dt;  // the steps it took
-    decomposition->group.settle(mine == earliest ? own : nullptr, function);
-  };
-  // The axes whose ghosts in the field are already those of its values under faces_:
-  // at first those the call before left (take_ghosts), then those a step wrote
+  StepHealth health_check(ctx, field, target, placed.first_bad, time_, dt, nsteps, function);
+  StepSweep<T> sweep(ctx, field, target, plan, placed, run, points_, kind_, mu, velocity);
+  // The axes whose ghosts in the field are already those of its values under the step's
+  // faces: at first those the call before left (take), then those a step wrote
   // (Launchers::diffuse and update), unless a source then changed a cell on one of
   // their faces.
-  unsigned ghosts_valid = field.ghost_record().take(step_faces);
-  unsigned source_axes = 0;  // the axes with a source on one of their faces
-  for (const SourceTerm<T>& src_term : sources) {
-    const int64_t at[3] = {src_term.position % grid.n[0], src_term.position / grid.n[0] % grid.n[1],
-                           src_term.position / (grid.n[0] * grid.n[1]) % grid.n[2]};
-    for (int a = 0; a < 3; ++a)
-      if (at[a] == 0 || at[a] == grid.n[a] - 1) source_axes |= 1u << a;
-  }
-  // Step n's Courant numbers (the wind at its start).
-  auto set_courant = [&](int64_t n) {
-    const double t_n = t0 + static_cast<double>(n) * dt;
-    for (int a = 0; a < 3; ++a) {
-      st.courant[a] = active[a] ? static_cast<T>(velocity_[a].at(t_n) * dt / h[a]) : T(0);
-      st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
-      st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
-    }
-  };
-  // One step's update of `in` into `out` over `g` (the grid or a view of it).
-  auto update_cells = [&](Input<T>& input, T* out, const Grid& g, const Health& health, const PotentialPass<T>& pass,
-                          const T* wind) -> unsigned {
-    if (pure_diffusion) return run.diffuse(ctx, input, out, g, points_, w, health);
-    return run.update(ctx, input, out, pass, wind, g, points_, kind_, t, terms.data(), st, health);
-  };
-  // View v: its cells in the field's storage (the field's strides, its first cell
-  // `offset` values in), every ghost it reads there.
-  auto view_grid = [&](size_t v, int64_t* offset) {
-    Grid g = grid;
-    for (int a = 0; a < 3; ++a) g.n[a] = views[v].n[a];
-    *offset = views[v].origin[1] * grid.stride[1] + views[v].origin[2] * grid.stride[2];
-    return g;
-  };
-  auto view_input = [&](size_t v, int64_t offset) {
-    const size_t at = v * step_faces.size();
-    return Input<T>{field.data().as<T>() + offset, faces_of_views + at, view_faces.data() + at, kAllAxes};
-  };
-  // The update over view v (`pass`'s potentials in memory, or none).
-  auto update_view = [&](size_t v, const Health& health, PotentialPass<T> pass) -> unsigned {
-    int64_t offset = 0;
-    const Grid g = view_grid(v, &offset);
-    Health part = health;
-    for (int a = 0; a < 3; ++a) part.field_n[a] = grid.n[a], part.origin[a] = views[v].origin[a];
-    Input<T> part_in = view_input(v, offset);
-    if (pass.mu != nullptr) pass.mu += offset;
-    return update_cells(part_in, target.as<T>() + offset, g, part, pass, velocity ? velocity + offset : nullptr);
-  };
-  // The Cahn-Hilliard potentials of view v's cells into mu; the axes of mu's ghosts
-  // written with them (the CPU's, at the view's own faces).
-  auto potential_view = [&](size_t v) -> unsigned {
-    int64_t offset = 0;
-    const Grid g = view_grid(v, &offset);
-    Input<T> part_in = view_input(v, offset);
-    return run.potential(ctx, part_in, mu + offset, g, points_, s, nslots, slot_faces_of_views + v * slot_faces.size());
-  };
+  unsigned ghosts_valid = field.ghost_record().take(plan.step_faces);
   for (int64_t n = 0; n < nsteps; ++n) {
-    const Health health{first_bad, static_cast<unsigned long long>(n)};
-    if (!pure_diffusion) set_courant(n);
-    Input<T> in{field.data().as<T>(), faces, step_faces.data(), ghosts_valid};
-    unsigned written = 0;
-    if (decomposition == nullptr) {
-      written = update_cells(in, target.as<T>(), grid, health, potential, velocity);
-    } else {
-      // Every face's own ghosts that the step reads (the remote ones come below): none
-      // filled inside a view, where a fill would write over cells at its cuts.
-      fill_missing_ghosts(ctx, in, grid, run.ghosts_read(grid, step_faces.data(), pure_diffusion, nslots > 0),
-                          run.fill_ghosts);
-      HaloExchange<T> halo(ctx, field, run);
-      const std::vector<int> axes = halo.axes();
-      if (views.empty() && (nslots == 0 || axes.empty())) {
-        for (int axis : axes) halo.begin(axis), halo.finish(axis);
-        written = update_cells(in, target.as<T>(), grid, health, potential, velocity);
-      } else if (views.empty()) {
-        // Cahn-Hilliard terms: the potential of the exchanged input with mu's own
-        // ghosts, then mu's remote ghosts from the neighbours (which computed theirs the
-        // same way), then the update reading them (two messages a neighbour a step).
-        for (int axis : axes) halo.begin(axis), halo.finish(axis);
-        potential_into_memory(ctx, in, grid, points_, potential, run.potential, run.fill_ghosts);
-        Grid slot_grid = grid;
-        slot_grid.ncomp = nslots;
-        HaloExchange<T> mu_halo(ctx, *decomposition, mu, slot_grid, run);
-        for (int axis : axes) mu_halo.begin(axis), mu_halo.finish(axis);
-        written = update_cells(in, target.as<T>(), grid, health, potential_in_memory, velocity);
-      } else if (nslots == 0) {  // the interior while the first axis's faces travel, then the shell
-        halo.begin(axes[0]);
-        written = update_view(0, health, potential);
-        halo.finish(axes[0]);
-        for (size_t i = 1; i < axes.size(); ++i) halo.begin(axes[i]), halo.finish(axes[i]);
-        for (size_t v = 1; v < views.size(); ++v) written &= update_view(v, health, potential);
-      } else {
-        // Cahn-Hilliard terms, both exchanges overlapped: the interior's potential
-        // (reaching one cell, no remote ghost) while the field's faces travel, then the
-        // shell's and mu's own ghosts; the interior's update (reading mu one cell
-        // around) while mu's faces travel, then the shell's.
-        halo.begin(axes[0]);
-        unsigned mu_written = potential_view(0);
-        halo.finish(axes[0]);
-        for (size_t i = 1; i < axes.size(); ++i) halo.begin(axes[i]), halo.finish(axes[i]);
-        for (size_t v = 1; v < views.size(); ++v) mu_written &= potential_view(v);
-        Grid slot_grid = grid;
-        slot_grid.ncomp = nslots;
-        run.fill_ghosts(ctx, mu, slot_grid, sf, kAllAxes & ~mu_written);
-        HaloExchange<T> mu_halo(ctx, *decomposition, mu, slot_grid, run);
-        mu_halo.begin(axes[0]);
-        written = update_view(0, health, potential_in_memory);
-        mu_halo.finish(axes[0]);
-        for (size_t i = 1; i < axes.size(); ++i) mu_halo.begin(axes[i]), mu_halo.finish(axes[i]);
-        for (size_t v = 1; v < views.size(); ++v) written &= update_view(v, health, potential_in_memory);
-      }
-    }
-    run.add_sources(ctx, target.as<T>(), grid, src, static_cast<int64_t>(sources.size()), health);
+    const Health health{placed.first_bad, static_cast<unsigned long long>(n)};
+    if (!plan.pure_diffusion) set_courant(plan.step, field, t0 + static_cast<double>(n) * dt, dt);
+    Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
+    const unsigned written = sweep.step(in, health);
+    run.add_sources(ctx, target.as<T>(), grid, placed.sources, static_cast<int64_t>(plan.sources.size()), health);
     // On a distributed field this counts an axis valid with its remote ghosts stale (the
     // CPU loops skip them): right only because every distributed step exchanges them and
     // the record's faces, which say kRemote there, match no undistributed step.
-    ghosts_valid = written & ~source_axes;
+    ghosts_valid = written & ~plan.source_axes;
     field.data().swap(target);
     const bool report = progress.active() && ((n + 1) % report_every == 0 || n + 1 == nsteps);
-    if ((!ctx.is_cuda() && !decomposition) || report) check_health_everywhere(n + 1);
+    if ((!ctx.is_cuda() && !decomposition) || report) health_check.check(n + 1);
     if (report) {
       ctx.synchronize();
       time_ = t0 + static_cast<double>(n + 1) * dt;
@@ -735,9 +547,21 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
       });
     }
   }
-  check_health_everywhere(nsteps);
+  health_check.check(nsteps);
   time_ = t0 + static_cast<double>(nsteps) * dt;
-  field.ghost_record().record(step_faces, ghosts_valid);
+  field.ghost_record().record(plan.step_faces, ghosts_valid);
+}
+
+// The Courant numbers of a step that starts at t (the wind then).
+template <class T>
+void opsplit_rd_s::set_courant(opsplit::field::StepTerms<T>& st, const opsplit::Field& field, double t,
+                               double dt) const {
+  const double* h = field.spacing();
+  for (int a = 0; a < 3; ++a) {
+    st.courant[a] = field.grid().active(a) ? static_cast<T>(velocity_[a].at(t) * dt / h[a]) : T(0);
+    st.upwind[a][0] = st.courant[a] > T(0) ? st.courant[a] : T(0);
+    st.upwind[a][1] = st.courant[a] < T(0) ? -st.courant[a] : T(0);
+  }
 }
 
 double opsplit_rd_s::free_energy(opsplit::Field& field, int comp) {

@@ -17,6 +17,11 @@
 #include "field/reaction.cuh"
 #include "opsplit/field.h"
 
+namespace opsplit::field {
+template <class T>
+struct StepPlan;
+}
+
 struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::ContextMember {
   opsplit_rd_s(opsplit::Context& ctx, int ncomp);
 
@@ -65,8 +70,17 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   void check_periodic_pairs() const;
   void check_sources(const opsplit::Field& field) const;
   bool advects() const;
+  // A call's steps (run_steps): what they all use (plan_steps), the wind's ghosts before
+  // the first, each step's Courant numbers.
   template <class T>
   void run_steps(opsplit::Field& field, double dt, int64_t nsteps, const char* function);
+  template <class T>
+  opsplit::field::StepPlan<T> plan_steps(const opsplit::Field& field, double dt) const;
+  template <class T>
+  void refresh_wind_ghosts(opsplit::Field& field, const opsplit::field::FaceCondition* faces,
+                           const std::vector<opsplit::field::FaceCondition>& faces_host, bool exchange);
+  template <class T>
+  void set_courant(opsplit::field::StepTerms<T>& st, const opsplit::Field& field, double t, double dt) const;
   template <class T>
   double energy(opsplit::Field& field, int comp);
   // The field's storage for the Cahn-Hilliard potentials (a plane a term), made before a
