@@ -721,10 +721,11 @@ class ChemkinReader {
     return arrhenius(abe[0], abe[1], abe[2], order);
   }
 
+  // A reaction entry: its line (the equation, then A, b and Ea) and the auxiliary
+  // lines after it. Adds one reaction, or two where REV comes with RORD.
   void read_reaction(const std::vector<Line>& entry) {
     const Line& head = entry[0];
     const std::vector<std::string> tokens = words(head.text);
-    const size_t number = mech_.reactions.size() + 1;
     // The equation as written: the line before its last three words.
     std::string equation = trim(head.text);
     if (tokens.size() >= 4) {
@@ -735,9 +736,9 @@ class ChemkinReader {
       }
       equation = trim(head.text.substr(0, cut));
     }
-    const std::string label = "reaction " + std::to_string(number) + " (" + equation + ")";
+    const std::string label =
+        "reaction " + std::to_string(mech_.reactions.size() + 1) + " (" + equation + ")";
     const std::string what = at(head.number) + ": " + label;
-    auto what_at = [&](int line) { return at(line) + ": " + label; };
     if (tokens.size() < 4 || equation.find('=') == std::string::npos)
       fail(OPSPLIT_ERROR_PARSE, at(head.number) + ": \"" + trim(head.text) +
                                     "\" is not a reaction line (an equation, then A, b and Ea)");
@@ -747,15 +748,31 @@ class ChemkinReader {
       const std::string& w = tokens[tokens.size() - 3 + p];
       if (!read_number(w, abe[p])) fail(OPSPLIT_ERROR_PARSE, what + ": " + names[p] + " \"" + w + "\" is not a number");
     }
+    GasReaction r;
+    r.where = at(head.number);
+    const int body = read_sides(equation, what, r);
+    const Auxiliary aux = read_auxiliary(entry, label);
+    const Where where{what, label};
+    set_type(r, aux, body, where);
+    set_rates(r, aux, abe, head.number, where);
+    add_with_reverse(std::move(r), aux, where);
+  }
 
-    // Arrow and sides (blanks are not significant in CHEMKIN equations).
+  // Names a reaction in messages: on its own line (what) or on line `line`.
+  struct Where {
+    const std::string& what;
+    const std::string& label;
+  };
+  std::string at(int line, const Where& where) const { return at(line) + ": " + where.label; }
+
+  // The arrow and the sides of `equation` into r (blanks are not significant in CHEMKIN
+  // equations); returns the third body's kind (SideTerm::collider_kind).
+  int read_sides(const std::string& equation, const std::string& what, GasReaction& r) const {
     std::string eq;
     for (char ch : equation)
       if (!blank(ch)) eq += ch;
     const size_t k_eq = eq.find('=');
     size_t left_end = k_eq, right_begin = k_eq + 1;
-    GasReaction r;
-    r.where = at(head.number);
     r.reversible = true;
     if (k_eq > 0 && eq[k_eq - 1] == '<') {
       if (k_eq + 1 >= eq.size() || eq[k_eq + 1] != '>')
@@ -773,83 +790,94 @@ class ChemkinReader {
       fail(OPSPLIT_ERROR_PARSE, what + ": the third bodies of the two sides differ");
     r.reactants = left.terms;
     r.products = right.terms;
+    if (left.collider_kind == 3) r.collider = left.collider;
+    return left.collider_kind;
+  }
 
-    const Auxiliary aux = read_auxiliary(entry, label);
+  // The reaction's type from its third body and LOW / HIGH / PLOG, its efficiencies and
+  // orders, with the combinations that make no sense refused.
+  void set_type(GasReaction& r, const Auxiliary& aux, int body, const Where& where) const {
+    const std::string& what = where.what;
     r.duplicate = aux.duplicate.has_value();
-    const int body = left.collider_kind;
-    // The reaction's type from its third body and LOW / HIGH / PLOG.
-    if (aux.low && aux.high) fail(OPSPLIT_ERROR_PARSE, what_at(aux.high->line) + ": both LOW and HIGH");
+    if (aux.low && aux.high) fail(OPSPLIT_ERROR_PARSE, at(aux.high->line, where) + ": both LOW and HIGH");
     if (!aux.plog.empty() && (aux.low || aux.high || body != 0))
-      fail(OPSPLIT_ERROR_PARSE, what_at(aux.plog[0].line) + ": PLOG on a reaction with a third body, LOW or HIGH");
+      fail(OPSPLIT_ERROR_PARSE, at(aux.plog[0].line, where) + ": PLOG on a reaction with a third body, LOW or HIGH");
     if (body >= 2) {
       if (!aux.low && !aux.high)
         fail(OPSPLIT_ERROR_PARSE, what + ": a (+M) reaction needs LOW (falloff) or HIGH (chemically activated)");
       r.type = aux.low ? kGasFalloff : kGasChemicallyActivated;
-      r.collider = body == 3 ? left.collider : -1;
     } else {
       if (aux.low || aux.high)
-        fail(OPSPLIT_ERROR_PARSE, what_at((aux.low ? aux.low : aux.high)->line) + ": " + (aux.low ? "LOW" : "HIGH") +
+        fail(OPSPLIT_ERROR_PARSE, at((aux.low ? aux.low : aux.high)->line, where) + ": " +
+                                      (aux.low ? "LOW" : "HIGH") +
                                       " needs (+M) or (+species) on both sides of the equation");
       r.type = body == 1 ? kGasThreeBody : aux.plog.empty() ? kGasElementary : kGasPressureDependent;
     }
     const bool falloff_like = r.type == kGasFalloff || r.type == kGasChemicallyActivated;
     if ((aux.troe || aux.sri) && !falloff_like)
-      fail(OPSPLIT_ERROR_PARSE, what_at((aux.troe ? aux.troe : aux.sri)->line) + ": " + (aux.troe ? "TROE" : "SRI") +
-                                    " needs LOW or HIGH");
-    if (aux.troe && aux.sri) fail(OPSPLIT_ERROR_PARSE, what_at(aux.sri->line) + ": both TROE and SRI");
+      fail(OPSPLIT_ERROR_PARSE, at((aux.troe ? aux.troe : aux.sri)->line, where) + ": " +
+                                    (aux.troe ? "TROE" : "SRI") + " needs LOW or HIGH");
+    if (aux.troe && aux.sri) fail(OPSPLIT_ERROR_PARSE, at(aux.sri->line, where) + ": both TROE and SRI");
     if (!aux.efficiencies.empty() && !(body == 1 || body == 2))
-      fail(OPSPLIT_ERROR_PARSE, what_at(aux.efficiencies[0].first) + ": efficiencies need the third body +M or (+M)");
+      fail(OPSPLIT_ERROR_PARSE,
+           at(aux.efficiencies[0].first, where) + ": efficiencies need the third body +M or (+M)");
     for (const auto& e : aux.efficiencies) r.efficiencies.push_back(e.second);
     // Orders: FORD on an irreversible reaction or one with REV (Cantera's rule); RORD
     // only with REV (the reaction then becomes two irreversible ones, as ck2yaml
     // writes every REV reaction).
     const bool rev = aux.rev && aux.rev->values[0] != 0.0;
-    if (aux.rev && !r.reversible) fail(OPSPLIT_ERROR_PARSE, what_at(aux.rev->line) + ": REV on an irreversible reaction (=>)");
+    if (aux.rev && !r.reversible)
+      fail(OPSPLIT_ERROR_PARSE, at(aux.rev->line, where) + ": REV on an irreversible reaction (=>)");
     if (aux.rev && (falloff_like || r.type == kGasPressureDependent))
-      fail(OPSPLIT_ERROR_UNSUPPORTED, what_at(aux.rev->line) + ": REV on a falloff, chemically activated or PLOG "
-                                                              "reaction is not supported");
+      fail(OPSPLIT_ERROR_UNSUPPORTED, at(aux.rev->line, where) +
+                                          ": REV on a falloff, chemically activated or PLOG reaction is not supported");
     if (!aux.ford.empty() && r.reversible && !aux.rev)
-      fail(OPSPLIT_ERROR_UNSUPPORTED, what_at(aux.ford[0].first) +
+      fail(OPSPLIT_ERROR_UNSUPPORTED, at(aux.ford[0].first, where) +
                                           ": FORD on a reversible reaction without REV is not supported (orders, as in "
                                           "Cantera, are for irreversible reactions: write => or give REV)");
     if (!aux.rord.empty() && !rev)
-      fail(OPSPLIT_ERROR_UNSUPPORTED, what_at(aux.rord[0].first) +
+      fail(OPSPLIT_ERROR_UNSUPPORTED, at(aux.rord[0].first, where) +
                                           ": RORD is supported only with a nonzero REV rate (reverse orders of a "
                                           "reverse rate from the equilibrium constant are not)");
     for (const auto& o : aux.ford) r.orders.push_back({o.second.first, o.second.second});
+  }
 
-    // Rates, A in SI units of its order: k_0 of a falloff one order more than the
-    // reaction, k_inf of a chemically activated reaction one less.
+  void positive(double a, int line, const char* which, const Where& where) const {
+    if (!(a > 0.0)) fail(OPSPLIT_ERROR_PARSE, at(line, where) + ": " + which + " A = " + num(a) + " is not positive");
+  }
+
+  // Rates, A in SI units of its order: k_0 of a falloff one order more than the
+  // reaction, k_inf of a chemically activated reaction one less; the falloff form.
+  void set_rates(GasReaction& r, const Auxiliary& aux, const double abe[3], int line, const Where& where) const {
     const double n = r.forward_order();
-    auto positive = [&](double a, int line, const char* which) {
-      if (!(a > 0.0)) fail(OPSPLIT_ERROR_PARSE, what_at(line) + ": " + which + " A = " + num(a) + " is not positive");
-    };
     if (r.type == kGasElementary || r.type == kGasThreeBody) {
       r.rate = arrhenius(abe[0], abe[1], abe[2], r.type == kGasThreeBody ? n + 1 : n);
     } else if (r.type == kGasFalloff) {
-      positive(abe[0], head.number, "the high-pressure");
-      positive(aux.low->values[0], aux.low->line, "LOW");
+      positive(abe[0], line, "the high-pressure", where);
+      positive(aux.low->values[0], aux.low->line, "LOW", where);
       r.rate = arrhenius(abe[0], abe[1], abe[2], n);
       r.falloff_rate = arrhenius(aux.low->values, n + 1);
     } else if (r.type == kGasChemicallyActivated) {
-      positive(abe[0], head.number, "the low-pressure");
-      positive(aux.high->values[0], aux.high->line, "HIGH");
+      positive(abe[0], line, "the low-pressure", where);
+      positive(aux.high->values[0], aux.high->line, "HIGH", where);
       r.rate = arrhenius(abe[0], abe[1], abe[2], n);
       r.falloff_rate = arrhenius(aux.high->values, n - 1);
     } else {  // PLOG: pressures in atm; the reaction line's rate is not used (as in Cantera)
       r.rate = arrhenius(abe[0], abe[1], abe[2], n);
       for (const Auxiliary::Rate& p : aux.plog) {
-        if (!(p.values[0] > 0.0)) fail(OPSPLIT_ERROR_PARSE, what_at(p.line) + ": PLOG pressure " + num(p.values[0]) + " atm is not positive");
+        if (!(p.values[0] > 0.0))
+          fail(OPSPLIT_ERROR_PARSE, at(p.line, where) + ": PLOG pressure " + num(p.values[0]) + " atm is not positive");
         r.plog.emplace_back(units_.pressure(p.values[0], "atm"), arrhenius(p.values[1], p.values[2], p.values[3], n));
       }
       // A negative A only as a term of a sum at its pressure.
       for (const Auxiliary::Rate& p : aux.plog)
-        if (p.values[1] < 0.0 &&
-            std::count_if(aux.plog.begin(), aux.plog.end(), [&](const Auxiliary::Rate& q) { return q.values[0] == p.values[0]; }) < 2)
-          fail(OPSPLIT_ERROR_PARSE, what_at(p.line) + ": a PLOG rate with a negative A needs another rate at its pressure");
+        if (p.values[1] < 0.0 && std::count_if(aux.plog.begin(), aux.plog.end(), [&](const Auxiliary::Rate& q) {
+                                   return q.values[0] == p.values[0];
+                                 }) < 2)
+          fail(OPSPLIT_ERROR_PARSE, at(p.line, where) + ": a PLOG rate with a negative A needs another rate at its pressure");
       std::stable_sort(r.plog.begin(), r.plog.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     }
-    if (falloff_like) {
+    if (r.type == kGasFalloff || r.type == kGasChemicallyActivated) {
       if (aux.troe) {
         r.falloff_form = kFalloffTroe;
         std::copy(aux.troe->values.begin(), aux.troe->values.end(), r.falloff_params.begin());
@@ -859,13 +887,17 @@ class ChemkinReader {
         std::copy(aux.sri->values.begin(), aux.sri->values.end(), r.falloff_params.begin());
       }
     }
-    // REV: an explicit reverse rate of the products' order; REV /0 0 0/ makes the
-    // reaction irreversible (as ck2yaml).
+  }
+
+  // REV: an explicit reverse rate of the products' order; REV /0 0 0/ makes the
+  // reaction irreversible (as ck2yaml); with RORD, a second, irreversible reaction.
+  void add_with_reverse(GasReaction r, const Auxiliary& aux, const Where& where) {
+    const bool rev = aux.rev && aux.rev->values[0] != 0.0;
     const double third = r.type == kGasThreeBody ? 1.0 : 0.0;
     if (aux.rev && !rev) {
       r.reversible = false;
     } else if (rev) {
-      positive(aux.rev->values[0], aux.rev->line, "REV");
+      positive(aux.rev->values[0], aux.rev->line, "REV", where);
       if (aux.rord.empty()) {
         double reverse_order = third;
         for (const StoichTerm& t : r.products) reverse_order += t.coefficient;
