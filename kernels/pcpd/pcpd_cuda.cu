@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "pcpd/pcpd_cuda.hpp"
+#include "pcpd/launch.hpp"
 
 namespace opsplit::pcpd {
 namespace {
@@ -105,8 +105,6 @@ __global__ void exact_counts_kernel(const uint8_t* sites, uint64_t L, int64_t* c
   if (threadIdx.x == 0) counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
 }
 
-}  // namespace
-
 void exact_moves_cuda(Context& ctx, uint8_t* sites, uint64_t L, uint64_t replicas, uint64_t first,
                       const ExactRates& rates, uint64_t seed, uint64_t from, uint64_t to) {
   constexpr unsigned kThreads = 128;
@@ -115,7 +113,7 @@ void exact_moves_cuda(Context& ctx, uint8_t* sites, uint64_t L, uint64_t replica
   check(cudaGetLastError(), "exact_kernel launch");
 }
 
-static int most_shared(Context& ctx) {
+int most_shared(Context& ctx) {
   int most = 0;
   check(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx.device().id()),
         "cudaDeviceGetAttribute");
@@ -152,11 +150,15 @@ void multispin_counts_cuda(Context& ctx, const Word* words, uint64_t W, uint64_t
   ctx.device().copy_to_host(counts, device_counts, 2 * replicas * sizeof(int64_t));
 }
 
-template void multispin_steps_cuda(Context&, uint32_t*, uint64_t, uint64_t, uint64_t, const MultispinRates&,
-                                   uint64_t, uint64_t, uint64_t);
-template void multispin_steps_cuda(Context&, uint64_t*, uint64_t, uint64_t, uint64_t, const MultispinRates&,
-                                   uint64_t, uint64_t, uint64_t);
-template void multispin_counts_cuda(Context&, const uint32_t*, uint64_t, uint64_t, int64_t*, int64_t*);
-template void multispin_counts_cuda(Context&, const uint64_t*, uint64_t, uint64_t, int64_t*, int64_t*);
+}  // namespace
+
+const Launchers& cuda_launchers() {
+  static const Launchers table{exact_moves_cuda,
+                               exact_counts_cuda,
+                               {multispin_steps_cuda<uint64_t>, multispin_counts_cuda<uint64_t>},
+                               {multispin_steps_cuda<uint32_t>, multispin_counts_cuda<uint32_t>},
+                               multispin_fits_cuda};
+  return table;
+}
 
 }  // namespace opsplit::pcpd

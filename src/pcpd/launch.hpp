@@ -1,49 +1,58 @@
-// The CUDA side of PCPD ensembles (kernels/pcpd/pcpd_cuda.cu), declared for host code.
+// What a PCPD ensemble runs on its backend: one table of launchers a backend, chosen
+// once when the ensemble is made (the field's Launchers is the model): the OpenMP loops
+// (pcpd.cpp) or the CUDA kernels (kernels/pcpd/pcpd_cuda.cu), over the same numerics
+// (pcpd.cuh). Lattices are on the backend; counts come back to host memory.
 #pragma once
 
 #include <cstdint>
 
 #include "core/context.hpp"
-#include "core/error.hpp"
 #include "pcpd/pcpd.cuh"
 
 namespace opsplit::pcpd {
 
-#if OPSPLIT_HAVE_CUDA
-// EXACT: moves [from, to) of every replica (device bytes, L a replica; replica r's
-// numbers are those of replica first + r), a thread a replica.
-void exact_moves_cuda(Context& ctx, uint8_t* sites, uint64_t L, uint64_t replicas, uint64_t first,
+// MULTISPIN over words of 64 or 32 bits.
+template <class Word>
+struct MultispinLaunchers {
+  // Steps [from, to) of every replica (W words a replica; replica r's numbers are those
+  // of replica first + r).
+  void (*steps)(Context&, Word* words, uint64_t W, uint64_t replicas, uint64_t first, const MultispinRates& rates,
+                uint64_t seed, uint64_t from, uint64_t to);
+  // Every replica's particles and pairs into counts (host, 2 x replicas), through
+  // device_counts (2 x replicas on the backend; unused on the CPU).
+  void (*counts)(Context&, const Word* words, uint64_t W, uint64_t replicas, int64_t* device_counts,
+                 int64_t* counts);
+};
+
+struct Launchers {
+  // EXACT: moves [from, to) of every replica (L bytes a replica).
+  void (*exact_moves)(Context&, uint8_t* sites, uint64_t L, uint64_t replicas, uint64_t first,
                       const ExactRates& rates, uint64_t seed, uint64_t from, uint64_t to);
-// MULTISPIN: steps [from, to) of every replica (device words of 64 or 32 bits, W a
-// replica), a warp a replica on its words in shared memory.
-template <class Word>
-void multispin_steps_cuda(Context& ctx, Word* words, uint64_t W, uint64_t replicas, uint64_t first,
-                          const MultispinRates& rates, uint64_t seed, uint64_t from, uint64_t to);
-// Whether a replica of `bytes` fits one block's shared memory on the context's device.
-bool multispin_fits_cuda(Context& ctx, uint64_t bytes);
-// Every replica's particles and pairs into counts (host, 2 x replicas: particles, pairs).
-void exact_counts_cuda(Context& ctx, const uint8_t* sites, uint64_t L, uint64_t replicas, int64_t* device_counts,
+  void (*exact_counts)(Context&, const uint8_t* sites, uint64_t L, uint64_t replicas, int64_t* device_counts,
                        int64_t* counts);
-template <class Word>
-void multispin_counts_cuda(Context& ctx, const Word* words, uint64_t W, uint64_t replicas, int64_t* device_counts,
-                           int64_t* counts);
+  MultispinLaunchers<uint64_t> multispin64;
+  MultispinLaunchers<uint32_t> multispin32;
+  // Whether a MULTISPIN replica of `bytes` can be stepped (CUDA: it fits one block's
+  // shared memory on the context's device).
+  bool (*multispin_fits)(Context&, uint64_t bytes);
+
+  template <class Word>
+  const MultispinLaunchers<Word>& multispin() const {
+    if constexpr (sizeof(Word) == 8) return multispin64;
+    else return multispin32;
+  }
+};
+
+const Launchers& cpu_launchers();   // pcpd.cpp
+const Launchers& cuda_launchers();  // built with CUDA only
+
+inline const Launchers& launchers(const Context& ctx) {
+#if OPSPLIT_HAVE_CUDA
+  if (ctx.is_cuda()) return cuda_launchers();
 #else
-[[noreturn]] inline void no_cuda() { fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA"); }
-inline void exact_moves_cuda(Context&, uint8_t*, uint64_t, uint64_t, uint64_t, const ExactRates&, uint64_t, uint64_t,
-                             uint64_t) {
-  no_cuda();
-}
-template <class Word>
-void multispin_steps_cuda(Context&, Word*, uint64_t, uint64_t, uint64_t, const MultispinRates&, uint64_t, uint64_t,
-                          uint64_t) {
-  no_cuda();
-}
-inline bool multispin_fits_cuda(Context&, uint64_t) { return false; }
-inline void exact_counts_cuda(Context&, const uint8_t*, uint64_t, uint64_t, int64_t*, int64_t*) { no_cuda(); }
-template <class Word>
-void multispin_counts_cuda(Context&, const Word*, uint64_t, uint64_t, int64_t*, int64_t*) {
-  no_cuda();
-}
+  (void)ctx;
 #endif
+  return cpu_launchers();
+}
 
 }  // namespace opsplit::pcpd

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/progress.hpp"
-#include "pcpd/pcpd_cuda.hpp"
+#include "pcpd/launch.hpp"
 
 using namespace opsplit;
 using namespace opsplit::pcpd;
@@ -105,10 +105,65 @@ OPSPLIT_PCPD_CLONES void replica_steps(uint32_t* words, uint64_t W, const Multis
   multispin_replica_steps(words, W, rates, stream, from, to);
 }
 
+
+// The CPU's launchers: a replica a thread (OpenMP), each from its own stream.
+void exact_moves_cpu(Context& ctx, uint8_t* sites, uint64_t L, uint64_t replicas, uint64_t first,
+                     const ExactRates& rates, uint64_t seed, uint64_t from, uint64_t to) {
+  const auto n = static_cast<int64_t>(replicas);
+#pragma omp parallel for num_threads(ctx.threads()) schedule(dynamic, 1)
+  for (int64_t r = 0; r < n; ++r) {
+    const Stream stream = make_stream(seed, static_cast<uint32_t>(first + static_cast<uint64_t>(r)));
+    uint8_t* q = sites + static_cast<uint64_t>(r) * L;
+    for (uint64_t m = from; m < to; ++m) exact_move(q, L, rates, stream, m);
+  }
+}
+
+template <class Word>
+void multispin_steps_cpu(Context& ctx, Word* words, uint64_t W, uint64_t replicas, uint64_t first,
+                         const MultispinRates& rates, uint64_t seed, uint64_t from, uint64_t to) {
+  const auto n = static_cast<int64_t>(replicas);
+#pragma omp parallel for num_threads(ctx.threads()) schedule(dynamic, 1)
+  for (int64_t r = 0; r < n; ++r)
+    replica_steps(words + static_cast<uint64_t>(r) * W, W, rates,
+                  make_stream(seed, static_cast<uint32_t>(first + static_cast<uint64_t>(r))), from, to);
+}
+
+void exact_counts_cpu(Context& ctx, const uint8_t* sites, uint64_t L, uint64_t replicas, int64_t*, int64_t* counts) {
+  const auto n = static_cast<int64_t>(replicas);
+#pragma omp parallel for num_threads(ctx.threads()) schedule(static)
+  for (int64_t r = 0; r < n; ++r) {
+    const Counts c = exact_counts(sites + static_cast<uint64_t>(r) * L, L, 0, 1);
+    counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
+  }
+}
+
+template <class Word>
+void multispin_counts_cpu(Context& ctx, const Word* words, uint64_t W, uint64_t replicas, int64_t*,
+                          int64_t* counts) {
+  const auto n = static_cast<int64_t>(replicas);
+#pragma omp parallel for num_threads(ctx.threads()) schedule(static)
+  for (int64_t r = 0; r < n; ++r) {
+    const Word* replica = words + static_cast<uint64_t>(r) * W;
+    const Counts c = multispin_counts_range<Word>([replica](uint64_t w) { return replica[w]; }, W, 0, W);
+    counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
+  }
+}
+
+bool multispin_fits_cpu(Context&, uint64_t) { return true; }
+
 }  // namespace
 
+const Launchers& opsplit::pcpd::cpu_launchers() {
+  static const Launchers table{exact_moves_cpu,
+                               exact_counts_cpu,
+                               {multispin_steps_cpu<uint64_t>, multispin_counts_cpu<uint64_t>},
+                               {multispin_steps_cpu<uint32_t>, multispin_counts_cpu<uint32_t>},
+                               multispin_fits_cpu};
+  return table;
+}
+
 opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t replicas, Group group)
-    : ContextMember(ctx), algorithm_(algorithm), group_(std::move(group)) {
+    : ContextMember(ctx), algorithm_(algorithm), group_(std::move(group)), run_(launchers(ctx)) {
   if (algorithm != OPSPLIT_PCPD_EXACT && algorithm != OPSPLIT_PCPD_MULTISPIN && algorithm != OPSPLIT_PCPD_MULTISPIN32)
     fail_argument("algorithm=" + num(algorithm) +
                   " is not OPSPLIT_PCPD_EXACT (0), OPSPLIT_PCPD_MULTISPIN (1) or OPSPLIT_PCPD_MULTISPIN32 (2)");
@@ -132,7 +187,7 @@ opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t r
                     " (32 parts of " + num(bits) + "-bit words) and at least " + num(static_cast<long long>(min_L)) +
                     " (4 words a part)");
     words_ = static_cast<uint64_t>(L) / static_cast<uint64_t>(bits);
-    if (ctx.is_cuda() && !multispin_fits_cuda(ctx, static_cast<uint64_t>(L) / 8))
+    if (!run_.multispin_fits(ctx, static_cast<uint64_t>(L) / 8))
       fail(OPSPLIT_ERROR_UNSUPPORTED, "L=" + num(static_cast<long long>(L)) + ": a " + name + " replica's " +
                                           num(static_cast<long long>(L / 8)) +
                                           " bytes do not fit one block's shared memory on this device "
@@ -348,35 +403,10 @@ void opsplit_pcpd_s::set_lattice(int64_t replica, const uint8_t* sites) {
 
 void opsplit_pcpd_s::advance(uint64_t from, uint64_t to) {
   Context& ctx = context();
-  if (ctx.is_cuda()) {
-    if (multispin())
-      with_word([&](auto word) {
-        multispin_steps_cuda(ctx, lattice_.as<decltype(word)>(), words_, replicas_, first_, multispin_, seed_, from,
-                             to);
-      });
-    else
-      exact_moves_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, first_, exact_, seed_, from, to);
-    return;
-  }
-  const int threads = ctx.threads();
-  const auto n = static_cast<int64_t>(replicas_);
-  if (!multispin()) {
-    uint8_t* base = lattice_.as<uint8_t>();
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int64_t r = 0; r < n; ++r) {
-      const Stream stream = make_stream(seed_, static_cast<uint32_t>(first_ + static_cast<uint64_t>(r)));
-      uint8_t* q = base + static_cast<uint64_t>(r) * L_;
-      for (uint64_t m = from; m < to; ++m) exact_move(q, L_, exact_, stream, m);
-    }
-    return;
-  }
+  if (!multispin()) return run_.exact_moves(ctx, lattice_.as<uint8_t>(), L_, replicas_, first_, exact_, seed_, from, to);
   with_word([&](auto word) {
-    auto* base = lattice_.as<decltype(word)>();
-    const MultispinRates rates = multispin_;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int64_t r = 0; r < n; ++r)
-      replica_steps(base + static_cast<uint64_t>(r) * words_, words_, rates,
-                    make_stream(seed_, static_cast<uint32_t>(first_ + static_cast<uint64_t>(r))), from, to);
+    using Word = decltype(word);
+    run_.multispin<Word>().steps(ctx, lattice_.as<Word>(), words_, replicas_, first_, multispin_, seed_, from, to);
   });
 }
 
@@ -407,31 +437,12 @@ void opsplit_pcpd_s::take_point() {
 
 void opsplit_pcpd_s::count(int64_t* counts) const {
   Context& ctx = context();
-  if (ctx.is_cuda()) {
-    if (multispin())
-      with_word([&](auto word) {
-        multispin_counts_cuda(ctx, lattice_.as<decltype(word)>(), words_, replicas_, device_counts_.as<int64_t>(),
-                              counts);
-      });
-    else
-      exact_counts_cuda(ctx, lattice_.as<uint8_t>(), L_, replicas_, device_counts_.as<int64_t>(), counts);
-    return;
-  }
-  const auto n = static_cast<int64_t>(replicas_);
-#pragma omp parallel for num_threads(ctx.threads()) schedule(static)
-  for (int64_t r = 0; r < n; ++r) {
-    Counts c;
-    if (multispin()) {
-      c = with_word([&](auto word) {
-        using Word = decltype(word);
-        const Word* words = lattice_.as<Word>() + static_cast<uint64_t>(r) * words_;
-        return multispin_counts_range<Word>([words](uint64_t w) { return words[w]; }, words_, 0, words_);
-      });
-    } else {
-      c = exact_counts(lattice_.as<uint8_t>() + static_cast<uint64_t>(r) * L_, L_, 0, 1);
-    }
-    counts[2 * r] = c.particles, counts[2 * r + 1] = c.pairs;
-  }
+  int64_t* device_counts = device_counts_.as<int64_t>();
+  if (!multispin()) return run_.exact_counts(ctx, lattice_.as<uint8_t>(), L_, replicas_, device_counts, counts);
+  with_word([&](auto word) {
+    using Word = decltype(word);
+    run_.multispin<Word>().counts(ctx, lattice_.as<Word>(), words_, replicas_, device_counts, counts);
+  });
 }
 
 void opsplit_pcpd_s::run(double t_end) {
@@ -465,16 +476,13 @@ void opsplit_pcpd_s::run(double t_end) {
       next_point_ = next_point_after(done_);
     }
     if (progress.active()) {
-      group_.settle(attempt([&] {
-                      if (ctx.is_cuda()) ctx.synchronize();
-                    }),
-                    kCall);
+      group_.settle(attempt([&] { ctx.synchronize(); }), kCall);
       progress.report(static_cast<double>(done_ - start) / static_cast<double>(target - start), done_ < target, [&] {
         return "at time " + num(time()) + " of " + num(time_of(target)) + " sweeps (every replica there)";
       });
     }
   }
-  if (ctx.is_cuda()) ctx.synchronize();
+  ctx.synchronize();
 }
 
 void opsplit_pcpd_s::get_series(int quantity, int64_t length, double* times, double* mean,

@@ -12,6 +12,7 @@
 #include "core/group.hpp"
 #include "core/handle.hpp"
 #include "opsplit/pcpd.h"
+#include "pcpd/launch.hpp"
 #include "pcpd/pcpd.cuh"
 
 struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::ContextMember {
@@ -77,6 +78,7 @@ struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::Con
 
   int algorithm_;
   opsplit::Group group_;
+  const opsplit::pcpd::Launchers& run_;  // the context's backend
   uint64_t first_ = 0, total_ = 0;  // this process's first replica, and all replicas
   bool start_pending_ = false;      // distributed: lattices set at time 0, the first point to retake
   uint64_t L_, replicas_, words_ = 0;  // replicas_: this process's  // words_: MULTISPIN's words a replica (of 64 or 32 bits)
