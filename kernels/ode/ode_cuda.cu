@@ -240,7 +240,7 @@ OPSPLIT_HD constexpr int64_t large_mass_action_doubles(int neq, int nreactions, 
   return neq + nreactions + workspace_size(neq, nnz);
 }
 
-bool fits_local_memory(const CudaBatch& b) {
+bool fits_local_memory(const Batch& b) {
   return b.gas ? b.neq <= kMaxLocalReactorEquations
                : b.neq <= kMaxLocalEquations && b.nreactions <= kMaxLocalReactions && b.nparam <= kMaxLocalParams;
 }
@@ -252,7 +252,7 @@ unsigned blocks_for(const KernelArgs& a) {
 }
 
 // The kernel compiled for the smallest bound that holds neq.
-const void* kernel_for(const CudaBatch& b) {
+const void* kernel_for(const Batch& b) {
   if (b.gas) {
     if (b.neq <= 16) return reinterpret_cast<const void*>(integrate_small_reactor_kernel);
     if (b.neq <= 32) return reinterpret_cast<const void*>(integrate_reactor_kernel<32>);
@@ -266,7 +266,7 @@ const void* kernel_for(const CudaBatch& b) {
 }
 
 // large: the threads' copies of a large system, null for the local-memory kernels.
-void launch_kernel(Context& ctx, KernelArgs a, const CudaBatch& b, const DeviceCopies* large) {
+void launch_kernel(Context& ctx, KernelArgs a, const Batch& b, const DeviceCopies* large) {
   chem::GasKinetics gas = b.gas_kinetics;
   chem::MassAction mechanism = b.mechanism;
   int kind = b.reactor_kind;
@@ -296,8 +296,8 @@ constexpr int kOneStepRounds = 64;
 constexpr int64_t kRoundWarpsPerSm = 4;
 
 // Whether a batch of this many systems runs in rounds.
-bool use_rounds(const Context& ctx, const CudaBatch& b, int64_t systems) {
-  if (!is_rosenbrock(b.method) || b.round_storage == nullptr || b.rounds == kRoundsOff) return false;
+bool use_rounds(const Context& ctx, const Batch& b, void* round_storage, int64_t systems) {
+  if (round_storage == nullptr) return false;
   if (b.rounds == kRoundsAlways) return true;
   int sms = 0;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess) {
@@ -307,14 +307,14 @@ bool use_rounds(const Context& ctx, const CudaBatch& b, int64_t systems) {
   return systems >= kRoundWarpsPerSm * 32 * static_cast<int64_t>(sms);
 }
 
-void run_systems(Context& ctx, KernelArgs a, const CudaBatch& b, const DeviceCopies* large) {
+void run_systems(Context& ctx, KernelArgs a, const Batch& b, void* round_storage, const DeviceCopies* large) {
   a.pause_after = 0, a.active = nullptr, a.resume = false;
-  if (!use_rounds(ctx, b, a.end - a.begin)) {
+  if (!use_rounds(ctx, b, round_storage, a.end - a.begin)) {
     launch_kernel(ctx, a, b, large);
     return;
   }
   const cuda::Device& dev = ctx.device();
-  const RoundStorage storage(b.round_storage, b.neq, b.nsys);
+  const RoundStorage storage(round_storage, b.neq, b.nsys);
   a.y_round = storage.y, a.f_round = storage.f, a.t_round = storage.t, a.h_round = storage.h;
   a.npaused = storage.count;
   for (int round = 0;; ++round) {
@@ -329,10 +329,26 @@ void run_systems(Context& ctx, KernelArgs a, const CudaBatch& b, const DeviceCop
   }
 }
 
+// Where Rosenbrock's rounds keep paused systems (RoundStorage), in the batch's buffer,
+// made by the first call that needs it and kept. Where the device cannot hold it the
+// systems run in one launch instead (the same results, slower near ignition): null.
+void* round_storage(Context& ctx, const Batch& b) {
+  if (!is_rosenbrock(b.method) || b.rounds == kRoundsOff) return nullptr;
+  if (b.round_storage->empty()) {
+    try {
+      *b.round_storage = Buffer(ctx, RoundStorage::bytes(b.neq, b.nsys));
+    } catch (const Error& e) {
+      if (e.status() != OPSPLIT_ERROR_OUT_OF_MEMORY) throw;
+      return nullptr;
+    }
+  }
+  return b.round_storage->data();
+}
+
 // The threads' copies of a large system: for as many blocks as the device runs at once
 // (more would only wait) and the batch fills, within half the device memory now free
 // (the rest is the host's). Throws OUT_OF_MEMORY when not one block fits.
-DeviceCopies device_copies(Context& ctx, const CudaBatch& b, Buffer& storage) {
+DeviceCopies device_copies(Context& ctx, const Batch& b, Buffer& storage) {
   const void* kernel = kernel_for(b);
   const char* name = b.gas ? "integrate_large_reactor_kernel" : "integrate_large_mass_action_kernel";
   const cuda::Device& dev = ctx.device();
@@ -365,19 +381,19 @@ DeviceCopies device_copies(Context& ctx, const CudaBatch& b, Buffer& storage) {
   return m;
 }
 
-}  // namespace
-
-void check_cuda_reactor_support(int neq) {
+void check_reactor_cuda(int neq) {
   if (neq > kMaxReactorEquationsCuda)
     fail(OPSPLIT_ERROR_UNSUPPORTED, "the reactor has " + std::to_string(neq) + " equations, more than the CUDA "
                                         "reactor kernel's " + std::to_string(kMaxReactorEquationsCuda) +
                                         "; use a CPU context");
 }
 
-void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, const ResultArrays& results) {
-  if (b.gas) check_cuda_reactor_support(b.neq);
+void integrate_cuda(Context& ctx, const Batch& b, double t0, double t1) {
+  if (b.gas) check_reactor_cuda(b.neq);
+  const cuda::LocalMemoryRelease release;  // the kernels' local memory goes back when the call ends
   const cuda::Device& dev = ctx.device();
   const auto nsys = static_cast<size_t>(b.nsys);
+  void* rounds = round_storage(ctx, b);  // first: the large kernels' copies size themselves on what is left
   // With a progress callback the systems go in chunks, and a cancelled call puts
   // back the states (and kept steps) it had changed.
   const Progress progress(ctx, nullptr, "opsplit_ode_integrate");
@@ -405,7 +421,7 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, cons
   const int64_t chunk = progress.chunk(b.nsys, 20);
   for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {
     a.end = std::min(b.nsys, a.begin + chunk);
-    run_systems(ctx, a, b, is_large ? &large : nullptr);
+    run_systems(ctx, a, b, rounds, is_large ? &large : nullptr);
     if (chunked) {
       dev.synchronize();
       if (progress.asks_to_cancel(static_cast<double>(a.end) / static_cast<double>(b.nsys), a.end < b.nsys)) {
@@ -417,13 +433,13 @@ void integrate_cuda(Context& ctx, const CudaBatch& b, double t0, double t1, cons
       }
     }
   }
-  std::vector<int64_t> host_counts(4 * nsys);
-  dev.copy_to_host(results.result, b.result, nsys * sizeof(int));
-  dev.copy_to_host(host_counts.data(), b.counts, host_counts.size() * sizeof(int64_t));
-  std::copy_n(host_counts.begin(), nsys, results.accepted);
-  std::copy_n(host_counts.begin() + static_cast<std::ptrdiff_t>(nsys), nsys, results.rejected);
-  std::copy_n(host_counts.begin() + static_cast<std::ptrdiff_t>(2 * nsys), nsys, results.rhs);
-  std::copy_n(host_counts.begin() + static_cast<std::ptrdiff_t>(3 * nsys), nsys, results.jacobian);
+}
+
+}  // namespace
+
+const Launchers& cuda_launchers() {
+  static const Launchers table{integrate_cuda, check_reactor_cuda, false};
+  return table;
 }
 
 }  // namespace opsplit::ode

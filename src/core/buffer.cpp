@@ -81,6 +81,32 @@ void Buffer::swap(Buffer& other) noexcept {
   std::swap(bytes_, other.bytes_);
 }
 
+void Buffer::copy_in(const void* host, size_t bytes, size_t offset) {
+  if (bytes == 0) return;
+  if (offset > bytes_ || bytes > bytes_ - offset)
+    fail(OPSPLIT_ERROR_INTERNAL, "a copy of " + std::to_string(bytes) + " bytes at " + std::to_string(offset) +
+                                     " into a buffer of " + std::to_string(bytes_));
+  unsigned char* to = as<unsigned char>() + offset;
+  if (ctx_->is_cuda()) {
+    ctx_->device().copy_to_device(to, host, bytes);
+    ctx_->device().synchronize();  // host may be pinned memory, which the copy reads later
+  } else {
+    std::memcpy(to, host, bytes);
+  }
+}
+
+void Buffer::copy_out(void* host, size_t bytes, size_t offset) const {
+  if (bytes == 0) return;
+  if (offset > bytes_ || bytes > bytes_ - offset)
+    fail(OPSPLIT_ERROR_INTERNAL, "a copy of " + std::to_string(bytes) + " bytes at " + std::to_string(offset) +
+                                     " out of a buffer of " + std::to_string(bytes_));
+  const unsigned char* from = as<const unsigned char>() + offset;
+  if (ctx_->is_cuda())
+    ctx_->device().copy_to_host(host, from, bytes);
+  else
+    std::memcpy(host, from, bytes);
+}
+
 void Buffer::release() noexcept {
   if (data_ == nullptr) return;
   if (ctx_->is_cuda())

@@ -25,6 +25,11 @@ class Buffer {
   size_t bytes() const { return bytes_; }
   bool empty() const { return data_ == nullptr; }
   void swap(Buffer& other) noexcept;
+  // Host bytes into the buffer from byte `offset` on, and out of it, on either backend:
+  // copy_in returns when `host` may be reused (CUDA: the copy is ordered on the
+  // context's stream), copy_out when the bytes have arrived.
+  void copy_in(const void* host, size_t bytes, size_t offset = 0);
+  void copy_out(void* host, size_t bytes, size_t offset = 0) const;
 
  private:
   void release() noexcept;

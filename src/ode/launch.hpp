@@ -1,4 +1,4 @@
-// The CUDA side of ODE batches (kernels/ode/ode_cuda.cu), declared for host code.
+// The backends of ODE batches: the batch as they see it and their table of launchers.
 #pragma once
 
 #include <cstddef>
@@ -6,37 +6,45 @@
 
 #include "chem/gas_kinetics.cuh"
 #include "chem/mass_action.cuh"
+#include "core/buffer.hpp"
 #include "core/context.hpp"
-#include "core/error.hpp"
+#include "opsplit/ode.h"
 
 namespace opsplit::ode {
 
-// What a CUDA integration reads and writes: storage and the mechanism on the device,
-// options by value.
-struct CudaBatch {
+// An integration as a backend sees it: storage and the right-hand side on the backend,
+// options by value (opsplit_ode_s::batch makes it, the same for both backends).
+struct Batch {
   int neq;
   int64_t nsys;
   int nparam;
   int method;
   double rtol;
-  const double* atol;  // device, neq values
+  const double* atol;  // neq values
   double h0;
   int64_t max_steps;
   bool keep_step;
   bool clip_negative;
-  double* state;         // device [eq][sys]
-  const double* params;  // device [param][sys]
-  double* h_next;        // device [sys]
-  chem::MassAction mechanism;  // over device copies of the compiled arrays
+  double* state;         // [eq][sys]
+  const double* params;  // [param][sys]
+  double* h_next;        // [sys]
+  // The right-hand side: a mass-action mechanism, a gas reactor (gas) or a host
+  // callback (callback.rhs; the CPU only).
+  chem::MassAction mechanism;  // over the backend's copies of the compiled arrays
   int nreactions;
-  bool gas;                    // a gas reactor instead of the mass-action mechanism
+  bool gas;
   chem::GasKinetics gas_kinetics;
   int reactor_kind;
-  bool analytic_jacobian;  // a reactor's analytic Jacobian, else forward differences
-  int* result;      // device [sys]
-  int64_t* counts;  // device [4][sys]: accepted, rejected, rhs, jacobian
-  int rounds;           // RoundMode
-  void* round_storage;  // device, RoundStorage::bytes(neq, nsys), or null: no rounds
+  bool analytic_jacobian;  // a reactor's (or callback's) analytic Jacobian, else forward differences
+  struct Callback {
+    opsplit_ode_rhs_fn rhs;
+    opsplit_ode_jacobian_fn jacobian;
+    void* user;
+  } callback;
+  int* result;      // [sys]
+  int64_t* counts;  // [4][sys]: accepted, rejected, rhs, jacobian
+  int rounds;       // RoundMode (CUDA)
+  Buffer* round_storage;  // the batch's, kept between calls: made by the first call that uses it (CUDA)
 };
 
 // Whether Rosenbrock batches run in rounds of launches that repack the systems still
@@ -68,27 +76,30 @@ struct RoundStorage {
   }
 };
 
-// Per-system results on the host.
-struct ResultArrays {
-  int* result;
-  int64_t* accepted;
-  int64_t* rejected;
-  int64_t* rhs;
-  int64_t* jacobian;
+// What an ODE batch runs on its backend: one table a backend, chosen once when the batch
+// is made (the field's Launchers is the model), over the same integrators
+// (integrators.cuh): the OpenMP loop (ode_cpu.cpp) or the CUDA kernels (ode_cuda.cu).
+struct Launchers {
+  // Integrates every system from t0 to t1 and writes result and counts; failed systems
+  // keep their state. Throws CANCELLED (every state and kept step at t0) when the
+  // progress callback asks.
+  void (*integrate)(Context& ctx, const Batch& batch, double t0, double t1);
+  // Throws UNSUPPORTED when the backend's reactor code does not cover neq equations.
+  void (*check_reactor)(int neq);
+  // Whether a host callback can be the right-hand side.
+  bool runs_host_callbacks;
 };
 
+const Launchers& cpu_launchers();   // ode_cpu.cpp
+const Launchers& cuda_launchers();  // built with CUDA only
+
+inline const Launchers& launchers(const Context& ctx) {
 #if OPSPLIT_HAVE_CUDA
-// Throws UNSUPPORTED when the CUDA reactor kernels do not cover this size of reactor (the
-// mass-action kernels cover every mechanism a batch takes).
-void check_cuda_reactor_support(int neq);
-// Integrates every system; failed systems keep their state. Throws CANCELLED (every
-// state at t0) when the progress callback asks.
-void integrate_cuda(Context& ctx, const CudaBatch& batch, double t0, double t1, const ResultArrays& results);
+  if (ctx.is_cuda()) return cuda_launchers();
 #else
-inline void check_cuda_reactor_support(int) {}
-inline void integrate_cuda(Context&, const CudaBatch&, double, double, const ResultArrays&) {
-  fail(OPSPLIT_ERROR_BACKEND_UNAVAILABLE, "opsplit was built without CUDA");
-}
+  (void)ctx;
 #endif
+  return cpu_launchers();
+}
 
 }  // namespace opsplit::ode

@@ -63,7 +63,84 @@ struct CallbackRhs {
   bool autonomous() const { return false; }
 };
 
+// The CPU's integration: the systems in chunks between progress reports, a thread a
+// system. Each system is read and written by one thread only, so states change in
+// place: a failed system is never written. With a progress callback a call may be
+// cancelled, and a copy puts every state (and kept step) back then.
+void integrate_cpu(Context& ctx, const ode::Batch& b, double t0, double t1) {
+  const int n = b.neq;
+  const int64_t nsys = b.nsys;
+  const bool mass_action = !b.gas && b.callback.rhs == nullptr;
+  const int nr = mass_action ? b.nreactions : 0;
+  // A mechanism's matrices on its sparse pattern; a reactor's and a callback's dense.
+  const int64_t matrix_values = mass_action ? b.mechanism.lu.nnz : ode::dense_matrix_values(n);
+  ode::Settings settings;
+  settings.rtol = b.rtol;
+  settings.atol = b.atol;
+  settings.max_steps = b.max_steps;
+  settings.clip_negative = b.clip_negative;
+  const opsplit::Progress progress(ctx, nullptr, "opsplit_ode_integrate");
+  std::vector<double> saved_state, saved_steps;
+  if (progress.active()) {
+    saved_state.assign(b.state, b.state + static_cast<size_t>(nsys) * static_cast<size_t>(n));
+    saved_steps.assign(b.h_next, b.h_next + nsys);
+  }
+  // Chunks between progress reports (the callback runs on this thread only).
+  const int64_t chunk = progress.chunk(nsys, 20);
+  for (int64_t begin = 0; begin < nsys; begin += chunk) {
+    const int64_t end = std::min(nsys, begin + chunk);
+#pragma omp parallel num_threads(ctx.threads())
+    {
+      std::vector<double> y(static_cast<size_t>(n)), p(static_cast<size_t>(std::max(b.nparam, 1))),
+          k(static_cast<size_t>(std::max(nr, 1))), work(static_cast<size_t>(ode::workspace_size(n, matrix_values)));
+      std::vector<int> piv(static_cast<size_t>(n));
+      std::vector<double> scratch(b.gas ? static_cast<size_t>(chem::reactor_scratch_size(b.gas_kinetics.nspecies)) : 0);
+#pragma omp for schedule(dynamic, 16)
+      for (int64_t s = begin; s < end; ++s) {
+        for (int e = 0; e < n; ++e) y[static_cast<size_t>(e)] = b.state[e * nsys + s];
+        for (int q = 0; q < b.nparam; ++q) p[static_cast<size_t>(q)] = b.params[q * nsys + s];
+        const double h = b.keep_step && b.h_next[s] > 0.0 ? b.h_next[s] : b.h0;
+        ode::Counts c;
+        ode::Outcome out;
+        if (mass_action) {
+          chem::rate_constants(b.mechanism, p.data(), k.data());
+          ode::MassActionRhs rhs{&b.mechanism, k.data(), n};
+          out = ode::integrate_system(b.method, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
+        } else if (b.gas) {
+          ode::GasReactorRhs rhs{&b.gas_kinetics, b.reactor_kind, p.data(), scratch.data(), n, b.analytic_jacobian};
+          out = ode::integrate_system(b.method, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
+        } else {
+          CallbackRhs rhs{b.callback.rhs, b.callback.jacobian, b.callback.user, p.data(), n, !b.analytic_jacobian};
+          out = ode::integrate_system(b.method, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
+        }
+        b.result[s] = out.result;
+        b.counts[s] = c.accepted;
+        b.counts[nsys + s] = c.rejected;
+        b.counts[2 * nsys + s] = c.rhs;
+        b.counts[3 * nsys + s] = c.jacobian;
+        if (out.result == ode::kOk) {
+          for (int e = 0; e < n; ++e) b.state[e * nsys + s] = y[static_cast<size_t>(e)];
+          b.h_next[s] = out.h_next;
+        }
+      }
+    }
+    if (progress.asks_to_cancel(static_cast<double>(end) / static_cast<double>(nsys), end < nsys)) {
+      std::copy(saved_state.begin(), saved_state.end(), b.state);
+      std::copy(saved_steps.begin(), saved_steps.end(), b.h_next);
+      opsplit::Progress::cancel("after " + num(static_cast<long long>(end)) + " of " +
+                                num(static_cast<long long>(nsys)) + " systems; every state is at t0");
+    }
+  }
+}
+
+void check_reactor_cpu(int) {}
+
 }  // namespace
+
+const ode::Launchers& ode::cpu_launchers() {
+  static const Launchers table{integrate_cpu, check_reactor_cpu, true};
+  return table;
+}
 
 void opsplit_ode_s::Results::resize(int64_t n) {
   const auto size = static_cast<size_t>(n);
@@ -75,7 +152,7 @@ void opsplit_ode_s::Results::resize(int64_t n) {
 }
 
 opsplit_ode_s::opsplit_ode_s(Context& ctx, int neq, int64_t nsys, int nparam)
-    : ContextMember(ctx), neq_(neq), nsys_(nsys), nparam_(nparam) {
+    : ContextMember(ctx), run_(ode::launchers(ctx)), neq_(neq), nsys_(nsys), nparam_(nparam) {
   if (neq < 1 || neq > kMaxEquations) fail_argument("neq=" + num(neq) + " is not in [1, " + num(kMaxEquations) + "]");
   if (nparam < 0 || nparam > kMaxParams)
     fail_argument("nparam=" + num(nparam) + " is not in [0, " + num(kMaxParams) + "]");
@@ -89,17 +166,15 @@ opsplit_ode_s::opsplit_ode_s(Context& ctx, int neq, int64_t nsys, int nparam)
   state_ = Buffer(ctx, values * static_cast<size_t>(neq) * sizeof(double));
   params_ = Buffer(ctx, values * static_cast<size_t>(std::max(nparam, 1)) * sizeof(double));
   h_next_ = Buffer(ctx, values * sizeof(double));
-  if (ctx.is_cuda()) {
-    device_atol_ = Buffer(ctx, static_cast<size_t>(neq) * sizeof(double));
-    device_result_ = Buffer(ctx, values * sizeof(int));
-    device_counts_ = Buffer(ctx, 4 * values * sizeof(int64_t));
-    upload_atol();
-  }
+  atol_on_backend_ = Buffer(ctx, static_cast<size_t>(neq) * sizeof(double));
+  result_codes_ = Buffer(ctx, values * sizeof(int));
+  result_counts_ = Buffer(ctx, 4 * values * sizeof(int64_t));
+  upload_atol();
   results_.resize(nsys);
 }
 
 void opsplit_ode_s::upload_atol() {
-  if (context().is_cuda()) context().device().copy_to_device(device_atol_.data(), atol_.data(), device_atol_.bytes());
+  atol_on_backend_.copy_in(atol_.data(), atol_on_backend_.bytes());
 }
 
 void opsplit_ode_s::set_mechanism(const chem::Mechanism* mech) {
@@ -120,9 +195,7 @@ void opsplit_ode_s::set_mechanism(const chem::Mechanism* mech) {
                   num(nparam_));
   mech->check_complete("mech");
   auto compiled = std::make_unique<chem::CompiledMechanism>(*mech);
-  if (context().is_cuda()) {
-    upload_mechanism(compiled->ints(), compiled->doubles());
-  }
+  upload_mechanism(compiled->ints(), compiled->doubles());
   mechanism_ = std::move(compiled);
   gas_.reset();
   callback_ = Callback{};
@@ -146,10 +219,8 @@ void opsplit_ode_s::set_reactor(const chem::Mechanism* mech, int kind) {
     fail_argument("the reactor reads " + num(chem::reactor_parameters(kind)) + " parameters per system, the batch has nparam=" +
                   num(nparam_));
   auto copy = std::make_unique<chem::CompiledGas>(compiled);
-  if (context().is_cuda()) {
-    ode::check_cuda_reactor_support(neq_);
-    upload_mechanism(copy->ints(), copy->doubles());
-  }
+  run_.check_reactor(neq_);
+  upload_mechanism(copy->ints(), copy->doubles());
   gas_ = std::move(copy);
   reactor_kind_ = kind;
   mechanism_.reset();
@@ -157,12 +228,12 @@ void opsplit_ode_s::set_reactor(const chem::Mechanism* mech, int kind) {
 }
 
 void opsplit_ode_s::upload_mechanism(const std::vector<int>& ints, const std::vector<double>& doubles) {
-  Buffer device_ints(context(), ints.size() * sizeof(int));
-  Buffer device_doubles(context(), doubles.size() * sizeof(double));
-  context().device().copy_to_device(device_ints.data(), ints.data(), device_ints.bytes());
-  context().device().copy_to_device(device_doubles.data(), doubles.data(), device_doubles.bytes());
-  device_mechanism_ints_ = std::move(device_ints);
-  device_mechanism_doubles_ = std::move(device_doubles);
+  Buffer on_backend_ints(context(), ints.size() * sizeof(int));
+  Buffer on_backend_doubles(context(), doubles.size() * sizeof(double));
+  on_backend_ints.copy_in(ints.data(), on_backend_ints.bytes());
+  on_backend_doubles.copy_in(doubles.data(), on_backend_doubles.bytes());
+  kinetics_ints_ = std::move(on_backend_ints);
+  kinetics_doubles_ = std::move(on_backend_doubles);
 }
 
 void opsplit_ode_s::set_callback(opsplit_ode_rhs_fn rhs, opsplit_ode_jacobian_fn jacobian, void* user) {
@@ -171,7 +242,7 @@ void opsplit_ode_s::set_callback(opsplit_ode_rhs_fn rhs, opsplit_ode_jacobian_fn
     callback_ = Callback{};
     return;
   }
-  if (context().is_cuda())
+  if (!run_.runs_host_callbacks)
     fail(OPSPLIT_ERROR_UNSUPPORTED,
          "a host callback cannot run on the CUDA backend (its systems are integrated on the GPU): attach a "
          "mechanism, or use a CPU context");
@@ -251,13 +322,8 @@ void opsplit_ode_s::evaluate(int64_t system, double t, const double* y, double* 
     if (!std::isfinite(y[i])) fail_argument("y[" + num(static_cast<int>(i)) + "]=" + num(y[i]) + " is not finite");
   // This system's parameters, from [param][sys] storage.
   std::vector<double> p(static_cast<size_t>(std::max(nparam_, 1)));
-  for (int q = 0; q < nparam_; ++q) {
-    const double* at = params_.as<const double>() + q * nsys_ + system;
-    if (context().is_cuda())
-      context().device().copy_to_host(&p[static_cast<size_t>(q)], at, sizeof(double));
-    else
-      p[static_cast<size_t>(q)] = *at;
-  }
+  for (int q = 0; q < nparam_; ++q)
+    params_.copy_out(&p[static_cast<size_t>(q)], sizeof(double), static_cast<size_t>(q * nsys_ + system) * sizeof(double));
   // Results go to scratch first: a failed call writes nothing.
   std::vector<double> y_work(y, y + n), f(n), jac(jacobian != nullptr ? n * n : 0), fd_scratch(n);
   int code = 0;
@@ -309,10 +375,7 @@ void opsplit_ode_s::put(Buffer& to, int rows, const double* host, int layout, co
       for (int r = 0; r < rows; ++r) soa[static_cast<size_t>(r * nsys_ + s)] = host[static_cast<size_t>(s * rows + r)];
     from = soa.data();
   }
-  if (context().is_cuda())
-    context().device().copy_to_device(to.data(), from, n * sizeof(double));
-  else
-    std::memcpy(to.data(), from, n * sizeof(double));
+  to.copy_in(from, n * sizeof(double));
 }
 
 void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout, const char* name) const {
@@ -320,34 +383,11 @@ void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout,
   if (host == nullptr) fail_argument(std::string(name) + " is NULL");
   if (rows == 0) return;
   const size_t n = static_cast<size_t>(nsys_) * static_cast<size_t>(rows);
-  std::vector<double> staging;
-  const double* soa = from.as<const double>();
-  if (context().is_cuda()) {
-    staging.resize(n);
-    context().device().copy_to_host(staging.data(), from.data(), n * sizeof(double));
-    soa = staging.data();
-  }
-  if (layout == OPSPLIT_ODE_SOA) {
-    std::memcpy(host, soa, n * sizeof(double));
-    return;
-  }
+  if (layout == OPSPLIT_ODE_SOA) return from.copy_out(host, n * sizeof(double));
+  std::vector<double> soa(n);
+  from.copy_out(soa.data(), n * sizeof(double));
   for (int64_t s = 0; s < nsys_; ++s)
     for (int r = 0; r < rows; ++r) host[static_cast<size_t>(s * rows + r)] = soa[static_cast<size_t>(r * nsys_ + s)];
-}
-
-// Where Rosenbrock's CUDA rounds keep paused systems: 2 neq + 4 values per system, kept
-// from the first call on. Where the device cannot hold it the systems run in one launch
-// instead (the same results, slower near ignition): null.
-void* opsplit_ode_s::round_storage() {
-  if (round_storage_.empty()) {
-    try {
-      round_storage_ = Buffer(context(), ode::RoundStorage::bytes(neq_, nsys_));
-    } catch (const Error& e) {
-      if (e.status() != OPSPLIT_ERROR_OUT_OF_MEMORY) throw;
-      return nullptr;
-    }
-  }
-  return round_storage_.data();
 }
 
 void opsplit_ode_s::integrate(double t0, double t1) {
@@ -357,109 +397,43 @@ void opsplit_ode_s::integrate(double t0, double t1) {
   Results results;
   results.resize(nsys_);
   if (t1 > t0) {
-    if (context().is_cuda()) {
-      ode::CudaBatch batch{};
-      batch.neq = neq_, batch.nsys = nsys_, batch.nparam = nparam_, batch.method = method_;
-      batch.rtol = rtol_, batch.atol = device_atol_.as<const double>(), batch.h0 = h0_;
-      batch.max_steps = max_steps_, batch.keep_step = keep_step_, batch.clip_negative = clip_negative_;
-      batch.state = state_.as<double>(), batch.params = params_.as<const double>(), batch.h_next = h_next_.as<double>();
-      const int* ints = device_mechanism_ints_.as<const int>();
-      const double* doubles = device_mechanism_doubles_.as<const double>();
-      batch.gas = gas_ != nullptr;
-      batch.analytic_jacobian = !finite_difference_;
-      if (gas_) {
-        batch.gas_kinetics = gas_->view_at(ints, doubles);
-        batch.reactor_kind = reactor_kind_;
-      } else {
-        batch.mechanism = mechanism_->view_at(ints, doubles);
-        batch.nreactions = mechanism_->nreactions();
-      }
-      batch.result = device_result_.as<int>(), batch.counts = device_counts_.as<int64_t>();
-      batch.rounds = cuda_round_mode();
-      batch.round_storage = ode::is_rosenbrock(method_) && batch.rounds != ode::kRoundsOff ? round_storage() : nullptr;
-      const ode::ResultArrays arrays{results.result.data(), results.accepted.data(), results.rejected.data(),
-                                     results.rhs.data(), results.jacobian.data()};
-      const cuda::LocalMemoryRelease release;  // the kernels' local memory goes back when the call ends
-      ode::integrate_cuda(context(), batch, t0, t1, arrays);
-    } else {
-      integrate_cpu(t0, t1, results);
-    }
+    run_.integrate(context(), batch(), t0, t1);
+    result_codes_.copy_out(results.result.data(), result_codes_.bytes());
+    std::vector<int64_t> counts(4 * static_cast<size_t>(nsys_));
+    result_counts_.copy_out(counts.data(), result_counts_.bytes());
+    const auto n = static_cast<std::ptrdiff_t>(nsys_);
+    std::copy_n(counts.begin(), n, results.accepted.begin());
+    std::copy_n(counts.begin() + n, n, results.rejected.begin());
+    std::copy_n(counts.begin() + 2 * n, n, results.rhs.begin());
+    std::copy_n(counts.begin() + 3 * n, n, results.jacobian.begin());
   }
   results_ = std::move(results);
   report_failures(results_);
 }
 
-void opsplit_ode_s::integrate_cpu(double t0, double t1, Results& results) {
-  const int n = neq_;
-  const int nr = mechanism_ ? mechanism_->nreactions() : 0;
-  const chem::MassAction m = mechanism_ ? mechanism_->view() : chem::MassAction{};
-  const chem::GasKinetics g = gas_ ? gas_->view() : chem::GasKinetics{};
-  // A mechanism's matrices on its sparse pattern; a reactor's and a callback's dense.
-  const int64_t matrix_values = mechanism_ ? m.lu.nnz : ode::dense_matrix_values(n);
-  ode::Settings settings;
-  settings.rtol = rtol_;
-  settings.atol = atol_.data();
-  settings.max_steps = max_steps_;
-  settings.clip_negative = clip_negative_;
-  double* state = state_.as<double>();
-  const double* params = params_.as<const double>();
-  double* h_next = h_next_.as<double>();
-  // Each system is read and written by one thread only, so states change in place: a
-  // failed system is never written. With a progress callback a call may be cancelled,
-  // and a copy puts every state (and kept step) back then.
-  const opsplit::Progress progress(context(), nullptr, "opsplit_ode_integrate");
-  std::vector<double> saved_state, saved_steps;
-  if (progress.active()) {
-    saved_state.assign(state, state + static_cast<size_t>(nsys_) * static_cast<size_t>(n));
-    saved_steps.assign(h_next, h_next + nsys_);
+ode::Batch opsplit_ode_s::batch() {
+  ode::Batch b{};
+  b.neq = neq_, b.nsys = nsys_, b.nparam = nparam_, b.method = method_;
+  b.rtol = rtol_, b.atol = atol_on_backend_.as<const double>(), b.h0 = h0_;
+  b.max_steps = max_steps_, b.keep_step = keep_step_, b.clip_negative = clip_negative_;
+  b.state = state_.as<double>(), b.params = params_.as<const double>(), b.h_next = h_next_.as<double>();
+  const int* ints = kinetics_ints_.as<const int>();
+  const double* doubles = kinetics_doubles_.as<const double>();
+  b.gas = gas_ != nullptr;
+  b.analytic_jacobian = !finite_difference_;
+  if (gas_) {
+    b.gas_kinetics = gas_->view_at(ints, doubles);
+    b.reactor_kind = reactor_kind_;
+  } else if (mechanism_) {
+    b.mechanism = mechanism_->view_at(ints, doubles);
+    b.nreactions = mechanism_->nreactions();
+  } else {
+    b.callback = ode::Batch::Callback{callback_.rhs, callback_.jacobian, callback_.user};
   }
-  // Chunks between progress reports (the callback runs on this thread only).
-  const int64_t chunk = progress.chunk(nsys_, 20);
-  for (int64_t begin = 0; begin < nsys_; begin += chunk) {
-    const int64_t end = std::min(nsys_, begin + chunk);
-#pragma omp parallel num_threads(context().threads())
-    {
-      std::vector<double> y(static_cast<size_t>(n)), p(static_cast<size_t>(std::max(nparam_, 1))),
-          k(static_cast<size_t>(std::max(nr, 1))), work(static_cast<size_t>(ode::workspace_size(n, matrix_values)));
-      std::vector<int> piv(static_cast<size_t>(n));
-      std::vector<double> scratch(gas_ ? static_cast<size_t>(chem::reactor_scratch_size(g.nspecies)) : 0);
-#pragma omp for schedule(dynamic, 16)
-      for (int64_t s = begin; s < end; ++s) {
-        for (int e = 0; e < n; ++e) y[static_cast<size_t>(e)] = state[e * nsys_ + s];
-        for (int q = 0; q < nparam_; ++q) p[static_cast<size_t>(q)] = params[q * nsys_ + s];
-        const double h = keep_step_ && h_next[s] > 0.0 ? h_next[s] : h0_;
-        ode::Counts c;
-        ode::Outcome out;
-        if (mechanism_) {
-          chem::rate_constants(m, p.data(), k.data());
-          ode::MassActionRhs rhs{&m, k.data(), n};
-          out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
-        } else if (gas_) {
-          ode::GasReactorRhs rhs{&g, reactor_kind_, p.data(), scratch.data(), n, !finite_difference_};
-          out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
-        } else {
-          CallbackRhs rhs{callback_.rhs, callback_.jacobian, callback_.user, p.data(), n, finite_difference_};
-          out = ode::integrate_system(method_, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
-        }
-        const auto i = static_cast<size_t>(s);
-        results.result[i] = out.result;
-        results.accepted[i] = c.accepted;
-        results.rejected[i] = c.rejected;
-        results.rhs[i] = c.rhs;
-        results.jacobian[i] = c.jacobian;
-        if (out.result == ode::kOk) {
-          for (int e = 0; e < n; ++e) state[e * nsys_ + s] = y[static_cast<size_t>(e)];
-          h_next[s] = out.h_next;
-        }
-      }
-    }
-    if (progress.asks_to_cancel(static_cast<double>(end) / static_cast<double>(nsys_), end < nsys_)) {
-      std::copy(saved_state.begin(), saved_state.end(), state);
-      std::copy(saved_steps.begin(), saved_steps.end(), h_next);
-      opsplit::Progress::cancel("after " + num(static_cast<long long>(end)) + " of " +
-                                num(static_cast<long long>(nsys_)) + " systems; every state is at t0");
-    }
-  }
+  b.result = result_codes_.as<int>(), b.counts = result_counts_.as<int64_t>();
+  b.rounds = cuda_round_mode();
+  b.round_storage = &round_storage_;
+  return b;
 }
 
 void opsplit_ode_s::report_failures(const Results& results) const {

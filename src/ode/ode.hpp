@@ -10,6 +10,7 @@
 #include "core/buffer.hpp"
 #include "core/context.hpp"
 #include "core/handle.hpp"
+#include "ode/launch.hpp"
 #include "opsplit/ode.h"
 
 struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::ContextMember {
@@ -55,14 +56,14 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
 
   void put(opsplit::Buffer& to, int rows, const double* host, int layout, const char* name);
   void take(const opsplit::Buffer& from, int rows, double* host, int layout, const char* name) const;
-  void integrate_cpu(double t0, double t1, Results& results);
+  opsplit::ode::Batch batch();  // the batch as its backend sees it
   void upload_atol();
   void upload_mechanism(const std::vector<int>& ints, const std::vector<double>& doubles);
   bool has_rhs() const { return mechanism_ || gas_ || callback_.rhs != nullptr; }
   void check_has_rhs() const;
   void report_failures(const Results& results) const;
-  void* round_storage();
 
+  const opsplit::ode::Launchers& run_;  // the context's backend
   int neq_;
   int64_t nsys_;
   int nparam_;
@@ -82,13 +83,13 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   opsplit::Buffer state_;   // [eq][sys]
   opsplit::Buffer params_;  // [param][sys]
   opsplit::Buffer h_next_;  // [sys]: the step each system proposed last (keep_step)
-  // CUDA only: what every call reads, uploaded when it changes (not per call), and the
-  // per-system results, allocated once.
-  opsplit::Buffer device_mechanism_ints_, device_mechanism_doubles_;
-  opsplit::Buffer device_atol_;    // [eq]
-  opsplit::Buffer device_result_;  // [sys]
-  opsplit::Buffer device_counts_;  // [4][sys]: accepted, rejected, rhs, jacobian
-  opsplit::Buffer round_storage_;  // Rosenbrock's rounds (launch.hpp), allocated at first use
+  // On the backend: what every call reads, copied when it changes (not per call), and
+  // the per-system results, allocated once.
+  opsplit::Buffer kinetics_ints_, kinetics_doubles_;  // the compiled mechanism's or reactor's arrays
+  opsplit::Buffer atol_on_backend_;  // [eq]
+  opsplit::Buffer result_codes_;     // [sys]
+  opsplit::Buffer result_counts_;    // [4][sys]: accepted, rejected, rhs, jacobian
+  opsplit::Buffer round_storage_;    // CUDA Rosenbrock's rounds (launch.hpp), made at first use
   Results results_;
 };
 
