@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "ca/life_cuda.hpp"
+#include "ca/life_launch.hpp"
 
 namespace opsplit::ca {
 namespace {
@@ -30,6 +30,7 @@ __global__ void life_generation_kernel(const uint64_t* __restrict__ in, uint64_t
 // grid a tile window reaches past: on a torus the window wraps (cols a multiple of 64:
 // the words then wrap as words); on a closed grid they are dead and stay so. The words
 // are life_word's (life.cuh), as in one generation a pass.
+constexpr int kLifeMaxGenerationsPerPass = 8;  // generations a pass of the tiled kernel at most
 constexpr int kTileRows = 32, kTileWords = 32, kMaxRows = kTileRows + 2 * kLifeMaxGenerationsPerPass;
 constexpr int kWindowWords = kTileWords + 2;
 
@@ -117,8 +118,6 @@ unsigned blocks_for(int64_t items) {
   return static_cast<unsigned>(std::min<int64_t>((items + kThreads - 1) / kThreads, 1 << 20));
 }
 
-}  // namespace
-
 void life_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int64_t rows, int64_t cols,
                           LifeRule rule, bool periodic) {
   const int64_t nwords = words_per_row(cols);
@@ -127,13 +126,16 @@ void life_generation_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int64
   cuda::check_launch("life_generation_kernel");
 }
 
-bool life_generations_fit(int64_t rows, int64_t cols) {
-  return cols % kBitsPerWord == 0 && (rows + kTileRows - 1) / kTileRows <= 65535 &&
-         (words_per_row(cols) + kTileWords - 1) / kTileWords <= (int64_t(1) << 31) - 1;
+// The tiled kernel takes the grid: cols a multiple of 64, the tiles within a launch's grid.
+int life_generations_per_pass(int64_t rows, int64_t cols) {
+  const bool fits = cols % kBitsPerWord == 0 && (rows + kTileRows - 1) / kTileRows <= 65535 &&
+                    (words_per_row(cols) + kTileWords - 1) / kTileWords <= (int64_t(1) << 31) - 1;
+  return fits ? kLifeMaxGenerationsPerPass : 1;
 }
 
 void life_generations_cuda(Context& ctx, const uint64_t* in, uint64_t* out, int64_t rows, int64_t cols,
                            LifeRule rule, bool periodic, int gens) {
+  if (gens == 1) return life_generation_cuda(ctx, in, out, rows, cols, rule, periodic);
   const int64_t nwords = words_per_row(cols);
   const dim3 grid(static_cast<unsigned>((nwords + kTileWords - 1) / kTileWords),
                   static_cast<unsigned>((rows + kTileRows - 1) / kTileRows));
@@ -170,6 +172,14 @@ int64_t live_cells_cuda(Context& ctx, const uint64_t* words, int64_t nwords, uns
   unsigned long long n = 0;
   ctx.device().copy_to_host(&n, count, sizeof n);
   return static_cast<int64_t>(n);
+}
+
+}  // namespace
+
+const LifeLaunchers& life_cuda_launchers() {
+  static const LifeLaunchers table{life_generations_per_pass, life_generations_cuda, live_cells_cuda,
+                                   life_block_generation_cuda, life_gather_cuda, life_scatter_cuda};
+  return table;
 }
 
 }  // namespace opsplit::ca

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ca/life.hpp"
-#include "ca/life_cuda.hpp"
+#include "ca/life_launch.hpp"
 #include "core/hash.hpp"
 #include "core/progress.hpp"
 #include "core/text_file.hpp"
@@ -45,7 +45,7 @@ opsplit_ca_s::opsplit_ca_s(Context& ctx, int model, int64_t rows, int64_t cols)
   nwords_ = ca::words_per_row(cols);  // cols <= 2^40 here: no overflow
   cells_ = Buffer(ctx, word_count() * sizeof(uint64_t));
   next_ = Buffer(ctx, word_count() * sizeof(uint64_t));
-  if (ctx.is_cuda()) count_ = Buffer(ctx, sizeof(unsigned long long));
+  count_ = Buffer(ctx, sizeof(unsigned long long));
 }
 
 void opsplit_ca_s::require_life(const char* call) const {
@@ -93,19 +93,13 @@ void opsplit_ca_s::upload(const uint64_t* words) {
     for (int64_t r = 0; r < rows_; ++r) std::copy_n(words + r * nwords_, nwords_, &stored[static_cast<size_t>(b.at(r, 0))]);
     words = stored.data();
   }
-  if (context().is_cuda())
-    context().device().copy_to_device(cells_.data(), words, stored_words() * sizeof(uint64_t));
-  else
-    std::memcpy(cells_.data(), words, stored_words() * sizeof(uint64_t));
+  cells_.copy_in(words, stored_words() * sizeof(uint64_t));
 }
 
 void opsplit_ca_s::download(uint64_t* words) const {
   std::vector<uint64_t> stored(life_blocks_ ? stored_words() : 0);
   uint64_t* to = life_blocks_ ? stored.data() : words;
-  if (context().is_cuda())
-    context().device().copy_to_host(to, cells_.data(), stored_words() * sizeof(uint64_t));
-  else
-    std::memcpy(to, cells_.data(), stored_words() * sizeof(uint64_t));
+  cells_.copy_out(to, stored_words() * sizeof(uint64_t));
   if (life_blocks_)
     for (int64_t r = 0; r < rows_; ++r)
       std::copy_n(&stored[static_cast<size_t>(life_blocks_->block.at(r, 0))], nwords_, words + r * nwords_);
@@ -225,13 +219,10 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
       advance_lava(chunk, HUGE_VAL);
     } else {
       try {
-        // CUDA: several generations a pass where the grid fits the tiled kernel, which
-        // reads and writes the grid once a pass instead of once a generation
-        // (docs/performance-history.md, 'Life on a torus').
-        // A block: one generation around the ghosts' exchange.
-        const int per_pass = ctx.is_cuda() && !life_blocks_ && ca::life_generations_fit(rows_, cols_)
-                                 ? ca::kLifeMaxGenerationsPerPass
-                                 : 1;
+        // Several generations a pass where the backend can (LifeLaunchers); a block:
+        // one generation around the ghosts' exchange.
+        const ca::LifeLaunchers& run = ca::life_launchers(ctx);
+        const int per_pass = life_blocks_ ? 1 : run.generations_per_pass(rows_, cols_);
         if (life_blocks_) {  // a dimension not split wraps within the block on a torus
           life_blocks_->block.wrap_rows = periodic_ && !life_blocks_->split[0];
           life_blocks_->block.wrap_cols = periodic_ && !life_blocks_->split[1];
@@ -242,12 +233,8 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
           uint64_t* out = next_.as<uint64_t>();
           if (life_blocks_)
             life_block_generation(in, out);
-          else if (ctx.is_cuda() && n > 1)
-            ca::life_generations_cuda(ctx, in, out, rows_, cols_, rule_, periodic_, n);
-          else if (ctx.is_cuda())
-            ca::life_generation_cuda(ctx, in, out, rows_, cols_, rule_, periodic_);
           else
-            ca::life_generation_cpu(in, out, rows_, cols_, rule_, periodic_, ctx.threads());
+            run.generations(ctx, in, out, rows_, cols_, rule_, periodic_, n);
           cells_.swap(next_);
           steps_ += n, g += n;
         }
@@ -270,12 +257,11 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
 // here may have struck any of them: the cells are then undefined, and the message says
 // so (the generation count is put back to `start`).
 void opsplit_ca_s::synchronize_generations(int64_t start, double start_time) {
-  if (!context().is_cuda()) return;
-  try {
+  try {  // nothing to wait for on the CPU
     if (lava_)
       lava_->synchronize();
     else
-      context().device().synchronize();
+      context().synchronize();
   } catch (const Error& e) {
     if (lava_ && lava_->fv3()) fail_fv3_device(e);
     const int64_t reached = steps_;
@@ -365,8 +351,6 @@ int64_t opsplit_ca_s::population() const {
     for (int64_t n : all) sum += n;
     return sum;
   }
-  if (context().is_cuda())
-    return ca::live_cells_cuda(context(), cells_.as<const uint64_t>(), static_cast<int64_t>(word_count()),
-                               count_.as<unsigned long long>());
-  return ca::live_cells(cells_.as<const uint64_t>(), static_cast<int64_t>(word_count()));
+  return ca::life_launchers(context()).live_cells(context(), cells_.as<const uint64_t>(),
+                                                  static_cast<int64_t>(word_count()), count_.as<unsigned long long>());
 }

@@ -84,7 +84,7 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   opsplit::ca::LifeRule rule_{1u << 3, 1u << 2 | 1u << 3};  // B3/S23
   int64_t steps_ = 0;
   opsplit::Buffer cells_, next_;  // bit-packed rows; cells_ holds the current generation
-  opsplit::Buffer count_;         // CUDA: the population's device counter
+  opsplit::Buffer count_;         // the population's counter on the backend (CUDA's)
   std::unique_ptr<opsplit::ca::LavaGrid> lava_;
   std::unique_ptr<LifeBlocks> life_blocks_;  // LIFE over processes
 };

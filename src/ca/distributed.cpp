@@ -10,7 +10,7 @@
 
 #include "ca/ca.hpp"
 #include "ca/life.hpp"
-#include "ca/life_cuda.hpp"
+#include "ca/life_launch.hpp"
 #include "core/decomposition.hpp"
 
 using namespace opsplit;
@@ -135,7 +135,7 @@ std::unique_ptr<opsplit_ca_s::LifeBlocks> opsplit_ca_s::prepare_life(const bool 
                         static_cast<size_t>(b.stride) * sizeof(uint64_t), b.ghost[0],
                         static_cast<size_t>(b.ghost[2]) * sizeof(uint64_t));
   made->next = Buffer(context(), made->cells.bytes());
-  if (context().is_cuda()) context().device().synchronize();  // the copy's failure here, the grid as it was
+  context().synchronize();  // the copy's failure here, the grid as it was
   return made;
 }
 
@@ -149,10 +149,8 @@ void opsplit_ca_s::life_block_generation(const uint64_t* in, uint64_t* out) {
   const ca::LifeBlock& b = l.block;
   Context& ctx = context();
   uint64_t* words = cells_.as<uint64_t>();
-  auto generation = [&](const ca::LifeRegion& region) {
-    if (ctx.is_cuda()) return ca::life_block_generation_cuda(ctx, in, out, b, region, rule_);
-    ca::life_block_generation_cpu(in, out, b, region, rule_, ctx.threads());
-  };
+  const ca::LifeLaunchers& run = ca::life_launchers(ctx);
+  auto generation = [&](const ca::LifeRegion& region) { run.block_generation(ctx, in, out, b, region, rule_); };
   const ca::LifeRegion inner{b.ghost[0], b.rows - b.ghost[1], b.ghost[2], b.nwords - b.ghost[3]};
   const bool split = inner.words() > 0 && halo_overlap_allowed();
   bool inner_done = false;
@@ -167,14 +165,10 @@ void opsplit_ca_s::life_block_generation(const uint64_t* in, uint64_t* out) {
       return b.at(side == 0 ? (ghost ? -1 : 0) : (ghost ? b.rows : b.rows - 1), 0) - b.ghost[2];
     };
     auto pack = [&](int side, void* slot) {
-      uint64_t* to = static_cast<uint64_t*>(slot);
-      if (ctx.is_cuda()) return ca::life_gather_cuda(ctx, words, first(side, false), step, length, to);
-      for (int64_t k = 0; k < length; ++k) to[k] = words[first(side, false) + k * step];
+      run.gather(ctx, words, first(side, false), step, length, static_cast<uint64_t*>(slot));
     };
     auto unpack = [&](int side, const void* slot) {
-      const uint64_t* from = static_cast<const uint64_t*>(slot);
-      if (ctx.is_cuda()) return ca::life_scatter_cuda(ctx, from, words, first(side, true), step, length);
-      for (int64_t k = 0; k < length; ++k) words[first(side, true) + k * step] = from[k];
+      run.scatter(ctx, static_cast<const uint64_t*>(slot), words, first(side, true), step, length);
     };
     l.slabs.swap(ctx, l.group, axis, &remote[2 * axis], static_cast<size_t>(length) * sizeof(uint64_t), pack, unpack,
                  [&] {
