@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/context.hpp"
 #include "field/boundary.cuh"
 #include "field/diffusion.cuh"
@@ -161,12 +162,7 @@ const Launchers<double>& cuda_launchers<double>();
 
 template <class T>
 const Launchers<T>& launchers(const Context& ctx) {
-#if OPSPLIT_HAVE_CUDA
-  if (ctx.is_cuda()) return cuda_launchers<T>();
-#else
-  (void)ctx;
-#endif
-  return cpu_launchers<T>();
+  return backend_table(ctx, cpu_launchers<T>(), []() -> const auto& { return cuda_launchers<T>(); });
 }
 
 // Calls f with std::integral_constant of the reaction kind.

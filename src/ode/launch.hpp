@@ -7,6 +7,7 @@
 #include "chem/gas_kinetics.cuh"
 #include "chem/mass_action.cuh"
 #include "core/buffer.hpp"
+#include "core/backend.hpp"
 #include "core/context.hpp"
 #include "opsplit/ode.h"
 
@@ -94,12 +95,7 @@ const Launchers& cpu_launchers();   // ode_cpu.cpp
 const Launchers& cuda_launchers();  // built with CUDA only
 
 inline const Launchers& launchers(const Context& ctx) {
-#if OPSPLIT_HAVE_CUDA
-  if (ctx.is_cuda()) return cuda_launchers();
-#else
-  (void)ctx;
-#endif
-  return cpu_launchers();
+  return backend_table(ctx, cpu_launchers(), []() -> const auto& { return cuda_launchers(); });
 }
 
 }  // namespace opsplit::ode

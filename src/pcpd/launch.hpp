@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "core/backend.hpp"
 #include "core/context.hpp"
 #include "pcpd/pcpd.cuh"
 
@@ -47,12 +48,7 @@ const Launchers& cpu_launchers();   // pcpd.cpp
 const Launchers& cuda_launchers();  // built with CUDA only
 
 inline const Launchers& launchers(const Context& ctx) {
-#if OPSPLIT_HAVE_CUDA
-  if (ctx.is_cuda()) return cuda_launchers();
-#else
-  (void)ctx;
-#endif
-  return cpu_launchers();
+  return backend_table(ctx, cpu_launchers(), []() -> const auto& { return cuda_launchers(); });
 }
 
 }  // namespace opsplit::pcpd
