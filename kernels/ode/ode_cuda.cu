@@ -14,6 +14,7 @@
 
 #include "common/strided.cuh"
 #include "core/buffer.hpp"
+#include "core/environment.hpp"
 #include "core/progress.hpp"
 #include "ode/integrators.cuh"
 #include "ode/launch.hpp"
@@ -296,9 +297,9 @@ constexpr int kOneStepRounds = 64;
 constexpr int64_t kRoundWarpsPerSm = 4;
 
 // Whether a batch of this many systems runs in rounds.
-bool use_rounds(const Context& ctx, const Batch& b, void* round_storage, int64_t systems) {
+bool use_rounds(const Context& ctx, environment::Rounds mode, void* round_storage, int64_t systems) {
   if (round_storage == nullptr) return false;
-  if (b.rounds == kRoundsAlways) return true;
+  if (mode == environment::Rounds::kAlways) return true;
   int sms = 0;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess) {
     cudaGetLastError();
@@ -307,9 +308,10 @@ bool use_rounds(const Context& ctx, const Batch& b, void* round_storage, int64_t
   return systems >= kRoundWarpsPerSm * 32 * static_cast<int64_t>(sms);
 }
 
-void run_systems(Context& ctx, KernelArgs a, const Batch& b, void* round_storage, const DeviceCopies* large) {
+void run_systems(Context& ctx, KernelArgs a, const Batch& b, environment::Rounds mode, void* round_storage,
+                 const DeviceCopies* large) {
   a.pause_after = 0, a.active = nullptr, a.resume = false;
-  if (!use_rounds(ctx, b, round_storage, a.end - a.begin)) {
+  if (!use_rounds(ctx, mode, round_storage, a.end - a.begin)) {
     launch_kernel(ctx, a, b, large);
     return;
   }
@@ -332,8 +334,8 @@ void run_systems(Context& ctx, KernelArgs a, const Batch& b, void* round_storage
 // Where Rosenbrock's rounds keep paused systems (RoundStorage), in the batch's buffer,
 // made by the first call that needs it and kept. Where the device cannot hold it the
 // systems run in one launch instead (the same results, slower near ignition): null.
-void* round_storage(Context& ctx, const Batch& b) {
-  if (!is_rosenbrock(b.method) || b.rounds == kRoundsOff) return nullptr;
+void* round_storage(Context& ctx, const Batch& b, environment::Rounds mode) {
+  if (!is_rosenbrock(b.method) || mode == environment::Rounds::kOff) return nullptr;
   if (b.round_storage->empty()) {
     try {
       *b.round_storage = Buffer(ctx, RoundStorage::bytes(b.neq, b.nsys));
@@ -393,7 +395,9 @@ void integrate_cuda(Context& ctx, const Batch& b, double t0, double t1) {
   const cuda::LocalMemoryRelease release;  // the kernels' local memory goes back when the call ends
   const cuda::Device& dev = ctx.device();
   const auto nsys = static_cast<size_t>(b.nsys);
-  void* rounds = round_storage(ctx, b);  // first: the large kernels' copies size themselves on what is left
+  // Rounds: where they pay, never or always, as OPSPLIT_ODE_CUDA_ROUNDS says (run_systems).
+  const environment::Rounds mode = environment::ode_cuda_rounds();
+  void* rounds = round_storage(ctx, b, mode);  // first: the large kernels' copies size themselves on what is left
   // With a progress callback the systems go in chunks, and a cancelled call puts
   // back the states (and kept steps) it had changed.
   const Progress progress(ctx, nullptr, "opsplit_ode_integrate");
@@ -421,7 +425,7 @@ void integrate_cuda(Context& ctx, const Batch& b, double t0, double t1) {
   const int64_t chunk = progress.chunk(b.nsys, 20);
   for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {
     a.end = std::min(b.nsys, a.begin + chunk);
-    run_systems(ctx, a, b, rounds, is_large ? &large : nullptr);
+    run_systems(ctx, a, b, mode, rounds, is_large ? &large : nullptr);
     if (chunked) {
       dev.synchronize();
       if (progress.asks_to_cancel(static_cast<double>(a.end) / static_cast<double>(b.nsys), a.end < b.nsys)) {

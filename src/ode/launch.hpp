@@ -44,14 +44,8 @@ struct Batch {
   } callback;
   int* result;      // [sys]
   int64_t* counts;  // [4][sys]: accepted, rejected, rhs, jacobian
-  int rounds;       // RoundMode (CUDA)
   Buffer* round_storage;  // the batch's, kept between calls: made by the first call that uses it (CUDA)
 };
-
-// Whether Rosenbrock batches run in rounds of launches that repack the systems still
-// running (ode_cuda.cu's run_systems): where that pays (auto), never, or always. The
-// environment variable OPSPLIT_ODE_CUDA_ROUNDS=auto|off|always chooses.
-enum RoundMode : int { kRoundsAuto = 0, kRoundsOff = 1, kRoundsAlways = 2 };
 
 // Where rounds keep the systems they pause, in one device allocation: per system y and
 // f(t, y) ([eq][sys]), t and h, two lists of system indices (one read by a round, one

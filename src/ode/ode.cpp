@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/environment.hpp"
 #include "core/progress.hpp"
 #include "ode/integrators.cuh"
 #include "ode/launch.hpp"
@@ -20,18 +19,6 @@ namespace {
 constexpr int kMaxEquations = 4096;
 constexpr int kMaxParams = chem::kMaxSystemParameters;
 constexpr int64_t kMaxValues = int64_t(1) << 37;  // 1 TiB of doubles: far past any device
-
-// OPSPLIT_ODE_CUDA_ROUNDS (core/environment.hpp) as launch.hpp's mode.
-int cuda_round_mode() {
-  switch (environment::ode_cuda_rounds()) {
-    case environment::Rounds::kOff:
-      return ode::kRoundsOff;
-    case environment::Rounds::kAlways:
-      return ode::kRoundsAlways;
-    default:
-      return ode::kRoundsAuto;
-  }
-}
 
 const char* result_name(int r) {
   switch (r) {
@@ -431,7 +418,6 @@ ode::Batch opsplit_ode_s::batch() {
     b.callback = ode::Batch::Callback{callback_.rhs, callback_.jacobian, callback_.user};
   }
   b.result = result_codes_.as<int>(), b.counts = result_counts_.as<int64_t>();
-  b.rounds = cuda_round_mode();
   b.round_storage = &round_storage_;
   return b;
 }
