@@ -235,14 +235,21 @@ class StepSweep {
     return update(in, target_.as<T>(), grid_, health, potential_in_memory_, velocity_);
   }
 
-  // The interior while the first axis's faces travel, then the shell.
-  unsigned overlap(const Health& health, HaloExchange<T>& halo, const std::vector<int>& axes) {
+  // `work` over the views: the interior's (view 0) while the first axis's faces of
+  // `halo` travel, then the rest of the halo, then the shell's; the axes every view's
+  // work wrote ghosts of.
+  template <class Work>
+  unsigned around_exchange(HaloExchange<T>& halo, const std::vector<int>& axes, Work&& work) {
     halo.begin(axes[0]);
-    unsigned written = update_view(0, health, potential_);
+    unsigned written = work(size_t{0});
     halo.finish(axes[0]);
     exchange(halo, axes, 1);
-    for (size_t v = 1; v < plan_.views.size(); ++v) written &= update_view(v, health, potential_);
+    for (size_t v = 1; v < plan_.views.size(); ++v) written &= work(v);
     return written;
+  }
+
+  unsigned overlap(const Health& health, HaloExchange<T>& halo, const std::vector<int>& axes) {
+    return around_exchange(halo, axes, [&](size_t v) { return update_view(v, health, potential_); });
   }
 
   // Cahn-Hilliard terms, both exchanges overlapped: the interior's potential (reaching
@@ -250,19 +257,10 @@ class StepSweep {
   // own ghosts; the interior's update (reading mu one cell around) while mu's faces
   // travel, then the shell's.
   unsigned overlap_with_potentials(const Health& health, HaloExchange<T>& halo, const std::vector<int>& axes) {
-    halo.begin(axes[0]);
-    unsigned mu_written = potential_view(0);
-    halo.finish(axes[0]);
-    exchange(halo, axes, 1);
-    for (size_t v = 1; v < plan_.views.size(); ++v) mu_written &= potential_view(v);
+    const unsigned mu_written = around_exchange(halo, axes, [&](size_t v) { return potential_view(v); });
     run_.fill_ghosts(ctx_, mu_, potential_grid(), placed_.slot_faces, kAllAxes & ~mu_written);
     HaloExchange<T> mu_halo = potential_halo();
-    mu_halo.begin(axes[0]);
-    unsigned written = update_view(0, health, potential_in_memory_);
-    mu_halo.finish(axes[0]);
-    exchange(mu_halo, axes, 1);
-    for (size_t v = 1; v < plan_.views.size(); ++v) written &= update_view(v, health, potential_in_memory_);
-    return written;
+    return around_exchange(mu_halo, axes, [&](size_t v) { return update_view(v, health, potential_in_memory_); });
   }
 
   // One step's update of `input` into `out` over `g` (the grid or a view of it).
