@@ -1,6 +1,6 @@
 // What a LIFE grid runs on its backend: one table of launchers a backend, chosen once
 // when the grid is made (the field's Launchers is the model): the OpenMP loops
-// (life.cpp) or the CUDA kernels (kernels/ca/life_cuda.cu), over the same per-word
+// (life.cpp, life_cpu.cpp) or the CUDA kernels (kernels/ca/life_cuda.cu), over the same per-word
 // numerics (life.cuh). Words are bit-packed rows on the backend.
 #pragma once
 
@@ -32,7 +32,7 @@ struct LifeLaunchers {
   void (*scatter)(Context&, const uint64_t* from, uint64_t* words, int64_t first, int64_t step, int64_t n);
 };
 
-const LifeLaunchers& life_cpu_launchers();   // life.cpp
+const LifeLaunchers& life_cpu_launchers();   // life_cpu.cpp
 const LifeLaunchers& life_cuda_launchers();  // built with CUDA only
 
 inline const LifeLaunchers& life_launchers(const Context& ctx) {
