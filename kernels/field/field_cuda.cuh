@@ -9,7 +9,6 @@
 
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "core/buffer.hpp"
@@ -366,20 +365,76 @@ struct PotentialCells {
   __device__ int in_component(int slot) const { return slots[slot].comp; }
 };
 
-// One block's march (march_3d_kernel): its place in the grid and what each thread holds
-// across it, and the march's pieces as named steps, each inlined into the kernel (the
-// same machine code as one function; the queues stay in registers because every index
-// into them is known once the loops are unrolled).
+// A bound of blocks per SM only where a shape asks for one: even a bound of 1 changes
+// ptxas's choices, and the 19-point diffusion kernel ran slower with it
+// (docs/performance-history.md, 'Reaction-diffusion models, GPU', earlier measurements).
 template <int Points, class Shape, class T, class Cells>
-struct March {
+__global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::MIN_BLOCKS : 0)
+    march_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid, const __grid_constant__ Cells cells,
+                    const HaloPlan halo, const FaceCondition* __restrict__ ghost_faces, int zchunks,
+                    Health health) {
+  // A launch after a failed step does nothing (the same answer for every thread);
+  // without health.first_bad (an intermediate pass) values are not checked.
+  const bool checked = health.first_bad != nullptr;
+  if (checked && failed_before(health)) return;
   using P = Piece<T>;
-  static constexpr int V = P::V, TY = Shape::TY, RY = Shape::RY, TH = Shape::TH, G = Shape::G, NE = Shape::NE;
-  static constexpr int PIECES_X = Shape::PIECES_X, PIECES = Shape::PIECES, LOADS = Shape::LOADS;
-  static constexpr int R = Shape::REACH, RING = Shape::RING;
+  constexpr int V = P::V, TY = Shape::TY, RY = Shape::RY, TH = Shape::TH, G = Shape::G, NE = Shape::NE;
+  constexpr int PIECES_X = Shape::PIECES_X, PIECES = Shape::PIECES, LOADS = Shape::LOADS;
+  constexpr int R = Shape::REACH, RING = Shape::RING;
   static_assert(R == Cells::kReach, "the shape's halo is the operation's reach");
-  static constexpr bool STRIDED = Shape::STRIDED;
-  // A thread's cells of a row: x + e (PIECES) or x + 32 e (STRIDED).
-  static constexpr int kStep = STRIDED ? TX : 1;
+  constexpr bool STRIDED = Shape::STRIDED;
+  extern __shared__ __align__(16) unsigned char ring_bytes[];  // one name for every instantiation
+  P* ring = reinterpret_cast<P*>(ring_bytes);                   // [RING][G][PIECES]
+  T* mu_ring = reinterpret_cast<T*>(ring_bytes + Shape::RING_BYTES);  // [3][MU_PLANE], reach 2
+  const int group = static_cast<int>(blockIdx.z / zchunks);
+  const int c0 = group * G;                    // the first component written
+  const int c_in = cells.in_component(group);  // the first component read
+  const int k0 = static_cast<int>(blockIdx.z % zchunks) * ZCHUNK;
+  const int k1 = static_cast<int>(min(static_cast<int64_t>(k0 + ZCHUNK), grid.n[2]));
+  const int last_plane = k1 - k0 + 2 * R - 1;  // planes p = 0 .. last_plane are k0-R .. k1+R-1
+  const int64_t i0 = static_cast<int64_t>(blockIdx.x) * Shape::WIDTH, j0 = static_cast<int64_t>(blockIdx.y) * TH;
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
+  const int64_t plane_stride = grid.stride[2];
+  const auto& cell = cells.for_block(group);
+
+  // The pieces this thread copies: their offsets in plane p = 0 (k0 - R) of a
+  // component, fixed for the march. A piece is needed when it holds a cell up to the
+  // halo's high edge (i <= n, j <= n + R - 1); a ghost the march does without is copied
+  // from its cell (HaloPlan).
+  int64_t offset[LOADS];
+  bool loads[LOADS];
+#pragma unroll
+  for (int l = 0; l < LOADS; ++l) {
+    const int e = tid + l * TX * TY;
+    int64_t gi = i0 - V + (e % PIECES_X) * V, gj = j0 - R + e / PIECES_X;
+    loads[l] = e < PIECES && gi <= grid.n[0] && gj <= grid.n[1] + R - 1;
+    if (halo.source[0] == kWrapped) gi = gi < 0 ? grid.n[0] - V : (gi == grid.n[0] ? 0 : gi);
+    if (loads[l]) gj = halo_source(gj, grid.n[1], halo.source[1]);
+    offset[l] = grid.index(0, gi, gj, k0 - R);
+  }
+  // The thread's cells of a row: x + e (PIECES) or x + 32 e (STRIDED), the first
+  // `cells_x` of them inside the grid (<= 0: none).
+  const int64_t x = STRIDED ? i0 + tx : i0 + tx * V;
+  // A mirrored x (one cell per row and thread, HaloPlan): the threads of cells 0 and
+  // n-1 read their x-neighbour across the face from the cell itself (the NOFLUX ghost).
+  int mirror_lo = 0, mirror_hi = 0;
+  if constexpr (Shape::MIRRORS_X && (Cells::kCopiedHalo & 1) != 0) {
+    if (halo.source[0] == kMirrored) {
+      mirror_lo = x == 0 ? 1 : 0;
+      mirror_hi = x == grid.n[0] - 1 ? -1 : 0;
+    }
+  }
+  constexpr int kStep = STRIDED ? TX : 1;
+  const int cells_x = static_cast<int>(min(static_cast<int64_t>(NE), (grid.n[0] - x + kStep - 1) / kStep));
+  bool inside[RY];
+#pragma unroll
+  for (int r = 0; r < RY; ++r) inside[r] = cells_x > 0 && j0 + ty * RY + r < grid.n[1];
+  const T* plane0 = in + c_in * grid.comp_stride;  // component c_in (offset[] holds the plane)
+  // The thread's first cell in component 0, and where its new value goes; a thread
+  // with no cells (it stores nothing) points at the last one, not past the buffer.
+  int64_t at = grid.index(0, min(x, grid.n[0] - 1), min(j0 + ty * RY, grid.n[1] - 1), k0);
+  T* target = out + c0 * grid.comp_stride + at;
+  const int64_t row_stride = grid.stride[1];
   // With Cells::kWritesXGhosts and ghost_faces (6 per component of `out`), the x
   // ghosts of `out` are written here, by the threads that store cells 0 and n-1 of a
   // row: each feeds one ghost, its mirror image on its own face or its periodic image
@@ -388,151 +443,33 @@ struct March {
   // them (the code raised their registers and slowed them; docs/performance-history.md,
   // '3D diffusion, GPU', 9caa691): they mirror x from their cells or read ghosts that
   // were filled (HaloPlan).
-  static constexpr bool kXGhosts = Cells::kWritesXGhosts;
-  // probe: NaN when any new value of the thread's since the last health test is NaN or
-  // Inf (v * 0 is 0 for every finite v). Tested once per three planes (check_planes) in
-  // the model kernels of reach 1, which gain from it; per row elsewhere: in 19-point
-  // double diffusion it raised the registers (128 -> 154) and lost an SM's second block,
-  // and fused double Cahn-Hilliard lost too (docs/performance-history.md,
-  // 'Reaction-diffusion models, GPU', the health test once per three planes).
-  static constexpr bool kCheckPerRow = !STRIDED || R > 1;
-  static constexpr int ROW = PIECES_X * V;  // values per ring row
-  // The halo cells of the potentials' planes (reach 2): rows -1 and TH, then columns -1
-  // and WIDTH, spread over the threads.
-  static constexpr int MU_HALO = 2 * Shape::MU_ROW + 2 * TH;
-  static constexpr int HALO_CELLS = R > 1 ? (MU_HALO + TX * TY - 1) / (TX * TY) : 1;
-  using Cell = decltype(std::declval<const Cells&>().for_block(0));  // a block, or the cells themselves
-  using Z0 = std::integral_constant<int, 0>;
-  using Z1 = std::integral_constant<int, 1>;
-  using Z2 = std::integral_constant<int, 2>;
-  using NoQueue = std::false_type;
-  // Reach 2 (FusedPotential): where the potential of tile cell (lx, ly) goes in a plane
-  // of potentials (mu), and the ring offset of the cell it is computed at (at) with its
-  // x-neighbours' offsets from there (lo, hi).
-  struct PotentialSource {
-    int mu, at, lo, hi;
-  };
-
-  // The launch's arguments and the block's shared memory.
-  const Grid& grid;
-  const Cells& cells;
-  const HaloPlan& halo;
-  const Health& health;
-  const bool checked;  // health.first_bad given: new values are tested
-  P* const ring;       // [RING][G][PIECES]
-  T* const mu_ring;    // [3][MU_PLANE], reach 2
-  FedGhost (*const x_ghost)[2];
-  // The block's place: its component group, z chunk and tile.
-  const int group, c0, c_in;  // the group, the first component written, the first read
-  const int k0, k1, last_plane;  // planes p = 0 .. last_plane are k0-R .. k1+R-1
-  const int64_t i0, j0;
-  const int tx, ty, tid;
-  const int64_t plane_stride, row_stride;
-  Cell cell;
-  // The thread's: the pieces it copies (offsets in plane p = 0 of a component, fixed for
-  // the march), its cells, the next plane it copies, its queues.
-  int64_t offset[LOADS];
-  bool loads[LOADS];
-  int64_t x;  // its first cell of a row
-  int mirror_lo = 0, mirror_hi = 0;
-  int cells_x;  // how many of its cells of a row are inside the grid (<= 0: none)
-  bool inside[RY];
-  const T* next;  // the first value of component c_in in the next plane issued
-  int64_t at;     // its first cell in component 0 of the plane computed
-  T* target;      // where that cell's new value goes
-  int feeds_lo = -1, feeds_hi = -1;  // which of its cells is cell 0 / n-1 (-1: none)
-  T q[G][3][RY + 2][NE * Shape::QW];
-  PotentialSource halo_cell[HALO_CELLS];
-  T qmu[R > 1 ? 3 : 1][RY + 2][3];
-  T probe = T(0);
-
-  __device__ __forceinline__ March(const T* in, T* out, const Grid& grid_, const Cells& cells_, const HaloPlan& halo_,
-                                   const FaceCondition* ghost_faces, int zchunks, const Health& health_,
-                                   unsigned char* ring_bytes, FedGhost (*x_ghost_)[2])
-      : grid(grid_), cells(cells_), halo(halo_), health(health_), checked(health_.first_bad != nullptr),
-        ring(reinterpret_cast<P*>(ring_bytes)), mu_ring(reinterpret_cast<T*>(ring_bytes + Shape::RING_BYTES)),
-        x_ghost(x_ghost_), group(static_cast<int>(blockIdx.z / zchunks)), c0(group * G),
-        c_in(cells_.in_component(group)), k0(static_cast<int>(blockIdx.z % zchunks) * ZCHUNK),
-        k1(static_cast<int>(min(static_cast<int64_t>(k0 + ZCHUNK), grid_.n[2]))), last_plane(k1 - k0 + 2 * R - 1),
-        i0(static_cast<int64_t>(blockIdx.x) * Shape::WIDTH), j0(static_cast<int64_t>(blockIdx.y) * TH),
-        tx(threadIdx.x), ty(threadIdx.y), tid(ty * TX + tx), plane_stride(grid_.stride[2]),
-        row_stride(grid_.stride[1]), cell(cells_.for_block(group)) {
-    plan_copies();
-    plan_cells(in, out);
-    if (kXGhosts && ghost_faces != nullptr) plan_x_ghosts(ghost_faces);
-    plan_potential_halo();
-  }
-
-  // The pieces this thread copies. A piece is needed when it holds a cell up to the
-  // halo's high edge (i <= n, j <= n + R - 1); a ghost the march does without is copied
-  // from its cell (HaloPlan).
-  __device__ __forceinline__ void plan_copies() {
-#pragma unroll
-    for (int l = 0; l < LOADS; ++l) {
-      const int e = tid + l * TX * TY;
-      int64_t gi = i0 - V + (e % PIECES_X) * V, gj = j0 - R + e / PIECES_X;
-      loads[l] = e < PIECES && gi <= grid.n[0] && gj <= grid.n[1] + R - 1;
-      if (halo.source[0] == kWrapped) gi = gi < 0 ? grid.n[0] - V : (gi == grid.n[0] ? 0 : gi);
-      if (loads[l]) gj = halo_source(gj, grid.n[1], halo.source[1]);
-      offset[l] = grid.index(0, gi, gj, k0 - R);
-    }
-  }
-
-  // The thread's cells, and where their values come from and go.
-  __device__ __forceinline__ void plan_cells(const T* in, T* out) {
-    x = STRIDED ? i0 + tx : i0 + tx * V;
-    // A mirrored x (one cell per row and thread, HaloPlan): the threads of cells 0 and
-    // n-1 read their x-neighbour across the face from the cell itself (the NOFLUX ghost).
-    if constexpr (Shape::MIRRORS_X && (Cells::kCopiedHalo & 1) != 0) {
-      if (halo.source[0] == kMirrored) {
-        mirror_lo = x == 0 ? 1 : 0;
-        mirror_hi = x == grid.n[0] - 1 ? -1 : 0;
-      }
-    }
-    cells_x = static_cast<int>(min(static_cast<int64_t>(NE), (grid.n[0] - x + kStep - 1) / kStep));
-#pragma unroll
-    for (int r = 0; r < RY; ++r) inside[r] = cells_x > 0 && j0 + ty * RY + r < grid.n[1];
-    next = in + c_in * grid.comp_stride;  // component c_in (offset[] holds the plane)
-    // A thread with no cells (it stores nothing) points at the last one, not past the buffer.
-    at = grid.index(0, min(x, grid.n[0] - 1), min(j0 + ty * RY, grid.n[1] - 1), k0);
-    target = out + c0 * grid.comp_stride + at;
-  }
-
-  // The ghost that cell 0 / n-1 of group component g feeds, its x index and its face, sit
+  constexpr bool kXGhosts = Cells::kWritesXGhosts;
+  // feeds_lo / feeds_hi: which of the thread's cells is cell 0 / n-1 (-1: none). The
+  // ghost that cell 0 / n-1 of group component g feeds, its x index and its face, sit
   // in shared memory (read only where a cell feeds: a table held in registers across
   // the march cost up to 28 of them).
-  __device__ __forceinline__ void plan_x_ghosts(const FaceCondition* ghost_faces) {
+  __shared__ FedGhost x_ghost[kXGhosts ? G : 1][2];
+  int feeds_lo = -1, feeds_hi = -1;
+  if (kXGhosts && ghost_faces != nullptr) {
     if (cells_x > 0) {
       const int64_t to_last = grid.n[0] - 1 - x;
       feeds_lo = x == 0 ? 0 : -1;
       if (to_last >= 0 && to_last % kStep == 0 && to_last / kStep < cells_x) feeds_hi = static_cast<int>(to_last / kStep);
     }
-    if (tid < 2 * G) {  // read before the first barrier
+    if (tid < 2 * G) {  // read before the first barrier below
       const int g = tid >> 1, side = tid & 1;
       x_ghost[g][side] = ghost_fed_by(side, grid.n[0], ghost_faces + 6 * (c0 + g));
     }
   }
 
-  // The halo cells of the potentials' planes this thread computes, fixed for the march.
-  __device__ __forceinline__ void plan_potential_halo() {
-    if constexpr (R > 1) {
-#pragma unroll
-      for (int m = 0; m < HALO_CELLS; ++m) {
-        const int h = min(tid + m * TX * TY, MU_HALO - 1), side = h - 2 * Shape::MU_ROW;
-        halo_cell[m] = h < 2 * Shape::MU_ROW ? potential_source(h % Shape::MU_ROW - 1, h < Shape::MU_ROW ? -1 : TH)
-                                             : potential_source(side < TH ? -1 : Shape::WIDTH, side % TH);
-      }
-    }
-  }
-
-  // Plane p's ring slot. p >= 0: an unsigned remainder is one AND for a ring of 4,
-  // where a signed one takes four instructions (SASS), twice per plane.
-  __device__ __forceinline__ static int ring_slot(int p) { return static_cast<int>(static_cast<unsigned>(p) % RING); }
-
   // Starts copying plane p (k = k0 - R + p) into its ring slot; always commits a group
   // (empty past the last plane) so that the groups still pending are counted the same
-  // way. Planes are issued in order.
-  __device__ __forceinline__ void issue(int p) {
+  // way. `next` is plane p's first value of component c_in (planes are issued in order).
+  const T* next = plane0;
+  // Plane p's ring slot. p >= 0: an unsigned remainder is one AND for a ring of 4,
+  // where a signed one takes four instructions (SASS), twice per plane.
+  auto ring_slot = [](int p) { return static_cast<int>(static_cast<unsigned>(p) % RING); };
+  auto issue = [&](int p) {
     if (p <= last_plane) {
       const T* plane = next;
       if constexpr ((Cells::kCopiedHalo & 4) != 0 || R > 1) {  // the z ghosts' planes (HaloPlan)
@@ -549,11 +486,10 @@ struct March {
       next += plane_stride;
     }
     __pipeline_commit();
-  }
-
-  // The neighbourhoods of the thread's cells in ring plane p into queue slot Z.
-  template <int Z>
-  __device__ __forceinline__ void take(int p, std::integral_constant<int, Z>) {
+  };
+  T q[G][3][RY + 2][NE * Shape::QW];
+  auto take = [&](int p, auto z) {
+    constexpr int Z = decltype(z)::value;
 #pragma unroll
     for (int g = 0; g < G; ++g) {
       const P* slot = ring + (ring_slot(p) * G + g) * PIECES + (ty * RY + R - 1) * PIECES_X;
@@ -576,13 +512,23 @@ struct March {
         }
       }
     }
-  }
+  };
+  using Z0 = std::integral_constant<int, 0>;
+  using Z1 = std::integral_constant<int, 1>;
+  using Z2 = std::integral_constant<int, 2>;
 
-  // A potential ghost that mirrors its cell (NOFLUX) is that cell's potential, computed
-  // there; one that wraps is computed from the wrapped values around it, the operands of
-  // the cell it copies in the same places (the potential pass's values, bit for bit). A
-  // mirrored x has no ghosts in the ring: a face cell is its own neighbour across the face.
-  __device__ __forceinline__ PotentialSource potential_source(int lx, int ly) const {
+  // Reach 2 (FusedPotential): where the potential of tile cell (lx, ly) goes in a plane
+  // of potentials (mu), and the ring offset of the cell it is computed at (at) with its
+  // x-neighbours' offsets from there (lo, hi). A potential ghost that mirrors its cell
+  // (NOFLUX) is that cell's potential, computed there; one that wraps is computed from
+  // the wrapped values around it, the operands of the cell it copies in the same places
+  // (the potential pass's values, bit for bit). A mirrored x has no ghosts in the ring:
+  // a face cell is its own neighbour across the face.
+  constexpr int ROW = PIECES_X * V;  // values per ring row
+  struct PotentialSource {
+    int mu, at, lo, hi;
+  };
+  auto potential_source = [&](int lx, int ly) {
     int ex = lx, ey = ly;
     if constexpr (R > 1) {
       if (cells.fused.mu_mirror[0]) ex = static_cast<int>(min(max(i0 + lx, int64_t(0)), grid.n[0] - 1) - i0);
@@ -591,6 +537,19 @@ struct March {
     const bool x_mirrored = halo.source[0] == kMirrored;
     return PotentialSource{ly * Shape::MU_ROW + lx, ey * ROW + ex, x_mirrored && i0 + ex == 0 ? 0 : -1,
                            x_mirrored && i0 + ex == grid.n[0] - 1 ? 0 : 1};
+  };
+  // The halo cells of the potentials' planes this thread computes, fixed for the march:
+  // rows -1 and TH, then columns -1 and WIDTH.
+  constexpr int MU_HALO = 2 * Shape::MU_ROW + 2 * TH;
+  constexpr int HALO_CELLS = R > 1 ? (MU_HALO + TX * TY - 1) / (TX * TY) : 1;
+  PotentialSource halo_cell[HALO_CELLS];
+  if constexpr (R > 1) {
+#pragma unroll
+    for (int m = 0; m < HALO_CELLS; ++m) {
+      const int h = min(tid + m * TX * TY, MU_HALO - 1), side = h - 2 * Shape::MU_ROW;
+      halo_cell[m] = h < 2 * Shape::MU_ROW ? potential_source(h % Shape::MU_ROW - 1, h < Shape::MU_ROW ? -1 : TH)
+                                           : potential_source(side < TH ? -1 : Shape::WIDTH, side % TH);
+    }
   }
 
   // The potentials of ring plane p, over the tile and its halo, into plane `ms` of the
@@ -598,11 +557,10 @@ struct March {
   // queue slots ZL and ZM where FromQueue (the march holds them), plane p+1 from the
   // ring at fixed offsets (a mirrored x from mirror_lo / mirror_hi, as in take); those
   // past the grid's edge are halo cells of their neighbours.
-  template <int ZL, int ZM, bool kFromQueue>
-  __device__ __forceinline__ void potentials(int p, int ms, std::integral_constant<int, ZL>,
-                                             std::integral_constant<int, ZM>,
-                                             std::integral_constant<bool, kFromQueue>) {
+  auto potentials = [&](int p, int ms, auto lo, auto mid, auto from_queue) {
     if constexpr (R > 1) {
+      constexpr int ZL = decltype(lo)::value, ZM = decltype(mid)::value;
+      constexpr bool kFromQueue = decltype(from_queue)::value;
       const PotentialTerms<T>& pt = cells.fused.slot;  // of component 0, the tile's one
       auto plane = [&](int pp) {  // cell (0, 0) of ring plane pp
         return reinterpret_cast<const T*>(ring + ring_slot(pp) * PIECES) + R * ROW + V;
@@ -610,11 +568,11 @@ struct March {
       const T *below = plane(p - 1), *here = plane(p), *above = plane(p + 1);
       T* mu = mu_ring + ms * Shape::MU_PLANE + Shape::MU_ROW + 1;  // cell (0, 0)
       auto compute = [&](const PotentialSource& src) {
-        auto at_offset = [&](int dx, int dy, int dz) {
+        auto at = [&](int dx, int dy, int dz) {
           const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
           return pl[src.at + dy * ROW + (dx < 0 ? src.lo : (dx > 0 ? src.hi : 0))];
         };
-        mu[src.mu] = chemical_potential<Points>(at_offset, pt);
+        mu[src.mu] = chemical_potential<Points>(at, pt);
       };
 #pragma unroll
       for (int r = 0; r < RY; ++r) {
@@ -622,67 +580,70 @@ struct March {
           compute(potential_source(tx, ty * RY + r));
           continue;
         }
-        const int own = (ty * RY + r) * ROW + tx;
-        auto at_offset = [&](int dx, int dy, int dz) {
+        const int cell = (ty * RY + r) * ROW + tx;
+        auto at = [&](int dx, int dy, int dz) {
           if (kFromQueue && dz < 1) return q[0][dz < 0 ? ZL : ZM][r + 1 + dy][1 + dx];
           const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
-          return pl[own + dy * ROW + dx + (dx < 0 ? mirror_lo : (dx > 0 ? mirror_hi : 0))];
+          return pl[cell + dy * ROW + dx + (dx < 0 ? mirror_lo : (dx > 0 ? mirror_hi : 0))];
         };
-        mu[(ty * RY + r) * Shape::MU_ROW + tx] = chemical_potential<Points>(at_offset, pt);
+        mu[(ty * RY + r) * Shape::MU_ROW + tx] = chemical_potential<Points>(at, pt);
       }
 #pragma unroll
       for (int m = 0; m < HALO_CELLS; ++m)
         if (tid + m * TX * TY < MU_HALO) compute(halo_cell[m]);
     }
-  }
-
+  };
   // The potentials around the thread's cells in queue slot Z, from plane ms of their
   // ring (the QueueAt layout).
-  template <int Z>
-  __device__ __forceinline__ void take_potentials(int ms, std::integral_constant<int, Z>) {
+  T qmu[R > 1 ? 3 : 1][RY + 2][3];
+  auto take_potentials = [&](int ms, auto z) {
+    constexpr int Z = decltype(z)::value;
     const T* src = mu_ring + ms * Shape::MU_PLANE + ty * RY * Shape::MU_ROW + tx;
 #pragma unroll
     for (int r = 0; r < RY + 2; ++r)
 #pragma unroll
       for (int d = 0; d < 3; ++d) qmu[Z][r][d] = src[r * Shape::MU_ROW + d];
-  }
-
-  // Records new value `bad` of group component g at cell e of row j, plane k, if it is
-  // not finite (rare).
-  __device__ __forceinline__ void record_if_bad(T bad, int g, int e, int64_t j, int k) const {
-    if (!is_finite(bad))
-      atomicMin(health.first_bad, health_key(health.step, bad_position(health, grid.n, c0 + g, x + e * kStep, j, k)));
-  }
+  };
+  using NoQueue = std::false_type;
 
   // Planes 0 .. RING-1 start at once; planes 0 .. 2R-1 are needed first.
-  __device__ __forceinline__ void start() {
-    for (int p = 0; p < RING; ++p) issue(p);
-    __pipeline_wait_prior(RING - 2 * R);
-    __syncthreads();
-    // A mirrored z face's potential ghost plane is the face plane's (not computed).
-    if constexpr (R > 1) {
-      const bool mirror_lo_z = cells.fused.mu_mirror[2] && k0 == 0;
-      if (!mirror_lo_z) potentials(R - 1, 0, Z0{}, Z0{}, NoQueue{});  // plane k0 - 1
-      potentials(R, 1, Z0{}, Z0{}, NoQueue{});                        // plane k0
-    }
-    take(R - 1, Z0{});
-    take(R, Z1{});
-    if constexpr (R > 1) {
-      __syncthreads();
-      take_potentials(cells.fused.mu_mirror[2] && k0 == 0 ? 1 : 0, Z0{});
-      take_potentials(1, Z1{});
-    }
+  for (int p = 0; p < RING; ++p) issue(p);
+  __pipeline_wait_prior(RING - 2 * R);
+  __syncthreads();
+  // A mirrored z face's potential ghost plane is the face plane's (not computed).
+  if constexpr (R > 1) {
+    const bool mirror_lo_z = cells.fused.mu_mirror[2] && k0 == 0;
+    if (!mirror_lo_z) potentials(R - 1, 0, Z0{}, Z0{}, NoQueue{});  // plane k0 - 1
+    potentials(R, 1, Z0{}, Z0{}, NoQueue{});                        // plane k0
   }
-
-  // Plane k (p = k - k0 + R), its planes below, here and above in queue slots B, H, A.
-  // Issued so far: planes 0 .. p-R+RING-1, so waiting until at most RING-1-2R groups
-  // are pending means plane p+R has landed. After the barrier no step reads plane p-R
-  // any more (the last did up to R-1 planes below its own), so its slot gets plane
-  // p-R+RING. With a reach of 2 the potentials of plane k+1 come next, and a second
-  // barrier.
-  template <int B, int H, int A>
-  __device__ __forceinline__ void step(int k, std::integral_constant<int, B>, std::integral_constant<int, H> here,
-                                       std::integral_constant<int, A> above) {
+  take(R - 1, Z0{});
+  take(R, Z1{});
+  if constexpr (R > 1) {
+    __syncthreads();
+    take_potentials(cells.fused.mu_mirror[2] && k0 == 0 ? 1 : 0, Z0{});
+    take_potentials(1, Z1{});
+  }
+  // probe: NaN when any new value of the thread's since the last health test is NaN or
+  // Inf (v * 0 is 0 for every finite v). Tested once per three planes (check_planes) in
+  // the model kernels of reach 1, which gain from it; per row elsewhere: in 19-point
+  // double diffusion it raised the registers (128 -> 154) and lost an SM's second block,
+  // and fused double Cahn-Hilliard lost too (docs/performance-history.md,
+  // 'Reaction-diffusion models, GPU', the health test once per three planes).
+  constexpr bool kCheckPerRow = !STRIDED || R > 1;
+  T probe = T(0);
+  // Records new value `bad` of group component g at cell e of row j, plane k, if it is
+  // not finite (rare).
+  auto record_if_bad = [&](T bad, int g, int e, int64_t j, int k) {
+    if (!is_finite(bad))
+      atomicMin(health.first_bad, health_key(health.step, bad_position(health, grid.n, c0 + g, x + e * kStep, j, k)));
+  };
+  // Plane k (p = k - k0 + R). Issued so far: planes 0 .. p-R+RING-1, so waiting until
+  // at most RING-1-2R groups are pending means plane p+R has landed. After the barrier
+  // no step reads plane p-R any more (the last did up to R-1 planes below its own), so
+  // its slot gets plane p-R+RING. With a reach of 2 the potentials of plane k+1 come
+  // next, and a second barrier.
+  auto step = [&](int k, auto below, auto here, auto above) {
+    constexpr int B = decltype(below)::value, H = decltype(here)::value, A = decltype(above)::value;
     const int p = k - k0 + R;
     __pipeline_wait_prior(RING - 1 - 2 * R);
     __syncthreads();
@@ -695,73 +656,68 @@ struct March {
       take_potentials(mirror_hi_z ? H : A, above);
     }
 #pragma unroll
-    for (int r = 0; r < RY; ++r)
-      if (inside[r]) row<B, H, A>(k, r);
+    for (int r = 0; r < RY; ++r) {
+      if (!inside[r]) continue;
+      T result[G][NE];
+      if constexpr (kCheckPerRow) probe = T(0);
+#pragma unroll
+      for (int e = 0; e < NE; ++e) {
+        // Cells past the grid's x edge are not computed where a thread owns more than one
+        // cell 32 apart (a model's operation reads the wind and potential of its cell).
+        if constexpr (STRIDED && NE > 1)
+          if (e >= cells_x) continue;
+        auto values = [&](int g) { return QueueAt<Shape, T, B, H, A>{q[g], r, e}; };
+        auto store = [&](int g, T v) {
+          result[g][e] = v;
+          if (e < cells_x) probe += v * T(0);
+        };
+        if constexpr (R > 1) {  // the potentials' queue
+          auto potential = [&](int) { return QueueAt<Shape, T, B, H, A>{qmu, r, e}; };
+          cell(values, potential, at + r * row_stride + e * kStep, store);
+        } else {
+          cell(values, at + r * row_stride + e * kStep, store);
+        }
+      }
+      if (kCheckPerRow && checked && probe != probe) {  // rare: record each bad value (probe is +-0 or NaN)
+#pragma unroll
+        for (int g = 0; g < G; ++g)
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+            if (e < cells_x) record_if_bad(result[g][e], g, e, j0 + ty * RY + r, k);
+      }
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        T* row = target + g * grid.comp_stride + r * row_stride;
+        if (!STRIDED && cells_x == NE) {
+          P piece;
+#pragma unroll
+          for (int e = 0; e < NE; ++e) piece.v[e] = result[g][e];
+          *reinterpret_cast<P*>(row) = piece;
+        } else {  // one value per lane, or the last piece of a row that ends inside it
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+            if (e < cells_x) row[e * kStep] = result[g][e];
+        }
+        if (kXGhosts && (feeds_lo & feeds_hi) != -1) {  // rare: a thread at an x face
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+#pragma unroll
+            for (int side = 0; side < 2; ++side)
+              if (e == (side == 0 ? feeds_lo : feeds_hi)) {
+                const FedGhost& ghost = x_ghost[g][side];
+                row[ghost.at - x] = ghost_from(ghost.face, result[g][e]);
+              }
+        }
+      }
+    }
     at += plane_stride;
     target += plane_stride;
-  }
-
-  // Row r of the thread's cells in plane k: computed, tested, stored.
-  template <int B, int H, int A>
-  __device__ __forceinline__ void row(int k, int r) {
-    T result[G][NE];
-    if constexpr (kCheckPerRow) probe = T(0);
-#pragma unroll
-    for (int e = 0; e < NE; ++e) {
-      // Cells past the grid's x edge are not computed where a thread owns more than one
-      // cell 32 apart (a model's operation reads the wind and potential of its cell).
-      if constexpr (STRIDED && NE > 1)
-        if (e >= cells_x) continue;
-      auto values = [&](int g) { return QueueAt<Shape, T, B, H, A>{q[g], r, e}; };
-      auto store = [&](int g, T v) {
-        result[g][e] = v;
-        if (e < cells_x) probe += v * T(0);
-      };
-      if constexpr (R > 1) {  // the potentials' queue
-        auto potential = [&](int) { return QueueAt<Shape, T, B, H, A>{qmu, r, e}; };
-        cell(values, potential, at + r * row_stride + e * kStep, store);
-      } else {
-        cell(values, at + r * row_stride + e * kStep, store);
-      }
-    }
-    if (kCheckPerRow && checked && probe != probe) {  // rare: record each bad value (probe is +-0 or NaN)
-#pragma unroll
-      for (int g = 0; g < G; ++g)
-#pragma unroll
-        for (int e = 0; e < NE; ++e)
-          if (e < cells_x) record_if_bad(result[g][e], g, e, j0 + ty * RY + r, k);
-    }
-#pragma unroll
-    for (int g = 0; g < G; ++g) {
-      T* out_row = target + g * grid.comp_stride + r * row_stride;
-      if (!STRIDED && cells_x == NE) {
-        P piece;
-#pragma unroll
-        for (int e = 0; e < NE; ++e) piece.v[e] = result[g][e];
-        *reinterpret_cast<P*>(out_row) = piece;
-      } else {  // one value per lane, or the last piece of a row that ends inside it
-#pragma unroll
-        for (int e = 0; e < NE; ++e)
-          if (e < cells_x) out_row[e * kStep] = result[g][e];
-      }
-      if (kXGhosts && (feeds_lo & feeds_hi) != -1) {  // rare: a thread at an x face
-#pragma unroll
-        for (int e = 0; e < NE; ++e)
-#pragma unroll
-          for (int side = 0; side < 2; ++side)
-            if (e == (side == 0 ? feeds_lo : feeds_hi)) {
-              const FedGhost& ghost = x_ghost[g][side];
-              out_row[ghost.at - x] = ghost_from(ghost.face, result[g][e]);
-            }
-      }
-    }
-  }
-
+  };
   // After planes k .. k_end-1 (target is past them): rare, with a NaN probe, the
   // thread reads back what it stored there and records each bad value. One test per
   // three planes instead of one per row (SASS: about 4 instructions per model cell), and
   // one copy of this path instead of one per row.
-  __device__ __forceinline__ void check_planes(int k, int k_end) {
+  auto check_planes = [&](int k, int k_end) {
     if constexpr (!kCheckPerRow) {
       if (!checked || probe == probe) return;  // the probe is +-0 or NaN
       // Loops, not unrolled: this path must not raise the march's registers.
@@ -775,36 +731,14 @@ struct March {
       }
       probe = T(0);
     }
+  };
+  for (int k = k0; k < k1; k += 3) {  // uniform across the block: the barriers inside are safe
+    step(k, Z0{}, Z1{}, Z2{});
+    if (k + 1 < k1) step(k + 1, Z1{}, Z2{}, Z0{});
+    if (k + 2 < k1) step(k + 2, Z2{}, Z0{}, Z1{});
+    check_planes(k, min(k + 3, k1));
   }
-
-  // The block's chunk of z, unrolled by three so that the queue rotates by renaming.
-  __device__ __forceinline__ void run() {
-    start();
-    for (int k = k0; k < k1; k += 3) {  // uniform across the block: the barriers inside are safe
-      step(k, Z0{}, Z1{}, Z2{});
-      if (k + 1 < k1) step(k + 1, Z1{}, Z2{}, Z0{});
-      if (k + 2 < k1) step(k + 2, Z2{}, Z0{}, Z1{});
-      check_planes(k, min(k + 3, k1));
-    }
-    __pipeline_wait_prior(0);  // no copy may outlive the block
-  }
-};
-
-// A bound of blocks per SM only where a shape asks for one: even a bound of 1 changes
-// ptxas's choices, and the 19-point diffusion kernel ran slower with it
-// (docs/performance-history.md, 'Reaction-diffusion models, GPU', earlier measurements).
-template <int Points, class Shape, class T, class Cells>
-__global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::MIN_BLOCKS : 0)
-    march_3d_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid, const __grid_constant__ Cells cells,
-                    const HaloPlan halo, const FaceCondition* __restrict__ ghost_faces, int zchunks,
-                    Health health) {
-  // A launch after a failed step does nothing (the same answer for every thread);
-  // without health.first_bad (an intermediate pass) values are not checked.
-  if (health.first_bad != nullptr && failed_before(health)) return;
-  extern __shared__ __align__(16) unsigned char ring_bytes[];  // one name for every instantiation
-  __shared__ FedGhost x_ghost[Cells::kWritesXGhosts ? Shape::G : 1][2];
-  March<Points, Shape, T, Cells> march(in, out, grid, cells, halo, ghost_faces, zchunks, health, ring_bytes, x_ghost);
-  march.run();
+  __pipeline_wait_prior(0);  // no copy may outlive the block
 }
 
 // Launches the march over a 3D grid, `groups` blocks of components along z; the
