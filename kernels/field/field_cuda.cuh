@@ -365,6 +365,330 @@ struct PotentialCells {
   __device__ int in_component(int slot) const { return slots[slot].comp; }
 };
 
+// The march's steps over one block (march_3d_kernel). Every member refers to one of the
+// kernel's locals, as the lambdas these steps were captured them, so that the kernel
+// compiles to the code it did as one function (a struct owning the state instead, with
+// the same steps, ran 7-22 % slower on 19-point diffusion and fused Cahn-Hilliard:
+// docs/performance-history.md).
+template <int Points, class Shape, class T, class Cells, class Cell>
+struct MarchSteps {
+  using P = Piece<T>;
+  static constexpr int V = P::V, TY = Shape::TY, RY = Shape::RY, TH = Shape::TH, G = Shape::G, NE = Shape::NE;
+  static constexpr int PIECES_X = Shape::PIECES_X, PIECES = Shape::PIECES, LOADS = Shape::LOADS;
+  static constexpr int R = Shape::REACH, RING = Shape::RING;
+  static constexpr bool STRIDED = Shape::STRIDED;
+  static constexpr int kStep = STRIDED ? TX : 1;
+  static constexpr bool kXGhosts = Cells::kWritesXGhosts;
+  // probe: NaN when any new value of the thread's since the last health test is NaN or
+  // Inf (v * 0 is 0 for every finite v). Tested once per three planes (check_planes) in
+  // the model kernels of reach 1, which gain from it; per row elsewhere: in 19-point
+  // double diffusion it raised the registers (128 -> 154) and lost an SM's second block,
+  // and fused double Cahn-Hilliard lost too (docs/performance-history.md,
+  // 'Reaction-diffusion models, GPU', the health test once per three planes).
+  static constexpr bool kCheckPerRow = !STRIDED || R > 1;
+  static constexpr int ROW = PIECES_X * V;  // values per ring row
+  // The halo cells of the potentials' planes a thread computes (reach 2), fixed for the
+  // march: rows -1 and TH, then columns -1 and WIDTH.
+  static constexpr int MU_HALO = 2 * Shape::MU_ROW + 2 * TH;
+  static constexpr int HALO_CELLS = R > 1 ? (MU_HALO + TX * TY - 1) / (TX * TY) : 1;
+  using Z0 = std::integral_constant<int, 0>;
+  using Z1 = std::integral_constant<int, 1>;
+  using Z2 = std::integral_constant<int, 2>;
+  using NoQueue = std::false_type;
+  // Reach 2 (FusedPotential): where the potential of tile cell (lx, ly) goes in a plane
+  // of potentials (mu), and the ring offset of the cell it is computed at (at) with its
+  // x-neighbours' offsets from there (lo, hi).
+  struct PotentialSource {
+    int mu, at, lo, hi;
+  };
+
+  const Grid& grid;
+  const Cells& cells;
+  const HaloPlan& halo;
+  const Health& health;
+  const bool& checked;
+  P* const& ring;
+  T* const& mu_ring;
+  FedGhost (&x_ghost)[kXGhosts ? G : 1][2];
+  const int &c0, &k0, &last_plane;
+  const int64_t &i0, &j0;
+  const int &tx, &ty, &tid;
+  const int64_t &plane_stride, &row_stride;
+  Cell cell;
+  const int64_t (&offset)[LOADS];
+  const bool (&loads)[LOADS];
+  const int64_t& x;
+  const int &mirror_lo, &mirror_hi;
+  const int& cells_x;
+  const bool (&inside)[RY];
+  const T*& next;
+  int64_t& at;
+  T*& target;
+  const int &feeds_lo, &feeds_hi;
+  T (&q)[G][3][RY + 2][NE * Shape::QW];
+  PotentialSource (&halo_cell)[HALO_CELLS];
+  T (&qmu)[R > 1 ? 3 : 1][RY + 2][3];
+  T& probe;
+
+  // Plane p's ring slot. p >= 0: an unsigned remainder is one AND for a ring of 4,
+  // where a signed one takes four instructions (SASS), twice per plane.
+  __device__ __forceinline__ static int ring_slot(int p) { return static_cast<int>(static_cast<unsigned>(p) % RING); }
+
+  // Starts copying plane p (k = k0 - R + p) into its ring slot; always commits a group
+  // (empty past the last plane) so that the groups still pending are counted the same
+  // way. `next` is plane p's first value of component c_in (planes are issued in order).
+  __device__ __forceinline__ void issue(int p) {
+    if (p <= last_plane) {
+      const T* plane = next;
+      if constexpr ((Cells::kCopiedHalo & 4) != 0 || R > 1) {  // the z ghosts' planes (HaloPlan)
+        const int k = k0 - R + p;
+        if (k < 0 || k >= grid.n[2]) plane += (halo_source(k, grid.n[2], halo.source[2]) - k) * plane_stride;
+      }
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        P* dst = ring + (ring_slot(p) * G + g) * PIECES + tid;
+#pragma unroll
+        for (int l = 0; l < LOADS; ++l)
+          if (loads[l]) __pipeline_memcpy_async(dst + l * TX * TY, plane + g * grid.comp_stride + offset[l], sizeof(P));
+      }
+      next += plane_stride;
+    }
+    __pipeline_commit();
+  }
+
+  // The neighbourhoods of the thread's cells in ring plane p into queue slot Z.
+  template <int Z>
+  __device__ __forceinline__ void take(int p, std::integral_constant<int, Z>) {
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      const P* slot = ring + (ring_slot(p) * G + g) * PIECES + (ty * RY + R - 1) * PIECES_X;
+#pragma unroll
+      for (int r = 0; r < RY + 2; ++r) {
+        if constexpr (STRIDED) {
+          // Cell e of the thread is value V + tx + 32 e of its halo row.
+          const T* row = reinterpret_cast<const T*>(slot + r * PIECES_X) + V + tx;
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+#pragma unroll
+            for (int d = 0; d < 3; ++d)
+              q[g][Z][r][e * 3 + d] = row[e * TX + d - 1 + (d == 0 ? mirror_lo : (d == 2 ? mirror_hi : 0))];
+        } else {
+          const P left = slot[r * PIECES_X + tx], mid = slot[r * PIECES_X + tx + 1], right = slot[r * PIECES_X + tx + 2];
+          q[g][Z][r][0] = left.v[V - 1];
+#pragma unroll
+          for (int e = 0; e < V; ++e) q[g][Z][r][e + 1] = mid.v[e];
+          q[g][Z][r][V + 1] = right.v[0];
+        }
+      }
+    }
+  }
+
+  // A potential ghost that mirrors its cell (NOFLUX) is that cell's potential, computed
+  // there; one that wraps is computed from the wrapped values around it, the operands of
+  // the cell it copies in the same places (the potential pass's values, bit for bit). A
+  // mirrored x has no ghosts in the ring: a face cell is its own neighbour across the face.
+  __device__ __forceinline__ PotentialSource potential_source(int lx, int ly) const {
+    int ex = lx, ey = ly;
+    if constexpr (R > 1) {
+      if (cells.fused.mu_mirror[0]) ex = static_cast<int>(min(max(i0 + lx, int64_t(0)), grid.n[0] - 1) - i0);
+      if (cells.fused.mu_mirror[1]) ey = static_cast<int>(min(max(j0 + ly, int64_t(0)), grid.n[1] - 1) - j0);
+    }
+    const bool x_mirrored = halo.source[0] == kMirrored;
+    return PotentialSource{ly * Shape::MU_ROW + lx, ey * ROW + ex, x_mirrored && i0 + ex == 0 ? 0 : -1,
+                           x_mirrored && i0 + ex == grid.n[0] - 1 ? 0 : 1};
+  }
+
+  __device__ __forceinline__ void plan_potential_halo() {
+    if constexpr (R > 1) {
+  #pragma unroll
+      for (int m = 0; m < HALO_CELLS; ++m) {
+        const int h = min(tid + m * TX * TY, MU_HALO - 1), side = h - 2 * Shape::MU_ROW;
+        halo_cell[m] = h < 2 * Shape::MU_ROW ? potential_source(h % Shape::MU_ROW - 1, h < Shape::MU_ROW ? -1 : TH)
+                                             : potential_source(side < TH ? -1 : Shape::WIDTH, side % TH);
+      }
+    }
+  }
+
+  // The potentials of ring plane p, over the tile and its halo, into plane `ms` of the
+  // potential ring. The thread's own cells inside the grid read planes p-1 and p from
+  // queue slots ZL and ZM where FromQueue (the march holds them), plane p+1 from the
+  // ring at fixed offsets (a mirrored x from mirror_lo / mirror_hi, as in take); those
+  // past the grid's edge are halo cells of their neighbours.
+  template <int ZL, int ZM, bool kFromQueue>
+  __device__ __forceinline__ void potentials(int p, int ms, std::integral_constant<int, ZL>,
+                                             std::integral_constant<int, ZM>,
+                                             std::integral_constant<bool, kFromQueue>) {
+    if constexpr (R > 1) {
+      const PotentialTerms<T>& pt = cells.fused.slot;  // of component 0, the tile's one
+      auto plane = [&](int pp) {  // cell (0, 0) of ring plane pp
+        return reinterpret_cast<const T*>(ring + ring_slot(pp) * PIECES) + R * ROW + V;
+      };
+      const T *below = plane(p - 1), *here = plane(p), *above = plane(p + 1);
+      T* mu = mu_ring + ms * Shape::MU_PLANE + Shape::MU_ROW + 1;  // cell (0, 0)
+      auto compute = [&](const PotentialSource& src) {
+        auto at = [&](int dx, int dy, int dz) {
+          const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
+          return pl[src.at + dy * ROW + (dx < 0 ? src.lo : (dx > 0 ? src.hi : 0))];
+        };
+        mu[src.mu] = chemical_potential<Points>(at, pt);
+      };
+#pragma unroll
+      for (int r = 0; r < RY; ++r) {
+        if (!inside[r]) {
+          compute(potential_source(tx, ty * RY + r));
+          continue;
+        }
+        const int own = (ty * RY + r) * ROW + tx;
+        auto at = [&](int dx, int dy, int dz) {
+          if (kFromQueue && dz < 1) return q[0][dz < 0 ? ZL : ZM][r + 1 + dy][1 + dx];
+          const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
+          return pl[own + dy * ROW + dx + (dx < 0 ? mirror_lo : (dx > 0 ? mirror_hi : 0))];
+        };
+        mu[(ty * RY + r) * Shape::MU_ROW + tx] = chemical_potential<Points>(at, pt);
+      }
+#pragma unroll
+      for (int m = 0; m < HALO_CELLS; ++m)
+        if (tid + m * TX * TY < MU_HALO) compute(halo_cell[m]);
+    }
+  }
+
+  // The potentials around the thread's cells in queue slot Z, from plane ms of their
+  // ring (the QueueAt layout).
+  template <int Z>
+  __device__ __forceinline__ void take_potentials(int ms, std::integral_constant<int, Z>) {
+    const T* src = mu_ring + ms * Shape::MU_PLANE + ty * RY * Shape::MU_ROW + tx;
+#pragma unroll
+    for (int r = 0; r < RY + 2; ++r)
+#pragma unroll
+      for (int d = 0; d < 3; ++d) qmu[Z][r][d] = src[r * Shape::MU_ROW + d];
+  }
+
+  // Planes 0 .. RING-1 start at once; planes 0 .. 2R-1 are needed first.
+  __device__ __forceinline__ void start() {
+    for (int p = 0; p < RING; ++p) issue(p);
+    __pipeline_wait_prior(RING - 2 * R);
+    __syncthreads();
+    // A mirrored z face's potential ghost plane is the face plane's (not computed).
+    if constexpr (R > 1) {
+      const bool mirror_lo_z = cells.fused.mu_mirror[2] && k0 == 0;
+      if (!mirror_lo_z) potentials(R - 1, 0, Z0{}, Z0{}, NoQueue{});  // plane k0 - 1
+      potentials(R, 1, Z0{}, Z0{}, NoQueue{});                        // plane k0
+    }
+    take(R - 1, Z0{});
+    take(R, Z1{});
+    if constexpr (R > 1) {
+      __syncthreads();
+      take_potentials(cells.fused.mu_mirror[2] && k0 == 0 ? 1 : 0, Z0{});
+      take_potentials(1, Z1{});
+    }
+  }
+
+  // Records new value `bad` of group component g at cell e of row j, plane k, if it is
+  // not finite (rare).
+  __device__ __forceinline__ void record_if_bad(T bad, int g, int e, int64_t j, int k) const {
+    if (!is_finite(bad))
+      atomicMin(health.first_bad, health_key(health.step, bad_position(health, grid.n, c0 + g, x + e * kStep, j, k)));
+  }
+
+  // Plane k (p = k - k0 + R). Issued so far: planes 0 .. p-R+RING-1, so waiting until
+  // at most RING-1-2R groups are pending means plane p+R has landed. After the barrier
+  // no step reads plane p-R any more (the last did up to R-1 planes below its own), so
+  // its slot gets plane p-R+RING. With a reach of 2 the potentials of plane k+1 come
+  // next, and a second barrier.
+  template <int B, int H, int A>
+  __device__ __forceinline__ void step(int k, std::integral_constant<int, B>, std::integral_constant<int, H> here,
+                                       std::integral_constant<int, A> above) {
+    const int p = k - k0 + R;
+    __pipeline_wait_prior(RING - 1 - 2 * R);
+    __syncthreads();
+    take(p + 1, above);
+    issue(p - R + RING);
+    if constexpr (R > 1) {
+      const bool mirror_hi_z = cells.fused.mu_mirror[2] && k + 1 == grid.n[2];
+      if (!mirror_hi_z) potentials(p + 1, A, here, above, std::true_type{});
+      __syncthreads();
+      take_potentials(mirror_hi_z ? H : A, above);
+    }
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+      if (!inside[r]) continue;
+      T result[G][NE];
+      if constexpr (kCheckPerRow) probe = T(0);
+#pragma unroll
+      for (int e = 0; e < NE; ++e) {
+        // Cells past the grid's x edge are not computed where a thread owns more than one
+        // cell 32 apart (a model's operation reads the wind and potential of its cell).
+        if constexpr (STRIDED && NE > 1)
+          if (e >= cells_x) continue;
+        auto values = [&](int g) { return QueueAt<Shape, T, B, H, A>{q[g], r, e}; };
+        auto store = [&](int g, T v) {
+          result[g][e] = v;
+          if (e < cells_x) probe += v * T(0);
+        };
+        if constexpr (R > 1) {  // the potentials' queue
+          auto potential = [&](int) { return QueueAt<Shape, T, B, H, A>{qmu, r, e}; };
+          cell(values, potential, at + r * row_stride + e * kStep, store);
+        } else {
+          cell(values, at + r * row_stride + e * kStep, store);
+        }
+      }
+      if (kCheckPerRow && checked && probe != probe) {  // rare: record each bad value (probe is +-0 or NaN)
+#pragma unroll
+        for (int g = 0; g < G; ++g)
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+            if (e < cells_x) record_if_bad(result[g][e], g, e, j0 + ty * RY + r, k);
+      }
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        T* row = target + g * grid.comp_stride + r * row_stride;
+        if (!STRIDED && cells_x == NE) {
+          P piece;
+#pragma unroll
+          for (int e = 0; e < NE; ++e) piece.v[e] = result[g][e];
+          *reinterpret_cast<P*>(row) = piece;
+        } else {  // one value per lane, or the last piece of a row that ends inside it
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+            if (e < cells_x) row[e * kStep] = result[g][e];
+        }
+        if (kXGhosts && (feeds_lo & feeds_hi) != -1) {  // rare: a thread at an x face
+#pragma unroll
+          for (int e = 0; e < NE; ++e)
+#pragma unroll
+            for (int side = 0; side < 2; ++side)
+              if (e == (side == 0 ? feeds_lo : feeds_hi)) {
+                const FedGhost& ghost = x_ghost[g][side];
+                row[ghost.at - x] = ghost_from(ghost.face, result[g][e]);
+              }
+        }
+      }
+    }
+    at += plane_stride;
+    target += plane_stride;
+  }
+
+  // After planes k .. k_end-1 (target is past them): rare, with a NaN probe, the
+  // thread reads back what it stored there and records each bad value. One test per
+  // three planes instead of one per row (SASS: about 4 instructions per model cell), and
+  // one copy of this path instead of one per row.
+  __device__ __forceinline__ void check_planes(int k, int k_end) {
+    if constexpr (!kCheckPerRow) {
+      if (!checked || probe == probe) return;  // the probe is +-0 or NaN
+      // Loops, not unrolled: this path must not raise the march's registers.
+#pragma unroll 1
+      for (int m = 0; m < (k_end - k) * RY * G * NE; ++m) {
+        const int e = m % NE, g = m / NE % G, r = m / (NE * G) % RY, kk = k + m / (NE * G * RY);
+        const int64_t j = j0 + ty * RY + r;
+        if (e >= cells_x || j >= grid.n[1]) continue;
+        const T* plane = target - (k_end - kk) * plane_stride;
+        record_if_bad(plane[g * grid.comp_stride + r * row_stride + e * kStep], g, e, j, kk);
+      }
+      probe = T(0);
+    }
+  }
+};
+
 // A bound of blocks per SM only where a shape asks for one: even a bound of 1 changes
 // ptxas's choices, and the 19-point diffusion kernel ran slower with it
 // (docs/performance-history.md, 'Reaction-diffusion models, GPU', earlier measurements).
@@ -380,7 +704,7 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   using P = Piece<T>;
   constexpr int V = P::V, TY = Shape::TY, RY = Shape::RY, TH = Shape::TH, G = Shape::G, NE = Shape::NE;
   constexpr int PIECES_X = Shape::PIECES_X, PIECES = Shape::PIECES, LOADS = Shape::LOADS;
-  constexpr int R = Shape::REACH, RING = Shape::RING;
+  constexpr int R = Shape::REACH;
   static_assert(R == Cells::kReach, "the shape's halo is the operation's reach");
   constexpr bool STRIDED = Shape::STRIDED;
   extern __shared__ __align__(16) unsigned char ring_bytes[];  // one name for every instantiation
@@ -462,281 +786,27 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
     }
   }
 
-  // Starts copying plane p (k = k0 - R + p) into its ring slot; always commits a group
-  // (empty past the last plane) so that the groups still pending are counted the same
-  // way. `next` is plane p's first value of component c_in (planes are issued in order).
+  // What the steps hold across the march: the next plane to copy, the queues of values
+  // (and, reach 2, of potentials), the health probe.
   const T* next = plane0;
-  // Plane p's ring slot. p >= 0: an unsigned remainder is one AND for a ring of 4,
-  // where a signed one takes four instructions (SASS), twice per plane.
-  auto ring_slot = [](int p) { return static_cast<int>(static_cast<unsigned>(p) % RING); };
-  auto issue = [&](int p) {
-    if (p <= last_plane) {
-      const T* plane = next;
-      if constexpr ((Cells::kCopiedHalo & 4) != 0 || R > 1) {  // the z ghosts' planes (HaloPlan)
-        const int k = k0 - R + p;
-        if (k < 0 || k >= grid.n[2]) plane += (halo_source(k, grid.n[2], halo.source[2]) - k) * plane_stride;
-      }
-#pragma unroll
-      for (int g = 0; g < G; ++g) {
-        P* dst = ring + (ring_slot(p) * G + g) * PIECES + tid;
-#pragma unroll
-        for (int l = 0; l < LOADS; ++l)
-          if (loads[l]) __pipeline_memcpy_async(dst + l * TX * TY, plane + g * grid.comp_stride + offset[l], sizeof(P));
-      }
-      next += plane_stride;
-    }
-    __pipeline_commit();
-  };
   T q[G][3][RY + 2][NE * Shape::QW];
-  auto take = [&](int p, auto z) {
-    constexpr int Z = decltype(z)::value;
-#pragma unroll
-    for (int g = 0; g < G; ++g) {
-      const P* slot = ring + (ring_slot(p) * G + g) * PIECES + (ty * RY + R - 1) * PIECES_X;
-#pragma unroll
-      for (int r = 0; r < RY + 2; ++r) {
-        if constexpr (STRIDED) {
-          // Cell e of the thread is value V + tx + 32 e of its halo row.
-          const T* row = reinterpret_cast<const T*>(slot + r * PIECES_X) + V + tx;
-#pragma unroll
-          for (int e = 0; e < NE; ++e)
-#pragma unroll
-            for (int d = 0; d < 3; ++d)
-              q[g][Z][r][e * 3 + d] = row[e * TX + d - 1 + (d == 0 ? mirror_lo : (d == 2 ? mirror_hi : 0))];
-        } else {
-          const P left = slot[r * PIECES_X + tx], mid = slot[r * PIECES_X + tx + 1], right = slot[r * PIECES_X + tx + 2];
-          q[g][Z][r][0] = left.v[V - 1];
-#pragma unroll
-          for (int e = 0; e < V; ++e) q[g][Z][r][e + 1] = mid.v[e];
-          q[g][Z][r][V + 1] = right.v[0];
-        }
-      }
-    }
-  };
+  using Steps = MarchSteps<Points, Shape, T, Cells, decltype(cell)>;
+  typename Steps::PotentialSource halo_cell[Steps::HALO_CELLS];
+  T qmu[R > 1 ? 3 : 1][RY + 2][3];
+  T probe = T(0);
+  Steps m{grid, cells, halo, health, checked, ring, mu_ring, x_ghost, c0, k0, last_plane, i0, j0, tx, ty, tid,
+          plane_stride, row_stride, cell, offset, loads, x, mirror_lo, mirror_hi, cells_x, inside, next, at, target,
+          feeds_lo, feeds_hi, q, halo_cell, qmu, probe};
+  m.plan_potential_halo();
+  m.start();
   using Z0 = std::integral_constant<int, 0>;
   using Z1 = std::integral_constant<int, 1>;
   using Z2 = std::integral_constant<int, 2>;
-
-  // Reach 2 (FusedPotential): where the potential of tile cell (lx, ly) goes in a plane
-  // of potentials (mu), and the ring offset of the cell it is computed at (at) with its
-  // x-neighbours' offsets from there (lo, hi). A potential ghost that mirrors its cell
-  // (NOFLUX) is that cell's potential, computed there; one that wraps is computed from
-  // the wrapped values around it, the operands of the cell it copies in the same places
-  // (the potential pass's values, bit for bit). A mirrored x has no ghosts in the ring:
-  // a face cell is its own neighbour across the face.
-  constexpr int ROW = PIECES_X * V;  // values per ring row
-  struct PotentialSource {
-    int mu, at, lo, hi;
-  };
-  auto potential_source = [&](int lx, int ly) {
-    int ex = lx, ey = ly;
-    if constexpr (R > 1) {
-      if (cells.fused.mu_mirror[0]) ex = static_cast<int>(min(max(i0 + lx, int64_t(0)), grid.n[0] - 1) - i0);
-      if (cells.fused.mu_mirror[1]) ey = static_cast<int>(min(max(j0 + ly, int64_t(0)), grid.n[1] - 1) - j0);
-    }
-    const bool x_mirrored = halo.source[0] == kMirrored;
-    return PotentialSource{ly * Shape::MU_ROW + lx, ey * ROW + ex, x_mirrored && i0 + ex == 0 ? 0 : -1,
-                           x_mirrored && i0 + ex == grid.n[0] - 1 ? 0 : 1};
-  };
-  // The halo cells of the potentials' planes this thread computes, fixed for the march:
-  // rows -1 and TH, then columns -1 and WIDTH.
-  constexpr int MU_HALO = 2 * Shape::MU_ROW + 2 * TH;
-  constexpr int HALO_CELLS = R > 1 ? (MU_HALO + TX * TY - 1) / (TX * TY) : 1;
-  PotentialSource halo_cell[HALO_CELLS];
-  if constexpr (R > 1) {
-#pragma unroll
-    for (int m = 0; m < HALO_CELLS; ++m) {
-      const int h = min(tid + m * TX * TY, MU_HALO - 1), side = h - 2 * Shape::MU_ROW;
-      halo_cell[m] = h < 2 * Shape::MU_ROW ? potential_source(h % Shape::MU_ROW - 1, h < Shape::MU_ROW ? -1 : TH)
-                                           : potential_source(side < TH ? -1 : Shape::WIDTH, side % TH);
-    }
-  }
-
-  // The potentials of ring plane p, over the tile and its halo, into plane `ms` of the
-  // potential ring. The thread's own cells inside the grid read planes p-1 and p from
-  // queue slots ZL and ZM where FromQueue (the march holds them), plane p+1 from the
-  // ring at fixed offsets (a mirrored x from mirror_lo / mirror_hi, as in take); those
-  // past the grid's edge are halo cells of their neighbours.
-  auto potentials = [&](int p, int ms, auto lo, auto mid, auto from_queue) {
-    if constexpr (R > 1) {
-      constexpr int ZL = decltype(lo)::value, ZM = decltype(mid)::value;
-      constexpr bool kFromQueue = decltype(from_queue)::value;
-      const PotentialTerms<T>& pt = cells.fused.slot;  // of component 0, the tile's one
-      auto plane = [&](int pp) {  // cell (0, 0) of ring plane pp
-        return reinterpret_cast<const T*>(ring + ring_slot(pp) * PIECES) + R * ROW + V;
-      };
-      const T *below = plane(p - 1), *here = plane(p), *above = plane(p + 1);
-      T* mu = mu_ring + ms * Shape::MU_PLANE + Shape::MU_ROW + 1;  // cell (0, 0)
-      auto compute = [&](const PotentialSource& src) {
-        auto at = [&](int dx, int dy, int dz) {
-          const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
-          return pl[src.at + dy * ROW + (dx < 0 ? src.lo : (dx > 0 ? src.hi : 0))];
-        };
-        mu[src.mu] = chemical_potential<Points>(at, pt);
-      };
-#pragma unroll
-      for (int r = 0; r < RY; ++r) {
-        if (!inside[r]) {
-          compute(potential_source(tx, ty * RY + r));
-          continue;
-        }
-        const int cell = (ty * RY + r) * ROW + tx;
-        auto at = [&](int dx, int dy, int dz) {
-          if (kFromQueue && dz < 1) return q[0][dz < 0 ? ZL : ZM][r + 1 + dy][1 + dx];
-          const T* pl = dz < 0 ? below : (dz == 0 ? here : above);
-          return pl[cell + dy * ROW + dx + (dx < 0 ? mirror_lo : (dx > 0 ? mirror_hi : 0))];
-        };
-        mu[(ty * RY + r) * Shape::MU_ROW + tx] = chemical_potential<Points>(at, pt);
-      }
-#pragma unroll
-      for (int m = 0; m < HALO_CELLS; ++m)
-        if (tid + m * TX * TY < MU_HALO) compute(halo_cell[m]);
-    }
-  };
-  // The potentials around the thread's cells in queue slot Z, from plane ms of their
-  // ring (the QueueAt layout).
-  T qmu[R > 1 ? 3 : 1][RY + 2][3];
-  auto take_potentials = [&](int ms, auto z) {
-    constexpr int Z = decltype(z)::value;
-    const T* src = mu_ring + ms * Shape::MU_PLANE + ty * RY * Shape::MU_ROW + tx;
-#pragma unroll
-    for (int r = 0; r < RY + 2; ++r)
-#pragma unroll
-      for (int d = 0; d < 3; ++d) qmu[Z][r][d] = src[r * Shape::MU_ROW + d];
-  };
-  using NoQueue = std::false_type;
-
-  // Planes 0 .. RING-1 start at once; planes 0 .. 2R-1 are needed first.
-  for (int p = 0; p < RING; ++p) issue(p);
-  __pipeline_wait_prior(RING - 2 * R);
-  __syncthreads();
-  // A mirrored z face's potential ghost plane is the face plane's (not computed).
-  if constexpr (R > 1) {
-    const bool mirror_lo_z = cells.fused.mu_mirror[2] && k0 == 0;
-    if (!mirror_lo_z) potentials(R - 1, 0, Z0{}, Z0{}, NoQueue{});  // plane k0 - 1
-    potentials(R, 1, Z0{}, Z0{}, NoQueue{});                        // plane k0
-  }
-  take(R - 1, Z0{});
-  take(R, Z1{});
-  if constexpr (R > 1) {
-    __syncthreads();
-    take_potentials(cells.fused.mu_mirror[2] && k0 == 0 ? 1 : 0, Z0{});
-    take_potentials(1, Z1{});
-  }
-  // probe: NaN when any new value of the thread's since the last health test is NaN or
-  // Inf (v * 0 is 0 for every finite v). Tested once per three planes (check_planes) in
-  // the model kernels of reach 1, which gain from it; per row elsewhere: in 19-point
-  // double diffusion it raised the registers (128 -> 154) and lost an SM's second block,
-  // and fused double Cahn-Hilliard lost too (docs/performance-history.md,
-  // 'Reaction-diffusion models, GPU', the health test once per three planes).
-  constexpr bool kCheckPerRow = !STRIDED || R > 1;
-  T probe = T(0);
-  // Records new value `bad` of group component g at cell e of row j, plane k, if it is
-  // not finite (rare).
-  auto record_if_bad = [&](T bad, int g, int e, int64_t j, int k) {
-    if (!is_finite(bad))
-      atomicMin(health.first_bad, health_key(health.step, bad_position(health, grid.n, c0 + g, x + e * kStep, j, k)));
-  };
-  // Plane k (p = k - k0 + R). Issued so far: planes 0 .. p-R+RING-1, so waiting until
-  // at most RING-1-2R groups are pending means plane p+R has landed. After the barrier
-  // no step reads plane p-R any more (the last did up to R-1 planes below its own), so
-  // its slot gets plane p-R+RING. With a reach of 2 the potentials of plane k+1 come
-  // next, and a second barrier.
-  auto step = [&](int k, auto below, auto here, auto above) {
-    constexpr int B = decltype(below)::value, H = decltype(here)::value, A = decltype(above)::value;
-    const int p = k - k0 + R;
-    __pipeline_wait_prior(RING - 1 - 2 * R);
-    __syncthreads();
-    take(p + 1, above);
-    issue(p - R + RING);
-    if constexpr (R > 1) {
-      const bool mirror_hi_z = cells.fused.mu_mirror[2] && k + 1 == grid.n[2];
-      if (!mirror_hi_z) potentials(p + 1, A, here, above, std::true_type{});
-      __syncthreads();
-      take_potentials(mirror_hi_z ? H : A, above);
-    }
-#pragma unroll
-    for (int r = 0; r < RY; ++r) {
-      if (!inside[r]) continue;
-      T result[G][NE];
-      if constexpr (kCheckPerRow) probe = T(0);
-#pragma unroll
-      for (int e = 0; e < NE; ++e) {
-        // Cells past the grid's x edge are not computed where a thread owns more than one
-        // cell 32 apart (a model's operation reads the wind and potential of its cell).
-        if constexpr (STRIDED && NE > 1)
-          if (e >= cells_x) continue;
-        auto values = [&](int g) { return QueueAt<Shape, T, B, H, A>{q[g], r, e}; };
-        auto store = [&](int g, T v) {
-          result[g][e] = v;
-          if (e < cells_x) probe += v * T(0);
-        };
-        if constexpr (R > 1) {  // the potentials' queue
-          auto potential = [&](int) { return QueueAt<Shape, T, B, H, A>{qmu, r, e}; };
-          cell(values, potential, at + r * row_stride + e * kStep, store);
-        } else {
-          cell(values, at + r * row_stride + e * kStep, store);
-        }
-      }
-      if (kCheckPerRow && checked && probe != probe) {  // rare: record each bad value (probe is +-0 or NaN)
-#pragma unroll
-        for (int g = 0; g < G; ++g)
-#pragma unroll
-          for (int e = 0; e < NE; ++e)
-            if (e < cells_x) record_if_bad(result[g][e], g, e, j0 + ty * RY + r, k);
-      }
-#pragma unroll
-      for (int g = 0; g < G; ++g) {
-        T* row = target + g * grid.comp_stride + r * row_stride;
-        if (!STRIDED && cells_x == NE) {
-          P piece;
-#pragma unroll
-          for (int e = 0; e < NE; ++e) piece.v[e] = result[g][e];
-          *reinterpret_cast<P*>(row) = piece;
-        } else {  // one value per lane, or the last piece of a row that ends inside it
-#pragma unroll
-          for (int e = 0; e < NE; ++e)
-            if (e < cells_x) row[e * kStep] = result[g][e];
-        }
-        if (kXGhosts && (feeds_lo & feeds_hi) != -1) {  // rare: a thread at an x face
-#pragma unroll
-          for (int e = 0; e < NE; ++e)
-#pragma unroll
-            for (int side = 0; side < 2; ++side)
-              if (e == (side == 0 ? feeds_lo : feeds_hi)) {
-                const FedGhost& ghost = x_ghost[g][side];
-                row[ghost.at - x] = ghost_from(ghost.face, result[g][e]);
-              }
-        }
-      }
-    }
-    at += plane_stride;
-    target += plane_stride;
-  };
-  // After planes k .. k_end-1 (target is past them): rare, with a NaN probe, the
-  // thread reads back what it stored there and records each bad value. One test per
-  // three planes instead of one per row (SASS: about 4 instructions per model cell), and
-  // one copy of this path instead of one per row.
-  auto check_planes = [&](int k, int k_end) {
-    if constexpr (!kCheckPerRow) {
-      if (!checked || probe == probe) return;  // the probe is +-0 or NaN
-      // Loops, not unrolled: this path must not raise the march's registers.
-#pragma unroll 1
-      for (int m = 0; m < (k_end - k) * RY * G * NE; ++m) {
-        const int e = m % NE, g = m / NE % G, r = m / (NE * G) % RY, kk = k + m / (NE * G * RY);
-        const int64_t j = j0 + ty * RY + r;
-        if (e >= cells_x || j >= grid.n[1]) continue;
-        const T* plane = target - (k_end - kk) * plane_stride;
-        record_if_bad(plane[g * grid.comp_stride + r * row_stride + e * kStep], g, e, j, kk);
-      }
-      probe = T(0);
-    }
-  };
   for (int k = k0; k < k1; k += 3) {  // uniform across the block: the barriers inside are safe
-    step(k, Z0{}, Z1{}, Z2{});
-    if (k + 1 < k1) step(k + 1, Z1{}, Z2{}, Z0{});
-    if (k + 2 < k1) step(k + 2, Z2{}, Z0{}, Z1{});
-    check_planes(k, min(k + 3, k1));
+    m.step(k, Z0{}, Z1{}, Z2{});
+    if (k + 1 < k1) m.step(k + 1, Z1{}, Z2{}, Z0{});
+    if (k + 2 < k1) m.step(k + 2, Z2{}, Z0{}, Z1{});
+    m.check_planes(k, min(k + 3, k1));
   }
   __pipeline_wait_prior(0);  // no copy may outlive the block
 }
