@@ -200,7 +200,7 @@ opsplit_pcpd_s::opsplit_pcpd_s(Context& ctx, int algorithm, int64_t L, int64_t r
   lattice_ = Buffer(ctx, replica_bytes() * replicas_);
   if (ctx.is_cuda()) device_counts_ = Buffer(ctx, 2 * replicas_ * sizeof(int64_t));
   std::tie(exact_, multispin_) = rates_for(p_, d_);
-  store(0, stage(0, 1.0).data(), replica_bytes() * replicas_);
+  lattice_.copy_in(stage(0, 1.0).data(), replica_bytes() * replicas_);
   if (!group_.distributed()) start_series();  // a group's processes take it together
 }
 
@@ -288,7 +288,7 @@ void opsplit_pcpd_s::initialize(uint64_t seed, double density) {
         check_probability(density, "density");
         staged = stage(seed, density);
       },
-      [&] { store(0, staged.data(), staged.size()); });
+      [&] { lattice_.copy_in(staged.data(), staged.size()); });
   seed_ = seed;  // every process stored its lattices
   done_ = 0;
   start_series();
@@ -362,28 +362,10 @@ void opsplit_pcpd_s::from_stored(const uint8_t* stored, uint8_t* sites) const {
     std::memcpy(sites, stored, L_);
 }
 
-// Host bytes into the lattice buffer at `offset` (waits: the host bytes may go), and out.
-void opsplit_pcpd_s::store(uint64_t offset, const void* host, uint64_t bytes) {
-  uint8_t* dst = lattice_.as<uint8_t>() + offset;
-  if (context().is_cuda()) {
-    context().device().copy_to_device(dst, host, bytes);
-    context().device().synchronize();
-  } else {
-    std::memcpy(dst, host, bytes);
-  }
-}
-void opsplit_pcpd_s::load(uint64_t offset, void* host, uint64_t bytes) const {
-  const uint8_t* src = lattice_.as<uint8_t>() + offset;
-  if (context().is_cuda())
-    context().device().copy_to_host(host, src, bytes);
-  else
-    std::memcpy(host, src, bytes);
-}
-
 void opsplit_pcpd_s::get_lattice(int64_t replica, uint8_t* sites) const {
   const uint64_t r = check_replica(replica, sites);
   std::vector<uint8_t> stored(replica_bytes());
-  load(r * stored.size(), stored.data(), stored.size());
+  lattice_.copy_out(stored.data(), stored.size(), r * stored.size());
   from_stored(stored.data(), sites);
 }
 
@@ -391,7 +373,7 @@ void opsplit_pcpd_s::set_lattice(int64_t replica, const uint8_t* sites) {
   const uint64_t r = check_replica(replica, sites);
   std::vector<uint8_t> stored(replica_bytes());
   to_stored(sites, stored.data());
-  store(r * stored.size(), stored.data(), stored.size());
+  lattice_.copy_in(stored.data(), stored.size(), r * stored.size());
   if (done_ != 0) return;
   // At time 0 the series starts from the lattices set: now, or (a group's collective
   // point) at the next run.

@@ -73,8 +73,6 @@ struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::Con
   uint64_t replica_bytes() const;  // a replica's stored bytes
   void to_stored(const uint8_t* sites, uint8_t* stored) const;
   void from_stored(const uint8_t* stored, uint8_t* sites) const;
-  void store(uint64_t offset, const void* host, uint64_t bytes);
-  void load(uint64_t offset, void* host, uint64_t bytes) const;
 
   int algorithm_;
   opsplit::Group group_;
