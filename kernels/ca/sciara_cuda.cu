@@ -10,10 +10,28 @@
 #include <climits>
 #include <string>
 
-#include "ca/sciara_cuda.hpp"
+#include "ca/lava_backend.hpp"
+#include "core/buffer.hpp"
+#include "core/error.hpp"
 
 namespace opsplit::ca {
 namespace {
+
+// What the device keeps of a lava grid between launches, read back after them.
+struct LavaDeviceState {
+  long long box[4];               // r0, r1, c0, c1 (empty: r0 past every row, so that minima take a cell)
+  long long step_box[4];          // a block's: the box at its step's start, what the step reads
+  long long box_copies[2][4];     // fv2, one process: the box read and the box grown by a step
+  double time;                    // fv3: the sum of the clocks, s
+  long long steps;                // fv3: steps done
+  double emitted_sum, emitted_error;  // fv3: the thickness the vents emitted (a CompensatedSum)
+  unsigned long long shortest[2];     // fv3: a step's shortest time, the bits of a double >= 0 (the step's parity)
+  long long stalled;                  // fv3: 1 when a step's clock could not advance the time (the steps stopped)
+};
+
+// Steps per launch: the launch after next is sized from the box the launch before
+// read back (the region grows by at most a cell a step meanwhile).
+constexpr int kLavaStepsPerLaunch = 32;
 
 namespace cg = cooperative_groups;
 constexpr int kThreads = 256;  // fv3's blocks (fv2's: kLavaThreads)
@@ -328,41 +346,91 @@ __global__ void __launch_bounds__(kThreads, 2)
   found.grow(state->box);
 }
 
-}  // namespace
+// A lava grid's steps on the context's stream. One process: launches of several steps,
+// each step's region the cells of the device's box of lava (every cell that has held
+// lava, and the vents) grown by one, the box grown on the device as the lava spreads;
+// the host reads the box back without waiting on the launch just made, only to size the
+// launches. A block of a distributed grid: a step at a time, the host between the phases.
+class CudaLava final : public LavaBackend, public LavaLaunches {
+ public:
+  explicit CudaLava(Context& ctx);
+  ~CudaLava() override { release(); }
+  CudaLava(const CudaLava&) = delete;
+  CudaLava& operator=(const CudaLava&) = delete;
 
-struct LavaLauncher::Slot {
-  cudaEvent_t done = nullptr;
-  LavaDeviceState* state = nullptr;  // pinned host memory: the state after the launch
-  int64_t steps = 0;                 // launched_steps_ after the launch
-  bool pending = false;
+  bool fv2_pairs() const override { return true; }
+  void set_vents(std::vector<LavaVentSchedule> schedules, std::vector<double> rates) override;
+  const LavaVentSchedule* vents() const override { return vents_.as<const LavaVentSchedule>(); }
+  void set_state(const LavaState& s) override;
+  bool read_state(LavaState& s) override;
+
+  void emit(const LavaPlanes& g, int current, const LavaVents& vents, int64_t step) override;
+  bool step(const LavaPlanes& g, const LavaStepPlace& at, int current, const LavaConstants& k, LavaBox&) override;
+  double motions(const LavaPlanes& g, const LavaStepPlace& at, int cur, const Lava3Constants& k,
+                 const LavaBox&) override;
+  void flows(const LavaPlanes& g, const LavaStepPlace& at, int cur, double clock, double now, const LavaVents& vents,
+             const LavaBox& vent_box, const Lava3Constants& k, LavaBox&) override;
+  void pack(const LavaSlab& slab, double* to) override;
+  void unpack(const LavaSlab& slab, const double* from, LavaBox&) override;
+
+  LavaLaunches* launches() override { return this; }
+  void steps(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box, int64_t first_step,
+             int64_t n, bool all_cells, const LavaConstants& k) override;
+  void steps3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents, const LavaBox& vent_box,
+              int64_t n, double until, bool all_cells, const Lava3Constants& k) override;
+
+ private:
+  struct Slot {
+    cudaEvent_t done = nullptr;
+    LavaDeviceState* state = nullptr;  // pinned host memory: the state after the launch
+    int64_t steps = 0;                 // launched_steps_ after the launch
+    bool pending = false;
+  };
+  void release() noexcept;
+  // Waits for the launch before last (two in flight at most) and takes its read-back;
+  // the number of blocks for a launch of nsteps whose region may grow from the box.
+  int prepare(const LavaPlanes& g, int nsteps, bool all_cells, const void* kernel, int threads);
+  void finish(int nsteps);  // after a launch: its read-back queued
+  // Blocks for a block's grid-stride launch over `work` items of `per_block` each.
+  int blocks_for(int64_t work, int per_block);
+  // The device's box and clock as a read-back found them.
+  void take(const LavaDeviceState& d, int64_t at);
+
+  Context& ctx_;
+  LavaDeviceState* device_state_ = nullptr;
+  Slot slots_[2];  // two launches' read-backs, alternating
+  int launches_ = 0;
+  int64_t launched_steps_ = 0;
+  LavaBox known_;               // the latest box read back
+  int64_t known_at_ = 0;        // launched_steps_ when known_ was true
+  double known_time_ = 0.0;     // fv3: the latest time read back
+  bool known_stalled_ = false;  // fv3: the latest read back stopped on a stall
+  int max_blocks_ = 0, max_blocks3_ = 0;
+  int sms_ = 0;                 // the device's multiprocessors (a block's launches)
+  double* shortest_ = nullptr;  // pinned: a block's shortest time, read back
+  Buffer vents_, rates_;        // the vents' schedules and their rates
 };
 
-LavaLauncher::LavaLauncher(Context& ctx) : ctx_(ctx) {
-  slots_ = new Slot[2];
+CudaLava::CudaLava(Context& ctx) : ctx_(ctx) {
   try {
     check(cudaMalloc(&device_state_, sizeof(LavaDeviceState)), "cudaMalloc");
-    for (int i = 0; i < 2; ++i) {
-      check(cudaEventCreateWithFlags(&slots_[i].done, cudaEventDisableTiming), "cudaEventCreate");
-      check(cudaHostAlloc(&slots_[i].state, sizeof(LavaDeviceState), cudaHostAllocDefault), "cudaHostAlloc");
+    for (Slot& slot : slots_) {
+      check(cudaEventCreateWithFlags(&slot.done, cudaEventDisableTiming), "cudaEventCreate");
+      check(cudaHostAlloc(&slot.state, sizeof(LavaDeviceState), cudaHostAllocDefault), "cudaHostAlloc");
     }
     check(cudaHostAlloc(&shortest_, sizeof(double), cudaHostAllocDefault), "cudaHostAlloc");
-    set_state(LavaBox{}, 0.0, 0, CompensatedSum{});  // a new grid's: read back before any launch
+    set_state(LavaState{});  // a new grid's: read back before any launch
   } catch (...) {
     release();
     throw;
   }
 }
 
-LavaLauncher::~LavaLauncher() { release(); }
-
-void LavaLauncher::release() noexcept {
-  if (slots_ != nullptr) {
-    for (int i = 0; i < 2; ++i) {
-      if (slots_[i].done != nullptr) cudaEventDestroy(slots_[i].done);
-      if (slots_[i].state != nullptr) cudaFreeHost(slots_[i].state);
-    }
-    delete[] slots_;
-    slots_ = nullptr;
+void CudaLava::release() noexcept {
+  for (Slot& slot : slots_) {
+    if (slot.done != nullptr) cudaEventDestroy(slot.done);
+    if (slot.state != nullptr) cudaFreeHost(slot.state);
+    slot = Slot{};
   }
   if (device_state_ != nullptr) cudaFree(device_state_);
   device_state_ = nullptr;
@@ -370,19 +438,46 @@ void LavaLauncher::release() noexcept {
   shortest_ = nullptr;
 }
 
-void LavaLauncher::set_state(const LavaBox& box, double time, int64_t steps, const CompensatedSum& emitted) {
+void CudaLava::set_vents(std::vector<LavaVentSchedule> schedules, std::vector<double> rates) {
+  Buffer rates_on_device(ctx_, rates.size() * sizeof(double));
+  Buffer schedules_on_device(ctx_, schedules.size() * sizeof(LavaVentSchedule));
+  for (LavaVentSchedule& v : schedules) v.rates = rates_on_device.as<const double>() + (v.rates - rates.data());
+  rates_on_device.copy_in(rates.data(), rates.size() * sizeof(double));
+  schedules_on_device.copy_in(schedules.data(), schedules.size() * sizeof(LavaVentSchedule));
+  rates_ = std::move(rates_on_device);
+  vents_ = std::move(schedules_on_device);
+}
+
+void CudaLava::set_state(const LavaState& s) {
   LavaDeviceState d{};
+  const LavaBox& box = s.box;
   d.box[0] = box.empty() ? LLONG_MAX : box.r0, d.box[1] = box.r1, d.box[2] = box.empty() ? LLONG_MAX : box.c0;
   d.box[3] = box.c1;
-  d.time = time, d.steps = steps, d.emitted_sum = emitted.sum, d.emitted_error = emitted.error;
+  d.time = s.time, d.steps = s.steps, d.emitted_sum = s.emitted.sum, d.emitted_error = s.emitted.error;
   d.shortest[0] = d.shortest[1] = 0x7ff0000000000000ull;  // +infinity
   ctx_.device().copy_to_device(device_state_, &d, sizeof d);
   ctx_.device().synchronize();  // d is on this stack frame
-  for (int i = 0; i < 2; ++i) slots_[i].pending = false;
-  known_ = box, known_at_ = launched_steps_, known_time_ = time, known_stalled_ = false;
+  for (Slot& slot : slots_) slot.pending = false;
+  known_ = box, known_at_ = launched_steps_, known_time_ = s.time, known_stalled_ = false;
 }
 
-int LavaLauncher::prepare(const LavaPlanes& g, int nsteps, bool all_cells, const void* kernel, int threads) {
+void CudaLava::take(const LavaDeviceState& d, int64_t at) {
+  known_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]};
+  known_at_ = at, known_time_ = d.time, known_stalled_ = d.stalled != 0;
+}
+
+bool CudaLava::read_state(LavaState& s) {
+  LavaDeviceState d{};
+  ctx_.device().copy_to_host(&d, device_state_, sizeof d);  // waits for the stream
+  for (Slot& slot : slots_) slot.pending = false;
+  take(d, launched_steps_);
+  s.box = known_.empty() ? LavaBox{} : known_;
+  s.time = d.time, s.steps = d.steps, s.emitted.sum = d.emitted_sum, s.emitted.error = d.emitted_error;
+  s.stalled = known_stalled_;
+  return true;
+}
+
+int CudaLava::prepare(const LavaPlanes& g, int nsteps, bool all_cells, const void* kernel, int threads) {
   int& max_blocks = kernel == reinterpret_cast<const void*>(lava_steps_kernel) ? max_blocks_ : max_blocks3_;
   if (max_blocks == 0) {  // all blocks of a cooperative launch must be resident at once
     int per_sm = 0, sms = 0;
@@ -395,9 +490,7 @@ int LavaLauncher::prepare(const LavaPlanes& g, int nsteps, bool all_cells, const
   Slot& slot = slots_[launches_ % 2];
   if (slot.pending) {
     check(cudaEventSynchronize(slot.done), "the device work of this context");
-    const LavaDeviceState& d = *slot.state;
-    known_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]};
-    known_at_ = slot.steps, known_time_ = d.time, known_stalled_ = d.stalled != 0;
+    take(*slot.state, slot.steps);
     slot.pending = false;
   }
   // As many blocks as this launch's last region has tiles, up to what is resident.
@@ -410,7 +503,7 @@ int LavaLauncher::prepare(const LavaPlanes& g, int nsteps, bool all_cells, const
   return static_cast<int>(std::clamp<int64_t>(tiles, 1, max_blocks));
 }
 
-void LavaLauncher::finish(int nsteps) {
+void CudaLava::finish(int nsteps) {
   const auto stream = static_cast<cudaStream_t>(ctx_.device().stream());
   Slot& slot = slots_[launches_ % 2];
   launched_steps_ += nsteps, ++launches_;
@@ -431,69 +524,82 @@ void launch_cooperative(Context& ctx, void (*kernel)(Args...), int blocks, int t
         what);
 }
 
-void LavaLauncher::launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
-                          int64_t first_step, int nsteps, bool all_cells, const LavaConstants& k) {
-  const int blocks = prepare(g, nsteps, all_cells, reinterpret_cast<const void*>(lava_steps_kernel), kLavaThreads);
-  launch_cooperative(ctx_, lava_steps_kernel, blocks, kLavaThreads, "cudaLaunchCooperativeKernel(lava_steps_kernel)",
-                     g, current,
-                     vents, vent_box, first_step, nsteps, all_cells, k, device_state_);
-  finish(nsteps);
+void CudaLava::steps(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
+                     int64_t first_step, int64_t n, bool all_cells, const LavaConstants& k) {
+  for (int64_t done = 0; done < n;) {
+    const int m = static_cast<int>(std::min<int64_t>(n - done, kLavaStepsPerLaunch));
+    const int blocks = prepare(g, m, all_cells, reinterpret_cast<const void*>(lava_steps_kernel), kLavaThreads);
+    launch_cooperative(ctx_, lava_steps_kernel, blocks, kLavaThreads,
+                       "cudaLaunchCooperativeKernel(lava_steps_kernel)", g, current, vents, vent_box,
+                       first_step + done, m, all_cells, k, device_state_);
+    finish(m);
+    done += m, current ^= m & 1;
+  }
 }
 
-void LavaLauncher::launch3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents,
-                           const LavaBox& vent_box, int nsteps, double until, bool all_cells, const Lava3Constants& k) {
-  const int blocks = prepare(g, nsteps, all_cells, reinterpret_cast<const void*>(lava3_steps_kernel), kThreads);
-  launch_cooperative(ctx_, lava3_steps_kernel, blocks, kThreads, "cudaLaunchCooperativeKernel(lava3_steps_kernel)", g,
-                     current,
-                     static_cast<long long>(steps), vents, vent_box, nsteps, until, all_cells, k, device_state_);
-  finish(nsteps);
+void CudaLava::steps3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents,
+                      const LavaBox& vent_box, int64_t n, double until, bool all_cells, const Lava3Constants& k) {
+  // Until n steps or the time read back (a launch or two late) reaches until; a launch
+  // that starts at until, or after a stall, does nothing.
+  for (int64_t launched = 0; launched < n && known_time_ < until && !known_stalled_;) {
+    const int m = static_cast<int>(std::min<int64_t>(n - launched, kLavaStepsPerLaunch));
+    const int blocks = prepare(g, m, all_cells, reinterpret_cast<const void*>(lava3_steps_kernel), kThreads);
+    launch_cooperative(ctx_, lava3_steps_kernel, blocks, kThreads, "cudaLaunchCooperativeKernel(lava3_steps_kernel)",
+                       g, current, static_cast<long long>(steps), vents, vent_box, m, until, all_cells, k,
+                       device_state_);
+    finish(m);
+    launched += m;
+  }
 }
 
-int LavaLauncher::blocks_for(int64_t work, int per_block) {
+int CudaLava::blocks_for(int64_t work, int per_block) {
   if (sms_ == 0)
     check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, ctx_.device().id()), "cudaDeviceGetAttribute");
   // Enough to fill the device a few times over; the kernels stride over the rest.
   return static_cast<int>(std::clamp<int64_t>((work + per_block - 1) / per_block, 1, int64_t(sms_) * 8));
 }
 
-namespace {
 cudaStream_t stream_of(Context& ctx) { return static_cast<cudaStream_t>(ctx.device().stream()); }
-}  // namespace
 
-void LavaLauncher::emit(const LavaPlanes& g, int current, const LavaVents& vents, int64_t step) {
+void CudaLava::emit(const LavaPlanes& g, int current, const LavaVents& vents, int64_t step) {
   if (vents.count == 0) return;
   lava_emit_kernel<<<1, 1, 0, stream_of(ctx_)>>>(g, current, vents, step);
   check(cudaGetLastError(), "lava_emit_kernel");
 }
 
-void LavaLauncher::pack(const LavaSlab& slab, double* to) {
+void CudaLava::pack(const LavaSlab& slab, double* to) {
   lava_pack_kernel<<<blocks_for(slab.values(), kThreads), kThreads, 0, stream_of(ctx_)>>>(slab, to);
   check(cudaGetLastError(), "lava_pack_kernel");
 }
 
-void LavaLauncher::unpack(const LavaSlab& slab, const double* from) {
+void CudaLava::unpack(const LavaSlab& slab, const double* from, LavaBox&) {
   lava_unpack_kernel<<<blocks_for(slab.values(), kThreads), kThreads, 0, stream_of(ctx_)>>>(slab, from, device_state_);
   check(cudaGetLastError(), "lava_unpack_kernel");
 }
 
-void LavaLauncher::step_block(const LavaPlanes& g, const LavaShape& shape, int current, const LavaBox& window,
-                              bool all_cells, const LavaConstants& k) {
+// fv2: a step of the region (the device's box grown by one) within the block, from
+// buffer `current` into the other; the tiles' rings read the ghosts.
+bool CudaLava::step(const LavaPlanes& g, const LavaStepPlace& at, int current, const LavaConstants& k, LavaBox&) {
   const cudaStream_t stream = stream_of(ctx_);
+  const LavaBox& window = at.own;
   lava_block_begin_kernel<<<1, 1, 0, stream>>>(device_state_);
   check(cudaGetLastError(), "lava_block_begin_kernel");
   const int64_t tiles = ((window.r1 - window.r0 + kTileRows) / kTileRows) * ((window.c1 - window.c0 + kTileCols) / kTileCols);
-  lava_block_step_kernel<<<blocks_for(tiles, 1), kLavaThreads, 0, stream>>>(g, shape, current, window, all_cells, k,
-                                                                           device_state_);
+  lava_block_step_kernel<<<blocks_for(tiles, 1), kLavaThreads, 0, stream>>>(g, at.shape, current, window, at.all_cells,
+                                                                           k, device_state_);
   check(cudaGetLastError(), "lava_block_step_kernel");
+  return true;
 }
 
-double LavaLauncher::motion_block(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& window,
-                                  const Lava3Constants& k) {
+// fv3: the motions of the box's cells within the ring; waits for their shortest time.
+double CudaLava::motions(const LavaPlanes& g, const LavaStepPlace& at, int cur, const Lava3Constants& k,
+                         const LavaBox&) {
   const cudaStream_t stream = stream_of(ctx_);
+  const LavaBox& window = at.ring;
   lava_block_begin_kernel<<<1, 1, 0, stream>>>(device_state_);
   check(cudaGetLastError(), "lava_block_begin_kernel");
   const int64_t cells = (window.r1 - window.r0 + 1) * (window.c1 - window.c0 + 1);
-  lava3_motion_kernel<<<blocks_for(cells, kThreads), kThreads, 0, stream>>>(g, shape, cur, window, k, device_state_);
+  lava3_motion_kernel<<<blocks_for(cells, kThreads), kThreads, 0, stream>>>(g, at.shape, cur, window, k, device_state_);
   check(cudaGetLastError(), "lava3_motion_kernel");
   check(cudaMemcpyAsync(shortest_, &device_state_->shortest[0], sizeof(double), cudaMemcpyDeviceToHost, stream),
         "cudaMemcpyAsync");
@@ -501,22 +607,22 @@ double LavaLauncher::motion_block(const LavaPlanes& g, const LavaShape& shape, i
   return *shortest_;
 }
 
-void LavaLauncher::flow_block(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& window,
-                              bool all_cells, double clock, double now, const LavaVents& vents,
-                              const LavaBox& vent_box, const Lava3Constants& k) {
+void CudaLava::flows(const LavaPlanes& g, const LavaStepPlace& at, int cur, double clock, double now,
+                     const LavaVents& vents, const LavaBox& vent_box, const Lava3Constants& k, LavaBox&) {
+  const LavaBox& window = at.own;
   const int64_t cells = (window.r1 - window.r0 + 1) * (window.c1 - window.c0 + 1);
   lava3_flow_kernel<<<blocks_for(cells, kThreads), kThreads, 0, stream_of(ctx_)>>>(
-      g, shape, cur, window, all_cells, clock, now, vents, vent_box, k, device_state_);
+      g, at.shape, cur, window, at.all_cells, clock, now, vents, vent_box, k, device_state_);
   check(cudaGetLastError(), "lava3_flow_kernel");
 }
 
-LavaDeviceState LavaLauncher::state() {
-  LavaDeviceState d{};
-  ctx_.device().copy_to_host(&d, device_state_, sizeof d);  // waits for the stream
-  for (int i = 0; i < 2; ++i) slots_[i].pending = false;
-  known_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]}, known_at_ = launched_steps_, known_time_ = d.time;
-  known_stalled_ = d.stalled != 0;
-  return d;
+std::unique_ptr<LavaBackend> make_cuda_lava(Context& ctx) { return std::make_unique<CudaLava>(ctx); }
+
+}  // namespace
+
+const LavaBackendMaker& lava_cuda_backend() {
+  static const LavaBackendMaker maker{make_cuda_lava};
+  return maker;
 }
 
 }  // namespace opsplit::ca

@@ -1,5 +1,5 @@
 // The box of a lava grid's cells a step computes, for the host's grid (sciara.hpp)
-// and the CUDA launcher (sciara_cuda.hpp) alike, which needs nothing else of the grid.
+// and its backends (lava_backend.hpp) alike, which need nothing else of the grid.
 #pragma once
 
 #include <cstdint>

@@ -10,7 +10,6 @@
 #include <map>
 #include <sstream>
 
-#include "ca/sciara_cuda.hpp"
 #include "core/text_file.hpp"
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
@@ -325,6 +324,7 @@ size_t plane_bytes(int64_t rows, int64_t cols) { return static_cast<size_t>(rows
 
 LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols, bool fv3)
     : ctx_(ctx),
+      backend_(make_lava_backend(ctx)),
       rows_(rows),
       cols_(cols),
       shape_(lava_whole_grid(rows, cols)),
@@ -340,9 +340,7 @@ LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols, bool fv3)
     if (fv3) momentum_x_[b] = Buffer(ctx, plane_bytes(rows, cols)), momentum_y_[b] = Buffer(ctx, plane_bytes(rows, cols));
   }
   if (fv3) motion_ = Buffer(ctx, kLava3MotionValues * plane_bytes(rows, cols));
-  if (ctx.is_cuda()) {
-    launcher_ = std::make_unique<LavaLauncher>(ctx);
-  } else if (!fv3) {
+  if (!paired()) {
     flows_ = Buffer(ctx, kLavaNeighbours * plane_bytes(rows, cols));
     previous_temperature_ = Buffer(ctx, plane_bytes(rows, cols));
   }
@@ -350,18 +348,18 @@ LavaGrid::LavaGrid(Context& ctx, int64_t rows, int64_t cols, bool fv3)
 
 LavaGrid::~LavaGrid() = default;
 
-double* LavaGrid::plane(LavaSubstate s, int buffer) const {
+Buffer& LavaGrid::buffer(LavaSubstate s, int buffer) {
   const int b = buffer < 0 ? current_ : buffer;
   switch (s) {
-    case LavaSubstate::altitude: return altitude_[b].as<double>();
-    case LavaSubstate::thickness: return thickness_[b].as<double>();
-    case LavaSubstate::temperature: return temperature_[b].as<double>();
-    case LavaSubstate::solidified: return solidified_.as<double>();
-    case LavaSubstate::lost: return lost_.as<double>();
-    case LavaSubstate::momentum_x: return momentum_x_[b].as<double>();
-    case LavaSubstate::momentum_y: return momentum_y_[b].as<double>();
+    case LavaSubstate::altitude: return altitude_[b];
+    case LavaSubstate::thickness: return thickness_[b];
+    case LavaSubstate::temperature: return temperature_[b];
+    case LavaSubstate::solidified: return solidified_;
+    case LavaSubstate::lost: return lost_;
+    case LavaSubstate::momentum_x: return momentum_x_[b];
+    case LavaSubstate::momentum_y: return momentum_y_[b];
   }
-  return nullptr;
+  return lost_;  // not reached: every substate is named above
 }
 
 LavaPlanes LavaGrid::planes() const {
@@ -372,16 +370,12 @@ LavaPlanes LavaGrid::planes() const {
     p.momentum_y[b] = momentum_y_[b].as<double>();
   p.motion = motion_.as<double>();
   p.solidified = solidified_.as<double>(), p.lost = lost_.as<double>();
+  p.flows = flows_.as<double>(), p.previous_temperature = previous_temperature_.as<double>();
   p.rows = rows_, p.cols = cols_;
   return p;
 }
 
-void LavaGrid::download(LavaSubstate s, double* host) const {
-  if (ctx_.is_cuda())
-    ctx_.device().copy_to_host(host, plane(s), plane_bytes(rows_, cols_));
-  else
-    std::memcpy(host, plane(s), plane_bytes(rows_, cols_));
-}
+void LavaGrid::download(LavaSubstate s, double* host) const { buffer(s).copy_out(host, plane_bytes(rows_, cols_)); }
 
 std::vector<double> LavaGrid::stored_values(LavaSubstate s, const std::string& name, const double* values,
                                             bool column_major) const {
@@ -408,10 +402,7 @@ std::vector<double> LavaGrid::stored_values(LavaSubstate s, const std::string& n
 
 void LavaGrid::store(LavaSubstate s, const std::vector<double>& stored) {
   synchronize();
-  if (ctx_.is_cuda())
-    ctx_.device().copy_to_device(plane(s), stored.data(), plane_bytes(rows_, cols_));
-  else
-    std::memcpy(plane(s), stored.data(), plane_bytes(rows_, cols_));
+  buffer(s).copy_in(stored.data(), plane_bytes(rows_, cols_));
   mirror(s);
   if (s == LavaSubstate::thickness) reset_region(stored.data());
 }
@@ -455,9 +446,9 @@ void LavaGrid::load_substate(const std::string& name, const std::string& path, c
 }
 
 // After thickness was set (the storage, row-major, on the host): the region starts
-// again from the cells that hold lava and the block's vents. CPU: the flows, scratch of a step, are cleared so
-// that no cell outside the region holds any (where none flows, a cell's kept
-// temperature is never read but multiplied by a zero flow).
+// again from the cells that hold lava and the block's vents. fv2 unpaired: the flows,
+// scratch of a step, are cleared so that no cell outside the region holds any (where
+// none flows, a cell's kept temperature is never read but multiplied by a zero flow).
 void LavaGrid::reset_region(const double* thickness) {
   box_ = LavaBox{};
   for (int64_t i = 0; i < rows_ * cols_; ++i)
@@ -469,10 +460,8 @@ void LavaGrid::reset_region(const double* thickness) {
   for (LavaSubstate s : {LavaSubstate::altitude, LavaSubstate::temperature, LavaSubstate::momentum_x,
                          LavaSubstate::momentum_y})
     mirror(s);
-  if (ctx_.is_cuda())
-    set_device_state();
-  else if (!fv3_)
-    std::memset(flows_.data(), 0, flows_.bytes());
+  set_device_state();
+  flows_.zero();
 }
 
 // A paired substate's current buffer copied into the other (nothing for a single one).
@@ -480,15 +469,12 @@ void LavaGrid::mirror(LavaSubstate s) {
   const bool single = s == LavaSubstate::solidified || s == LavaSubstate::lost;
   const bool momentum = s == LavaSubstate::momentum_x || s == LavaSubstate::momentum_y;
   if (!paired() || single || (momentum && !fv3_)) return;
-  if (ctx_.is_cuda())
-    ctx_.device().copy_on_device(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
-  else
-    std::memcpy(plane(s, current_ ^ 1), plane(s), plane_bytes(rows_, cols_));
+  buffer(s, current_ ^ 1).copy_from(buffer(s));
 }
 
-// The host's box, and fv3's time, steps and emitted thickness, to the device (the host's
-// are current: every call that changes the grid waits for the steps first).
-void LavaGrid::set_device_state() { launcher_->set_state(box_, time_, steps_, emitted_); }
+// The host's box, and fv3's time, steps and emitted thickness, to the backend (the
+// host's are current: every call that changes the grid waits for the steps first).
+void LavaGrid::set_device_state() { backend_->set_state(LavaState{box_, time_, steps_, emitted_, false}); }
 
 void LavaGrid::set_parameter(const std::string& name, double value) {
   LavaParameters p = params_;
@@ -543,22 +529,19 @@ int64_t LavaGrid::add_vent(int64_t row, int64_t col, const double* rates, int64_
   vents_.push_back({row, col, std::vector<double>(rates, rates + nslots), slot_seconds});
   const int64_t r = row - shape_.row0, c = col - shape_.col0;  // in the storage
   if (r >= own_.r0 && r <= own_.r1 && c >= own_.c0 && c <= own_.c1) box_.include(r, c), vent_box_.include(r, c);
-  if (ctx_.is_cuda()) {  // every schedule again, its rates in one device array
-    set_device_state();
-    std::vector<double> all_rates;
-    for (const LavaVent& v : vents_) all_rates.insert(all_rates.end(), v.rates.begin(), v.rates.end());
-    Buffer rates_on_device(ctx_, all_rates.size() * sizeof(double));
-    Buffer schedules(ctx_, vents_.size() * sizeof(LavaVentSchedule));
-    std::vector<LavaVentSchedule> host = host_schedules();
-    size_t offset = 0;
-    for (LavaVentSchedule& v : host) v.rates = rates_on_device.as<const double>() + offset, offset += v.nslots;
-    ctx_.device().copy_to_device(rates_on_device.data(), all_rates.data(), all_rates.size() * sizeof(double));
-    ctx_.device().copy_to_device(schedules.data(), host.data(), host.size() * sizeof(LavaVentSchedule));
-    ctx_.device().synchronize();
-    device_rates_ = std::move(rates_on_device);
-    device_vents_ = std::move(schedules);
-  }
+  set_device_state();
+  set_backend_vents();
   return static_cast<int64_t>(vents_.size()) - 1;
+}
+
+// Every schedule again, its rates in one array, to the backend.
+void LavaGrid::set_backend_vents() {
+  std::vector<double> rates;
+  for (const LavaVent& v : vents_) rates.insert(rates.end(), v.rates.begin(), v.rates.end());
+  std::vector<LavaVentSchedule> schedules = host_schedules();
+  size_t offset = 0;
+  for (LavaVentSchedule& v : schedules) v.rates = rates.data() + offset, offset += static_cast<size_t>(v.nslots);
+  backend_->set_vents(std::move(schedules), std::move(rates));
 }
 
 void LavaGrid::load_vents(const std::string& vents_path, const std::string& rates_path, const Agree& agree) {
@@ -578,18 +561,19 @@ void LavaGrid::load_vents(const std::string& vents_path, const std::string& rate
     add_vent(v.row, v.col, v.rates.data(), static_cast<int64_t>(v.rates.size()), v.slot_seconds);
 }
 
-void LavaGrid::synchronize() {
-  if (!ctx_.is_cuda()) return;
+void LavaGrid::synchronize() { take_backend_state(); }
+
+bool LavaGrid::take_backend_state() {
   device_state_current();
-  const LavaDeviceState d = launcher_->state();
-  box_ = LavaBox{d.box[0], d.box[1], d.box[2], d.box[3]};
-  if (box_.empty()) box_ = LavaBox{};
+  LavaState d;
+  if (!backend_->read_state(d)) return false;
+  box_ = d.box;
   if (fv3_ && !distributed()) {  // the device's clock, steps and emission (a block's host keeps its own); the
                                  // substates in the buffer the steps reached
     current_ ^= static_cast<int>((d.steps - steps_) & 1);
-    steps_ = d.steps, time_ = d.time;
-    emitted_.sum = d.emitted_sum, emitted_.error = d.emitted_error;
+    steps_ = d.steps, time_ = d.time, emitted_ = d.emitted;
   }
+  return d.stalled;
 }
 
 void LavaGrid::after_device_failure() noexcept {
@@ -609,7 +593,7 @@ namespace {
 
 LavaVents LavaGrid::vents_on_backend() const {
   LavaVents e{nullptr, static_cast<int>(vents_.size()), params_.Pclock, params_.Pc * params_.Pc, params_.PTvent};
-  e.vents = ctx_.is_cuda() ? device_vents_.as<const LavaVentSchedule>() : nullptr;
+  e.vents = backend_->vents();
   return e;
 }
 
@@ -637,95 +621,68 @@ void LavaGrid::advance(int64_t n, double until) {
   const LavaConstants k = lava_constants(params_);
   const LavaPlanes g = planes();
   const std::vector<LavaVentSchedule> host = host_schedules();
-  const LavaVents on_host = vents_on_host(host);
+  const LavaVents on_host = vents_on_host(host), vents = vents_on_backend();
   // The thickness the vents emit at a step, summed on the host by the function the
   // backends emit with.
   auto count_emission = [&](int64_t step) {
     for (int v = 0; v < on_host.count; ++v)
       emitted_.add(lava_vent_thickness(on_host, v, lava_step_start(on_host, step), on_host.pclock));
   };
-  if (!ctx_.is_cuda() || distributed()) {
-    // A step at a time (CUDA: one process launches several, below). Distributed, the
-    // block's vents emit, and the exchange carries what they emitted to the neighbours'
-    // ghosts; the outflows are the block's and its first ghost band's, the updates the
-    // block's.
-    device_state_current();
-    const LavaBox ring = own_and_ring();
-    for (int64_t s = 0; s < n; ++s) {
-      count_emission(steps_);
-      if (ctx_.is_cuda())
-        launcher_->emit(g, current_, vents_on_backend(), steps_);
-      else
-        lava_emit_all(on_host, lava_step_start(on_host, steps_), on_host.pclock, g.thickness[0], g.temperature[0]);
-      if (distributed()) exchange_ghosts(current_);
-      if (ctx_.is_cuda()) {
-        launcher_->step_block(g, shape_, current_, own_, all_cells_, k);
-        current_ ^= 1;  // CUDA's pairs (fv2 on the CPU has one buffer: current_ stays 0)
-      } else {
-        const LavaBox region = lava_region(box_, all_cells_, rows_, cols_);
-        lava_flows_cpu(g, shape_, flows_.as<double>(), previous_temperature_.as<double>(), region.clipped(ring),
-                       region.clipped(own_), k, ctx_.threads(), box_);
-      }
-      ++steps_;
-    }
+  LavaLaunches* launches = backend_->launches();
+  if (launches != nullptr && !distributed()) {  // one process on CUDA: several steps a launch
+    launches->steps(g, current_, vents, vent_box_, steps_, n, all_cells_, k);
+    for (int64_t s = 0; s < n; ++s) count_emission(steps_ + s);
+    steps_ += n, current_ ^= static_cast<int>(n & 1);
     return;
   }
-  for (int64_t done = 0; done < n;) {
-    const int m = static_cast<int>(std::min<int64_t>(n - done, kLavaStepsPerLaunch));
-    launcher_->launch(g, current_, vents_on_backend(), vent_box_, steps_, m, all_cells_, k);
-    for (int s = 0; s < m; ++s) count_emission(steps_ + s);
-    steps_ += m, done += m, current_ ^= m & 1;
+  // A step at a time. Distributed, the block's vents emit, and the exchange carries what
+  // they emitted to the neighbours' ghosts; the outflows are the block's and its first
+  // ghost band's, the updates the block's.
+  device_state_current();
+  const LavaStepPlace at = step_place();
+  for (int64_t s = 0; s < n; ++s) {
+    count_emission(steps_);
+    backend_->emit(g, current_, vents, steps_);
+    if (distributed()) exchange_ghosts(current_);
+    if (backend_->step(g, at, current_, k, box_)) current_ ^= 1;  // the CPU's fv2 steps in place
+    ++steps_;
   }
 }
 
 void LavaGrid::advance_fv3(int64_t n, double until) {
   const Lava3Constants k = lava3_constants(params_);
   const LavaPlanes g = planes();
-  if (!ctx_.is_cuda() || distributed()) {
-    // A step at a time (CUDA: one process launches several, below).
-    device_state_current();
-    const std::vector<LavaVentSchedule> host = host_schedules();
-    const LavaVents on_host = vents_on_host(host);
-    const LavaBox ring = own_and_ring();
-    const int threads = ctx_.threads();
-    for (int64_t s = 0; s < n && time_ < until; ++s) {
-      // Time evaluation: the motions of the cells holding lava (all inside the box) and
-      // the shortest time; the clock; flow mode over the box grown by one (lava moves at
-      // most a cell a step); the step's emission counted. Distributed: first the
-      // ghosts; the motions of the block and its first ghost band; the shortest time
-      // of all processes; the block's flows.
-      bool last = false;
-      double shortest = HUGE_VAL;
-      if (distributed()) exchange_ghosts(current_);
-      const std::exception_ptr failed = attempt([&] {
-        shortest = ctx_.is_cuda() ? launcher_->motion_block(g, shape_, current_, ring, k)
-                                  : lava3_motion_cpu(g, shape_, current_, box_.clipped(ring), k, threads);
-      });
-      shortest = group_or_alone().settle_min(failed, shortest, "the lava step's clock");
-      const double clock = lava3_clock(shortest, time_, until, k, &last);
-      if (lava3_stalled(time_, clock, last)) fail_stalled(time_);  // nothing changed but the motions
-      if (ctx_.is_cuda())
-        launcher_->flow_block(g, shape_, current_, own_, all_cells_, clock, time_, vents_on_backend(), vent_box_, k);
-      else
-        lava3_flow_cpu(g, shape_, current_, clock, lava_region(box_, all_cells_, rows_, cols_).clipped(own_), on_host,
-                       vent_box_, time_, k, threads, box_);
-      lava3_count_emission(on_host, time_, clock, emitted_);
-      time_ = last ? until : time_ + clock;
-      ++steps_, current_ ^= 1;
+  const LavaVents vents = vents_on_backend();
+  LavaLaunches* launches = backend_->launches();
+  if (launches != nullptr && !distributed()) {  // one process on CUDA: several steps a launch
+    launches->steps3(g, current_, steps_, vents, vent_box_, n, until, all_cells_, k);
+    if (take_backend_state()) {
+      set_device_state();  // the device's flag cleared for the next call
+      fail_stalled(time_);
     }
     return;
   }
-  // Launches until n steps or the time read back (a launch or two late) reaches until;
-  // a launch that starts at until, or after a stall, does nothing.
-  for (int64_t launched = 0; launched < n && launcher_->known_time() < until && !launcher_->known_stalled();) {
-    const int m = static_cast<int>(std::min<int64_t>(n - launched, kLavaStepsPerLaunch));
-    launcher_->launch3(g, current_, steps_, vents_on_backend(), vent_box_, m, until, all_cells_, k);
-    launched += m;
-  }
-  synchronize();
-  if (launcher_->known_stalled()) {
-    set_device_state();  // the device's flag cleared for the next call
-    fail_stalled(time_);
+  // A step at a time: the motions of the cells holding lava (all inside the box) and
+  // the shortest time; the clock; flow mode over the box grown by one (lava moves at
+  // most a cell a step); the step's emission counted. Distributed: first the ghosts;
+  // the motions of the block and its first ghost band; the shortest time of all
+  // processes; the block's flows.
+  device_state_current();
+  const std::vector<LavaVentSchedule> host = host_schedules();
+  const LavaVents on_host = vents_on_host(host);
+  const LavaStepPlace at = step_place();
+  for (int64_t s = 0; s < n && time_ < until; ++s) {
+    bool last = false;
+    double shortest = HUGE_VAL;
+    if (distributed()) exchange_ghosts(current_);
+    const std::exception_ptr failed = attempt([&] { shortest = backend_->motions(g, at, current_, k, box_); });
+    shortest = group_or_alone().settle_min(failed, shortest, "the lava step's clock");
+    const double clock = lava3_clock(shortest, time_, until, k, &last);
+    if (lava3_stalled(time_, clock, last)) fail_stalled(time_);  // nothing changed but the motions
+    backend_->flows(g, at, current_, clock, time_, vents, vent_box_, k, box_);
+    lava3_count_emission(on_host, time_, clock, emitted_);
+    time_ = last ? until : time_ + clock;
+    ++steps_, current_ ^= 1;
   }
 }
 
@@ -817,7 +774,7 @@ std::unique_ptr<LavaGrid::Attachment> LavaGrid::prepare_attach(const bool remote
                           static_cast<size_t>(a->cols) * sizeof(double), north, static_cast<size_t>(west) * sizeof(double));
     a->buffers.push_back(std::move(made));
   }
-  if (ctx_.is_cuda()) ctx_.device().synchronize();  // the copies' failures here, where the grid is still as it was
+  ctx_.synchronize();  // the copies' failures here, where the grid is still as it was
   a->block = std::make_unique<Block>();
   Block& b = *a->block;
   for (int side = 0; side < 4; ++side) b.remote[side] = remote[side];
@@ -831,7 +788,7 @@ void LavaGrid::attach(std::unique_ptr<Attachment> a, Group&& group) noexcept {
   rows_ = a->rows, cols_ = a->cols, own_ = a->own, shape_ = a->shape;
   block_ = std::move(a->block);
   block_->group = std::move(group);
-  device_state_due_ = ctx_.is_cuda();  // the box moved with the storage
+  device_state_due_ = true;  // the box moved with the storage
 }
 
 void LavaGrid::device_state_current() {
@@ -865,8 +822,8 @@ LavaBox LavaGrid::own_and_ring() const {
 // Columns first (two columns of the block's rows from the west and east neighbours), then
 // rows (two rows of the whole storage width from the north and south ones, the corners
 // with them: the neighbours got theirs with the columns). Every plane in one message a
-// side (LavaSlab). CUDA packs and unpacks on the device, and stages the slabs through
-// the host where the group takes host memory only.
+// side (LavaSlab), packed and unpacked by the backend (CUDA's slabs staged through the
+// host where the group takes host memory only).
 void LavaGrid::exchange_ghosts(int buffer) {
   LavaSlab lines{{plane(LavaSubstate::altitude, buffer), plane(LavaSubstate::thickness, buffer),
                   plane(LavaSubstate::temperature, buffer), nullptr, nullptr},
@@ -882,105 +839,16 @@ void LavaGrid::exchange_ghosts(int buffer) {
     auto pack = [&](int side, void* to) {
       LavaSlab sent = lines;
       sent.first_line = sent_lines[side];
-      double* out = static_cast<double*>(to);
-      if (ctx_.is_cuda()) return launcher_->pack(sent, out);
-      for (int64_t v = 0; v < sent.values(); ++v) out[v] = sent.planes[sent.plane_of(v)][sent.cell_of(v)];
+      backend_->pack(sent, static_cast<double*>(to));
     };
     auto unpack = [&](int side, const void* from) {
       LavaSlab ghosts = lines;
       ghosts.first_line = ghost_lines[side];
-      const double* in = static_cast<const double*>(from);
-      if (ctx_.is_cuda()) return launcher_->unpack(ghosts, in);
-      for (int64_t v = 0; v < ghosts.values(); ++v) {
-        const int64_t i = ghosts.cell_of(v);
-        ghosts.planes[ghosts.plane_of(v)][i] = in[v];
-        if (ghosts.plane_of(v) == 1 && in[v] > 0.0) box_.include(i / cols_, i % cols_);  // lava that may cross
-      }
+      backend_->unpack(ghosts, static_cast<const double*>(from), box_);  // ghosts holding lava join the box
     };
     b.slabs.swap(ctx_, b.group, axis, &b.remote[2 * axis], static_cast<size_t>(lines.values()) * sizeof(double), pack,
                  unpack);
   }
-}
-
-// ---- the CPU step ----------------------------------------------------------------------
-
-namespace {
-// The update of a step over the region's cells on the host's threads: `box` takes in
-// each cell for which update(r, c) returns true (it holds lava after).
-template <class Update>
-void update_region(const LavaBox& region, int threads, LavaBox& box, Update update) {
-  LavaBox grown = box;
-#pragma omp parallel num_threads(threads)
-  {
-    LavaBox mine;
-#pragma omp for schedule(static)
-    for (int64_t r = region.r0; r <= region.r1; ++r)
-      for (int64_t c = region.c0; c <= region.c1; ++c)
-        if (update(r, c)) mine.include(r, c);
-#pragma omp critical
-    grown.include(mine);
-  }
-  box = grown;
-}
-}  // namespace
-
-void lava_flows_cpu(const LavaPlanes& g, const LavaShape& shape, double* flows, double* previous,
-                    const LavaBox& outflows, const LavaBox& updates, const LavaConstants& k, int threads, LavaBox& box) {
-  double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
-  const int64_t cols = shape.cols, n = shape.rows * cols;
-  if (outflows.empty() && updates.empty()) return;
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int64_t r = outflows.r0; r <= outflows.r1; ++r)
-    for (int64_t c = outflows.c0; c <= outflows.c1; ++c) {
-      const int64_t i = r * cols + c;
-      double f[kLavaNeighbours];
-      lava_cell_outflows(z, h, t, shape, r, c, k, f);
-      OPSPLIT_UNROLL
-      for (int m = 0; m < kLavaNeighbours; ++m) flows[m * n + i] = f[m];
-      previous[i] = t[i];
-    }
-  update_region(updates, threads, box, [&](int64_t r, int64_t c) {
-    const int64_t i = r * cols + c;
-    double own[kLavaNeighbours], in[kLavaNeighbours], t_in[kLavaNeighbours];
-    OPSPLIT_UNROLL
-    for (int m = 0; m < kLavaNeighbours; ++m) {  // outside the grid: zero flows and temperature
-      const int64_t rr = r + lava_drow(m), cc = c + lava_dcol(m), j = rr * cols + cc;
-      const bool inside = shape.stored(rr, cc);
-      own[m] = flows[m * n + i];
-      in[m] = inside ? flows[lava_opposite(m) * n + j] : 0.0;
-      t_in[m] = inside ? previous[j] : 0.0;
-    }
-    return lava_cell_update(shape.sink(r, c), own, in, t_in, k, z[i], h[i], t[i], g.solidified[i],
-                            g.lost[i]);
-  });
-}
-
-double lava3_motion_cpu(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& cells,
-                        const Lava3Constants& k, int threads) {
-  const double *z = g.altitude[cur], *h = g.thickness[cur], *t = g.temperature[cur];
-  const double *px = g.momentum_x[cur], *py = g.momentum_y[cur];
-  const int64_t cols = shape.cols, n = shape.rows * cols;
-  double shortest = HUGE_VAL;
-  if (cells.empty()) return shortest;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : shortest)
-  for (int64_t r = cells.r0; r <= cells.r1; ++r)
-    for (int64_t c = cells.c0; c <= cells.c1; ++c) {
-      Lava3Motion m;
-      if (!lava3_cell_motion(z, h, t, px, py, shape, r, c, k, m)) continue;
-      shortest = std::min(shortest, lava3_cell_time(m, k));
-      lava3_store_motion(g.motion, n, r * cols + c, m);
-    }
-  return shortest;
-}
-
-void lava3_flow_cpu(const LavaPlanes& g, const LavaShape& shape, int cur, double clock, const LavaBox& cells,
-                    const LavaVents& vents, const LavaBox& vent_box, double now, const Lava3Constants& k, int threads,
-                    LavaBox& box) {
-  if (cells.empty()) return;
-  update_region(cells, threads, box, [&](int64_t r, int64_t c) {
-    const bool may_be_vent = r >= vent_box.r0 && r <= vent_box.r1 && c >= vent_box.c0 && c <= vent_box.c1;
-    return lava3_cell_step(g, shape, cur, r, c, k, clock, vents, may_be_vent, now);
-  });
 }
 
 }  // namespace opsplit::ca

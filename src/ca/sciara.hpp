@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ca/lava_backend.hpp"
 #include "ca/lava_box.hpp"
 #include "ca/sciara_fv3.cuh"
 #include "core/buffer.hpp"
@@ -172,12 +173,17 @@ class LavaGrid {
   void volumes(double& emitted, double& lava, double& solidified, double& lost) const;
 
  private:
-  double* plane(LavaSubstate s, int buffer = -1) const;  // -1: the current one
+  Buffer& buffer(LavaSubstate s, int buffer = -1);  // -1: the current one
+  const Buffer& buffer(LavaSubstate s, int buffer = -1) const {
+    return const_cast<LavaGrid*>(this)->buffer(s, buffer);
+  }
+  double* plane(LavaSubstate s, int buffer = -1) const { return this->buffer(s, buffer).as<double>(); }
   LavaPlanes planes() const;
   LavaVents vents_on_backend() const;
   LavaVents vents_on_host(const std::vector<LavaVentSchedule>& schedules) const;  // schedules: host_schedules()
-  // Altitude, thickness, temperature and momentum in pairs of buffers: CUDA, and fv3.
-  bool paired() const { return ctx_.is_cuda() || fv3_; }
+  // Altitude, thickness, temperature and momentum in pairs of buffers: fv3, and fv2
+  // where the backend keeps pairs.
+  bool paired() const { return fv3_ || backend_->fv2_pairs(); }
   void mirror(LavaSubstate s);
   std::vector<LavaVentSchedule> host_schedules() const;
   void download(LavaSubstate s, double* host) const;
@@ -187,6 +193,10 @@ class LavaGrid {
   void store(LavaSubstate s, const std::vector<double>& stored);
   void reset_region(const double* thickness);
   void set_device_state();
+  // The backend's state made the grid's (it waits for the steps); whether fv3's steps stalled.
+  bool take_backend_state();
+  void set_backend_vents();
+  LavaStepPlace step_place() const { return {shape_, own_, own_and_ring(), all_cells_}; }
   void advance_fv3(int64_t n, double until);
   void check_vent_cell(int64_t row, int64_t col) const;
   // add_vent's checks, for a grid of vents_before vents.
@@ -227,6 +237,7 @@ class LavaGrid {
  private:
 
   Context& ctx_;
+  std::unique_ptr<LavaBackend> backend_;  // made first: the buffers' pairing is its
   int64_t rows_, cols_;  // the storage: the block, and 2 bands of ghosts on its remote sides
   LavaShape shape_;
   LavaBox own_;  // the block in the storage
@@ -234,14 +245,12 @@ class LavaGrid {
   bool fv3_;
   LavaParameters params_;
   std::vector<LavaVent> vents_;
-  Buffer altitude_[2], thickness_[2], temperature_[2], momentum_x_[2], momentum_y_[2];  // CUDA and fv3: both of each pair
+  Buffer altitude_[2], thickness_[2], temperature_[2], momentum_x_[2], momentum_y_[2];  // paired(): both of each pair
   Buffer solidified_, lost_;
-  int current_ = 0;                      // CUDA and fv3: the pair's buffer holding the substates
-  Buffer flows_, previous_temperature_;  // fv2 on the CPU: one step's scratch (8 planes of outflows)
+  int current_ = 0;                      // paired(): the pair's buffer holding the substates
+  Buffer flows_, previous_temperature_;  // fv2 unpaired (the CPU): one step's scratch (8 planes of outflows)
   Buffer motion_;                        // fv3: one step's motions (25 planes)
-  Buffer device_vents_, device_rates_;  // CUDA: the vents' schedules
-  std::unique_ptr<class LavaLauncher> launcher_;  // CUDA
-  bool device_state_due_ = false;                 // CUDA: attach moved the box; the device's is old
+  bool device_state_due_ = false;       // attach moved the box; the backend's is old
   LavaBox vent_box_;
   bool all_cells_ = false;
   LavaBox box_;  // every cell that has held lava since thickness was set, and the vents (CUDA: as last read)
@@ -249,24 +258,5 @@ class LavaGrid {
   double time_ = 0.0;       // fv3: the sum of the steps' clocks, s
   CompensatedSum emitted_;  // thickness the vents emitted
 };
-
-// fv2's step on the host's threads over the first buffers of g, after the emission: the
-// outflows of the cells of `outflows` into flows (8 planes), each cell's temperature
-// kept in previous, then the updates of the cells of `updates` (one process: both the
-// region); `box` takes in every updated cell holding lava after.
-void lava_flows_cpu(const LavaPlanes& g, const LavaShape& shape, double* flows, double* previous,
-                    const LavaBox& outflows, const LavaBox& updates, const LavaConstants& k, int threads, LavaBox& box);
-
-// fv3's time evaluation on the host's threads, reading buffer `cur` of g's pairs: the
-// motions of the cells of `cells` holding lava into g.motion; returns their shortest
-// time (infinity when none).
-double lava3_motion_cpu(const LavaPlanes& g, const LavaShape& shape, int cur, const LavaBox& cells,
-                        const Lava3Constants& k, int threads);
-// fv3's flow mode over `cells` for a step of `clock` seconds from `now`, reading buffer
-// `cur` and writing the other: lava3_cell_step at each, emission included; `box` takes
-// in every cell holding lava after.
-void lava3_flow_cpu(const LavaPlanes& g, const LavaShape& shape, int cur, double clock, const LavaBox& cells,
-                    const LavaVents& vents, const LavaBox& vent_box, double now, const Lava3Constants& k, int threads,
-                    LavaBox& box);
 
 }  // namespace opsplit::ca

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -105,6 +106,23 @@ void Buffer::copy_out(void* host, size_t bytes, size_t offset) const {
     ctx_->device().copy_to_host(host, from, bytes);
   else
     std::memcpy(host, from, bytes);
+}
+
+void Buffer::copy_from(const Buffer& other) {
+  const size_t bytes = std::min(bytes_, other.bytes_);
+  if (bytes == 0) return;
+  if (ctx_->is_cuda())
+    ctx_->device().copy_on_device(data_, other.data_, bytes);
+  else
+    std::memcpy(data_, other.data_, bytes);
+}
+
+void Buffer::zero() {
+  if (bytes_ == 0) return;
+  if (ctx_->is_cuda())
+    ctx_->device().zero(data_, bytes_);
+  else
+    std::memset(data_, 0, bytes_);
 }
 
 void Buffer::release() noexcept {

@@ -1,0 +1,110 @@
+// What a lava grid (sciara.hpp) runs its steps on: one object a grid, made with it for
+// its context's backend through backend_table (docs/ARCHITECTURE.md, "Choosing a
+// backend"): the OpenMP loops (lava_cpu.cpp) or the CUDA kernels
+// (kernels/ca/sciara_cuda.cu), over the same per-cell numerics (sciara.cuh,
+// sciara_fv3.cuh). An object, where the other capabilities have a table of free
+// functions, because CUDA's side has state of its own between calls: the box of lava,
+// fv3's clock and counts on the device, and two launches' read-backs in flight.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "ca/lava_box.hpp"
+#include "ca/sciara_fv3.cuh"
+#include "core/backend.hpp"
+#include "core/context.hpp"
+
+namespace opsplit::ca {
+
+// The box of every cell that has held lava (and the vents), and fv3's time, steps and
+// emitted thickness: the host's, or the device's as read back.
+struct LavaState {
+  LavaBox box;
+  double time = 0.0;
+  int64_t steps = 0;
+  CompensatedSum emitted;
+  bool stalled = false;  // fv3: the device's steps stopped on a clock too short to advance the time
+};
+
+// Where a step at a time runs: the storage's place, the block (the cells a step
+// updates), the block with, on remote sides, its first band of ghosts (the cells
+// whose outflows and motions reach the block), and whether every cell is computed.
+struct LavaStepPlace {
+  LavaShape shape;
+  LavaBox own, ring;
+  bool all_cells;
+};
+
+// Several steps a launch, the box and fv3's clock kept on the device between them
+// (CUDA, one process). The host reads the state back without waiting on the launch
+// just made, only to size and stop the launches.
+class LavaLaunches {
+ public:
+  virtual ~LavaLaunches() = default;
+  // fv2: steps first_step .. first_step + n - 1 from buffer `current` of g's pairs (after
+  // an odd n the other buffer holds the substates).
+  virtual void steps(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
+                     int64_t first_step, int64_t n, bool all_cells, const LavaConstants& k) = 0;
+  // fv3: up to n steps, none once the device's time reaches until or a step stalls. The
+  // substates are in buffer `current` when the device has done `steps` steps (the host's
+  // count when it last read the state), and move to the other buffer with each step.
+  virtual void steps3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents, const LavaBox& vent_box,
+                      int64_t n, double until, bool all_cells, const Lava3Constants& k) = 0;
+};
+
+class LavaBackend {
+ public:
+  virtual ~LavaBackend() = default;
+  // Whether fv2 keeps altitude, thickness and temperature in pairs of buffers, a step
+  // writing the other (CUDA); the CPU updates one in place from its outflows
+  // (g.flows, g.previous_temperature: the grid allocates them where this is false).
+  virtual bool fv2_pairs() const = 0;
+  // The vents' schedules for the steps from now on: each at its storage cell or -1 (a
+  // block's others), its rates pointing into `rates`; vents() the backend's copy.
+  virtual void set_vents(std::vector<LavaVentSchedule> schedules, std::vector<double> rates) = 0;
+  virtual const LavaVentSchedule* vents() const = 0;
+  // The grid's state from now on (CUDA: onto the device, which keeps it; the CPU's is
+  // the grid's own). read_state waits for the steps and gives the backend's, or false
+  // where the grid's own is the state.
+  virtual void set_state(const LavaState& s) = 0;
+  virtual bool read_state(LavaState& s) = 0;
+
+  // A step at a time: the CPU, and a block of a grid decomposed over processes, whose
+  // host exchanges the ghosts and agrees on fv3's clock between the phases. Regions grow
+  // from `box` (the CPU's; CUDA grows the device's), which takes in every cell holding
+  // lava after.
+  // fv2: step `step`'s emission at the vents the backend holds (buffer `current`).
+  virtual void emit(const LavaPlanes& g, int current, const LavaVents& vents, int64_t step) = 0;
+  // fv2: one step's outflows and updates; returns whether the substates moved to the
+  // other buffer of the pairs.
+  virtual bool step(const LavaPlanes& g, const LavaStepPlace& at, int current, const LavaConstants& k,
+                    LavaBox& box) = 0;
+  // fv3: the motions of the ring's cells holding lava into g.motion; their shortest
+  // time (infinity when none).
+  virtual double motions(const LavaPlanes& g, const LavaStepPlace& at, int cur, const Lava3Constants& k,
+                         const LavaBox& box) = 0;
+  // fv3: flow mode over the region within the block for `clock` seconds from `now`,
+  // emission included, from buffer `cur` into the other.
+  virtual void flows(const LavaPlanes& g, const LavaStepPlace& at, int cur, double clock, double now,
+                     const LavaVents& vents, const LavaBox& vent_box, const Lava3Constants& k, LavaBox& box) = 0;
+  // The slab's values into `to`, and `from` into its cells, ghosts holding lava taken
+  // into the box; both on the backend.
+  virtual void pack(const LavaSlab& slab, double* to) = 0;
+  virtual void unpack(const LavaSlab& slab, const double* from, LavaBox& box) = 0;
+
+  // The backend's launches of several steps (CUDA), or nullptr: the grid steps one at a time.
+  virtual LavaLaunches* launches() { return nullptr; }
+};
+
+struct LavaBackendMaker {
+  std::unique_ptr<LavaBackend> (*make)(Context&);
+};
+const LavaBackendMaker& lava_cpu_backend();   // lava_cpu.cpp
+const LavaBackendMaker& lava_cuda_backend();  // built with CUDA only
+
+inline std::unique_ptr<LavaBackend> make_lava_backend(Context& ctx) {
+  return backend_table(ctx, lava_cpu_backend(), []() -> const auto& { return lava_cuda_backend(); }).make(ctx);
+}
+
+}  // namespace opsplit::ca
