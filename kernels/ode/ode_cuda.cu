@@ -390,25 +390,13 @@ void check_reactor_cuda(int neq) {
                                         "; use a CPU context");
 }
 
-void integrate_cuda(Context& ctx, const Batch& b, double t0, double t1) {
+void integrate_cuda(Context& ctx, const Batch& b, double t0, double t1, const Progress& progress) {
   if (b.gas) check_reactor_cuda(b.neq);
   const cuda::LocalMemoryRelease release;  // the kernels' local memory goes back when the call ends
   const cuda::Device& dev = ctx.device();
-  const auto nsys = static_cast<size_t>(b.nsys);
   // Rounds: where they pay, never or always, as OPSPLIT_ODE_CUDA_ROUNDS says (run_systems).
   const environment::Rounds mode = environment::ode_cuda_rounds();
   void* rounds = round_storage(ctx, b, mode);  // first: the large kernels' copies size themselves on what is left
-  // With a progress callback the systems go in chunks, and a cancelled call puts
-  // back the states (and kept steps) it had changed.
-  const Progress progress(ctx, nullptr, "opsplit_ode_integrate");
-  const bool chunked = progress.active();
-  Buffer saved_state, saved_steps;
-  if (chunked) {
-    saved_state = Buffer(ctx, nsys * static_cast<size_t>(b.neq) * sizeof(double));
-    saved_steps = Buffer(ctx, nsys * sizeof(double));
-    dev.copy_on_device(saved_state.data(), b.state, saved_state.bytes());
-    dev.copy_on_device(saved_steps.data(), b.h_next, saved_steps.bytes());
-  }
   KernelArgs a{};
   a.neq = b.neq, a.nparam = b.nparam, a.method = b.method, a.nsys = b.nsys;
   a.t0 = t0, a.t1 = t1, a.h0 = b.h0, a.keep_step = b.keep_step;
@@ -422,21 +410,13 @@ void integrate_cuda(Context& ctx, const Batch& b, double t0, double t1) {
   DeviceCopies large{};
   const bool is_large = !fits_local_memory(b);
   if (is_large) large = device_copies(ctx, b, large_storage);
-  const int64_t chunk = progress.chunk(b.nsys, 20);
-  for (a.begin = 0; a.begin < b.nsys; a.begin += chunk) {
-    a.end = std::min(b.nsys, a.begin + chunk);
+  // With a progress callback the systems go in chunks.
+  auto work = [&](int64_t begin, int64_t end) {
+    a.begin = begin, a.end = end;
     run_systems(ctx, a, b, mode, rounds, is_large ? &large : nullptr);
-    if (chunked) {
-      dev.synchronize();
-      if (progress.asks_to_cancel(static_cast<double>(a.end) / static_cast<double>(b.nsys), a.end < b.nsys)) {
-        dev.copy_on_device(b.state, saved_state.data(), saved_state.bytes());
-        dev.copy_on_device(b.h_next, saved_steps.data(), saved_steps.bytes());
-        dev.synchronize();
-        Progress::cancel("after " + std::to_string(a.end) + " of " + std::to_string(b.nsys) +
-                         " systems; every state is at t0");
-      }
-    }
-  }
+    return end;
+  };
+  progress.run(b.nsys, 20, work, [&](int64_t) { dev.synchronize(); }, systems_done(b.nsys));
 }
 
 }  // namespace

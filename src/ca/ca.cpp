@@ -212,45 +212,46 @@ void opsplit_ca_s::step(int64_t nsteps, const char* call) {
   // With a progress callback (on any process, when distributed): a report after each
   // twentieth of the generations.
   const Progress progress(ctx, group(), call);
-  const int64_t report_every = progress.chunk(nsteps, 20);
-  for (int64_t done = 0; done < nsteps;) {
-    const int64_t chunk = std::min(report_every, nsteps - done);
-    if (lava_) {  // the lava grid launches several steps at once
-      advance_lava(chunk, HUGE_VAL);
-    } else {
-      try {
-        // Several generations a pass where the backend can (LifeLaunchers); a block:
-        // one generation around the ghosts' exchange.
-        const ca::LifeLaunchers& run = ca::life_launchers(ctx);
-        const int per_pass = life_blocks_ ? 1 : run.generations_per_pass(rows_, cols_);
-        if (life_blocks_) {  // a dimension not split wraps within the block on a torus
-          life_blocks_->block.wrap_rows = periodic_ && !life_blocks_->split[0];
-          life_blocks_->block.wrap_cols = periodic_ && !life_blocks_->split[1];
-        }
-        for (int64_t g = 0; g < chunk;) {
-          const int n = static_cast<int>(std::min<int64_t>(per_pass, chunk - g));
-          const uint64_t* in = cells_.as<const uint64_t>();
-          uint64_t* out = next_.as<uint64_t>();
-          if (life_blocks_)
-            life_block_generation(in, out);
-          else
-            run.generations(ctx, in, out, rows_, cols_, rule_, periodic_, n);
-          cells_.swap(next_);
-          steps_ += n, g += n;
-        }
-      } catch (const Error& e) {  // refused before any work: the grid holds the last generation
-        fail(e.status(), std::string(e.what()) + "; the grid is at generation " + num(steps_));
-      }
-    }
-    done += chunk;
-    if (progress.active()) {
-      synchronize_generations(start, start_time);
-      progress.report(static_cast<double>(done) / static_cast<double>(nsteps), done < nsteps, [&] {
+  auto work = [&](int64_t begin, int64_t end) {
+    if (lava_)  // the lava grid launches several steps at once
+      advance_lava(end - begin, HUGE_VAL);
+    else
+      advance_life(end - begin);
+    return end;
+  };
+  progress.run(
+      nsteps, 20, work, [&](int64_t) { synchronize_generations(start, start_time); },
+      [&](int64_t done) {
         return "after " + num(done) + " of " + num(nsteps) + " " + unit + "s; the grid is at " + unit + " " + num(steps_);
       });
-    }
-  }
   synchronize_generations(start, start_time);
+}
+
+// n generations of the LIFE grid: several a pass where the backend can
+// (LifeLaunchers); a block, one around the ghosts' exchange.
+void opsplit_ca_s::advance_life(int64_t n) {
+  Context& ctx = context();
+  try {
+    const ca::LifeLaunchers& run = ca::life_launchers(ctx);
+    const int per_pass = life_blocks_ ? 1 : run.generations_per_pass(rows_, cols_);
+    if (life_blocks_) {  // a dimension not split wraps within the block on a torus
+      life_blocks_->block.wrap_rows = periodic_ && !life_blocks_->split[0];
+      life_blocks_->block.wrap_cols = periodic_ && !life_blocks_->split[1];
+    }
+    for (int64_t g = 0; g < n;) {
+      const int m = static_cast<int>(std::min<int64_t>(per_pass, n - g));
+      const uint64_t* in = cells_.as<const uint64_t>();
+      uint64_t* out = next_.as<uint64_t>();
+      if (life_blocks_)
+        life_block_generation(in, out);
+      else
+        run.generations(ctx, in, out, rows_, cols_, rule_, periodic_, m);
+      cells_.swap(next_);
+      steps_ += m, g += m;
+    }
+  } catch (const Error& e) {  // refused before any work: the grid holds the last generation
+    fail(e.status(), std::string(e.what()) + "; the grid is at generation " + num(steps_));
+  }
 }
 
 // Waits for the generations launched since generation `start`. A device failure found

@@ -60,6 +60,7 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   void synchronize_generations(int64_t start, double start_time);
   void run_until_fv3(double t_sim);
   void advance_lava(int64_t n, double until);
+  void advance_life(int64_t n);
   [[noreturn]] void fail_fv3_device(const opsplit::Error& e);
   // The grid's words (distributed: the block's, without its ghosts), row r at r * nwords_.
   void upload(const uint64_t* words);

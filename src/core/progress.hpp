@@ -9,6 +9,7 @@
 // and call report() at the same points of the call (the collectives' order).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -29,6 +30,24 @@ class Progress {
   // of it when the call does not report.
   int64_t chunk(int64_t total, int64_t parts) const;
 
+  // The loop of every call that reports: `total` units of work (steps, generations,
+  // moves, systems) in chunks of chunk(total, parts) units, one chunk when the call does
+  // not report. work(begin, end) does units [begin, end), or up to a point the call
+  // reports at, and returns where it stopped (the next chunk starts there); after each
+  // chunk of a call that reports, finish(done) waits for the work so far and makes the
+  // object's state current, and the fraction done is reported (report, where(done) its
+  // `where`).
+  template <class Work, class Finish, class Where>
+  void run(int64_t total, int64_t parts, Work&& work, Finish&& finish, Where&& where) const {
+    const int64_t every = chunk(total, parts);
+    for (int64_t done = 0; done < total;) {
+      done = work(done, done + std::min(every, total - done));
+      if (!active_) continue;
+      finish(done);
+      report(static_cast<double>(done) / static_cast<double>(total), done < total, [&] { return where(done); });
+    }
+  }
+
   // After a chunk (its work waited for by the caller): reports `fraction` (clamped to
   // [0, 1]) to this process's callback. If the callback of any process asked to cancel
   // and `work_left`, every process throws CANCELLED: "cancelled by the progress
@@ -38,11 +57,10 @@ class Progress {
   void report(double fraction, bool work_left, Where&& where) const {
     if (asks_to_cancel(fraction, work_left)) cancel(where());
   }
-  // The two halves of report, for a call that puts its objects back before it throws.
-  bool asks_to_cancel(double fraction, bool work_left) const;
-  [[noreturn]] static void cancel(const std::string& where);
 
  private:
+  bool asks_to_cancel(double fraction, bool work_left) const;
+  [[noreturn]] static void cancel(const std::string& where);
   const opsplit_context_s& ctx_;
   const Group* group_;
   const char* call_;

@@ -511,7 +511,6 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // (core/progress.hpp). A distributed field's processes exchange the velocity field's
   // ghosts if any set it since it last did.
   const opsplit::Progress progress(ctx, decomposition ? &decomposition->group : nullptr, function);
-  const int64_t report_every = nsteps >= 100 ? nsteps / 100 : 1;
   int64_t wind_due = decomposition != nullptr && with_velocity_field && velocity_halo_serial_ != decomposition->serial;
   if (decomposition) decomposition->group.allmax(&wind_due, 1);
   if (with_velocity_field) refresh_wind_ghosts<T>(field, placed.velocity_faces, plan.velocity_faces, wind_due != 0);
@@ -525,28 +524,33 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // (Launchers::diffuse and update), unless a source then changed a cell on one of
   // their faces.
   unsigned ghosts_valid = field.ghost_record().take(plan.step_faces);
-  for (int64_t n = 0; n < nsteps; ++n) {
-    const Health health{placed.first_bad, static_cast<unsigned long long>(n)};
-    if (!plan.pure_diffusion) set_courant(plan.step, field, t0 + static_cast<double>(n) * dt, dt);
-    Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
-    const unsigned written = sweep.step(in, health);
-    run.add_sources(ctx, target.as<T>(), grid, placed.sources, static_cast<int64_t>(plan.sources.size()), health);
-    // On a distributed field this counts an axis valid with its remote ghosts stale (the
-    // CPU loops skip them): right only because every distributed step exchanges them and
-    // the record's faces, which say kRemote there, match no undistributed step.
-    ghosts_valid = written & ~plan.source_axes;
-    field.data().swap(target);
-    const bool report = progress.active() && ((n + 1) % report_every == 0 || n + 1 == nsteps);
-    if ((!ctx.is_cuda() && !decomposition) || report) health_check.check(n + 1);
-    if (report) {
-      ctx.synchronize();
-      time_ = t0 + static_cast<double>(n + 1) * dt;
-      progress.report(static_cast<double>(n + 1) / static_cast<double>(nsteps), n + 1 < nsteps, [&] {
-        return "after " + num(static_cast<long long>(n + 1)) + " of " + num(static_cast<long long>(nsteps)) +
-               " steps; the field holds the state after step " + num(static_cast<long long>(n + 1));
-      });
+  // Every step checked at once on one process's CPU; elsewhere at each report and the end.
+  const bool check_every_step = !ctx.is_cuda() && !decomposition;
+  auto work = [&](int64_t begin, int64_t end) {
+    for (int64_t n = begin; n < end; ++n) {
+      const Health health{placed.first_bad, static_cast<unsigned long long>(n)};
+      if (!plan.pure_diffusion) set_courant(plan.step, field, t0 + static_cast<double>(n) * dt, dt);
+      Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
+      const unsigned written = sweep.step(in, health);
+      run.add_sources(ctx, target.as<T>(), grid, placed.sources, static_cast<int64_t>(plan.sources.size()), health);
+      // On a distributed field this counts an axis valid with its remote ghosts stale (the
+      // CPU loops skip them): right only because every distributed step exchanges them and
+      // the record's faces, which say kRemote there, match no undistributed step.
+      ghosts_valid = written & ~plan.source_axes;
+      field.data().swap(target);
+      if (check_every_step) health_check.check(n + 1);
     }
-  }
+    return end;
+  };
+  auto finish = [&](int64_t done) {
+    if (!check_every_step) health_check.check(done);
+    ctx.synchronize();
+    time_ = t0 + static_cast<double>(done) * dt;
+  };
+  progress.run(nsteps, 100, work, finish, [&](int64_t done) {
+    return "after " + num(static_cast<long long>(done)) + " of " + num(static_cast<long long>(nsteps)) +
+           " steps; the field holds the state after step " + num(static_cast<long long>(done));
+  });
   health_check.check(nsteps);
   time_ = t0 + static_cast<double>(nsteps) * dt;
   field.ghost_record().record(plan.step_faces, ghosts_valid);

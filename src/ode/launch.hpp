@@ -3,12 +3,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "chem/gas_kinetics.cuh"
 #include "chem/mass_action.cuh"
 #include "core/buffer.hpp"
 #include "core/backend.hpp"
 #include "core/context.hpp"
+#include "core/progress.hpp"
 #include "opsplit/ode.h"
 
 namespace opsplit::ode {
@@ -76,14 +78,21 @@ struct RoundStorage {
 // (integrators.cuh): the OpenMP loop (ode_cpu.cpp) or the CUDA kernels (ode_cuda.cu).
 struct Launchers {
   // Integrates every system from t0 to t1 and writes result and counts; failed systems
-  // keep their state. Throws CANCELLED (every state and kept step at t0) when the
-  // progress callback asks.
-  void (*integrate)(Context& ctx, const Batch& batch, double t0, double t1);
+  // keep their state. The systems go in chunks through progress.run; a cancel throws
+  // CANCELLED, and the batch puts every state and kept step back to t0.
+  void (*integrate)(Context& ctx, const Batch& batch, double t0, double t1, const Progress& progress);
   // Throws UNSUPPORTED when the backend's reactor code does not cover neq equations.
   void (*check_reactor)(int neq);
   // Whether a host callback can be the right-hand side.
   bool runs_host_callbacks;
 };
+
+// A cancelled integration's `where` (Progress::run): how far it went.
+inline auto systems_done(int64_t nsys) {
+  return [nsys](int64_t done) {
+    return "after " + std::to_string(done) + " of " + std::to_string(nsys) + " systems; every state is at t0";
+  };
+}
 
 const Launchers& cpu_launchers();   // ode_cpu.cpp
 const Launchers& cuda_launchers();  // built with CUDA only

@@ -52,9 +52,8 @@ struct CallbackRhs {
 
 // The CPU's integration: the systems in chunks between progress reports, a thread a
 // system. Each system is read and written by one thread only, so states change in
-// place: a failed system is never written. With a progress callback a call may be
-// cancelled, and a copy puts every state (and kept step) back then.
-void integrate_cpu(Context& ctx, const ode::Batch& b, double t0, double t1) {
+// place: a failed system is never written.
+void integrate_cpu(Context& ctx, const ode::Batch& b, double t0, double t1, const opsplit::Progress& progress) {
   const int n = b.neq;
   const int64_t nsys = b.nsys;
   const bool mass_action = !b.gas && b.callback.rhs == nullptr;
@@ -66,16 +65,8 @@ void integrate_cpu(Context& ctx, const ode::Batch& b, double t0, double t1) {
   settings.atol = b.atol;
   settings.max_steps = b.max_steps;
   settings.clip_negative = b.clip_negative;
-  const opsplit::Progress progress(ctx, nullptr, "opsplit_ode_integrate");
-  std::vector<double> saved_state, saved_steps;
-  if (progress.active()) {
-    saved_state.assign(b.state, b.state + static_cast<size_t>(nsys) * static_cast<size_t>(n));
-    saved_steps.assign(b.h_next, b.h_next + nsys);
-  }
   // Chunks between progress reports (the callback runs on this thread only).
-  const int64_t chunk = progress.chunk(nsys, 20);
-  for (int64_t begin = 0; begin < nsys; begin += chunk) {
-    const int64_t end = std::min(nsys, begin + chunk);
+  auto work = [&](int64_t begin, int64_t end) {
 #pragma omp parallel num_threads(ctx.threads())
     {
       std::vector<double> y(static_cast<size_t>(n)), p(static_cast<size_t>(std::max(b.nparam, 1))),
@@ -111,13 +102,9 @@ void integrate_cpu(Context& ctx, const ode::Batch& b, double t0, double t1) {
         }
       }
     }
-    if (progress.asks_to_cancel(static_cast<double>(end) / static_cast<double>(nsys), end < nsys)) {
-      std::copy(saved_state.begin(), saved_state.end(), b.state);
-      std::copy(saved_steps.begin(), saved_steps.end(), b.h_next);
-      opsplit::Progress::cancel("after " + num(static_cast<long long>(end)) + " of " +
-                                num(static_cast<long long>(nsys)) + " systems; every state is at t0");
-    }
-  }
+    return end;
+  };
+  progress.run(nsys, 20, work, [](int64_t) {}, ode::systems_done(nsys));
 }
 
 void check_reactor_cpu(int) {}
@@ -384,7 +371,7 @@ void opsplit_ode_s::integrate(double t0, double t1) {
   Results results;
   results.resize(nsys_);
   if (t1 > t0) {
-    run_.integrate(context(), batch(), t0, t1);
+    integrate_on_backend(t0, t1);
     result_codes_.copy_out(results.result.data(), result_codes_.bytes());
     std::vector<int64_t> counts(4 * static_cast<size_t>(nsys_));
     result_counts_.copy_out(counts.data(), result_counts_.bytes());
@@ -396,6 +383,25 @@ void opsplit_ode_s::integrate(double t0, double t1) {
   }
   results_ = std::move(results);
   report_failures(results_);
+}
+
+// With a progress callback a call may be cancelled: copies put every state and kept step back then.
+void opsplit_ode_s::integrate_on_backend(double t0, double t1) {
+  const opsplit::Progress progress(context(), nullptr, "opsplit_ode_integrate");
+  opsplit::Buffer saved_state, saved_steps;
+  if (progress.active()) {
+    saved_state = opsplit::Buffer(context(), state_.bytes()), saved_steps = opsplit::Buffer(context(), h_next_.bytes());
+    saved_state.copy_from(state_), saved_steps.copy_from(h_next_);
+  }
+  try {
+    run_.integrate(context(), batch(), t0, t1, progress);
+  } catch (const opsplit::Error& e) {
+    if (e.status() == OPSPLIT_ERROR_CANCELLED) {
+      state_.copy_from(saved_state), h_next_.copy_from(saved_steps);
+      context().synchronize();
+    }
+    throw;
+  }
 }
 
 ode::Batch opsplit_ode_s::batch() {

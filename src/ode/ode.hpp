@@ -57,6 +57,7 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   void put(opsplit::Buffer& to, int rows, const double* host, int layout, const char* name);
   void take(const opsplit::Buffer& from, int rows, double* host, int layout, const char* name) const;
   opsplit::ode::Batch batch();  // the batch as its backend sees it
+  void integrate_on_backend(double t0, double t1);
   void upload_atol();
   void upload_mechanism(const std::vector<int>& ints, const std::vector<double>& doubles);
   bool has_rhs() const { return mechanism_ || gas_ || callback_.rhs != nullptr; }

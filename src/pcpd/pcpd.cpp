@@ -447,23 +447,22 @@ void opsplit_pcpd_s::run(double t_end) {
   const Progress progress(ctx, &group_, kCall);
   const uint64_t target = units_at(t_end), start = done_;
   if (target <= start) return;
-  // Fewer than 2^62 units (checked above): the chunk fits an int64_t.
-  const auto chunk = static_cast<uint64_t>(progress.chunk(static_cast<int64_t>(target - start), 20));
-  while (done_ < target) {
-    const uint64_t next = std::min({target, next_point_, done_ + chunk});
+  // Fewer than 2^62 units (checked above): counts from start fit an int64_t. A chunk
+  // ends early at a series' point (a report there too).
+  auto work = [&](int64_t, int64_t end) {
+    const uint64_t next = std::min(start + static_cast<uint64_t>(end), next_point_);
     group_.settle(attempt([&] { advance(done_, next); }), kCall);
     done_ = next;
     if (done_ == next_point_) {
       take_point();
       next_point_ = next_point_after(done_);
     }
-    if (progress.active()) {
-      group_.settle(attempt([&] { ctx.synchronize(); }), kCall);
-      progress.report(static_cast<double>(done_ - start) / static_cast<double>(target - start), done_ < target, [&] {
-        return "at time " + num(time()) + " of " + num(time_of(target)) + " sweeps (every replica there)";
-      });
-    }
-  }
+    return static_cast<int64_t>(done_ - start);
+  };
+  progress.run(
+      static_cast<int64_t>(target - start), 20, work,
+      [&](int64_t) { group_.settle(attempt([&] { ctx.synchronize(); }), kCall); },
+      [&](int64_t) { return "at time " + num(time()) + " of " + num(time_of(target)) + " sweeps (every replica there)"; });
   ctx.synchronize();
 }
 
