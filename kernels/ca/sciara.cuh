@@ -221,7 +221,6 @@ struct LavaPlanes {
   double* momentum_y[2];
   double* motion;  // fv3: each lava cell's motion in a step, Lava3Motion's 25 values as planes
   double *solidified, *lost;
-  double *flows, *previous_temperature;  // fv2 on the CPU: a step's outflows (8 planes) and the temperatures before it
   int64_t rows, cols;  // the storage (its place: LavaShape, which the host's loops take apart)
 };
 

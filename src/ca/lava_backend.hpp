@@ -29,11 +29,15 @@ struct LavaState {
 
 // Where a step at a time runs: the storage's place, the block (the cells a step
 // updates), the block with, on remote sides, its first band of ghosts (the cells
-// whose outflows and motions reach the block), and whether every cell is computed.
+// whose outflows and motions reach the block), and whether every cell is computed;
+// and fv2's scratch where it steps in place (not in LavaPlanes, which the CUDA
+// kernels take by value: two more pointers there cost fv3's step kernel 3-4 %).
 struct LavaStepPlace {
   LavaShape shape;
   LavaBox own, ring;
   bool all_cells;
+  double* flows;                 // fv2 unpaired: a step's outflows, 8 planes
+  double* previous_temperature;  // and each cell's temperature before it
 };
 
 // Several steps a launch, the box and fv3's clock kept on the device between them
@@ -58,7 +62,7 @@ class LavaBackend {
   virtual ~LavaBackend() = default;
   // Whether fv2 keeps altitude, thickness and temperature in pairs of buffers, a step
   // writing the other (CUDA); the CPU updates one in place from its outflows
-  // (g.flows, g.previous_temperature: the grid allocates them where this is false).
+  // (LavaStepPlace's scratch: the grid allocates it where this is false).
   virtual bool fv2_pairs() const = 0;
   // The vents' schedules for the steps from now on: each at its storage cell or -1 (a
   // block's others), its rates pointing into `rates`; vents() the backend's copy.

@@ -30,12 +30,13 @@ void update_region(const LavaBox& region, int threads, LavaBox& box, Update upda
 }
 
 // fv2's step over the first buffers of g, after the emission: the outflows of the cells
-// of `outflows` into g.flows, each cell's temperature kept in g.previous_temperature,
+// of `outflows` into at.flows, each cell's temperature kept in at.previous_temperature,
 // then the updates of the cells of `updates` (one process: both the region).
-void lava_flows_cpu(const LavaPlanes& g, const LavaShape& shape, const LavaBox& outflows, const LavaBox& updates,
+void lava_flows_cpu(const LavaPlanes& g, const LavaStepPlace& at, const LavaBox& outflows, const LavaBox& updates,
                     const LavaConstants& k, int threads, LavaBox& box) {
   double *z = g.altitude[0], *h = g.thickness[0], *t = g.temperature[0];
-  double *flows = g.flows, *previous = g.previous_temperature;
+  double *flows = at.flows, *previous = at.previous_temperature;
+  const LavaShape& shape = at.shape;
   const int64_t cols = shape.cols, n = shape.rows * cols;
   if (outflows.empty() && updates.empty()) return;
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -80,7 +81,7 @@ class CpuLava final : public LavaBackend {
   }
   bool step(const LavaPlanes& g, const LavaStepPlace& at, int, const LavaConstants& k, LavaBox& box) override {
     const LavaBox region = lava_region(box, at.all_cells, g.rows, g.cols);
-    lava_flows_cpu(g, at.shape, region.clipped(at.ring), region.clipped(at.own), k, ctx_.threads(), box);
+    lava_flows_cpu(g, at, region.clipped(at.ring), region.clipped(at.own), k, ctx_.threads(), box);
     return false;  // in place
   }
   double motions(const LavaPlanes& g, const LavaStepPlace& at, int cur, const Lava3Constants& k,

@@ -370,7 +370,6 @@ LavaPlanes LavaGrid::planes() const {
     p.momentum_y[b] = momentum_y_[b].as<double>();
   p.motion = motion_.as<double>();
   p.solidified = solidified_.as<double>(), p.lost = lost_.as<double>();
-  p.flows = flows_.as<double>(), p.previous_temperature = previous_temperature_.as<double>();
   p.rows = rows_, p.cols = cols_;
   return p;
 }

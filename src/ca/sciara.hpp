@@ -196,7 +196,9 @@ class LavaGrid {
   // The backend's state made the grid's (it waits for the steps); whether fv3's steps stalled.
   bool take_backend_state();
   void set_backend_vents();
-  LavaStepPlace step_place() const { return {shape_, own_, own_and_ring(), all_cells_}; }
+  LavaStepPlace step_place() const {
+    return {shape_, own_, own_and_ring(), all_cells_, flows_.as<double>(), previous_temperature_.as<double>()};
+  }
   void advance_fv3(int64_t n, double until);
   void check_vent_cell(int64_t row, int64_t col) const;
   // add_vent's checks, for a grid of vents_before vents.
