@@ -355,12 +355,10 @@ class CudaLava final : public LavaBackend, public LavaLaunches {
  public:
   explicit CudaLava(Context& ctx);
   ~CudaLava() override { release(); }
-  CudaLava(const CudaLava&) = delete;
-  CudaLava& operator=(const CudaLava&) = delete;
 
   bool fv2_pairs() const override { return true; }
   void set_vents(std::vector<LavaVentSchedule> schedules, std::vector<double> rates) override;
-  const LavaVentSchedule* vents() const override { return vents_.as<const LavaVentSchedule>(); }
+  const LavaVentSchedule* schedules() const override { return vents_.as<const LavaVentSchedule>(); }
   void set_state(const LavaState& s) override;
   bool read_state(LavaState& s) override;
 
@@ -374,10 +372,11 @@ class CudaLava final : public LavaBackend, public LavaLaunches {
   void unpack(const LavaSlab& slab, const double* from, LavaBox&) override;
 
   LavaLaunches* launches() override { return this; }
-  void steps(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box, int64_t first_step,
+  int launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box, int64_t first_step,
              int64_t n, bool all_cells, const LavaConstants& k) override;
-  void steps3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents, const LavaBox& vent_box,
-              int64_t n, double until, bool all_cells, const Lava3Constants& k) override;
+  void launch_until(const LavaPlanes& g, int current, int64_t done_steps, const LavaVents& vents,
+                    const LavaBox& vent_box, int64_t n, double until, bool all_cells,
+                    const Lava3Constants& k) override;
 
  private:
   struct Slot {
@@ -524,28 +523,26 @@ void launch_cooperative(Context& ctx, void (*kernel)(Args...), int blocks, int t
         what);
 }
 
-void CudaLava::steps(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
+int CudaLava::launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
                      int64_t first_step, int64_t n, bool all_cells, const LavaConstants& k) {
-  for (int64_t done = 0; done < n;) {
-    const int m = static_cast<int>(std::min<int64_t>(n - done, kLavaStepsPerLaunch));
-    const int blocks = prepare(g, m, all_cells, reinterpret_cast<const void*>(lava_steps_kernel), kLavaThreads);
-    launch_cooperative(ctx_, lava_steps_kernel, blocks, kLavaThreads,
-                       "cudaLaunchCooperativeKernel(lava_steps_kernel)", g, current, vents, vent_box,
-                       first_step + done, m, all_cells, k, device_state_);
-    finish(m);
-    done += m, current ^= m & 1;
-  }
+  const int m = static_cast<int>(std::min<int64_t>(n, kLavaStepsPerLaunch));
+  const int blocks = prepare(g, m, all_cells, reinterpret_cast<const void*>(lava_steps_kernel), kLavaThreads);
+  launch_cooperative(ctx_, lava_steps_kernel, blocks, kLavaThreads, "cudaLaunchCooperativeKernel(lava_steps_kernel)",
+                     g, current, vents, vent_box, first_step, m, all_cells, k, device_state_);
+  finish(m);
+  return m;
 }
 
-void CudaLava::steps3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents,
-                      const LavaBox& vent_box, int64_t n, double until, bool all_cells, const Lava3Constants& k) {
+void CudaLava::launch_until(const LavaPlanes& g, int current, int64_t done_steps, const LavaVents& vents,
+                            const LavaBox& vent_box, int64_t n, double until, bool all_cells,
+                            const Lava3Constants& k) {
   // Until n steps or the time read back (a launch or two late) reaches until; a launch
   // that starts at until, or after a stall, does nothing.
   for (int64_t launched = 0; launched < n && known_time_ < until && !known_stalled_;) {
     const int m = static_cast<int>(std::min<int64_t>(n - launched, kLavaStepsPerLaunch));
     const int blocks = prepare(g, m, all_cells, reinterpret_cast<const void*>(lava3_steps_kernel), kThreads);
     launch_cooperative(ctx_, lava3_steps_kernel, blocks, kThreads, "cudaLaunchCooperativeKernel(lava3_steps_kernel)",
-                       g, current, static_cast<long long>(steps), vents, vent_box, m, until, all_cells, k,
+                       g, current, static_cast<long long>(done_steps), vents, vent_box, m, until, all_cells, k,
                        device_state_);
     finish(m);
     launched += m;

@@ -46,28 +46,35 @@ struct LavaStepPlace {
 class LavaLaunches {
  public:
   virtual ~LavaLaunches() = default;
-  // fv2: steps first_step .. first_step + n - 1 from buffer `current` of g's pairs (after
-  // an odd n the other buffer holds the substates).
-  virtual void steps(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
+  // fv2: one launch of steps first_step, first_step + 1, ... from buffer `current` of g's
+  // pairs, at most n of them; returns how many (after an odd number the other buffer
+  // holds the substates). The caller counts each launch's steps as it returns, so that a
+  // failure in a later one leaves the count of those launched.
+  virtual int launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box,
                      int64_t first_step, int64_t n, bool all_cells, const LavaConstants& k) = 0;
-  // fv3: up to n steps, none once the device's time reaches until or a step stalls. The
-  // substates are in buffer `current` when the device has done `steps` steps (the host's
-  // count when it last read the state), and move to the other buffer with each step.
-  virtual void steps3(const LavaPlanes& g, int current, int64_t steps, const LavaVents& vents, const LavaBox& vent_box,
-                      int64_t n, double until, bool all_cells, const Lava3Constants& k) = 0;
+  // fv3: launches of up to n steps in all, none once the device's time reaches until or
+  // a step stalls. The substates are in buffer `current` when the device has done
+  // `done_steps` steps (the host's count when it last read the state), and move to the
+  // other buffer with each step; read_state gives the device's count and clock after.
+  virtual void launch_until(const LavaPlanes& g, int current, int64_t done_steps, const LavaVents& vents,
+                            const LavaBox& vent_box, int64_t n, double until, bool all_cells,
+                            const Lava3Constants& k) = 0;
 };
 
 class LavaBackend {
  public:
+  LavaBackend() = default;
+  LavaBackend(const LavaBackend&) = delete;  // the vents' schedules point into the backend's own copy
+  LavaBackend& operator=(const LavaBackend&) = delete;
   virtual ~LavaBackend() = default;
   // Whether fv2 keeps altitude, thickness and temperature in pairs of buffers, a step
   // writing the other (CUDA); the CPU updates one in place from its outflows
   // (LavaStepPlace's scratch: the grid allocates it where this is false).
   virtual bool fv2_pairs() const = 0;
   // The vents' schedules for the steps from now on: each at its storage cell or -1 (a
-  // block's others), its rates pointing into `rates`; vents() the backend's copy.
+  // block's others), its rates pointing into `rates`; schedules() the backend's copy.
   virtual void set_vents(std::vector<LavaVentSchedule> schedules, std::vector<double> rates) = 0;
-  virtual const LavaVentSchedule* vents() const = 0;
+  virtual const LavaVentSchedule* schedules() const = 0;
   // The grid's state from now on (CUDA: onto the device, which keeps it; the CPU's is
   // the grid's own). read_state waits for the steps and gives the backend's, or false
   // where the grid's own is the state.

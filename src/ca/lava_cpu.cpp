@@ -72,7 +72,7 @@ class CpuLava final : public LavaBackend {
   void set_vents(std::vector<LavaVentSchedule> schedules, std::vector<double> rates) override {
     schedules_ = std::move(schedules), rates_ = std::move(rates);  // a vector's move keeps its elements in place
   }
-  const LavaVentSchedule* vents() const override { return schedules_.data(); }
+  const LavaVentSchedule* schedules() const override { return schedules_.data(); }
   void set_state(const LavaState&) override {}
   bool read_state(LavaState&) override { return false; }
 

@@ -526,10 +526,15 @@ int64_t LavaGrid::add_vent(int64_t row, int64_t col, const double* rates, int64_
   check_vent(row, col, rates, nslots, slot_seconds, vents());
   synchronize();
   vents_.push_back({row, col, std::vector<double>(rates, rates + nslots), slot_seconds});
+  try {
+    set_backend_vents();  // may run out of memory: the grid then keeps the vents it had
+  } catch (...) {
+    vents_.pop_back();
+    throw;
+  }
   const int64_t r = row - shape_.row0, c = col - shape_.col0;  // in the storage
   if (r >= own_.r0 && r <= own_.r1 && c >= own_.c0 && c <= own_.c1) box_.include(r, c), vent_box_.include(r, c);
   set_device_state();
-  set_backend_vents();
   return static_cast<int64_t>(vents_.size()) - 1;
 }
 
@@ -592,7 +597,7 @@ namespace {
 
 LavaVents LavaGrid::vents_on_backend() const {
   LavaVents e{nullptr, static_cast<int>(vents_.size()), params_.Pclock, params_.Pc * params_.Pc, params_.PTvent};
-  e.vents = backend_->vents();
+  e.vents = backend_->schedules();
   return e;
 }
 
@@ -629,9 +634,11 @@ void LavaGrid::advance(int64_t n, double until) {
   };
   LavaLaunches* launches = backend_->launches();
   if (launches != nullptr && !distributed()) {  // one process on CUDA: several steps a launch
-    launches->steps(g, current_, vents, vent_box_, steps_, n, all_cells_, k);
-    for (int64_t s = 0; s < n; ++s) count_emission(steps_ + s);
-    steps_ += n, current_ ^= static_cast<int>(n & 1);
+    for (int64_t done = 0; done < n;) {
+      const int m = launches->launch(g, current_, vents, vent_box_, steps_, n - done, all_cells_, k);
+      for (int s = 0; s < m; ++s) count_emission(steps_ + s);
+      steps_ += m, done += m, current_ ^= m & 1;
+    }
     return;
   }
   // A step at a time. Distributed, the block's vents emit, and the exchange carries what
@@ -654,7 +661,7 @@ void LavaGrid::advance_fv3(int64_t n, double until) {
   const LavaVents vents = vents_on_backend();
   LavaLaunches* launches = backend_->launches();
   if (launches != nullptr && !distributed()) {  // one process on CUDA: several steps a launch
-    launches->steps3(g, current_, steps_, vents, vent_box_, n, until, all_cells_, k);
+    launches->launch_until(g, current_, steps_, vents, vent_box_, n, until, all_cells_, k);
     if (take_backend_state()) {
       set_device_state();  // the device's flag cleared for the next call
       fail_stalled(time_);

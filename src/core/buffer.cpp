@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -109,7 +108,10 @@ void Buffer::copy_out(void* host, size_t bytes, size_t offset) const {
 }
 
 void Buffer::copy_from(const Buffer& other) {
-  const size_t bytes = std::min(bytes_, other.bytes_);
+  if (other.bytes_ != bytes_)
+    fail(OPSPLIT_ERROR_INTERNAL, "a copy of a buffer of " + std::to_string(other.bytes_) + " bytes into one of " +
+                                     std::to_string(bytes_));
+  const size_t bytes = bytes_;
   if (bytes == 0) return;
   if (ctx_->is_cuda())
     ctx_->device().copy_on_device(data_, other.data_, bytes);

@@ -30,8 +30,8 @@ class Buffer {
   // context's stream), copy_out when the bytes have arrived.
   void copy_in(const void* host, size_t bytes, size_t offset = 0);
   void copy_out(void* host, size_t bytes, size_t offset = 0) const;
-  // Another buffer's bytes (as many as both hold), and zeros, on the backend (CUDA:
-  // ordered on the stream).
+  // Another buffer's bytes (of the same size: INTERNAL otherwise), and zeros, on the
+  // backend (CUDA: ordered on the stream).
   void copy_from(const Buffer& other);
   void zero();
 

@@ -1,7 +1,8 @@
 // A long call's progress reports and its cancellation, one way for every capability
-// (fields' steps, CA generations and lava time, PCPD sweeps, ODE systems): the caller
-// splits its work into chunks and, after each, calls report(); the callback runs on the
-// calling thread, between chunks, never inside a parallel region or a kernel.
+// (fields' steps, CA generations and lava time, PCPD sweeps, ODE systems): run() splits
+// the call's work into chunks and reports after each (fv3's run until a time, counted
+// by time, calls report() in its own loop); the callback runs on the calling thread,
+// between chunks, never inside a parallel region or a kernel.
 //
 // Over a group of processes (opsplit/group.h) every process reports at the same chunks
 // when any of them has a callback, and all cancel together when any callback asks to:
@@ -24,15 +25,12 @@ class Progress {
   // group: the processes the object is spread over (nullptr: this one alone).
   Progress(const opsplit_context_s& ctx, const Group* group, const char* call);
 
-  // Whether this call reports (some process has a callback); when not, one chunk does.
+  // Whether this call reports (some process has a callback).
   bool active() const { return active_; }
-  // The chunk of `total` units that `parts` reports a call take (at least 1 unit); all
-  // of it when the call does not report.
-  int64_t chunk(int64_t total, int64_t parts) const;
 
   // The loop of every call that reports: `total` units of work (steps, generations,
-  // moves, systems) in chunks of chunk(total, parts) units, one chunk when the call does
-  // not report. work(begin, end) does units [begin, end), or up to a point the call
+  // moves, systems) in chunks of total / parts units rounded up (at least 1), all of it
+  // in one when the call does not report. work(begin, end) does units [begin, end), or up to a point the call
   // reports at, and returns where it stopped (the next chunk starts there); after each
   // chunk of a call that reports, finish(done) waits for the work so far and makes the
   // object's state current, and the fraction done is reported (report, where(done) its
@@ -59,6 +57,9 @@ class Progress {
   }
 
  private:
+  // The chunk of `total` units that `parts` reports a call take; all of it when the
+  // call does not report.
+  int64_t chunk(int64_t total, int64_t parts) const;
   bool asks_to_cancel(double fraction, bool work_left) const;
   [[noreturn]] static void cancel(const std::string& where);
   const opsplit_context_s& ctx_;
