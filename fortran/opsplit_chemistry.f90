@@ -13,6 +13,10 @@ module opsplit_chemistry
   integer(c_int), parameter :: OPSPLIT_RATE_CONSTANT = 0   ! k = A
   integer(c_int), parameter :: OPSPLIT_RATE_ARRHENIUS = 1  ! k = A * T**b * exp(-Ea / (R T))
   integer(c_int), parameter :: OPSPLIT_RATE_PARAMETER = 2  ! k = A * p(param)
+  ! opsplit_rate_factor (c: the species' concentration; K and second as opsplit_mechanism_add_rate_factor)
+  integer(c_int), parameter :: OPSPLIT_FACTOR_MONOD = 0       ! (c - c_th) / (K + c - c_th), 0 at or below c_th
+  integer(c_int), parameter :: OPSPLIT_FACTOR_INHIBITION = 1  ! K / (K + c)
+  integer(c_int), parameter :: OPSPLIT_FACTOR_THRESHOLD = 2   ! 1/2 + atan((c - K) f) / pi
   ! opsplit_mechanism_kind
   integer(c_int), parameter :: OPSPLIT_MECHANISM_BUILT = 0  ! species and reactions added through the API
   integer(c_int), parameter :: OPSPLIT_MECHANISM_GAS = 1    ! an ideal gas loaded from a Cantera YAML file
@@ -155,6 +159,23 @@ module opsplit_chemistry
       integer(c_int), intent(in) :: species(*)
       integer(c_int) :: status
     end function opsplit_mechanism_set_rate_species_sum
+
+    function opsplit_mechanism_add_rate_factor(mech, reaction, kind, species, k, second) &
+        bind(C, name="opsplit_mechanism_add_rate_factor") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: mech
+      integer(c_int), value :: reaction, kind, species
+      real(c_double), value :: k, second
+      integer(c_int) :: status
+    end function opsplit_mechanism_add_rate_factor
+
+    function opsplit_mechanism_clear_rate_factors(mech, reaction) &
+        bind(C, name="opsplit_mechanism_clear_rate_factors") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: mech
+      integer(c_int), value :: reaction
+      integer(c_int) :: status
+    end function opsplit_mechanism_clear_rate_factors
 
     function opsplit_mechanism_get_counts(mech, nspecies, nreactions, nparams) &
         bind(C, name="opsplit_mechanism_get_counts") result(status)
@@ -527,6 +548,8 @@ module opsplit_chemistry
     procedure :: parameter_name => mechanism_parameter_name
     procedure :: set_rate_expression => mechanism_set_rate_expression
     procedure :: set_rate_species_sum => mechanism_set_rate_species_sum
+    procedure :: add_rate_factor => mechanism_add_rate_factor
+    procedure :: clear_rate_factors => mechanism_clear_rate_factors
     procedure :: counts => mechanism_counts
     procedure :: evaluate => mechanism_evaluate
     procedure :: load_yaml => mechanism_load_yaml
@@ -589,6 +612,7 @@ module opsplit_chemistry
              mechanism_species_name, mechanism_add_reaction, mechanism_set_rate, mechanism_counts, &
              mechanism_name_parameter, mechanism_set_rate_expression, mechanism_find_parameter, mechanism_load_kpp, &
              mechanism_set_rate_species_sum, mechanism_load_micm, mechanism_parameter_name, &
+             mechanism_add_rate_factor, mechanism_clear_rate_factors, &
              mechanism_evaluate, mechanism_created, mechanism_c_handle, mechanism_known_counts, &
              mechanism_bad_species, mechanism_load_yaml, mechanism_load_chemkin, mechanism_kind, mechanism_equation, &
              mechanism_molar_masses, mechanism_species_thermo, mechanism_mixture_properties, &
@@ -888,6 +912,35 @@ contains
     call finish(opsplit_mechanism_set_rate_species_sum(this%handle, reaction - 1, int(size(species), c_int), &
                                                        zero_based), stat)
   end subroutine mechanism_set_rate_species_sum
+
+  !> Multiplies reaction's rate (1-based) by a saturation factor of species (1-based):
+  !> kind OPSPLIT_FACTOR_MONOD, _INHIBITION or _THRESHOLD, its constant K and its second
+  !> constant (Monod's threshold concentration, the switch's steepness; 0 for inhibition).
+  subroutine mechanism_add_rate_factor(this, reaction, kind, species, k, second, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    integer(c_int), intent(in) :: reaction, kind, species
+    real(c_double), intent(in) :: k, second
+    integer, intent(out), optional :: stat
+    if (reaction < 1) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%add_rate_factor: reaction=' // &
+                  itoa(int(reaction, c_int64_t)) // ' is not >= 1 (reactions are 1-based in Fortran)')
+      return
+    end if
+    call finish(opsplit_mechanism_add_rate_factor(this%handle, reaction - 1, kind, species - 1, k, second), stat)
+  end subroutine mechanism_add_rate_factor
+
+  !> Removes every saturation factor of reaction (1-based).
+  subroutine mechanism_clear_rate_factors(this, reaction, stat)
+    class(opsplit_mechanism_t), intent(in) :: this
+    integer(c_int), intent(in) :: reaction
+    integer, intent(out), optional :: stat
+    if (reaction < 1) then
+      call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_mechanism_t%clear_rate_factors: reaction=' // &
+                  itoa(int(reaction, c_int64_t)) // ' is not >= 1 (reactions are 1-based in Fortran)')
+      return
+    end if
+    call finish(opsplit_mechanism_clear_rate_factors(this%handle, reaction - 1), stat)
+  end subroutine mechanism_clear_rate_factors
 
   !> The numbers of species and reactions, and nparams: how many per-system parameters
   !> the rates read (the largest 1-based param used, 0 when none). 0 on failure.

@@ -109,6 +109,28 @@ OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_expression(opsplit_mechani
  * The Jacobian includes the sum's terms. Each species once; n = 0 removes the factor. */
 OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_species_sum(opsplit_mechanism mech, int reaction, int n,
                                                                   const int* species);
+/* Saturation factors of a rate (microbial kinetics, as PFLOTRAN's MICROBIAL_REACTION
+ * writes them), each a function of one species' concentration c:
+ *   MONOD        (c - c_th) / (K + c - c_th), 0 at or below c_th (second = c_th >= 0;
+ *                c_th = 0 gives c / (K + c));
+ *   INHIBITION   K / (K + c) (non-competitive inhibition; second is ignored);
+ *   THRESHOLD    1/2 + atan((c - K) f) / pi, a smooth switch at K (second = f, not 0:
+ *                on above K for f > 0, below it for f < 0).
+ * K > 0 (THRESHOLD: >= 0). A negative c (an integrator's undershoot) reads as 0. */
+typedef enum opsplit_rate_factor {
+  OPSPLIT_FACTOR_MONOD = 0,
+  OPSPLIT_FACTOR_INHIBITION = 1,
+  OPSPLIT_FACTOR_THRESHOLD = 2
+} opsplit_rate_factor;
+/* Multiplies reaction `reaction`'s rate by one more factor (at most 8 a reaction): rate =
+ * k * prod y^nu * (species sum) * prod factors. The Jacobian includes the factors' terms.
+ * A bad kind, species or constant is INVALID_ARGUMENT naming the reaction and the value;
+ * the reaction keeps the factors it had. */
+OPSPLIT_API opsplit_status opsplit_mechanism_add_rate_factor(opsplit_mechanism mech, int reaction,
+                                                             opsplit_rate_factor kind, int species, double K,
+                                                             double second);
+/* Removes every factor of reaction `reaction`. */
+OPSPLIT_API opsplit_status opsplit_mechanism_clear_rate_factors(opsplit_mechanism mech, int reaction);
 /* The parameter `name` names (as opsplit_mechanism_name_parameter matches names: any
  * case, J(04) is J(4)); INVALID_ARGUMENT when none does. */
 OPSPLIT_API opsplit_status opsplit_mechanism_find_parameter(opsplit_mechanism mech, const char* name, int* index);

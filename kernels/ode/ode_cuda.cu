@@ -106,7 +106,7 @@ __device__ void integrate_and_store(const KernelArgs& a, int64_t s, Rhs& rhs, V 
   }
 }
 
-template <int N>
+template <int N, bool kFactors>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) integrate_kernel(KernelArgs a, chem::MassAction m) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < systems_in(a); i += stride) {
@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) integrate_kernel(Ke
     load_state(a, s, y);
     for (int q = 0; q < a.nparam; ++q) p[q] = a.params[q * a.nsys + s];
     chem::rate_constants(m, p, k);
-    MassActionRhs rhs{&m, k, a.neq};
+    MassActionRhsOf<const double*, kFactors> rhs{&m, k, a.neq};
     integrate_and_store(a, s, rhs, y, work, nullptr /* no pivots: a mechanism's LU is sparse */);
   }
 }
@@ -221,6 +221,7 @@ constexpr int kLargeMinBlocksPerSm = 16;
 // memory, interleaved with the other threads' (common/strided.cuh), its matrices on the
 // mechanism's sparse pattern; the rate constants read the parameters where they are
 // (parameter q of system s at q * nsys + s: interleaved too).
+template <bool kFactors>
 __global__ void __launch_bounds__(kThreads, kLargeMinBlocksPerSm)
     integrate_large_mass_action_kernel(KernelArgs a, chem::MassAction mech, DeviceCopies m) {
   const int64_t thread = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -232,7 +233,7 @@ __global__ void __launch_bounds__(kThreads, kLargeMinBlocksPerSm)
     const int64_t s = system_of(a, i);
     load_state(a, s, y);
     chem::rate_constants(mech, Strided<const double>{a.params + s, a.nsys}, k);
-    MassActionRhsOf<Strided<double>> rhs{&mech, k, a.neq};
+    MassActionRhsOf<Strided<double>, kFactors> rhs{&mech, k, a.neq};
     integrate_and_store(a, s, rhs, y, work, nullptr);
   }
 }
@@ -260,10 +261,16 @@ const void* kernel_for(const Batch& b) {
     if (b.neq <= kMaxLocalReactorEquations) return reinterpret_cast<const void*>(integrate_reactor_kernel<64>);
     return reinterpret_cast<const void*>(integrate_large_reactor_kernel);
   }
-  if (!fits_local_memory(b)) return reinterpret_cast<const void*>(integrate_large_mass_action_kernel);
-  if (b.neq <= 8) return reinterpret_cast<const void*>(integrate_kernel<8>);
-  if (b.neq <= 16) return reinterpret_cast<const void*>(integrate_kernel<16>);
-  return reinterpret_cast<const void*>(integrate_kernel<32>);
+  // A network with saturation factors has kernels of its own (rhs.cuh): the local one
+  // for 32 equations serves every smaller one too, which keeps the build's time.
+  const bool factors = b.mechanism.nfactors > 0;
+  if (!fits_local_memory(b))
+    return factors ? reinterpret_cast<const void*>(integrate_large_mass_action_kernel<true>)
+                   : reinterpret_cast<const void*>(integrate_large_mass_action_kernel<false>);
+  if (factors) return reinterpret_cast<const void*>(integrate_kernel<32, true>);
+  if (b.neq <= 8) return reinterpret_cast<const void*>(integrate_kernel<8, false>);
+  if (b.neq <= 16) return reinterpret_cast<const void*>(integrate_kernel<16, false>);
+  return reinterpret_cast<const void*>(integrate_kernel<32, false>);
 }
 
 // large: the threads' copies of a large system, null for the local-memory kernels.

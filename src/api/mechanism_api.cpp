@@ -127,6 +127,16 @@ OPSPLIT_API opsplit_status opsplit_mechanism_name_parameter(opsplit_mechanism me
   return api_guard(__func__, [&] { mech_arg(mech).name_parameter(param, name); });
 }
 
+OPSPLIT_API opsplit_status opsplit_mechanism_add_rate_factor(opsplit_mechanism mech, int reaction,
+                                                             opsplit_rate_factor kind, int species, double K,
+                                                             double second) {
+  return api_guard(__func__, [&] { mech_arg(mech).add_rate_factor(reaction, static_cast<int>(kind), species, K, second); });
+}
+
+OPSPLIT_API opsplit_status opsplit_mechanism_clear_rate_factors(opsplit_mechanism mech, int reaction) {
+  return api_guard(__func__, [&] { mech_arg(mech).clear_rate_factors(reaction); });
+}
+
 OPSPLIT_API opsplit_status opsplit_mechanism_set_rate_species_sum(opsplit_mechanism mech, int reaction, int n,
                                                                   const int* species) {
   return api_guard(__func__, [&] { mech_arg(mech).set_rate_species_sum(reaction, n, species); });

@@ -299,6 +299,38 @@ void opsplit_mechanism_s::set_rate_species_sum(int reaction, int n, const int* s
   reactions_[static_cast<size_t>(reaction)].summed = std::move(summed);
 }
 
+void opsplit_mechanism_s::add_rate_factor(int reaction, int kind, int species, double k, double p) {
+  start_edit();
+  if (reaction < 0 || reaction >= nreactions())
+    fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
+  const std::string where = "reaction " + num(reaction) + ": ";
+  if (kind < kFactorMonod || kind > kFactorThreshold)
+    fail_argument(where + "kind=" + num(kind) +
+                  " is not OPSPLIT_FACTOR_MONOD (0), OPSPLIT_FACTOR_INHIBITION (1) or OPSPLIT_FACTOR_THRESHOLD (2)");
+  if (species < 0 || species >= nspecies())
+    fail_argument(where + "species=" + num(species) + " is not a species in [0, " + num(nspecies()) + ")");
+  std::vector<RateFactor>& factors = reactions_[static_cast<size_t>(reaction)].factors;
+  if (static_cast<int>(factors.size()) >= kMaxRateFactors)
+    fail_argument(where + "it has " + num(kMaxRateFactors) + " factors, the most a reaction takes");
+  const char* constant = kind == kFactorThreshold ? "the switch concentration" : kind == kFactorMonod
+                                                                                     ? "the half-saturation constant"
+                                                                                     : "the inhibition constant";
+  if (!std::isfinite(k) || (kind == kFactorThreshold ? k < 0.0 : k <= 0.0))
+    fail_argument(where + constant + " " + num(k) + " must be finite and " + (kind == kFactorThreshold ? ">= 0" : "> 0"));
+  if (kind == kFactorMonod && (!std::isfinite(p) || p < 0.0))
+    fail_argument(where + "the threshold concentration " + num(p) + " must be finite and >= 0");
+  if (kind == kFactorThreshold && (!std::isfinite(p) || p == 0.0))
+    fail_argument(where + "the switch's steepness " + num(p) + " must be finite and not 0");
+  factors.push_back({kind, species, k, kind == kFactorInhibition ? 0.0 : p});
+}
+
+void opsplit_mechanism_s::clear_rate_factors(int reaction) {
+  start_edit();
+  if (reaction < 0 || reaction >= nreactions())
+    fail_argument("reaction=" + num(reaction) + " is not in [0, " + num(nreactions()) + ")");
+  reactions_[static_cast<size_t>(reaction)].factors.clear();
+}
+
 void opsplit_mechanism_s::set_rate_program(int reaction, RateProgram program) {
   int inputs = 0;
   for (int i = 0; i < program.length(); ++i)
@@ -393,8 +425,8 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
     : nspecies_(mech.nspecies()), nreactions_(mech.nreactions()), nparams_(mech.nparams()) {
   const auto& reactions = mech.reactions();
   std::vector<int> reactant_begin{0}, reactant_species, reactant_order, change_begin{0}, change_species, kind, param,
-      code_begin{0}, code, constant_begin, sum_begin{0}, sum_species;
-  std::vector<double> change_delta, a, b, ea_over_r, constants;
+      code_begin{0}, code, constant_begin, sum_begin{0}, sum_species, factor_begin{0}, factor_kind, factor_species;
+  std::vector<double> change_delta, a, b, ea_over_r, constants, factor_k, factor_p;
   for (const Reaction& r : reactions) {
     for (const Term& t : r.reactants) reactant_species.push_back(t.species), reactant_order.push_back(t.coefficient);
     reactant_begin.push_back(static_cast<int>(reactant_species.size()));
@@ -420,6 +452,10 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
     constants.insert(constants.end(), r.program.constants.begin(), r.program.constants.end());
     sum_species.insert(sum_species.end(), r.summed.begin(), r.summed.end());
     sum_begin.push_back(static_cast<int>(sum_species.size()));
+    for (const RateFactor& f : r.factors)
+      factor_kind.push_back(f.kind), factor_species.push_back(f.species), factor_k.push_back(f.k),
+          factor_p.push_back(f.p);
+    factor_begin.push_back(static_cast<int>(factor_kind.size()));
   }
   FlatArrays flat;
   reactant_begin_ = flat.add(reactant_begin);
@@ -439,8 +475,15 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
   rate_constants_ = flat.add(constants);
   sum_begin_ = flat.add(sum_begin);
   sum_species_ = flat.add(sum_species);
+  nfactors_ = static_cast<int>(factor_kind.size());
+  factor_begin_ = flat.add(factor_begin);
+  factor_kind_ = flat.add(factor_kind);
+  factor_species_ = flat.add(factor_species);
+  factor_k_ = flat.add(factor_k);
+  factor_p_ = flat.add(factor_p);
   // Jacobian entries: (change species, reactant species) of every reaction, then (change
-  // species, summed species): the term order of mass_action_jacobian_sparse.
+  // species, summed species), then (change species, factor species): the term order of
+  // mass_action_jacobian_sparse.
   std::vector<std::pair<int, int>> entries;
   const auto changes_of = [&](int r, int column) {
     for (int e = change_begin[static_cast<size_t>(r)]; e < change_begin[static_cast<size_t>(r) + 1]; ++e)
@@ -452,6 +495,9 @@ CompiledMechanism::CompiledMechanism(const Mechanism& mech)
   for (int r = 0; r < nreactions_; ++r)
     for (int i = sum_begin[static_cast<size_t>(r)]; i < sum_begin[static_cast<size_t>(r) + 1]; ++i)
       changes_of(r, sum_species[static_cast<size_t>(i)]);
+  for (int r = 0; r < nreactions_; ++r)
+    for (int f = factor_begin[static_cast<size_t>(r)]; f < factor_begin[static_cast<size_t>(r) + 1]; ++f)
+      changes_of(r, factor_species[static_cast<size_t>(f)]);
   const linalg::SparsePattern lu = linalg::analyze_sparse_lu(nspecies_, entries);
   std::vector<int> slots;
   for (const auto& [i, j] : entries) slots.push_back(lu.slot(i, j));
@@ -489,6 +535,12 @@ MassAction CompiledMechanism::view_at(const int* ints, const double* doubles) co
   m.rate_constants = doubles + rate_constants_;
   m.sum_begin = ints + sum_begin_;
   m.sum_species = ints + sum_species_;
+  m.nfactors = nfactors_;
+  m.factor_begin = ints + factor_begin_;
+  m.factor_kind = ints + factor_kind_;
+  m.factor_species = ints + factor_species_;
+  m.factor_k = doubles + factor_k_;
+  m.factor_p = doubles + factor_p_;
   m.lu.n = nspecies_;
   m.lu.nnz = lu_nnz_;
   m.lu.order = ints + lu_order_;

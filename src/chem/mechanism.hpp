@@ -37,6 +37,15 @@ struct Yield {
 inline double amount(const Term& t) { return t.coefficient; }
 inline double amount(const Yield& p) { return p.yield; }
 
+// A saturation factor of a reaction's rate (mass_action.cuh's FactorKind): one species'
+// Monod, inhibition or threshold term.
+struct RateFactor {
+  int kind;
+  int species;
+  double k, p;
+};
+constexpr int kMaxRateFactors = 8;  // a reaction's: dual Monod and a few inhibitions
+
 struct Reaction {
   std::vector<Term> reactants;  // each species once, coefficients summed (the rate law's orders)
   std::vector<Yield> products;  // each species once, yields summed
@@ -46,6 +55,7 @@ struct Reaction {
   int param = 0;
   RateProgram program;  // kRateExpression's
   std::vector<int> summed;  // the rate's species-sum factor (MCM's RO2), none when empty
+  std::vector<RateFactor> factors;  // saturation factors, none when empty
   int program_inputs = 0;  // the parameters it reads: the largest + 1
 };
 
@@ -74,6 +84,9 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   void set_rate_program(int reaction, opsplit::chem::RateProgram program);
   // Multiplies reaction's rate by the sum of y over `species` (n of them; n = 0 removes it).
   void set_rate_species_sum(int reaction, int n, const int* species);
+  // Multiplies reaction's rate by a saturation factor (see mechanism.h); clear removes them all.
+  void add_rate_factor(int reaction, int kind, int species, double k, double p);
+  void clear_rate_factors(int reaction);
   // The parameter a name names (see name_parameter); throws when none does.
   int find_parameter(const char* name) const;
   // Parameter `param`'s name as name_parameter was given it; "" when it has none.
@@ -140,7 +153,9 @@ class CompiledMechanism {
   // Offsets into ints_ / doubles_ of each array.
   size_t reactant_begin_ = 0, reactant_species_ = 0, reactant_order_ = 0, change_begin_ = 0, change_species_ = 0,
          rate_kind_ = 0, rate_param_ = 0, rate_code_begin_ = 0, rate_code_ = 0, rate_constant_begin_ = 0,
-         sum_begin_ = 0, sum_species_ = 0;
+         sum_begin_ = 0, sum_species_ = 0, factor_begin_ = 0, factor_kind_ = 0, factor_species_ = 0;
+  int nfactors_ = 0;
+  size_t factor_k_ = 0, factor_p_ = 0;
   size_t change_delta_ = 0, rate_a_ = 0, rate_b_ = 0, rate_ea_over_r_ = 0, rate_constants_ = 0;
   // The Jacobian's sparse LU pattern and where each Jacobian term lands in it.
   int lu_nnz_ = 0;

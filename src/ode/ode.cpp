@@ -82,8 +82,13 @@ void integrate_cpu(Context& ctx, const ode::Batch& b, double t0, double t1, cons
         ode::Outcome out;
         if (mass_action) {
           chem::rate_constants(b.mechanism, p.data(), k.data());
-          ode::MassActionRhs rhs{&b.mechanism, k.data(), n};
-          out = ode::integrate_system(b.method, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
+          if (b.mechanism.nfactors == 0) {
+            ode::MassActionRhs rhs{&b.mechanism, k.data(), n};
+            out = ode::integrate_system(b.method, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
+          } else {
+            ode::FactoredMassActionRhs rhs{&b.mechanism, k.data(), n};
+            out = ode::integrate_system(b.method, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);
+          }
         } else if (b.gas) {
           ode::GasReactorRhs rhs{&b.gas_kinetics, b.reactor_kind, p.data(), scratch.data(), n, b.analytic_jacobian};
           out = ode::integrate_system(b.method, rhs, t0, t1, y.data(), h, settings, work.data(), piv.data(), c);

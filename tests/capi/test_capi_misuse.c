@@ -640,6 +640,18 @@ static void sweep_mechanism(objects* o) {
   BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, 2, twice));
   BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, 2, outside));
   BAD_ARG(opsplit_mechanism_set_rate_species_sum(o->mech, 0, 1, negative));
+  BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_add_rate_factor(H, 0, OPSPLIT_FACTOR_MONOD, 0, 1.0, 0.0));
+  for (int i = 0; i < 4; i++)
+    BAD_ARG(opsplit_mechanism_add_rate_factor(o->mech, bad_reaction[i], OPSPLIT_FACTOR_MONOD, 0, 1.0, 0.0));
+  BAD_ARG(opsplit_mechanism_add_rate_factor(o->mech, 0, (opsplit_rate_factor)-1, 0, 1.0, 0.0));
+  BAD_ARG(opsplit_mechanism_add_rate_factor(o->mech, 0, OPSPLIT_FACTOR_MONOD, -1, 1.0, 0.0));
+  BAD_ARG(opsplit_mechanism_add_rate_factor(o->mech, 0, OPSPLIT_FACTOR_MONOD, 2, 1.0, 0.0)); /* past the species */
+  BAD_ARG(opsplit_mechanism_add_rate_factor(o->mech, 0, OPSPLIT_FACTOR_MONOD, 0, NAN, 0.0));
+  BAD_ARG(opsplit_mechanism_add_rate_factor(o->mech, 0, OPSPLIT_FACTOR_INHIBITION, 0, -1.0, 0.0));
+  BAD_ARG(opsplit_mechanism_add_rate_factor(o->mech, 0, OPSPLIT_FACTOR_MONOD, 0, 1.0, INFINITY));
+  BAD_ARG(opsplit_mechanism_add_rate_factor(o->mech, 0, OPSPLIT_FACTOR_THRESHOLD, 0, 1.0, 0.0));
+  BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_clear_rate_factors(H, 0));
+  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_mechanism_clear_rate_factors(o->mech, bad_reaction[i]));
   int found = -1;
   BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_mechanism_find_parameter(H, "TEMP", &found));
   BAD_ARG(opsplit_mechanism_find_parameter(o->mech, NULL, &found));

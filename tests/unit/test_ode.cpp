@@ -262,6 +262,110 @@ TEST(Validation, ASpeciesSumRateDecaysAsItsExponential) {
   }
 }
 
+// Saturation factors (microbial kinetics): S + X -> X + P at k with Monod in S (threshold
+// 0.05) and in O2, non-competitive inhibition by I and a switch on T; dy/dt written out,
+// and the Jacobian (every factor's term, by the product rule) against central differences.
+TEST(Mechanism, SaturationFactorsMultiplyTheRateAndEnterTheJacobian) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  const int s = m.species("S"), x = m.species("X"), o2 = m.species("O2"), in = m.species("I"), t = m.species("T"),
+            p = m.species("P");
+  const int r = m.reaction({s, x}, {x, p}, 0.8);
+  OPSPLIT_OK(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_MONOD, s, 0.3, 0.05));
+  OPSPLIT_OK(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_MONOD, o2, 0.2, 0.0));
+  OPSPLIT_OK(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_INHIBITION, in, 0.4, 0.0));
+  OPSPLIT_OK(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_THRESHOLD, t, 0.5, 6.0));
+  const double y[6] = {0.9, 0.25, 0.35, 0.6, 0.7, 0.1};
+  double ydot[6], jac[36];
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, y, nullptr, ydot, jac));
+  const double monod_s = (y[s] - 0.05) / (0.3 + y[s] - 0.05), monod_o2 = y[o2] / (0.2 + y[o2]);
+  const double inhibition = 0.4 / (0.4 + y[in]), threshold = 0.5 + std::atan((y[t] - 0.5) * 6.0) / std::acos(-1.0);
+  const double w = 0.8 * y[s] * y[x] * monod_s * monod_o2 * inhibition * threshold;
+  EXPECT_NEAR(ydot[s], -w, 1e-15);
+  EXPECT_NEAR(ydot[p], w, 1e-15);
+  for (int e : {x, o2, in, t}) EXPECT_EQ(ydot[e], 0.0) << "species " << e;
+  for (int j = 0; j < 6; ++j) {
+    double yp[6], ym[6], fp[6], fm[6];
+    std::memcpy(yp, y, sizeof y), std::memcpy(ym, y, sizeof y);
+    const double d = 1e-6 * y[j];
+    yp[j] += d, ym[j] -= d;
+    OPSPLIT_OK(opsplit_mechanism_evaluate(m, yp, nullptr, fp, nullptr));
+    OPSPLIT_OK(opsplit_mechanism_evaluate(m, ym, nullptr, fm, nullptr));
+    for (int i = 0; i < 6; ++i)
+      EXPECT_NEAR(jac[i + 6 * j], (fp[i] - fm[i]) / (2 * d), 1e-8) << "d f" << i << " / d y" << j;
+  }
+  EXPECT_NE(jac[s + 6 * in], 0.0) << "I enters S's rate only through its inhibition";
+  // At or below the threshold, and at a negative concentration, the Monod factor is 0;
+  // a negative inhibitor reads as none (the factor 1): no rate turns its sign.
+  double below[6] = {0.05, 0.25, 0.35, -0.1, 0.7, 0.1};
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, below, nullptr, ydot, nullptr));
+  EXPECT_EQ(ydot[s], 0.0);
+  below[s] = 0.9;
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, below, nullptr, ydot, nullptr));
+  EXPECT_NEAR(ydot[s], -0.8 * 0.9 * y[x] * monod_s * monod_o2 * threshold, 1e-15);
+  // Refused: the reaction keeps its four factors.
+  EXPECT_EQ(opsplit_mechanism_add_rate_factor(m, r, static_cast<opsplit_rate_factor>(7), s, 1.0, 0.0),
+            OPSPLIT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(opsplit_last_error_message()).find("reaction 0: kind=7"), std::string::npos)
+      << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_MONOD, s, 0.0, 0.0), OPSPLIT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(opsplit_last_error_message()).find("half-saturation constant 0"), std::string::npos)
+      << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_MONOD, s, 1.0, -1.0), OPSPLIT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_THRESHOLD, t, 1.0, 0.0),
+            OPSPLIT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_INHIBITION, 6, 1.0, 0.0),
+            OPSPLIT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(opsplit_mechanism_add_rate_factor(m, 1, OPSPLIT_FACTOR_INHIBITION, in, 1.0, 0.0),
+            OPSPLIT_ERROR_INVALID_ARGUMENT);
+  for (int k = 4; k < 8; ++k) OPSPLIT_OK(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_INHIBITION, in, 1e9, 0.0));
+  EXPECT_EQ(opsplit_mechanism_add_rate_factor(m, r, OPSPLIT_FACTOR_INHIBITION, in, 1.0, 0.0),
+            OPSPLIT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(opsplit_last_error_message()).find("8 factors"), std::string::npos)
+      << opsplit_last_error_message();
+  OPSPLIT_OK(opsplit_mechanism_clear_rate_factors(m, r));
+  OPSPLIT_OK(opsplit_mechanism_evaluate(m, y, nullptr, ydot, nullptr));
+  EXPECT_NEAR(ydot[s], -0.8 * y[s] * y[x], 1e-15);
+}
+
+// Monod consumption by a constant biomass (a catalyst: X on both sides), integrated on the
+// batch's backend: dS/dt = -q X S / (K + S) has the implicit solution
+// K ln(S0 / S) + S0 - S = q X t, which the result must satisfy.
+TEST(Validation, MonodConsumptionFollowsItsImplicitSolution) {
+  test::Context ctx;
+  Mechanism m(ctx);
+  const int s = m.species("S"), x = m.species("X"), p = m.species("P");
+  const double q = 0.5, k_half = 0.2;
+  // X -> X + P and X -> X - S (a negative yield consumes S outside the rate law), each at
+  // q X times the Monod factor in S.
+  const int make = m.reaction({x}, {x, p}, q);
+  OPSPLIT_OK(opsplit_mechanism_add_rate_factor(m, make, OPSPLIT_FACTOR_MONOD, s, k_half, 0.0));
+  const int reac[] = {x}, prod[] = {x, s};
+  const double yields[] = {1.0, -1.0};
+  int use = -1;
+  OPSPLIT_OK(opsplit_mechanism_add_reaction_yields(m, 1, reac, nullptr, 2, prod, yields, &use));
+  OPSPLIT_OK(opsplit_mechanism_set_rate(m, use, OPSPLIT_RATE_CONSTANT, q, 0, 0, 0));
+  OPSPLIT_OK(opsplit_mechanism_add_rate_factor(m, use, OPSPLIT_FACTOR_MONOD, s, k_half, 0.0));
+  const int64_t nsys = 3;
+  Ode ode(ctx, 3, nsys);
+  OPSPLIT_OK(opsplit_ode_set_mechanism(ode, m));
+  OPSPLIT_OK(opsplit_ode_set_tolerances(ode, 1e-10, 1e-14));
+  std::vector<double> y = {1.0, 0.5, 0.0, 0.05, 2.0, 0.0, 3.0, 1.0, 0.0};  // S0, X per system
+  const std::vector<double> y0 = y;
+  const double t1 = 2.0;
+  OPSPLIT_OK(opsplit_ode_set_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  OPSPLIT_OK(opsplit_ode_integrate(ode, 0.0, t1));
+  OPSPLIT_OK(opsplit_ode_get_state(ode, y.data(), OPSPLIT_ODE_AOS));
+  for (int64_t sys = 0; sys < nsys; ++sys) {
+    const double s0 = y0[static_cast<size_t>(3 * sys)], xs = y0[static_cast<size_t>(3 * sys + 1)];
+    const double st = y[static_cast<size_t>(3 * sys)];
+    ASSERT_GT(st, 0.0) << "system " << sys;
+    EXPECT_NEAR(k_half * std::log(s0 / st) + s0 - st, q * xs * t1, 1e-7 * q * xs * t1) << "system " << sys;
+    EXPECT_NEAR(y[static_cast<size_t>(3 * sys + 2)], s0 - st, 1e-9) << "P made as S is used, system " << sys;
+    EXPECT_EQ(y[static_cast<size_t>(3 * sys + 1)], xs) << "the biomass is a catalyst here";
+  }
+}
+
 TEST(Validation, RoberAt1e11MatchesTheTestSetReference) {
   test::Context ctx;
   Mechanism m(ctx);
