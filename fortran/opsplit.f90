@@ -1,5 +1,5 @@
 ! opsplit: the Fortran module on top of the C ABI (include/opsplit/core.h, field.h,
-! mechanism.h, ode.h, ca.h, pcpd.h).
+! mechanism.h, ode.h, ca.h, pcpd.h, groundwater.h).
 !
 ! Two layers:
 !  * every C function under its own name through a bind(C) interface: handles are
@@ -28,6 +28,7 @@
 !   opsplit_chemistry  mechanism.h, ode.h: opsplit_mechanism_t, opsplit_ode_t
 !   opsplit_automata   ca.h: opsplit_ca_t
 !   opsplit_lattices   pcpd.h: opsplit_pcpd_t
+!   opsplit_groundwater groundwater.h: the C functions (no derived type yet)
 ! and `use opsplit` brings in all of them (opsplit_mpi, for MPI hosts, is apart).
 module opsplit
   use opsplit_core
@@ -35,6 +36,7 @@ module opsplit
   use opsplit_chemistry
   use opsplit_automata
   use opsplit_lattices
+  use opsplit_groundwater
   implicit none
   ! The wrappers' helpers stay inside.
   private :: finish, already_created, itoa, quiet_nan, values_at, int_flag, no_values

@@ -6,6 +6,7 @@
 #include "opsplit/core.h"
 #include "opsplit/field.h"
 #include "opsplit/group.h"
+#include "opsplit/groundwater.h"
 #include "opsplit/mechanism.h"
 #include "opsplit/ode.h"
 #include "opsplit/pcpd.h"

@@ -362,6 +362,16 @@ int opsplit_mechanism_s::nparams() const {
   return n;
 }
 
+std::unique_ptr<opsplit_mechanism_s> opsplit_mechanism_s::copy_built(const char* what) const {
+  if (is_gas()) fail(OPSPLIT_ERROR_UNSUPPORTED, std::string(what) + ": the mechanism was loaded from a gas mechanism file");
+  auto copy = std::make_unique<opsplit_mechanism_s>(context());
+  copy->species_ = species_;
+  copy->reactions_ = reactions_;
+  copy->parameter_names_ = parameter_names_;
+  copy->given_names_ = given_names_;
+  return copy;
+}
+
 void opsplit_mechanism_s::check_complete(const char* what) const {
   if (is_gas()) return;
   for (size_t i = 0; i < reactions_.size(); ++i)

@@ -99,6 +99,9 @@ struct opsplit_mechanism_s : opsplit::Handle<opsplit::HandleKind::mechanism>, op
   const std::string& equation(int reaction) const;
 
   bool is_gas() const { return gas_ != nullptr; }
+  // A copy of a built mechanism (species, reactions, parameter names), for objects that
+  // keep their own; throws UNSUPPORTED for a loaded one.
+  std::unique_ptr<opsplit_mechanism_s> copy_built(const char* what) const;
   // The loaded mechanism and its compiled arrays; throws UNSUPPORTED for a built one.
   const opsplit::chem::GasMechanism& gas(const char* what) const;
   const opsplit::chem::CompiledGas& compiled_gas(const char* what) const;

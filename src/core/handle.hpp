@@ -19,6 +19,7 @@ enum class HandleKind : uint64_t {
   ode = 0x6f7073706c6f6465ULL,        // "opsplode"
   ca = 0x6f7073706c5f6361ULL,         // "opspl_ca"
   pcpd = 0x6f707370706370ULL,         // "opsppcp"
+  gw = 0x6f7073706c5f6777ULL,         // "opspl_gw"
 };
 
 namespace registry {

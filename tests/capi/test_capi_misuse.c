@@ -63,12 +63,12 @@ static void bad_at(opsplit_status got, opsplit_status want, const char* text, in
 #define BAD_ARG(call) BAD(OPSPLIT_ERROR_INVALID_ARGUMENT, call)
 
 /* ---- bad handles ------------------------------------------------------------------ */
-enum kind { K_CONTEXT, K_FIELD, K_RD, K_MECHANISM, K_ODE, K_CA, K_PCPD, NKINDS };
+enum kind { K_CONTEXT, K_FIELD, K_RD, K_MECHANISM, K_ODE, K_CA, K_PCPD, K_GW, NKINDS };
 /* The magic words opsplit's objects start with (src/core/handle.hpp): a forged block
  * holding one is still not an object opsplit made. */
 static const uint64_t magic[NKINDS] = {0x6f7073706c637478ULL, 0x6f7073706c666c64ULL, 0x6f7073706c5f7264ULL,
                                        0x6f7073706c6d6563ULL, 0x6f7073706c6f6465ULL, 0x6f7073706c5f6361ULL,
-                                       0x6f707370706370ULL};
+                                       0x6f707370706370ULL, 0x6f7073706c5f6777ULL};
 static void* stale[NKINDS];      /* made and destroyed before the sweep */
 static void* other_live[NKINDS]; /* a live object of another type */
 static _Alignas(64) unsigned char zeros[4096];
@@ -103,7 +103,7 @@ static void* bad_handle(enum kind k, int variant) {
 
 /* ---- the objects, and what they compute ------------------------------------------ */
 enum { NX = 8, NY = 6, NZ = 4, NCOMP = 2, NEQ = 2, NSYS = 5, NPARAM = 1, ROWS = 16, COLS = 64, LR = 9, LC = 9,
-       PCPD_L = 128, PCPD_R = 4 };
+       PCPD_L = 128, PCPD_R = 4, NGW = 4 };
 typedef struct {
   opsplit_context ctx;
   opsplit_field field, velocity;
@@ -112,6 +112,7 @@ typedef struct {
   opsplit_ode ode;
   opsplit_ca life, lava;
   opsplit_pcpd pcpd;
+  opsplit_gw gw;
   int nspecies_gas;
 } objects;
 
@@ -142,9 +143,11 @@ static void make_objects(objects* o) {
   CHECK_OK(opsplit_ca_create(o->ctx, OPSPLIT_CA_SCIARA_FV2, LR, LC, &o->lava));
   CHECK_OK(opsplit_pcpd_create(o->ctx, OPSPLIT_PCPD_EXACT, PCPD_L, PCPD_R, &o->pcpd));
   CHECK_OK(opsplit_pcpd_set_probabilities(o->pcpd, 0.1, 0.5));
+  CHECK_OK(opsplit_gw_create(o->ctx, o->mech, NGW, &o->gw));
 }
 
 static void destroy_objects(objects* o) {
+  CHECK_OK(opsplit_gw_destroy(&o->gw));
   CHECK_OK(opsplit_pcpd_destroy(&o->pcpd));
   CHECK_OK(opsplit_ca_destroy(&o->lava));
   CHECK_OK(opsplit_ca_destroy(&o->life));
@@ -1089,6 +1092,82 @@ static void sweep_pcpd(objects* o) {
   CHECK(first == 0 && count == PCPD_R);
 }
 
+static void sweep_gw(objects* o) {
+  opsplit_gw w = NULL;
+  BAD_HANDLES(K_CONTEXT, opsplit_context, opsplit_gw_create(H, o->mech, NGW, &w));
+  BAD_HANDLES(K_MECHANISM, opsplit_mechanism, opsplit_gw_create(o->ctx, H, NGW, &w));
+  BAD(OPSPLIT_ERROR_UNSUPPORTED, opsplit_gw_create(o->ctx, o->gas, NGW, &w)); /* a loaded gas mechanism */
+  BAD_ARG(opsplit_gw_create(o->ctx, o->mech, 0, &w));
+  BAD_ARG(opsplit_gw_create(o->ctx, o->mech, -1, &w));
+  BAD_ARG(opsplit_gw_create(o->ctx, o->mech, INT64_MAX, &w));
+  BAD_ARG(opsplit_gw_create(o->ctx, o->mech, NGW, NULL));
+  CHECK(w == NULL);
+  BAD_DESTROY(K_GW, opsplit_gw, opsplit_gw_destroy);
+  int64_t n64 = 0;
+  int n = 0, species[2];
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_counts(H, &n64, &n64, &n, &n));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_mobile(H, 0, 1));
+  BAD_ARG(opsplit_gw_set_mobile(o->gw, -1, 1));
+  BAD_ARG(opsplit_gw_set_mobile(o->gw, 2, 1));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_species_lists(H, species, species));
+  const int map[NGW] = {0, 1, -1, 1}, gap[NGW] = {0, 2, 2, 2}, high[NGW] = {0, 1, 2, NGW}, out[NGW] = {-1, -1, -1, -1};
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_mapping(H, map));
+  BAD_ARG(opsplit_gw_set_mapping(o->gw, NULL));
+  BAD_ARG(opsplit_gw_set_mapping(o->gw, gap));
+  BAD_ARG(opsplit_gw_set_mapping(o->gw, high));
+  BAD_ARG(opsplit_gw_set_mapping(o->gw, out));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_units(H, OPSPLIT_GW_MOL_PER_L, OPSPLIT_GW_PER_L_CELL));
+  BAD_ARG(opsplit_gw_set_units(o->gw, (opsplit_gw_solution_units)0, OPSPLIT_GW_PER_L_CELL));
+  BAD_ARG(opsplit_gw_set_units(o->gw, OPSPLIT_GW_MOL_PER_L, (opsplit_gw_solid_units)3));
+  const double masses[2] = {10, 20}, bad_masses[2] = {10, -1}, nan_masses[2] = {nan_, 1};
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_molar_masses(H, masses));
+  BAD_ARG(opsplit_gw_set_molar_masses(o->gw, NULL));
+  BAD_ARG(opsplit_gw_set_molar_masses(o->gw, bad_masses));
+  BAD_ARG(opsplit_gw_set_molar_masses(o->gw, nan_masses));
+  double values[2 * NGW] = {0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2};
+  const double bad_values[NGW] = {0.2, nan_, 0.2, 0.2}, negative[NGW] = {0.2, -0.1, 0.2, 0.2};
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_property(H, OPSPLIT_GW_POROSITY, values));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_property(H, OPSPLIT_GW_POROSITY, values));
+  for (int p = OPSPLIT_GW_POROSITY; p <= OPSPLIT_GW_PRESSURE; p++) {
+    BAD_ARG(opsplit_gw_set_property(o->gw, (opsplit_gw_property)p, bad_values));
+    if (p != OPSPLIT_GW_TEMPERATURE) BAD_ARG(opsplit_gw_set_property(o->gw, (opsplit_gw_property)p, negative));
+    BAD_ARG(opsplit_gw_set_property(o->gw, (opsplit_gw_property)p, NULL));
+    BAD_ARG(opsplit_gw_get_property(o->gw, (opsplit_gw_property)p, NULL));
+  }
+  BAD_ARG(opsplit_gw_set_property(o->gw, (opsplit_gw_property)6, values));
+  BAD_ARG(opsplit_gw_get_property(o->gw, (opsplit_gw_property)-1, values));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_parameter(H, 0, values));
+  BAD_ARG(opsplit_gw_set_parameter(o->gw, 1, values)); /* the rates read one parameter */
+  BAD_ARG(opsplit_gw_set_parameter(o->gw, -1, values));
+  BAD_ARG(opsplit_gw_set_parameter(o->gw, 0, bad_values));
+  BAD_ARG(opsplit_gw_set_parameter(o->gw, 0, NULL));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_concentrations(H, values));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_concentrations(H, values));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_immobile(H, values));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_immobile(H, values));
+  BAD_ARG(opsplit_gw_set_concentrations(o->gw, NULL));
+  BAD_ARG(opsplit_gw_get_concentrations(o->gw, NULL));
+  BAD_ARG(opsplit_gw_set_immobile(o->gw, NULL));
+  BAD_ARG(opsplit_gw_get_immobile(o->gw, NULL));
+  double nan_concentrations[2 * NGW] = {0, 0, 0, 0, 0, 0, inf_, 0};
+  BAD_ARG(opsplit_gw_set_concentrations(o->gw, nan_concentrations));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_method(H, OPSPLIT_ODE_ROS3));
+  BAD_ARG(opsplit_gw_set_method(o->gw, (opsplit_ode_method)7));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_tolerances(H, 1e-6, 1e-15));
+  BAD_ARG(opsplit_gw_set_tolerances(o->gw, 0.0, 1e-15));
+  BAD_ARG(opsplit_gw_set_tolerances(o->gw, 1e-6, -1.0));
+  BAD_ARG(opsplit_gw_set_tolerances(o->gw, nan_, 1e-15));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_run(H, 1.0));
+  BAD_ARG(opsplit_gw_run(o->gw, -1.0));
+  BAD_ARG(opsplit_gw_run(o->gw, nan_));
+  BAD_ARG(opsplit_gw_run(o->gw, inf_));
+  int status[NGW];
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_status(H, status));
+  BAD_ARG(opsplit_gw_get_status(o->gw, NULL));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_moles(H, values));
+  BAD_ARG(opsplit_gw_get_moles(o->gw, NULL));
+}
+
 #ifdef OPSPLIT_TEST_MPI
 static void sweep_mpi(objects* o) {
   MPI_Fint world = MPI_Comm_c2f(MPI_COMM_WORLD), none = MPI_Comm_c2f(MPI_COMM_NULL);
@@ -1125,6 +1204,7 @@ static void make_bad_handles(objects* o) {
   opsplit_ode e = NULL;
   opsplit_ca g = NULL;
   opsplit_pcpd p = NULL;
+  opsplit_gw w = NULL;
   CHECK_OK(opsplit_context_create(OPSPLIT_BACKEND_CPU, &c));
   CHECK_OK(opsplit_field_create(o->ctx, 4, 4, 4, 1, OPSPLIT_FLOAT64, &f));
   CHECK_OK(opsplit_rd_create(o->ctx, 1, &r));
@@ -1132,8 +1212,10 @@ static void make_bad_handles(objects* o) {
   CHECK_OK(opsplit_ode_create(o->ctx, 1, 1, 0, &e));
   CHECK_OK(opsplit_ca_create(o->ctx, OPSPLIT_CA_LIFE, 8, 8, &g));
   CHECK_OK(opsplit_pcpd_create(o->ctx, OPSPLIT_PCPD_EXACT, 64, 1, &p));
+  CHECK_OK(opsplit_gw_create(o->ctx, o->mech, 2, &w));
   stale[K_CONTEXT] = c, stale[K_FIELD] = f, stale[K_RD] = r, stale[K_MECHANISM] = m, stale[K_ODE] = e;
-  stale[K_CA] = g, stale[K_PCPD] = p;
+  stale[K_CA] = g, stale[K_PCPD] = p, stale[K_GW] = w;
+  CHECK_OK(opsplit_gw_destroy(&w));
   CHECK_OK(opsplit_pcpd_destroy(&p));
   CHECK_OK(opsplit_ca_destroy(&g));
   CHECK_OK(opsplit_ode_destroy(&e));
@@ -1143,7 +1225,7 @@ static void make_bad_handles(objects* o) {
   CHECK_OK(opsplit_context_destroy(&c));
   other_live[K_CONTEXT] = o->field, other_live[K_FIELD] = o->rd, other_live[K_RD] = o->field;
   other_live[K_MECHANISM] = o->ode, other_live[K_ODE] = o->mech, other_live[K_CA] = o->pcpd;
-  other_live[K_PCPD] = o->life;
+  other_live[K_PCPD] = o->life, other_live[K_GW] = o->ode;
   for (int k = 0; k < NKINDS; k++) memcpy(forged[k], &magic[k], sizeof magic[k]);
 }
 
@@ -1197,6 +1279,7 @@ int main(int argc, char** argv) {
   sweep_ode(&misused);
   sweep_ca(&misused);
   sweep_pcpd(&misused);
+  sweep_gw(&misused);
 #ifdef OPSPLIT_TEST_MPI
   sweep_mpi(&misused);
 #endif

@@ -1,0 +1,151 @@
+/* opsplit's groundwater reaction module: the chemistry step of a reactive-transport host
+ * (MODFLOW 6, MT3D-USGS, in-house codes), called in the operator-split loop that
+ * PhreeqcRM's hosts run: each transport step the host sets porosity, saturation,
+ * temperature and the concentrations per grid cell, runs the cells for the step, and
+ * takes the concentrations back to transport.
+ *
+ * Kinetics: a BUILT mechanism (mechanism.h): first-order decay chains with yields,
+ * Monod and inhibition factors (opsplit_mechanism_add_rate_factor), kinetic sorption as
+ * a pair of first-order reactions. Each species is mobile (dissolved: the host
+ * transports it, a "component") or immobile (sorbed, mineral, biomass: it stays in the
+ * module). The mechanism works in mol per litre of water for every species, immobile
+ * ones included: its rate and half-saturation constants are in those units. The host's
+ * units are converted at the boundary (opsplit_gw_set_units).
+ *
+ * Cells. nxyz grid cells map to chemistry cells (opsplit_gw_set_mapping, PhreeqcRM's
+ * grid2chem; the identity by default). A grid cell mapped to -1 is left out: the module
+ * never reads or writes its values. Grid cells that share a chemistry cell give it the
+ * properties and concentrations of the first of them (the lowest index) and all get
+ * its results. A chemistry cell's water is V_w = porosity x saturation x volume
+ * (litres); a cell with V_w = 0 (dry) is not run and keeps its amounts. Immobile amounts
+ * are kept as moles per cell, so that a change of saturation between steps conserves
+ * them; their concentration in the water is moles / V_w.
+ *
+ * Arrays over the grid hold one value per grid cell (nxyz); concentrations and immobile
+ * amounts c[i * nxyz + cell] for species i of the list (C c[n][nxyz], Fortran
+ * c(nxyz, n)), as PhreeqcRM's. Every run starts each cell afresh (its steps depend on
+ * its own values only): a cell gives the same numbers in any grid and mapping. */
+#ifndef OPSPLIT_GROUNDWATER_H
+#define OPSPLIT_GROUNDWATER_H
+
+#include "opsplit/core.h"
+#include "opsplit/mechanism.h"
+#include "opsplit/ode.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct opsplit_gw_s* opsplit_gw;
+
+/* The host's units for concentrations of mobile species (PhreeqcRM's numbers 1 and 2;
+ * its 3 is kg/kg of solution, which this module does not take):
+ *   MG_PER_L     mg per litre of water: mol/L = mg/L x 1e-3 / molar mass (g/mol), which
+ *                opsplit_gw_set_molar_masses gives;
+ *   MOL_PER_L    mol per litre of water: the mechanism's own (no conversion);
+ *   MOL_PER_KGW  mol per kg of water: mol/L = mol/kgw x the cell's DENSITY (kg of water
+ *                per litre). */
+typedef enum opsplit_gw_solution_units {
+  OPSPLIT_GW_MG_PER_L = 1,
+  OPSPLIT_GW_MOL_PER_L = 2,
+  OPSPLIT_GW_MOL_PER_KGW = 3
+} opsplit_gw_solution_units;
+
+/* The host's units for immobile amounts, mol per litre of (PhreeqcRM's kinetics units):
+ *   PER_L_CELL   the cell: moles = m x volume;
+ *   PER_L_WATER  its pores: moles = m x porosity x volume (saturation not counted, as
+ *                in PhreeqcRM);
+ *   PER_L_ROCK   its solid: moles = m x (1 - porosity) x volume. */
+typedef enum opsplit_gw_solid_units {
+  OPSPLIT_GW_PER_L_CELL = 0,
+  OPSPLIT_GW_PER_L_WATER = 1,
+  OPSPLIT_GW_PER_L_ROCK = 2
+} opsplit_gw_solid_units;
+
+/* Per grid cell properties (nxyz values each), with their defaults (PhreeqcRM's):
+ *   POROSITY     in [0, 1], default 0.1
+ *   SATURATION   in [0, 1], default 1
+ *   VOLUME       the cell's representative volume, litres, > 0, default 1
+ *   DENSITY      kg of water per litre of water, > 0, default 1 (MOL_PER_KGW only)
+ *   TEMPERATURE  degrees Celsius, > -273.15, default 25: the mechanism's parameter
+ *                named TEMP, if it has one, gets it in kelvin (Arrhenius rates)
+ *   PRESSURE     atm, > 0, default 1: the parameter named PRESS, if any, gets it in Pa */
+typedef enum opsplit_gw_property {
+  OPSPLIT_GW_POROSITY = 0,
+  OPSPLIT_GW_SATURATION = 1,
+  OPSPLIT_GW_VOLUME = 2,
+  OPSPLIT_GW_DENSITY = 3,
+  OPSPLIT_GW_TEMPERATURE = 4,
+  OPSPLIT_GW_PRESSURE = 5
+} opsplit_gw_property;
+
+/* opsplit_gw_get_status's value for a grid cell that was not run: left out by the
+ * mapping, or dry. Cells that ran have their opsplit_ode_result. */
+typedef enum opsplit_gw_cell {
+  OPSPLIT_GW_CELL_NOT_RUN = -1
+} opsplit_gw_cell;
+
+/* A module of nxyz grid cells (nxyz >= 1) over a copy of a BUILT mechanism whose
+ * reactions all have rates: every species mobile, every amount 0, the properties'
+ * defaults, the identity mapping, units MOL_PER_L and PER_L_CELL, ROSENBROCK at rtol
+ * 1e-6 and atol 1e-15 mol/L. On the context's backend (CUDA integrates the cells on the
+ * GPU; the arrays are the host's). */
+OPSPLIT_API opsplit_status opsplit_gw_create(opsplit_context ctx, opsplit_mechanism mech, int64_t nxyz,
+                                             opsplit_gw* gw);
+OPSPLIT_API opsplit_status opsplit_gw_destroy(opsplit_gw* gw);
+/* nxyz, the number of chemistry cells, of mobile species (components) and of immobile
+ * ones; any output may be NULL. */
+OPSPLIT_API opsplit_status opsplit_gw_get_counts(opsplit_gw gw, int64_t* nxyz, int64_t* nchem, int* ncomponents,
+                                                 int* nimmobile);
+/* Marks species `species` (the mechanism's index) mobile (1) or immobile (0); its
+ * amount becomes 0 in every cell. The components are the mobile species in the
+ * mechanism's order, the immobile list the rest in the same order. */
+OPSPLIT_API opsplit_status opsplit_gw_set_mobile(opsplit_gw gw, int species, int mobile);
+/* The mechanism's species index of each component (ncomponents values) and of each
+ * immobile species (nimmobile values); either may be NULL. */
+OPSPLIT_API opsplit_status opsplit_gw_get_species_lists(opsplit_gw gw, int* components, int* immobile);
+/* grid2chem: nxyz chemistry cell numbers or -1; the numbers used must be 0 .. nchem-1,
+ * each at least once. Every amount becomes 0 (set them after the mapping). */
+OPSPLIT_API opsplit_status opsplit_gw_set_mapping(opsplit_gw gw, const int* grid2chem);
+OPSPLIT_API opsplit_status opsplit_gw_set_units(opsplit_gw gw, opsplit_gw_solution_units solution,
+                                                opsplit_gw_solid_units solid);
+/* Molar masses in g/mol of every species of the mechanism (nspecies values, > 0):
+ * needed for MG_PER_L. */
+OPSPLIT_API opsplit_status opsplit_gw_set_molar_masses(opsplit_gw gw, const double* grams_per_mole);
+/* nxyz values of a property; a value out of its range is INVALID_ARGUMENT naming the
+ * cell and the value, and changes nothing. */
+OPSPLIT_API opsplit_status opsplit_gw_set_property(opsplit_gw gw, opsplit_gw_property property,
+                                                   const double* values);
+OPSPLIT_API opsplit_status opsplit_gw_get_property(opsplit_gw gw, opsplit_gw_property property, double* values);
+/* nxyz values of the mechanism's per-system parameter `param` (finite; default 0), for
+ * rates that read other inputs than TEMP and PRESS, which the module sets itself. */
+OPSPLIT_API opsplit_status opsplit_gw_set_parameter(opsplit_gw gw, int param, const double* values);
+
+/* The components' concentrations (ncomponents x nxyz, finite) in the solution units. */
+OPSPLIT_API opsplit_status opsplit_gw_set_concentrations(opsplit_gw gw, const double* c);
+OPSPLIT_API opsplit_status opsplit_gw_get_concentrations(opsplit_gw gw, double* c);
+/* The immobile species' amounts (nimmobile x nxyz, finite) in the solid units; a dry
+ * cell's are read as a wet one's (they are per litre of cell, pores or rock). */
+OPSPLIT_API opsplit_status opsplit_gw_set_immobile(opsplit_gw gw, const double* amounts);
+OPSPLIT_API opsplit_status opsplit_gw_get_immobile(opsplit_gw gw, double* amounts);
+/* The integration of each cell (opsplit_ode_set_method, opsplit_ode_set_tolerances;
+ * atol in mol per litre of water). */
+OPSPLIT_API opsplit_status opsplit_gw_set_method(opsplit_gw gw, opsplit_ode_method method);
+OPSPLIT_API opsplit_status opsplit_gw_set_tolerances(opsplit_gw gw, double rtol, double atol);
+
+/* Runs every chemistry cell with water for dt seconds (dt >= 0). A cell that fails
+ * keeps its amounts and reports why (opsplit_gw_get_status); the others advance; the
+ * call then returns OPSPLIT_ERROR_NUMERICAL naming the first failed grid cell. */
+OPSPLIT_API opsplit_status opsplit_gw_run(opsplit_gw gw, double dt);
+/* Per grid cell (nxyz values): the opsplit_ode_result of its chemistry cell's last run,
+ * or OPSPLIT_GW_CELL_NOT_RUN. */
+OPSPLIT_API opsplit_status opsplit_gw_get_status(opsplit_gw gw, int* status);
+/* Moles of every species of the mechanism (nspecies values) over the chemistry cells:
+ * the mass balance of a run (dissolved: concentration x V_w; immobile: their moles). */
+OPSPLIT_API opsplit_status opsplit_gw_get_moles(opsplit_gw gw, double* moles);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPSPLIT_GROUNDWATER_H */

@@ -1,0 +1,335 @@
+#include "gw/module.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+
+using namespace opsplit;
+
+namespace {
+
+constexpr double kKelvinAtZeroCelsius = 273.15;
+constexpr double kPascalPerAtmosphere = 101325.0;
+constexpr int64_t kMaxCells = 0x7fffffff;  // grid2chem holds int
+
+const char* property_name(int property) {
+  static const char* const names[] = {"POROSITY", "SATURATION", "VOLUME", "DENSITY", "TEMPERATURE", "PRESSURE"};
+  return names[property];
+}
+
+// Whether v is in property's range (groundwater.h).
+bool in_range(int property, double v) {
+  if (!std::isfinite(v)) return false;
+  switch (property) {
+    case OPSPLIT_GW_POROSITY:
+    case OPSPLIT_GW_SATURATION:
+      return v >= 0.0 && v <= 1.0;
+    case OPSPLIT_GW_TEMPERATURE:
+      return v > -kKelvinAtZeroCelsius;
+    default:  // volume, density, pressure
+      return v > 0.0;
+  }
+}
+
+void check_property(int property) {
+  if (property < 0 || property > OPSPLIT_GW_PRESSURE)
+    fail_argument("property=" + num(property) + " is not an opsplit_gw_property");
+}
+
+template <class T>
+T* array_argument(T* values, const char* name) {
+  if (values == nullptr) fail_argument(std::string(name) + " is NULL");
+  return values;
+}
+
+// The parameter the mechanism names `name`, or -1 when none does or the rates do not read it.
+int named_parameter(const chem::Mechanism& m, const char* name) {
+  try {
+    const int p = m.find_parameter(name);
+    return p < m.nparams() ? p : -1;
+  } catch (const Error&) {
+    return -1;
+  }
+}
+
+}  // namespace
+
+opsplit_gw_s::opsplit_gw_s(Context& ctx, const chem::Mechanism& mech, int64_t nxyz)
+    : ContextMember(ctx), mechanism_(mech.copy_built("opsplit_gw_create")), nxyz_(nxyz) {
+  mechanism_->check_complete("opsplit_gw_create");
+  if (nxyz < 1 || nxyz > kMaxCells)
+    fail_argument("nxyz=" + num(static_cast<long long>(nxyz)) + " is not in [1, 2^31 - 1]");
+  const auto cells = static_cast<size_t>(nxyz);
+  mobile_.assign(static_cast<size_t>(nspecies()), true);
+  list_species();
+  properties_.resize(kProperties * cells);
+  const double defaults[kProperties] = {0.1, 1.0, 1.0, 1.0, 25.0, 1.0};
+  for (int p = 0; p < kProperties; ++p)
+    std::fill_n(properties_.begin() + static_cast<std::ptrdiff_t>(p * cells), cells, defaults[p]);
+  parameters_.assign(static_cast<size_t>(mechanism_->nparams()) * cells, 0.0);
+  temperature_param_ = named_parameter(*mechanism_, "TEMP");
+  pressure_param_ = named_parameter(*mechanism_, "PRESS");
+  std::vector<int> identity(cells);
+  for (size_t g = 0; g < cells; ++g) identity[g] = static_cast<int>(g);
+  set_mapping(identity.data());
+}
+
+void opsplit_gw_s::list_species() {
+  components_.clear();
+  immobile_.clear();
+  for (int s = 0; s < nspecies(); ++s) (mobile_[static_cast<size_t>(s)] ? components_ : immobile_).push_back(s);
+}
+
+void opsplit_gw_s::set_mobile(int species, bool mobile) {
+  if (species < 0 || species >= nspecies())
+    fail_argument("species=" + num(species) + " is not in [0, " + num(nspecies()) + ")");
+  mobile_[static_cast<size_t>(species)] = mobile;
+  for (int64_t c = 0; c < nchem(); ++c) amount(species, c) = 0.0;
+  list_species();
+}
+
+void opsplit_gw_s::set_mapping(const int* grid2chem) {
+  array_argument(grid2chem, "grid2chem");
+  int highest = -1;
+  for (int64_t g = 0; g < nxyz_; ++g) highest = std::max(highest, grid2chem[g]);
+  if (highest < 0) fail_argument("grid2chem maps no grid cell to a chemistry cell");
+  if (highest >= nxyz_)
+    fail_argument("grid2chem names chemistry cell " + num(highest) + ", but there are at most nxyz=" +
+                  num(static_cast<long long>(nxyz_)));
+  std::vector<int64_t> first(static_cast<size_t>(highest) + 1, -1);
+  for (int64_t g = 0; g < nxyz_; ++g) {
+    const int c = grid2chem[g];
+    if (c >= 0 && first[static_cast<size_t>(c)] < 0) first[static_cast<size_t>(c)] = g;
+  }
+  const auto unused = std::find(first.begin(), first.end(), int64_t(-1));
+  if (unused != first.end())
+    fail_argument("grid2chem: chemistry cell " + num(static_cast<long long>(unused - first.begin())) +
+                  " is not used, but " + num(highest) + " is (number them 0 .. nchem-1)");
+  grid2chem_.assign(grid2chem, grid2chem + nxyz_);
+  for (int& c : grid2chem_) c = std::max(c, -1);
+  first_grid_cell_ = std::move(first);
+  amounts_.assign(static_cast<size_t>(nspecies()) * first_grid_cell_.size(), 0.0);
+  status_.assign(first_grid_cell_.size(), OPSPLIT_GW_CELL_NOT_RUN);
+  batch_for(nchem());
+}
+
+void opsplit_gw_s::set_units(int solution, int solid) {
+  if (solution < OPSPLIT_GW_MG_PER_L || solution > OPSPLIT_GW_MOL_PER_KGW)
+    fail_argument("solution=" + num(solution) + " is not an opsplit_gw_solution_units");
+  if (solid < OPSPLIT_GW_PER_L_CELL || solid > OPSPLIT_GW_PER_L_ROCK)
+    fail_argument("solid=" + num(solid) + " is not an opsplit_gw_solid_units");
+  solution_units_ = solution, solid_units_ = solid;
+}
+
+void opsplit_gw_s::set_molar_masses(const double* grams_per_mole) {
+  array_argument(grams_per_mole, "grams_per_mole");
+  for (int s = 0; s < nspecies(); ++s)
+    if (!(grams_per_mole[s] > 0.0) || !std::isfinite(grams_per_mole[s]))
+      fail_argument("grams_per_mole[" + num(s) + "] (" + mechanism_->species_name(s) + ")=" + num(grams_per_mole[s]) +
+                    " is not a positive molar mass");
+  molar_masses_.assign(grams_per_mole, grams_per_mole + nspecies());
+}
+
+void opsplit_gw_s::set_property(int property, const double* values) {
+  check_property(property);
+  array_argument(values, "values");
+  for (int64_t g = 0; g < nxyz_; ++g)
+    if (!in_range(property, values[g]))
+      fail_argument(std::string(property_name(property)) + " of grid cell " + num(static_cast<long long>(g)) + " is " +
+                    num(values[g]) + ", out of its range (groundwater.h)");
+  std::copy_n(values, nxyz_, properties_.begin() + property * nxyz_);
+}
+
+void opsplit_gw_s::get_property(int property, double* values) const {
+  check_property(property);
+  array_argument(values, "values");
+  std::copy_n(properties_.begin() + property * nxyz_, nxyz_, values);
+}
+
+void opsplit_gw_s::set_parameter(int param, const double* values) {
+  if (param < 0 || param >= mechanism_->nparams())
+    fail_argument("param=" + num(param) + " is not one the rates read: [0, " + num(mechanism_->nparams()) + ")");
+  if (param == temperature_param_ || param == pressure_param_)
+    fail_argument("param=" + num(param) + " is " + (param == temperature_param_ ? "TEMP" : "PRESS") +
+                  ", which the module sets from its " + (param == temperature_param_ ? "TEMPERATURE" : "PRESSURE"));
+  array_argument(values, "values");
+  for (int64_t g = 0; g < nxyz_; ++g)
+    if (!std::isfinite(values[g]))
+      fail_argument("values[" + num(static_cast<long long>(g)) + "]=" + num(values[g]) + " is not finite");
+  std::copy_n(values, nxyz_, parameters_.begin() + param * nxyz_);
+}
+
+double opsplit_gw_s::water(int64_t c) const {
+  const int64_t g = first_grid_cell_[static_cast<size_t>(c)];
+  return property(OPSPLIT_GW_POROSITY, g) * property(OPSPLIT_GW_SATURATION, g) * property(OPSPLIT_GW_VOLUME, g);
+}
+
+double opsplit_gw_s::to_molar(int species, int64_t c) const {
+  switch (solution_units_) {
+    case OPSPLIT_GW_MG_PER_L:
+      if (molar_masses_.empty()) fail_argument("the units are MG_PER_L, but no molar masses were set");
+      return 1e-3 / molar_masses_[static_cast<size_t>(species)];
+    case OPSPLIT_GW_MOL_PER_KGW:
+      return property(OPSPLIT_GW_DENSITY, first_grid_cell_[static_cast<size_t>(c)]);
+    default:
+      return 1.0;
+  }
+}
+
+double opsplit_gw_s::to_moles(int64_t c) const {
+  const int64_t g = first_grid_cell_[static_cast<size_t>(c)];
+  const double porosity = property(OPSPLIT_GW_POROSITY, g), volume = property(OPSPLIT_GW_VOLUME, g);
+  switch (solid_units_) {
+    case OPSPLIT_GW_PER_L_WATER:
+      return porosity * volume;
+    case OPSPLIT_GW_PER_L_ROCK:
+      return (1.0 - porosity) * volume;
+    default:
+      return volume;
+  }
+}
+
+void opsplit_gw_s::set_concentrations(const double* c) {
+  array_argument(c, "c");
+  for (int i = 0; i < ncomponents(); ++i)
+    for (int64_t g = 0; g < nxyz_; ++g)
+      if (grid2chem_[static_cast<size_t>(g)] >= 0 && !std::isfinite(c[i * nxyz_ + g]))
+        fail_argument("c of " + mechanism_->species_name(components_[static_cast<size_t>(i)]) + " in grid cell " +
+                      num(static_cast<long long>(g)) + " is " + num(c[i * nxyz_ + g]));
+  for (int64_t k = 0; k < nchem(); ++k)
+    for (int i = 0; i < ncomponents(); ++i) {
+      const int s = components_[static_cast<size_t>(i)];
+      amount(s, k) = c[i * nxyz_ + first_grid_cell_[static_cast<size_t>(k)]] * to_molar(s, k);
+    }
+}
+
+void opsplit_gw_s::get_concentrations(double* c) const {
+  array_argument(c, "c");
+  if (ncomponents() > 0) to_molar(components_[0], 0);  // the units' own check, before any write
+  for (int64_t g = 0; g < nxyz_; ++g) {
+    const int k = grid2chem_[static_cast<size_t>(g)];
+    if (k < 0) continue;
+    for (int i = 0; i < ncomponents(); ++i) {
+      const int s = components_[static_cast<size_t>(i)];
+      c[i * nxyz_ + g] = amount(s, k) / to_molar(s, k);
+    }
+  }
+}
+
+void opsplit_gw_s::set_immobile(const double* amounts) {
+  array_argument(amounts, "amounts");
+  for (int i = 0; i < nimmobile(); ++i)
+    for (int64_t g = 0; g < nxyz_; ++g)
+      if (grid2chem_[static_cast<size_t>(g)] >= 0 && !std::isfinite(amounts[i * nxyz_ + g]))
+        fail_argument("amounts of " + mechanism_->species_name(immobile_[static_cast<size_t>(i)]) + " in grid cell " +
+                      num(static_cast<long long>(g)) + " is " + num(amounts[i * nxyz_ + g]));
+  for (int64_t k = 0; k < nchem(); ++k)
+    for (int i = 0; i < nimmobile(); ++i)
+      amount(immobile_[static_cast<size_t>(i)], k) =
+          amounts[i * nxyz_ + first_grid_cell_[static_cast<size_t>(k)]] * to_moles(k);
+}
+
+void opsplit_gw_s::get_immobile(double* amounts) const {
+  array_argument(amounts, "amounts");
+  for (int64_t g = 0; g < nxyz_; ++g) {
+    const int k = grid2chem_[static_cast<size_t>(g)];
+    if (k < 0) continue;
+    const double per = to_moles(k);  // 0 only where nothing can be set (PER_L_ROCK at porosity 1)
+    for (int i = 0; i < nimmobile(); ++i)
+      amounts[i * nxyz_ + g] = per > 0.0 ? amount(immobile_[static_cast<size_t>(i)], k) / per : 0.0;
+  }
+}
+
+OdeBatch& opsplit_gw_s::batch_for(int64_t nsys) {
+  if (batch_ != nullptr && batch_->nsys() == nsys) return *batch_;
+  auto batch = std::make_unique<OdeBatch>(context(), nspecies(), nsys, mechanism_->nparams());
+  batch->set_mechanism(mechanism_.get());
+  batch->set_method(method_);
+  batch->set_tolerances(rtol_, atol_);
+  batch_ = std::move(batch);
+  return *batch_;
+}
+
+void opsplit_gw_s::set_method(int method) {
+  batch_->set_method(method);
+  method_ = method;
+}
+
+void opsplit_gw_s::set_tolerances(double rtol, double atol) {
+  batch_->set_tolerances(rtol, atol);
+  rtol_ = rtol, atol_ = atol;
+}
+
+void opsplit_gw_s::run(double dt) {
+  if (!std::isfinite(dt) || dt < 0.0) fail_argument("dt=" + num(dt) + " is not a finite time >= 0");
+  std::vector<int64_t> wet;
+  std::vector<double> litres;
+  for (int64_t k = 0; k < nchem(); ++k)
+    if (water(k) > 0.0) wet.push_back(k), litres.push_back(water(k));
+  std::fill(status_.begin(), status_.end(), OPSPLIT_GW_CELL_NOT_RUN);
+  if (!wet.empty()) integrate(wet, litres, dt);
+}
+
+void opsplit_gw_s::integrate(const std::vector<int64_t>& wet, const std::vector<double>& litres, double dt) {
+  const auto n = static_cast<int64_t>(wet.size());
+  const int ns = nspecies(), np = mechanism_->nparams();
+  OdeBatch& b = batch_for(n);
+  std::vector<double> y(static_cast<size_t>(n * ns)), p(static_cast<size_t>(n * std::max(np, 1)));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t k = wet[static_cast<size_t>(i)], g = first_grid_cell_[static_cast<size_t>(k)];
+    for (int s = 0; s < ns; ++s)
+      y[static_cast<size_t>(i * ns + s)] = mobile_[static_cast<size_t>(s)] ? amount(s, k) : amount(s, k) / litres[static_cast<size_t>(i)];
+    for (int q = 0; q < np; ++q)
+      p[static_cast<size_t>(i * np + q)] =
+          q == temperature_param_ ? property(OPSPLIT_GW_TEMPERATURE, g) + kKelvinAtZeroCelsius
+          : q == pressure_param_  ? property(OPSPLIT_GW_PRESSURE, g) * kPascalPerAtmosphere
+                                  : parameters_[static_cast<size_t>(q * nxyz_ + g)];
+  }
+  b.set_state(y.data(), OPSPLIT_ODE_AOS);
+  if (np > 0) b.set_parameters(p.data(), OPSPLIT_ODE_AOS);
+  std::string failure;
+  try {
+    b.integrate(0.0, dt);
+  } catch (const Error& e) {
+    if (e.status() != OPSPLIT_ERROR_NUMERICAL) throw;
+    failure = e.what();
+  }
+  std::vector<int> result(static_cast<size_t>(n));
+  b.get_state(y.data(), OPSPLIT_ODE_AOS);
+  b.get_results(result.data(), nullptr, nullptr, nullptr, nullptr);
+  int64_t failed = 0, first_failed = nxyz_;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t k = wet[static_cast<size_t>(i)];
+    status_[static_cast<size_t>(k)] = result[static_cast<size_t>(i)];
+    if (result[static_cast<size_t>(i)] != OPSPLIT_ODE_OK) {
+      ++failed, first_failed = std::min(first_failed, first_grid_cell_[static_cast<size_t>(k)]);
+      continue;  // it keeps its amounts
+    }
+    for (int s = 0; s < ns; ++s)
+      amount(s, k) = mobile_[static_cast<size_t>(s)] ? y[static_cast<size_t>(i * ns + s)]
+                                                      : y[static_cast<size_t>(i * ns + s)] * litres[static_cast<size_t>(i)];
+  }
+  if (!failure.empty())
+    fail(OPSPLIT_ERROR_NUMERICAL, num(static_cast<long long>(failed)) + " of " + num(static_cast<long long>(n)) +
+                                      " chemistry cells failed, the first in grid cell " +
+                                      num(static_cast<long long>(first_failed)) + " (opsplit_gw_get_status): " + failure);
+}
+
+void opsplit_gw_s::get_status(int* status) const {
+  array_argument(status, "status");
+  for (int64_t g = 0; g < nxyz_; ++g) {
+    const int k = grid2chem_[static_cast<size_t>(g)];
+    status[g] = k < 0 ? OPSPLIT_GW_CELL_NOT_RUN : status_[static_cast<size_t>(k)];
+  }
+}
+
+void opsplit_gw_s::get_moles(double* moles) const {
+  array_argument(moles, "moles");
+  for (int s = 0; s < nspecies(); ++s) {
+    double total = 0.0;
+    for (int64_t k = 0; k < nchem(); ++k) total += mobile_[static_cast<size_t>(s)] ? amount(s, k) * water(k) : amount(s, k);
+    moles[s] = total;
+  }
+}
