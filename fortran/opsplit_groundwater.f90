@@ -1,7 +1,9 @@
 ! opsplit_groundwater: groundwater.h in Fortran (the groundwater reaction module). Part
 ! of the module opsplit. The C functions under their own names (handles type(c_ptr),
-! arrays c_loc of contiguous arrays in PhreeqcRM's Fortran layout c(nxyz, n)); the
-! derived type with array-taking procedures is not written yet (issue 42).
+! arrays c_loc of contiguous arrays), and opsplit_gw_t, whose procedures take Fortran
+! arrays in PhreeqcRM's Fortran layout: c(nxyz, ncomponents), one value per grid cell
+! for properties, 1-based species and parameter indices. The mapping keeps PhreeqcRM's
+! values: 0-based chemistry cells, -1 for a cell left out.
 module opsplit_groundwater
   use, intrinsic :: iso_c_binding
   use opsplit_core
@@ -201,4 +203,242 @@ module opsplit_groundwater
     end function opsplit_gw_get_moles
 
   end interface
+
+  !> The groundwater reaction module (groundwater.h).
+  type, public :: opsplit_gw_t
+    private
+    type(c_ptr) :: handle = c_null_ptr
+  contains
+    procedure :: create => gw_create
+    procedure :: destroy => gw_destroy
+    procedure :: counts => gw_counts
+    procedure :: set_mobile => gw_set_mobile
+    procedure :: set_mapping => gw_set_mapping
+    procedure :: set_units => gw_set_units
+    procedure :: set_molar_masses => gw_set_molar_masses
+    procedure :: set_property => gw_set_property
+    procedure :: get_property => gw_get_property
+    procedure :: set_parameter => gw_set_parameter
+    procedure :: set_concentrations => gw_set_concentrations
+    procedure :: get_concentrations => gw_get_concentrations
+    procedure :: set_immobile => gw_set_immobile
+    procedure :: get_immobile => gw_get_immobile
+    procedure :: set_method => gw_set_method
+    procedure :: set_tolerances => gw_set_tolerances
+    procedure :: run => gw_run
+    procedure :: status => gw_status
+    procedure :: moles => gw_moles
+    procedure :: created => gw_created
+    procedure :: c_handle => gw_c_handle
+  end type opsplit_gw_t
+
+  private :: gw_create, gw_destroy, gw_counts, gw_set_mobile, gw_set_mapping, gw_set_units, gw_set_molar_masses, &
+             gw_set_property, gw_get_property, gw_set_parameter, gw_set_concentrations, gw_get_concentrations, &
+             gw_set_immobile, gw_get_immobile, gw_set_method, gw_set_tolerances, gw_run, gw_status, gw_moles, &
+             gw_created, gw_c_handle, gw_bad_shape
+
+contains
+
+  !> A module of nxyz grid cells over a copy of mech (a BUILT mechanism).
+  subroutine gw_create(this, ctx, mech, nxyz, stat)
+    class(opsplit_gw_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    type(c_ptr), intent(in) :: mech  ! the mechanism's C handle: opsplit_mechanism_t%c_handle()
+    integer(c_int64_t), intent(in) :: nxyz
+    integer, intent(out), optional :: stat
+    if (already_created(this%handle, 'opsplit_gw_t%create', stat)) return
+    call finish(opsplit_gw_create(ctx%c_handle(), mech, nxyz, this%handle), stat)
+  end subroutine gw_create
+
+  subroutine gw_destroy(this, stat)
+    class(opsplit_gw_t), intent(inout) :: this
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_destroy(this%handle), stat)
+  end subroutine gw_destroy
+
+  !> nxyz, the chemistry cells, the components (mobile species) and the immobile species.
+  subroutine gw_counts(this, nxyz, nchem, ncomponents, nimmobile, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer(c_int64_t), intent(out) :: nxyz, nchem
+    integer(c_int), intent(out) :: ncomponents, nimmobile
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_get_counts(this%handle, nxyz, nchem, ncomponents, nimmobile), stat)
+  end subroutine gw_counts
+
+  !> species: 1-based, the mechanism's order. Its amount becomes 0 everywhere.
+  subroutine gw_set_mobile(this, species, mobile, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer, intent(in) :: species
+    logical, intent(in) :: mobile
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_set_mobile(this%handle, int(species - 1, c_int), int_flag(mobile)), stat)
+  end subroutine gw_set_mobile
+
+  !> grid2chem(nxyz): PhreeqcRM's values (0-based chemistry cells, -1: left out).
+  subroutine gw_set_mapping(this, grid2chem, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer(c_int), intent(in), contiguous, target :: grid2chem(:)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'set_mapping', [size(grid2chem, kind=c_int64_t)], 0, stat)) return
+    call finish(opsplit_gw_set_mapping(this%handle, c_loc(grid2chem)), stat)
+  end subroutine gw_set_mapping
+
+  subroutine gw_set_units(this, solution, solid, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer(c_int), intent(in) :: solution, solid
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_set_units(this%handle, solution, solid), stat)
+  end subroutine gw_set_units
+
+  !> grams_per_mole(nspecies), every species of the mechanism.
+  subroutine gw_set_molar_masses(this, grams_per_mole, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(in), contiguous, target :: grams_per_mole(:)
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_set_molar_masses(this%handle, values_at(grams_per_mole)), stat)
+  end subroutine gw_set_molar_masses
+
+  !> values(nxyz) of OPSPLIT_GW_POROSITY, _SATURATION, _VOLUME, _DENSITY, _TEMPERATURE, _PRESSURE.
+  subroutine gw_set_property(this, property, values, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer(c_int), intent(in) :: property
+    real(c_double), intent(in), contiguous, target :: values(:)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'set_property', [size(values, kind=c_int64_t)], 0, stat)) return
+    call finish(opsplit_gw_set_property(this%handle, property, values_at(values)), stat)
+  end subroutine gw_set_property
+
+  subroutine gw_get_property(this, property, values, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer(c_int), intent(in) :: property
+    real(c_double), intent(inout), contiguous, target :: values(:)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'get_property', [size(values, kind=c_int64_t)], 0, stat)) return
+    call finish(opsplit_gw_get_property(this%handle, property, values_at(values)), stat)
+  end subroutine gw_get_property
+
+  !> values(nxyz) of the mechanism's parameter `param` (1-based).
+  subroutine gw_set_parameter(this, param, values, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer, intent(in) :: param
+    real(c_double), intent(in), contiguous, target :: values(:)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'set_parameter', [size(values, kind=c_int64_t)], 0, stat)) return
+    call finish(opsplit_gw_set_parameter(this%handle, int(param - 1, c_int), values_at(values)), stat)
+  end subroutine gw_set_parameter
+
+  !> c(nxyz, ncomponents) in the solution units.
+  subroutine gw_set_concentrations(this, c, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(in), contiguous, target :: c(:, :)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'set_concentrations', shape(c, kind=c_int64_t), 1, stat)) return
+    call finish(opsplit_gw_set_concentrations(this%handle, values_at(c)), stat)
+  end subroutine gw_set_concentrations
+
+  subroutine gw_get_concentrations(this, c, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(inout), contiguous, target :: c(:, :)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'get_concentrations', shape(c, kind=c_int64_t), 1, stat)) return
+    call finish(opsplit_gw_get_concentrations(this%handle, values_at(c)), stat)
+  end subroutine gw_get_concentrations
+
+  !> amounts(nxyz, nimmobile) in the solid units.
+  subroutine gw_set_immobile(this, amounts, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(in), contiguous, target :: amounts(:, :)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'set_immobile', shape(amounts, kind=c_int64_t), 2, stat)) return
+    call finish(opsplit_gw_set_immobile(this%handle, values_at(amounts)), stat)
+  end subroutine gw_set_immobile
+
+  subroutine gw_get_immobile(this, amounts, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(inout), contiguous, target :: amounts(:, :)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'get_immobile', shape(amounts, kind=c_int64_t), 2, stat)) return
+    call finish(opsplit_gw_get_immobile(this%handle, values_at(amounts)), stat)
+  end subroutine gw_get_immobile
+
+  subroutine gw_set_method(this, method, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer(c_int), intent(in) :: method
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_set_method(this%handle, method), stat)
+  end subroutine gw_set_method
+
+  subroutine gw_set_tolerances(this, rtol, atol, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(in) :: rtol, atol
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_set_tolerances(this%handle, rtol, atol), stat)
+  end subroutine gw_set_tolerances
+
+  !> Runs every chemistry cell with water for dt seconds.
+  subroutine gw_run(this, dt, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(in) :: dt
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_run(this%handle, dt), stat)
+  end subroutine gw_run
+
+  !> status(nxyz): OPSPLIT_ODE_OK, ..., or OPSPLIT_GW_CELL_NOT_RUN.
+  subroutine gw_status(this, cell_status, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer(c_int), intent(inout), contiguous, target :: cell_status(:)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'status', [size(cell_status, kind=c_int64_t)], 0, stat)) return
+    call finish(opsplit_gw_get_status(this%handle, c_loc(cell_status)), stat)
+  end subroutine gw_status
+
+  !> moles(nspecies) of every species over the chemistry cells.
+  subroutine gw_moles(this, moles, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(inout), contiguous, target :: moles(:)
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_get_moles(this%handle, values_at(moles)), stat)
+  end subroutine gw_moles
+
+  logical function gw_created(this)
+    class(opsplit_gw_t), intent(in) :: this
+    gw_created = c_associated(this%handle)
+  end function gw_created
+
+  type(c_ptr) function gw_c_handle(this)
+    class(opsplit_gw_t), intent(in) :: this
+    gw_c_handle = this%handle
+  end function gw_c_handle
+
+  ! Whether an array's shape is wrong (then the failure is reported): (nxyz) for rows 0,
+  ! (nxyz, ncomponents) for 1, (nxyz, nimmobile) for 2. A module that does not answer
+  ! leaves the check to C, which names the bad handle.
+  logical function gw_bad_shape(this, verb, array_shape, rows, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    character(len=*), intent(in) :: verb
+    integer(c_int64_t), intent(in) :: array_shape(:)
+    integer, intent(in) :: rows
+    integer, intent(out), optional :: stat
+    integer(c_int64_t) :: nxyz, nchem, expected(2)
+    integer(c_int) :: ncomponents, nimmobile
+    character(len=:), allocatable :: got, wanted
+    gw_bad_shape = .false.
+    if (opsplit_gw_get_counts(this%handle, nxyz, nchem, ncomponents, nimmobile) /= OPSPLIT_SUCCESS) return
+    expected = [nxyz, 0_c_int64_t]
+    if (rows == 1) expected(2) = ncomponents
+    if (rows == 2) expected(2) = nimmobile
+    if (rows == 0) then
+      gw_bad_shape = array_shape(1) /= nxyz
+    else
+      gw_bad_shape = any(array_shape /= expected)
+    end if
+    if (.not. gw_bad_shape) return
+    got = itoa(array_shape(1))
+    if (size(array_shape) > 1) got = got // ', ' // itoa(array_shape(2))
+    wanted = itoa(expected(1))
+    if (rows > 0) wanted = wanted // ', ' // itoa(expected(2))
+    call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_gw_t%' // verb // ': the array has shape (' // got // &
+                ') but needs (' // wanted // ')')
+  end function gw_bad_shape
+
 end module opsplit_groundwater
