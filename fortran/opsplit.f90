@@ -8,7 +8,7 @@
 !    values, int64_t is integer(c_int64_t), host arrays are type(c_ptr), function
 !    pointers type(c_funptr), strings NUL-terminated character(kind=c_char) arrays;
 !  * one derived type per handle kind (opsplit_context_t, opsplit_field_t, opsplit_rd_t,
-!    opsplit_mechanism_t, opsplit_ode_t, opsplit_ca_t, opsplit_pcpd_t) with type-bound
+!    opsplit_mechanism_t, opsplit_ode_t, opsplit_ca_t, opsplit_pcpd_t, opsplit_gw_t) with type-bound
 !    procedures taking Fortran arrays and 1-based component, species, reaction,
 !    parameter, row, column, vent and replica indices.
 !    Every one of them ends in an optional `stat`: when present it receives the status;
@@ -28,7 +28,7 @@
 !   opsplit_chemistry  mechanism.h, ode.h: opsplit_mechanism_t, opsplit_ode_t
 !   opsplit_automata   ca.h: opsplit_ca_t
 !   opsplit_lattices   pcpd.h: opsplit_pcpd_t
-!   opsplit_groundwater groundwater.h: the C functions (no derived type yet)
+!   opsplit_groundwater groundwater.h: opsplit_gw_t
 ! and `use opsplit` brings in all of them (opsplit_mpi, for MPI hosts, is apart).
 module opsplit
   use opsplit_core
