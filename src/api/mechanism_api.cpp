@@ -130,7 +130,7 @@ OPSPLIT_API opsplit_status opsplit_mechanism_name_parameter(opsplit_mechanism me
 OPSPLIT_API opsplit_status opsplit_mechanism_add_rate_factor(opsplit_mechanism mech, int reaction,
                                                              opsplit_rate_factor kind, int species, double K,
                                                              double second) {
-  return api_guard(__func__, [&] { mech_arg(mech).add_rate_factor(reaction, static_cast<int>(kind), species, K, second); });
+  return api_guard(__func__, [&] { mech_arg(mech).add_rate_factor(reaction, enum_value(kind), species, K, second); });
 }
 
 OPSPLIT_API opsplit_status opsplit_mechanism_clear_rate_factors(opsplit_mechanism mech, int reaction) {

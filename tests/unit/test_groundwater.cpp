@@ -296,7 +296,7 @@ TEST(Groundwater, BadInputIsRefusedAndChangesNothing) {
   double read[4];
   OPSPLIT_OK(opsplit_gw_get_property(mod, OPSPLIT_GW_POROSITY, read));
   for (double v : read) EXPECT_EQ(v, 0.2);
-  EXPECT_EQ(opsplit_gw_set_property(mod, static_cast<opsplit_gw_property>(9), good), OPSPLIT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(opsplit_gw_set_property(mod, static_cast<opsplit_gw_property>(6), good), OPSPLIT_ERROR_INVALID_ARGUMENT);
   const int gap[] = {0, 2, 2, -1}, too_high[] = {0, 1, 2, 4}, none[] = {-1, -1, -1, -1};
   EXPECT_EQ(opsplit_gw_set_mapping(mod, gap), OPSPLIT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(opsplit_gw_set_mapping(mod, too_high), OPSPLIT_ERROR_INVALID_ARGUMENT);
