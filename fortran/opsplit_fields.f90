@@ -214,6 +214,21 @@ module opsplit_fields
       integer(c_int) :: status
     end function opsplit_rd_set_linear
 
+    function opsplit_rd_set_retardation(rd, comp, factor) bind(C, name="opsplit_rd_set_retardation") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: rd
+      integer(c_int), value :: comp
+      real(c_double), value :: factor
+      integer(c_int) :: status
+    end function opsplit_rd_set_retardation
+
+    function opsplit_rd_set_mobile(rd, comp, mobile) bind(C, name="opsplit_rd_set_mobile") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: rd
+      integer(c_int), value :: comp, mobile
+      integer(c_int) :: status
+    end function opsplit_rd_set_mobile
+
     function opsplit_rd_set_cahn_hilliard(rd, comp, m, b, u, kappa) &
         bind(C, name="opsplit_rd_set_cahn_hilliard") result(status)
       import :: c_int, c_ptr, c_double
@@ -326,6 +341,8 @@ module opsplit_fields
     procedure :: set_reaction_parameter => rd_set_reaction_parameter
     procedure :: reaction_parameter => rd_reaction_parameter
     procedure :: set_linear => rd_set_linear
+    procedure :: set_retardation => rd_set_retardation
+    procedure :: set_mobile => rd_set_mobile
     procedure :: set_cahn_hilliard => rd_set_cahn_hilliard
     procedure :: set_velocity => rd_set_velocity
     procedure :: set_velocity_field => rd_set_velocity_field
@@ -347,6 +364,7 @@ module opsplit_fields
   private :: rd_create, rd_destroy, rd_set_stencil, rd_set_diffusion, rd_set_boundary, &
              rd_max_stable_dt, rd_step_i4, rd_step_i8, rd_step_impl, rd_bad_component, rd_created, &
              rd_c_handle, rd_set_reaction, rd_set_reaction_parameter, rd_reaction_parameter, rd_set_linear, &
+             rd_set_retardation, rd_set_mobile, &
              rd_set_cahn_hilliard, rd_set_velocity, rd_set_velocity_field, rd_clear_velocity_field, &
              rd_add_source, rd_clear_sources, rd_set_time, rd_time, rd_free_energy
 
@@ -746,6 +764,26 @@ contains
     if (rd_bad_component(this, comp, 'set_linear', stat)) return
     call finish(opsplit_rd_set_linear(this%handle, comp - 1, rate, source), stat)
   end subroutine rd_set_linear
+
+  !> Divides the diffusion and advection of component comp (1-based) by factor (> 0).
+  subroutine rd_set_retardation(this, comp, factor, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: comp
+    real(c_double), intent(in) :: factor
+    integer, intent(out), optional :: stat
+    if (rd_bad_component(this, comp, 'set_retardation', stat)) return
+    call finish(opsplit_rd_set_retardation(this%handle, comp - 1, factor), stat)
+  end subroutine rd_set_retardation
+
+  !> mobile = .false.: component comp (1-based) neither diffuses nor is advected.
+  subroutine rd_set_mobile(this, comp, mobile, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer(c_int), intent(in) :: comp
+    logical, intent(in) :: mobile
+    integer, intent(out), optional :: stat
+    if (rd_bad_component(this, comp, 'set_mobile', stat)) return
+    call finish(opsplit_rd_set_mobile(this%handle, comp - 1, merge(1_c_int, 0_c_int, mobile)), stat)
+  end subroutine rd_set_mobile
 
   !> dc/dt += m Lap(-b c + u c^3 - kappa Lap c) for component comp (1-based); m = 0 removes it.
   subroutine rd_set_cahn_hilliard(this, comp, m, b, u, kappa, stat)

@@ -89,6 +89,16 @@ OPSPLIT_API opsplit_status opsplit_rd_set_reaction_parameter(opsplit_rd rd, cons
 OPSPLIT_API opsplit_status opsplit_rd_get_reaction_parameter(opsplit_rd rd, const char* name, double* value);
 /* dc/dt += rate*c + source for one component, in every reaction kind. */
 OPSPLIT_API opsplit_status opsplit_rd_set_linear(opsplit_rd rd, int comp, double rate, double source);
+/* A retardation factor R > 0 of component comp (default 1): its diffusion and advection
+ * are divided by R, R dc/dt = D Lap c - div(u c) + the other terms, which are not
+ * divided (a sorbing solute in groundwater: R = 1 + rho_b Kd / porosity; a reaction
+ * that acts on the dissolved and the sorbed phase alike is then the unscaled rate).
+ * Diffusion and velocity stay as set; max_stable_dt takes R into account. */
+OPSPLIT_API opsplit_status opsplit_rd_set_retardation(opsplit_rd rd, int comp, double factor);
+/* mobile = 0: component comp neither diffuses nor is advected (a sorbed, mineral or
+ * biomass phase); its reaction, linear terms and sources still act. 1 (default): it
+ * moves. */
+OPSPLIT_API opsplit_status opsplit_rd_set_mobile(opsplit_rd rd, int comp, int mobile);
 /* dc/dt += m Lap(-b c + u c^3 - kappa Lap c) (seed 003), as the Laplacian of an
  * intermediate potential with its own ghost cells (NOFLUX and PERIODIC faces apply to
  * it as to c; a DIRICHLET value v gives the potential -b v + u v^3 on the face).

@@ -4,6 +4,8 @@
 //   c' = c + D dt L c                      diffusion (L: the stencil, diffusion.cuh)
 //          + m dt L mu                     Cahn-Hilliard, mu = -b c + u c^3 - K L c
 //          - (F_hi - F_lo) along each axis first-order upwind advection, flux form
+//                                          (both times the component's transport scale:
+//                                          1/R for a retardation factor R, 0 if immobile)
 //          + dt R(c0, c1, ...)             the reaction kind (reaction.cuh)
 //          + dt (rate c + source)          per-component linear terms
 //
@@ -30,10 +32,11 @@ namespace opsplit::field {
 // Per component, fixed for a call (device memory on CUDA).
 template <class T>
 struct ComponentTerms {
-  DiffusionWeights<T> diffusion;  // D dt x the stencil
+  DiffusionWeights<T> diffusion;  // D dt x the stencil x transport
   DiffusionWeights<T> potential;  // m dt x the stencil, on the chemical potential
   T rate_dt;                      // dt x the first-order rate
   T source_dt;                    // dt x the constant source
+  T transport;                    // what advection is multiplied by: 1/R, 0 if immobile (1: exact)
   int mu_slot;                    // its plane of the chemical-potential buffer; -1: none
   int diffuses;                   // D != 0 (the CUDA kernels skip a stencil of zero weights)
 };
@@ -218,9 +221,9 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
 #endif
     if (wind) {  // per-face velocities: the flux form
       for (int a = 0; a < 3; ++a)
-        acc -= upwind_divergence(axis_neighbour(at, a, 0), x, axis_neighbour(at, a, 1), s_lo[a], s_hi[a]);
+        acc -= t.transport * upwind_divergence(axis_neighbour(at, a, 0), x, axis_neighbour(at, a, 1), s_lo[a], s_hi[a]);
     } else if (uniform) {
-      acc += uniform_upwind_sum(at, s.upwind);
+      acc += t.transport * uniform_upwind_sum(at, s.upwind);
     }
     if constexpr (flagged) {
       if (t.mu_slot >= 0) acc += stencil_sum<Points, T>(potential(t.mu_slot), t.potential);

@@ -153,6 +153,14 @@ OPSPLIT_API opsplit_status opsplit_rd_set_linear(opsplit_rd rd, int comp, double
   return api_guard(__func__, [&] { rd_arg(rd).set_linear(comp, rate, source); });
 }
 
+OPSPLIT_API opsplit_status opsplit_rd_set_retardation(opsplit_rd rd, int comp, double factor) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_retardation(comp, factor); });
+}
+
+OPSPLIT_API opsplit_status opsplit_rd_set_mobile(opsplit_rd rd, int comp, int mobile) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_mobile(comp, mobile); });
+}
+
 OPSPLIT_API opsplit_status opsplit_rd_set_cahn_hilliard(opsplit_rd rd, int comp, double m, double b, double u,
                                                         double kappa) {
   return api_guard(__func__, [&] { rd_arg(rd).set_cahn_hilliard(comp, m, b, u, kappa); });

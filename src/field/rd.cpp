@@ -45,6 +45,8 @@ opsplit_rd_s::opsplit_rd_s(opsplit::Context& ctx, int ncomp) : ContextMember(ctx
   faces_.assign(n * 6, opsplit::field::FaceCondition{OPSPLIT_BC_NOFLUX, 0.0});
   rate_.assign(n, 0.0);
   source_.assign(n, 0.0);
+  retardation_.assign(n, 1.0);
+  mobile_.assign(n, 1);
   cahn_hilliard_.assign(n, CahnHilliard{});
 }
 
@@ -141,6 +143,23 @@ void opsplit_rd_s::set_linear(int comp, double rate, double source) {
   check_finite("source", source);
   rate_[static_cast<size_t>(comp)] = rate;
   source_[static_cast<size_t>(comp)] = source;
+}
+
+void opsplit_rd_s::set_retardation(int comp, double factor) {
+  check_component(comp, ncomp());
+  if (!std::isfinite(factor) || factor <= 0.0) fail_argument("factor=" + num(factor) + " must be finite and > 0");
+  retardation_[static_cast<size_t>(comp)] = factor;
+}
+
+void opsplit_rd_s::set_mobile(int comp, int mobile) {
+  check_component(comp, ncomp());
+  if (mobile != 0 && mobile != 1) fail_argument("mobile=" + num(mobile) + " is not 0 (immobile) or 1 (mobile)");
+  mobile_[static_cast<size_t>(comp)] = static_cast<char>(mobile);
+}
+
+double opsplit_rd_s::transport_scale(int comp) const {
+  const size_t c = static_cast<size_t>(comp);
+  return mobile_[c] ? 1.0 / retardation_[c] : 0.0;
 }
 
 void opsplit_rd_s::set_cahn_hilliard(int comp, double m, double b, double u, double kappa) {
@@ -269,7 +288,8 @@ void opsplit_rd_s::check_sources(const opsplit::Field& field) const {
 }
 
 // Forward Euler is stable for each component when dt * rate <= 1 with
-//   rate = D rho/2 + sum_a max|u_a| / h_a + m rho (K rho + 2|b|) / 2,
+//   rate = s (D rho/2 + sum_a max|u_a| / h_a) + m rho (K rho + 2|b|) / 2,
+// s the component's transport scale (1/R, 0 when immobile),
 // rho the stencil's spectral radius (diffusion.cuh). Without advection and
 // Cahn-Hilliard this is the exact limit 2/(D rho) of diffusion; D rho/2 + sum |u|/h
 // is the positivity bound of upwind advection-diffusion (for the 7-point stencil);
@@ -290,7 +310,7 @@ double opsplit_rd_s::max_stable_dt(const opsplit::Field& field) const {
   double worst = 0.0;
   for (int c = 0; c < ncomp(); ++c) {
     const CahnHilliard& ch = cahn_hilliard_[static_cast<size_t>(c)];
-    const double rate = diffusion_[static_cast<size_t>(c)] * rho / 2 + advection +
+    const double rate = transport_scale(c) * (diffusion_[static_cast<size_t>(c)] * rho / 2 + advection) +
                         ch.m * rho * (ch.kappa * rho + 2 * std::fabs(ch.b)) / 2;
     worst = std::fmax(worst, rate);
   }
@@ -405,8 +425,9 @@ opsplit::field::StepPlan<T> opsplit_rd_s::plan_steps(const opsplit::Field& field
     const size_t ci = static_cast<size_t>(c);
     const CahnHilliard& ch = cahn_hilliard_[ci];
     ComponentTerms<T> t{};
-    t.diffusion = scaled(diffusion_[ci] * dt);
-    t.diffuses = diffusion_[ci] != 0.0;
+    t.transport = static_cast<T>(transport_scale(c));
+    t.diffusion = scaled(diffusion_[ci] * transport_scale(c) * dt);
+    t.diffuses = diffusion_[ci] * transport_scale(c) != 0.0;
     plan.weights.push_back(t.diffusion);
     t.rate_dt = static_cast<T>(rate_[ci] * dt);
     t.source_dt = static_cast<T>(source_[ci] * dt);

@@ -34,6 +34,10 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   void set_reaction_parameter(const char* name, double value);
   double reaction_parameter(const char* name) const;
   void set_linear(int comp, double rate, double source);
+  // Transport (diffusion and advection) of component comp divided by factor (a
+  // retardation factor R), or switched off (immobile).
+  void set_retardation(int comp, double factor);
+  void set_mobile(int comp, int mobile);
   void set_cahn_hilliard(int comp, double m, double b, double u, double kappa);
   void set_velocity(int axis, double constant, double amplitude, double angular_frequency, double phase);
   void set_velocity_field(const opsplit::Field* velocity);  // copied; NULL removes it
@@ -70,6 +74,8 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   void check_periodic_pairs() const;
   void check_sources(const opsplit::Field& field) const;
   bool advects() const;
+  // What component comp's diffusion and advection are multiplied by: 1/R, 0 when immobile.
+  double transport_scale(int comp) const;
   // A call's steps (run_steps): what they all use (plan_steps), the wind's ghosts before
   // the first, each step's Courant numbers.
   template <class T>
@@ -93,6 +99,8 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   std::vector<double> diffusion_;
   std::vector<opsplit::field::FaceCondition> faces_;  // 6 per component
   std::vector<double> rate_, source_;
+  std::vector<double> retardation_;
+  std::vector<char> mobile_;
   std::vector<CahnHilliard> cahn_hilliard_;
   Velocity velocity_[3];
   opsplit::Buffer velocity_field_;  // 3 planes in the storage of the field it came from

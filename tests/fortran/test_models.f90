@@ -28,7 +28,7 @@ contains
   subroutine linear_terms_and_clock()
     type(opsplit_field_t) :: f
     type(opsplit_rd_t) :: rd
-    real(c_double) :: c(nx, ny, nz, 2)
+    real(c_double) :: c(nx, ny, nz, 2), dt1
     call f%create(ctx, nx, ny, nz, 2, OPSPLIT_FLOAT64)
     call rd%create(ctx, 2)
     call rd%set_diffusion(1, 0.1_c_double)
@@ -42,6 +42,12 @@ contains
     call check(maxval(abs(c(:, :, :, 1) - 0.95_c_double**10)) < 1e-14_c_double, 'linear decay')
     call check(maxval(abs(c(:, :, :, 2) - 4.0_c_double)) < 1e-14_c_double, 'linear source')
     call check(abs(rd%time() - 2.0_c_double) < 1e-14_c_double, 'the clock advanced by 10 steps of 0.1')
+    ! Retardation divides the transport: the stable dt doubles with R = 2; immobile: no limit.
+    dt1 = rd%max_stable_dt(f)
+    call rd%set_retardation(1, 2.0_c_double)
+    call check(abs(rd%max_stable_dt(f) - 2 * dt1) < 1e-14_c_double * dt1, 'R = 2 doubles the stable dt')
+    call rd%set_mobile(1, .false.)
+    call check(rd%max_stable_dt(f) > huge(dt1), 'nothing moves: no limit')
     call rd%destroy()
     call f%destroy()
   end subroutine linear_terms_and_clock
@@ -155,6 +161,11 @@ contains
     call rd%set_linear(3, 1.0_c_double, 0.0_c_double, stat=stat)
     call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT .and. index(opsplit_last_error(), 'comp=3') > 0, &
                'set_linear comp 3 of 2')
+    call rd%set_retardation(1, 0.0_c_double, stat=stat)
+    call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT .and. index(opsplit_last_error(), 'factor=0') > 0, &
+               'retardation 0 is refused')
+    call rd%set_mobile(3, .false., stat=stat)
+    call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'set_mobile comp 3 of 2')
     call rd%set_cahn_hilliard(0, 1.0_c_double, 1.0_c_double, 1.0_c_double, 1.0_c_double, stat=stat)
     call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT .and. index(opsplit_last_error(), '1-based') > 0, &
                'set_cahn_hilliard comp 0')

@@ -30,6 +30,8 @@ void add_model_terms(opsplit_context ctx, opsplit_rd rd, const Case& cs, test::F
   ok(opsplit_rd_set_reaction(rd, static_cast<opsplit_reaction>(cs.kind)));
   if (cs.kind != OPSPLIT_REACTION_PRECIPITATION) ok(opsplit_rd_set_cahn_hilliard(rd, 0, 0.05, 1.0, 1.0, 0.5));
   ok(opsplit_rd_set_linear(rd, cs.ncomp - 1, -0.2, 0.1));
+  ok(opsplit_rd_set_retardation(rd, cs.ncomp - 1, 2.5));
+  if (cs.ncomp > 2) ok(opsplit_rd_set_mobile(rd, 1, 0));
   ok(opsplit_rd_set_velocity(rd, 0, 0.3, 0.2, 0.5, 0.1));
   ok(opsplit_rd_set_velocity(rd, 2, -0.1, 0.0, 0.0, 0.0));
   const size_t cells = static_cast<size_t>(cs.n[0] * cs.n[1] * cs.n[2]);
@@ -119,6 +121,7 @@ std::vector<T> run(opsplit_backend backend, const Case& cs, int64_t steps, doubl
   if (cs.kind >= 0 && !cs.every_term) {
     EXPECT_EQ(opsplit_rd_set_reaction(rd, static_cast<opsplit_reaction>(cs.kind)), OPSPLIT_SUCCESS);
     EXPECT_EQ(opsplit_rd_set_velocity(rd, 1, -0.2, 0.1, 0.3, 0.0), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_retardation(rd, 0, 1.7), OPSPLIT_SUCCESS);
     if (cs.advect_xz) {
       EXPECT_EQ(opsplit_rd_set_velocity(rd, 0, 0.25, 0.0, 0.0, 0.0), OPSPLIT_SUCCESS);
       EXPECT_EQ(opsplit_rd_set_velocity(rd, 2, -0.15, 0.0, 0.0, 0.0), OPSPLIT_SUCCESS);

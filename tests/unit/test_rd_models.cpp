@@ -425,6 +425,113 @@ TEST(Advection, MassGrowsByTheEmissionExactly) {
   EXPECT_GT(hi, 0.0);
 }
 
+// ---- retardation and mobility -----------------------------------------------------------
+// A component with retardation factor R under (D, u) and one with R = 1 under (D/R, u/R)
+// are the same equation. With R = 2 every scaled quantity differs by an exact power of
+// two (D dt / R and the Courant numbers), so the two runs give the same bits; on a
+// uniform velocity and on a per-cell wind (the flux form), for 7 and 19 points.
+std::vector<double> run_retarded(double retardation, double scale, bool wind_field, int points) {
+  auto EXPECT_OK = [](opsplit_status s) { EXPECT_EQ(s, OPSPLIT_SUCCESS) << opsplit_last_error_message(); };
+  test::Context ctx;
+  const int64_t nx = 24, ny = 6, nz = 5;
+  const size_t cells = static_cast<size_t>(nx * ny * nz);
+  test::Field field(ctx, nx, ny, nz, 2);
+  test::Field wind(ctx, nx, ny, nz, 3);
+  test::Rd rd(ctx, 2);
+  EXPECT_OK(opsplit_rd_set_stencil(rd, static_cast<opsplit_stencil>(points)));
+  EXPECT_OK(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_DIRICHLET, 1.0));
+  EXPECT_OK(opsplit_rd_set_boundary(rd, OPSPLIT_FACE_XLO, 1, OPSPLIT_BC_DIRICHLET, 1.0));
+  for (int c = 0; c < 2; ++c) EXPECT_OK(opsplit_rd_set_diffusion(rd, c, 0.2 * scale));
+  EXPECT_OK(opsplit_rd_set_retardation(rd, 0, retardation));
+  EXPECT_OK(opsplit_rd_set_linear(rd, 0, -0.01, 0.0));
+  if (wind_field) {
+    std::vector<double> w(3 * cells);
+    for (size_t p = 0; p < cells; ++p) w[p] = scale * (0.25 + 0.05 * std::sin(0.3 * static_cast<double>(p)));
+    EXPECT_OK(opsplit_field_upload(wind, w.data(), OPSPLIT_LAYOUT_PLANAR));
+    EXPECT_OK(opsplit_rd_set_velocity_field(rd, wind));
+  } else {
+    EXPECT_OK(opsplit_rd_set_velocity(rd, 0, 0.5 * scale, 0.0, 0.0, 0.0));
+  }
+  std::vector<double> c(2 * cells);
+  for (size_t p = 0; p < c.size(); ++p) c[p] = 0.5 + 0.25 * std::cos(0.11 * static_cast<double>(p));
+  EXPECT_OK(opsplit_field_upload(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
+  EXPECT_OK(opsplit_rd_step(rd, field, 0.5, 30));
+  EXPECT_OK(opsplit_field_download(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
+  return std::vector<double>(c.begin(), c.begin() + static_cast<long>(cells));  // component 0
+}
+
+TEST(Retardation, IsTransportDividedByR) {
+  for (int points : {7, 19})
+    for (bool wind : {false, true}) {
+      const auto retarded = run_retarded(2.0, 1.0, wind, points);
+      EXPECT_EQ(retarded, run_retarded(1.0, 0.5, wind, points)) << points << "-point, wind field " << wind;
+      // ... and the factor acts: the unretarded front is elsewhere.
+      EXPECT_GT(test::relative_error(retarded, run_retarded(1.0, 1.0, wind, points)), 1e-3);
+    }
+}
+
+TEST(Retardation, ImmobileComponentOnlyReacts) {
+  // Component 1 immobile under diffusion and a uniform wind: each cell follows its own
+  // Euler recurrence v + dt rate v exactly (its transport terms are multiplied by 0);
+  // component 0, mobile, moves.
+  test::Context ctx;
+  const int64_t nx = 16, ny = 4, nz = 3;
+  const size_t cells = static_cast<size_t>(nx * ny * nz);
+  test::Field field(ctx, nx, ny, nz, 2);
+  test::Rd rd(ctx, 2);
+  for (int c = 0; c < 2; ++c) OPSPLIT_OK(opsplit_rd_set_diffusion(rd, c, 0.3));
+  OPSPLIT_OK(opsplit_rd_set_velocity(rd, 0, 0.4, 0.0, 0.0, 0.0));
+  OPSPLIT_OK(opsplit_rd_set_velocity(rd, 1, -0.2, 0.0, 0.0, 0.0));
+  OPSPLIT_OK(opsplit_rd_set_mobile(rd, 1, 0));
+  OPSPLIT_OK(opsplit_rd_set_linear(rd, 1, -0.5, 0.0));
+  std::vector<double> c(2 * cells);
+  for (size_t p = 0; p < c.size(); ++p) c[p] = 1.0 + std::sin(0.37 * static_cast<double>(p));
+  OPSPLIT_OK(opsplit_field_upload(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
+  const double dt = 0.1;
+  const int steps = 12;
+  OPSPLIT_OK(opsplit_rd_step(rd, field, dt, steps));
+  std::vector<double> out(c.size());
+  OPSPLIT_OK(opsplit_field_download(field, out.data(), OPSPLIT_LAYOUT_PLANAR));
+  for (size_t p = 0; p < cells; ++p) {
+    double v = c[cells + p];
+    for (int s = 0; s < steps; ++s) v = v + (-0.5 * dt) * v;
+    // The kernel may fuse the multiply-add: a rounding of the increment a step, ~2e-16 each.
+    ASSERT_NEAR(out[cells + p], v, 1e-14) << "cell " << p;
+  }
+  EXPECT_GT(test::relative_error(std::vector<double>(out.begin(), out.begin() + static_cast<long>(cells)),
+                                 std::vector<double>(c.begin(), c.begin() + static_cast<long>(cells))),
+            1e-2)
+      << "the mobile component moved";
+  OPSPLIT_OK(opsplit_rd_set_mobile(rd, 1, 1));  // and back: it moves again
+  OPSPLIT_OK(opsplit_field_upload(field, c.data(), OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_rd_step(rd, field, dt, 1));
+  OPSPLIT_OK(opsplit_field_download(field, out.data(), OPSPLIT_LAYOUT_PLANAR));
+  EXPECT_GT(std::fabs(out[cells + 5] - (c[cells + 5] - 0.5 * dt * c[cells + 5])), 1e-6);
+}
+
+TEST(Retardation, StableLimitScalesWithIt) {
+  test::Context ctx;
+  test::Field field(ctx, 10, 10, 10, 2);
+  test::Rd rd(ctx, 2);
+  OPSPLIT_OK(opsplit_rd_set_velocity(rd, 0, 3.0, 0.0, 0.0, 0.0));
+  for (int c = 0; c < 2; ++c) OPSPLIT_OK(opsplit_rd_set_diffusion(rd, c, 0.5));
+  double dt1, dt2;
+  OPSPLIT_OK(opsplit_rd_max_stable_dt(rd, field, &dt1));
+  OPSPLIT_OK(opsplit_rd_set_retardation(rd, 0, 4.0));
+  OPSPLIT_OK(opsplit_rd_max_stable_dt(rd, field, &dt2));
+  EXPECT_DOUBLE_EQ(dt2, dt1) << "component 1 still moves at full speed";
+  OPSPLIT_OK(opsplit_rd_set_mobile(rd, 1, 0));
+  OPSPLIT_OK(opsplit_rd_max_stable_dt(rd, field, &dt2));
+  EXPECT_DOUBLE_EQ(dt2, 4.0 * dt1);
+  OPSPLIT_OK(opsplit_rd_set_mobile(rd, 0, 0));
+  OPSPLIT_OK(opsplit_rd_max_stable_dt(rd, field, &dt2));
+  EXPECT_EQ(dt2, std::numeric_limits<double>::infinity()) << "nothing moves";
+  OPSPLIT_OK(opsplit_rd_set_mobile(rd, 0, 1));
+  OPSPLIT_OK(opsplit_rd_set_retardation(rd, 0, 0.5));  // R < 1 (anion exclusion) moves faster
+  OPSPLIT_OK(opsplit_rd_max_stable_dt(rd, field, &dt2));
+  EXPECT_DOUBLE_EQ(dt2, 0.5 * dt1);
+}
+
 TEST(Advection, StableLimitIncludesTheCourantCondition) {
   test::Context ctx;
   test::Field field(ctx, 10, 10, 10, 1);
