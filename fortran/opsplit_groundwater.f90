@@ -28,6 +28,12 @@ module opsplit_groundwater
   integer(c_int), parameter :: OPSPLIT_GW_DENSITY = 3      ! kg of water per litre
   integer(c_int), parameter :: OPSPLIT_GW_TEMPERATURE = 4  ! degrees Celsius
   integer(c_int), parameter :: OPSPLIT_GW_PRESSURE = 5     ! atm
+  integer(c_int), parameter :: OPSPLIT_GW_BULK_DENSITY = 6 ! kg of solid per litre of cell
+  ! opsplit_gw_isotherm: S (mol/kg) of C (mol/L)
+  integer(c_int), parameter :: OPSPLIT_GW_ISOTHERM_NONE = 0
+  integer(c_int), parameter :: OPSPLIT_GW_ISOTHERM_LINEAR = 1      ! k C
+  integer(c_int), parameter :: OPSPLIT_GW_ISOTHERM_FREUNDLICH = 2  ! k C**b
+  integer(c_int), parameter :: OPSPLIT_GW_ISOTHERM_LANGMUIR = 3    ! b k C / (1 + k C)
   ! opsplit_gw_cell
   integer(c_int), parameter :: OPSPLIT_GW_CELL_NOT_RUN = -1
 
@@ -202,6 +208,22 @@ module opsplit_groundwater
       integer(c_int) :: status
     end function opsplit_gw_get_moles
 
+    function opsplit_gw_set_isotherm(gw, species, kind, k, b) bind(C, name="opsplit_gw_set_isotherm") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: gw
+      integer(c_int), value :: species, kind
+      real(c_double), value :: k, b
+      integer(c_int) :: status
+    end function opsplit_gw_set_isotherm
+
+    ! retardation: c_loc of ncomponents x nxyz real(c_double) values.
+    function opsplit_gw_get_retardation(gw, retardation) bind(C, name="opsplit_gw_get_retardation") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: gw
+      type(c_ptr), value :: retardation
+      integer(c_int) :: status
+    end function opsplit_gw_get_retardation
+
   end interface
 
   !> The groundwater reaction module (groundwater.h).
@@ -228,6 +250,8 @@ module opsplit_groundwater
     procedure :: run => gw_run
     procedure :: status => gw_status
     procedure :: moles => gw_moles
+    procedure :: set_isotherm => gw_set_isotherm
+    procedure :: get_retardation => gw_get_retardation
     procedure :: created => gw_created
     procedure :: c_handle => gw_c_handle
   end type opsplit_gw_t
@@ -235,7 +259,7 @@ module opsplit_groundwater
   private :: gw_create, gw_destroy, gw_counts, gw_set_mobile, gw_set_mapping, gw_set_units, gw_set_molar_masses, &
              gw_set_property, gw_get_property, gw_set_parameter, gw_set_concentrations, gw_get_concentrations, &
              gw_set_immobile, gw_get_immobile, gw_set_method, gw_set_tolerances, gw_run, gw_status, gw_moles, &
-             gw_created, gw_c_handle, gw_bad_shape
+             gw_set_isotherm, gw_get_retardation, gw_created, gw_c_handle, gw_bad_shape
 
 contains
 
@@ -343,6 +367,25 @@ contains
     if (gw_bad_shape(this, 'get_concentrations', shape(c, kind=c_int64_t), 1, stat)) return
     call finish(opsplit_gw_get_concentrations(this%handle, values_at(c)), stat)
   end subroutine gw_get_concentrations
+
+  !> The isotherm of species `species` (1-based, mobile): kind OPSPLIT_GW_ISOTHERM_*, k, b.
+  subroutine gw_set_isotherm(this, species, kind, k, b, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer, intent(in) :: species
+    integer(c_int), intent(in) :: kind
+    real(c_double), intent(in) :: k, b
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_set_isotherm(this%handle, int(species - 1, c_int), kind, k, b), stat)
+  end subroutine gw_set_isotherm
+
+  !> retardation(nxyz, ncomponents): 1 + (bulk density / theta) dS/dC of the current c.
+  subroutine gw_get_retardation(this, retardation, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(inout), contiguous, target :: retardation(:, :)
+    integer, intent(out), optional :: stat
+    if (gw_bad_shape(this, 'get_retardation', shape(retardation, kind=c_int64_t), 1, stat)) return
+    call finish(opsplit_gw_get_retardation(this%handle, values_at(retardation)), stat)
+  end subroutine gw_get_retardation
 
   !> amounts(nxyz, nimmobile) in the solid units.
   subroutine gw_set_immobile(this, amounts, stat)

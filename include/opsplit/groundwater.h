@@ -69,15 +69,34 @@ typedef enum opsplit_gw_solid_units {
  *   DENSITY      kg of water per litre of water, > 0, default 1 (MOL_PER_KGW only)
  *   TEMPERATURE  degrees Celsius, > -273.15, default 25: the mechanism's parameter
  *                named TEMP, if it has one, gets it in kelvin (Arrhenius rates)
- *   PRESSURE     atm, > 0, default 1: the parameter named PRESS, if any, gets it in Pa */
+ *   PRESSURE     atm, > 0, default 1: the parameter named PRESS, if any, gets it in Pa
+ *   BULK_DENSITY kg of solid per litre of cell, >= 0, no default: equilibrium isotherms
+ *                (opsplit_gw_set_isotherm) need it set */
 typedef enum opsplit_gw_property {
   OPSPLIT_GW_POROSITY = 0,
   OPSPLIT_GW_SATURATION = 1,
   OPSPLIT_GW_VOLUME = 2,
   OPSPLIT_GW_DENSITY = 3,
   OPSPLIT_GW_TEMPERATURE = 4,
-  OPSPLIT_GW_PRESSURE = 5
+  OPSPLIT_GW_PRESSURE = 5,
+  OPSPLIT_GW_BULK_DENSITY = 6
 } opsplit_gw_property;
+
+/* Equilibrium sorption of a mobile species, S (mol per kg of solid) as a function of C
+ * (mol per litre of water, the module's units whatever the host's):
+ *   NONE        no isotherm (the default)
+ *   LINEAR      S = k C                      (k = Kd, L/kg)
+ *   FREUNDLICH  S = k C^b                    (k in (mol/kg)/(mol/L)^b, b > 0)
+ *   LANGMUIR    S = b k C / (1 + k C)        (k in L/mol, b the capacity, mol/kg)
+ * The module does not integrate them: it returns the retardation factor they give
+ * (opsplit_gw_get_retardation) for the host's transport, or a field's
+ * (opsplit_rd_set_retardation). */
+typedef enum opsplit_gw_isotherm {
+  OPSPLIT_GW_ISOTHERM_NONE = 0,
+  OPSPLIT_GW_ISOTHERM_LINEAR = 1,
+  OPSPLIT_GW_ISOTHERM_FREUNDLICH = 2,
+  OPSPLIT_GW_ISOTHERM_LANGMUIR = 3
+} opsplit_gw_isotherm;
 
 /* opsplit_gw_get_status's value for a grid cell that was not run: left out by the
  * mapping, or dry. Cells that ran have their opsplit_ode_result. */
@@ -120,6 +139,18 @@ OPSPLIT_API opsplit_status opsplit_gw_get_property(opsplit_gw gw, opsplit_gw_pro
 /* nxyz values of the mechanism's per-system parameter `param` (finite; default 0), for
  * rates that read other inputs than TEMP and PRESS, which the module sets itself. */
 OPSPLIT_API opsplit_status opsplit_gw_set_parameter(opsplit_gw gw, int param, const double* values);
+
+/* The isotherm of mobile species `species` (the mechanism's index): k > 0 and b > 0
+ * finite (b is ignored by LINEAR and NONE). Marking the species immobile removes it. */
+OPSPLIT_API opsplit_status opsplit_gw_set_isotherm(opsplit_gw gw, int species, opsplit_gw_isotherm kind, double k,
+                                                   double b);
+/* Per component and grid cell (ncomponents x nxyz, the concentrations' layout), the
+ * retardation factor of the current concentrations,
+ *   R = 1 + (BULK_DENSITY / theta) dS/dC,   theta = POROSITY x SATURATION,
+ * 1 for a component without an isotherm. FREUNDLICH with b < 1 is infinitely steep at
+ * C = 0: its slope is taken at max(C, atol) (opsplit_gw_set_tolerances). Cells left out
+ * by the mapping, and dry ones, are not written. */
+OPSPLIT_API opsplit_status opsplit_gw_get_retardation(opsplit_gw gw, double* retardation);
 
 /* The components' concentrations (ncomponents x nxyz, finite) in the solution units. */
 OPSPLIT_API opsplit_status opsplit_gw_set_concentrations(opsplit_gw gw, const double* c);

@@ -119,4 +119,13 @@ OPSPLIT_API opsplit_status opsplit_gw_get_moles(opsplit_gw gw, double* moles) {
   return api_guard(__func__, [&] { gw_arg(gw).get_moles(moles); });
 }
 
+OPSPLIT_API opsplit_status opsplit_gw_set_isotherm(opsplit_gw gw, int species, opsplit_gw_isotherm kind, double k,
+                                                   double b) {
+  return api_guard(__func__, [&] { gw_arg(gw).set_isotherm(species, enum_value(kind), k, b); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_get_retardation(opsplit_gw gw, double* retardation) {
+  return api_guard(__func__, [&] { gw_arg(gw).get_retardation(retardation); });
+}
+
 }  // extern "C"

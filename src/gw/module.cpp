@@ -15,7 +15,8 @@ constexpr double kPascalPerAtmosphere = 101325.0;
 constexpr int64_t kMaxCells = 0x7fffffff;  // grid2chem holds int
 
 const char* property_name(int property) {
-  static const char* const names[] = {"POROSITY", "SATURATION", "VOLUME", "DENSITY", "TEMPERATURE", "PRESSURE"};
+  static const char* const names[] = {"POROSITY",    "SATURATION", "VOLUME",      "DENSITY",
+                                      "TEMPERATURE", "PRESSURE",   "BULK_DENSITY"};
   return names[property];
 }
 
@@ -28,13 +29,15 @@ bool in_range(int property, double v) {
       return v >= 0.0 && v <= 1.0;
     case OPSPLIT_GW_TEMPERATURE:
       return v > -kKelvinAtZeroCelsius;
+    case OPSPLIT_GW_BULK_DENSITY:
+      return v >= 0.0;
     default:  // volume, density, pressure
       return v > 0.0;
   }
 }
 
 void check_property(int property) {
-  if (property < 0 || property > OPSPLIT_GW_PRESSURE)
+  if (property < 0 || property > OPSPLIT_GW_BULK_DENSITY)
     fail_argument("property=" + num(property) + " is not an opsplit_gw_property");
 }
 
@@ -63,9 +66,10 @@ opsplit_gw_s::opsplit_gw_s(Context& ctx, const chem::Mechanism& mech, int64_t nx
     fail_argument("nxyz=" + num(static_cast<long long>(nxyz)) + " is not in [1, 2^31 - 1]");
   const auto cells = static_cast<size_t>(nxyz);
   mobile_.assign(static_cast<size_t>(nspecies()), true);
+  isotherms_.assign(static_cast<size_t>(nspecies()), Isotherm{});
   list_species();
   properties_.resize(kProperties * cells);
-  const double defaults[kProperties] = {0.1, 1.0, 1.0, 1.0, 25.0, 1.0};
+  const double defaults[kProperties] = {0.1, 1.0, 1.0, 1.0, 25.0, 1.0, 0.0};
   for (int p = 0; p < kProperties; ++p)
     std::fill_n(properties_.begin() + static_cast<std::ptrdiff_t>(p * cells), cells, defaults[p]);
   parameters_.assign(static_cast<size_t>(mechanism_->nparams()) * cells, 0.0);
@@ -82,10 +86,15 @@ void opsplit_gw_s::list_species() {
   for (int s = 0; s < nspecies(); ++s) (mobile_[static_cast<size_t>(s)] ? components_ : immobile_).push_back(s);
 }
 
-void opsplit_gw_s::set_mobile(int species, bool mobile) {
+void opsplit_gw_s::check_species(int species) const {
   if (species < 0 || species >= nspecies())
     fail_argument("species=" + num(species) + " is not in [0, " + num(nspecies()) + ")");
+}
+
+void opsplit_gw_s::set_mobile(int species, bool mobile) {
+  check_species(species);
   mobile_[static_cast<size_t>(species)] = mobile;
+  if (!mobile) isotherms_[static_cast<size_t>(species)] = Isotherm{};
   for (int64_t c = 0; c < nchem(); ++c) amount(species, c) = 0.0;
   list_species();
 }
@@ -140,6 +149,7 @@ void opsplit_gw_s::set_property(int property, const double* values) {
       fail_argument(std::string(property_name(property)) + " of grid cell " + num(static_cast<long long>(g)) + " is " +
                     num(values[g]) + ", out of its range (groundwater.h)");
   std::copy_n(values, nxyz_, properties_.begin() + property * nxyz_);
+  if (property == OPSPLIT_GW_BULK_DENSITY) bulk_density_set_ = true;
 }
 
 void opsplit_gw_s::get_property(int property, double* values) const {
@@ -162,24 +172,28 @@ void opsplit_gw_s::set_parameter(int param, const double* values) {
 }
 
 double opsplit_gw_s::water(int64_t c) const {
-  const int64_t g = first_grid_cell_[static_cast<size_t>(c)];
+  const int64_t g = grid_cell_of(c);
   return property(OPSPLIT_GW_POROSITY, g) * property(OPSPLIT_GW_SATURATION, g) * property(OPSPLIT_GW_VOLUME, g);
+}
+
+void opsplit_gw_s::check_units() const {
+  if (solution_units_ == OPSPLIT_GW_MG_PER_L && molar_masses_.empty())
+    fail_argument("the units are MG_PER_L, but no molar masses were set");
 }
 
 double opsplit_gw_s::to_molar(int species, int64_t c) const {
   switch (solution_units_) {
     case OPSPLIT_GW_MG_PER_L:
-      if (molar_masses_.empty()) fail_argument("the units are MG_PER_L, but no molar masses were set");
       return 1e-3 / molar_masses_[static_cast<size_t>(species)];
     case OPSPLIT_GW_MOL_PER_KGW:
-      return property(OPSPLIT_GW_DENSITY, first_grid_cell_[static_cast<size_t>(c)]);
+      return property(OPSPLIT_GW_DENSITY, grid_cell_of(c));
     default:
       return 1.0;
   }
 }
 
 double opsplit_gw_s::to_moles(int64_t c) const {
-  const int64_t g = first_grid_cell_[static_cast<size_t>(c)];
+  const int64_t g = grid_cell_of(c);
   const double porosity = property(OPSPLIT_GW_POROSITY, g), volume = property(OPSPLIT_GW_VOLUME, g);
   switch (solid_units_) {
     case OPSPLIT_GW_PER_L_WATER:
@@ -193,6 +207,7 @@ double opsplit_gw_s::to_moles(int64_t c) const {
 
 void opsplit_gw_s::set_concentrations(const double* c) {
   array_argument(c, "c");
+  check_units();
   for (int i = 0; i < ncomponents(); ++i)
     for (int64_t g = 0; g < nxyz_; ++g)
       if (grid2chem_[static_cast<size_t>(g)] >= 0 && !std::isfinite(c[i * nxyz_ + g]))
@@ -201,13 +216,13 @@ void opsplit_gw_s::set_concentrations(const double* c) {
   for (int64_t k = 0; k < nchem(); ++k)
     for (int i = 0; i < ncomponents(); ++i) {
       const int s = components_[static_cast<size_t>(i)];
-      amount(s, k) = c[i * nxyz_ + first_grid_cell_[static_cast<size_t>(k)]] * to_molar(s, k);
+      amount(s, k) = c[i * nxyz_ + grid_cell_of(k)] * to_molar(s, k);
     }
 }
 
 void opsplit_gw_s::get_concentrations(double* c) const {
   array_argument(c, "c");
-  if (ncomponents() > 0) to_molar(components_[0], 0);  // the units' own check, before any write
+  check_units();
   for (int64_t g = 0; g < nxyz_; ++g) {
     const int k = grid2chem_[static_cast<size_t>(g)];
     if (k < 0) continue;
@@ -228,7 +243,7 @@ void opsplit_gw_s::set_immobile(const double* amounts) {
   for (int64_t k = 0; k < nchem(); ++k)
     for (int i = 0; i < nimmobile(); ++i)
       amount(immobile_[static_cast<size_t>(i)], k) =
-          amounts[i * nxyz_ + first_grid_cell_[static_cast<size_t>(k)]] * to_moles(k);
+          amounts[i * nxyz_ + grid_cell_of(k)] * to_moles(k);
 }
 
 void opsplit_gw_s::get_immobile(double* amounts) const {
@@ -278,7 +293,7 @@ void opsplit_gw_s::integrate(const std::vector<int64_t>& wet, const std::vector<
   OdeBatch& b = batch_for(n);
   std::vector<double> y(static_cast<size_t>(n * ns)), p(static_cast<size_t>(n * std::max(np, 1)));
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t k = wet[static_cast<size_t>(i)], g = first_grid_cell_[static_cast<size_t>(k)];
+    const int64_t k = wet[static_cast<size_t>(i)], g = grid_cell_of(k);
     for (int s = 0; s < ns; ++s)
       y[static_cast<size_t>(i * ns + s)] = mobile_[static_cast<size_t>(s)] ? amount(s, k) : amount(s, k) / litres[static_cast<size_t>(i)];
     for (int q = 0; q < np; ++q)
@@ -304,7 +319,7 @@ void opsplit_gw_s::integrate(const std::vector<int64_t>& wet, const std::vector<
     const int64_t k = wet[static_cast<size_t>(i)];
     status_[static_cast<size_t>(k)] = result[static_cast<size_t>(i)];
     if (result[static_cast<size_t>(i)] != OPSPLIT_ODE_OK) {
-      ++failed, first_failed = std::min(first_failed, first_grid_cell_[static_cast<size_t>(k)]);
+      ++failed, first_failed = std::min(first_failed, grid_cell_of(k));
       continue;  // it keeps its amounts
     }
     for (int s = 0; s < ns; ++s)
@@ -331,5 +346,55 @@ void opsplit_gw_s::get_moles(double* moles) const {
     double total = 0.0;
     for (int64_t k = 0; k < nchem(); ++k) total += mobile_[static_cast<size_t>(s)] ? amount(s, k) * water(k) : amount(s, k);
     moles[s] = total;
+  }
+}
+
+void opsplit_gw_s::set_isotherm(int species, int kind, double k, double b) {
+  check_species(species);
+  const std::string name = mechanism_->species_name(species);
+  if (kind < OPSPLIT_GW_ISOTHERM_NONE || kind > OPSPLIT_GW_ISOTHERM_LANGMUIR)
+    fail_argument("kind=" + num(kind) + " is not an opsplit_gw_isotherm");
+  if (!mobile_[static_cast<size_t>(species)])
+    fail_argument(name + " is immobile: an isotherm retards a species the host transports");
+  const bool uses_b = kind == OPSPLIT_GW_ISOTHERM_FREUNDLICH || kind == OPSPLIT_GW_ISOTHERM_LANGMUIR;
+  if (kind != OPSPLIT_GW_ISOTHERM_NONE && !(std::isfinite(k) && k > 0.0))
+    fail_argument("the isotherm of " + name + ": k=" + num(k) + " must be finite and > 0");
+  if (uses_b && !(std::isfinite(b) && b > 0.0))
+    fail_argument("the isotherm of " + name + ": b=" + num(b) + " must be finite and > 0");
+  isotherms_[static_cast<size_t>(species)] = Isotherm{kind, k, uses_b ? b : 0.0};
+}
+
+double opsplit_gw_s::Isotherm::slope(double c, double floor) const {
+  switch (kind) {
+    case OPSPLIT_GW_ISOTHERM_LINEAR:
+      return k;
+    case OPSPLIT_GW_ISOTHERM_FREUNDLICH:
+      return k * b * std::pow(std::max(c, floor), b - 1.0);
+    case OPSPLIT_GW_ISOTHERM_LANGMUIR: {
+      const double kc = 1.0 + k * std::max(c, 0.0);
+      return b * k / (kc * kc);
+    }
+    default:
+      return 0.0;
+  }
+}
+
+void opsplit_gw_s::get_retardation(double* retardation) const {
+  array_argument(retardation, "retardation");
+  const bool any = std::any_of(isotherms_.begin(), isotherms_.end(),
+                               [](const Isotherm& i) { return i.kind != OPSPLIT_GW_ISOTHERM_NONE; });
+  if (any && !bulk_density_set_)
+    fail_argument("an isotherm is set but BULK_DENSITY is not (opsplit_gw_set_property): kg of solid per litre of cell");
+  for (int64_t g = 0; g < nxyz_; ++g) {
+    const int k = grid2chem_[static_cast<size_t>(g)];
+    if (k < 0) continue;
+    const int64_t source = grid_cell_of(k);
+    const double theta = property(OPSPLIT_GW_POROSITY, source) * property(OPSPLIT_GW_SATURATION, source);
+    if (!(theta > 0.0)) continue;  // dry
+    const double per_water = property(OPSPLIT_GW_BULK_DENSITY, source) / theta;
+    for (int i = 0; i < ncomponents(); ++i) {
+      const int s = components_[static_cast<size_t>(i)];
+      retardation[i * nxyz_ + g] = 1.0 + per_water * isotherms_[static_cast<size_t>(s)].slope(amount(s, k), atol_);
+    }
   }
 }

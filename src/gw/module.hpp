@@ -39,9 +39,16 @@ struct opsplit_gw_s : opsplit::Handle<opsplit::HandleKind::gw>, opsplit::Context
   void run(double dt);
   void get_status(int* status) const;
   void get_moles(double* moles) const;
+  void set_isotherm(int species, int kind, double k, double b);
+  void get_retardation(double* retardation) const;
 
  private:
-  static constexpr int kProperties = 6;
+  static constexpr int kProperties = 7;
+  struct Isotherm {
+    int kind = OPSPLIT_GW_ISOTHERM_NONE;
+    double k = 0, b = 0;
+    double slope(double c, double floor) const;  // dS/dC
+  };
   int nspecies() const { return mechanism_->nspecies(); }
   double property(int property, int64_t grid_cell) const {
     return properties_[static_cast<size_t>(property) * static_cast<size_t>(nxyz_) + static_cast<size_t>(grid_cell)];
@@ -58,6 +65,11 @@ struct opsplit_gw_s : opsplit::Handle<opsplit::HandleKind::gw>, opsplit::Context
     return amounts_[static_cast<size_t>(species) * static_cast<size_t>(nchem()) + static_cast<size_t>(c)];
   }
   void list_species();
+  void check_species(int species) const;
+  // The grid cell whose values chemistry cell c reads.
+  int64_t grid_cell_of(int64_t c) const { return first_grid_cell_[static_cast<size_t>(c)]; }
+  // Whether the solution units can be converted (MG_PER_L needs the molar masses).
+  void check_units() const;
   // Runs the chemistry cells in `wet` (their water in litres beside) for dt.
   void integrate(const std::vector<int64_t>& wet, const std::vector<double>& litres, double dt);
   opsplit::OdeBatch& batch_for(int64_t nsys);
@@ -73,6 +85,8 @@ struct opsplit_gw_s : opsplit::Handle<opsplit::HandleKind::gw>, opsplit::Context
   int temperature_param_ = -1, pressure_param_ = -1;
   int solution_units_ = OPSPLIT_GW_MOL_PER_L, solid_units_ = OPSPLIT_GW_PER_L_CELL;
   std::vector<double> molar_masses_;  // g/mol, empty until set
+  std::vector<Isotherm> isotherms_;   // per species
+  bool bulk_density_set_ = false;
   // [species][chemistry cell]: a component's mol per litre of water, an immobile
   // species' moles in the cell.
   std::vector<double> amounts_;

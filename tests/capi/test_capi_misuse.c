@@ -478,6 +478,15 @@ static void sweep_rd(objects* o) {
     BAD_ARG(opsplit_rd_set_linear(o->rd, 0, bad_value[i], 0));
     BAD_ARG(opsplit_rd_set_linear(o->rd, 0, 0, bad_value[i]));
   }
+  BAD_HANDLES(K_RD, opsplit_rd, opsplit_rd_set_retardation(H, 0, 2));
+  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_rd_set_retardation(o->rd, bad_comp[i], 2));
+  for (int i = 0; i < 3; i++) BAD_ARG(opsplit_rd_set_retardation(o->rd, 0, bad_value[i]));
+  BAD_ARG(opsplit_rd_set_retardation(o->rd, 0, 0.0));
+  BAD_ARG(opsplit_rd_set_retardation(o->rd, 0, -1.0));
+  BAD_HANDLES(K_RD, opsplit_rd, opsplit_rd_set_mobile(H, 0, 0));
+  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_rd_set_mobile(o->rd, bad_comp[i], 0));
+  BAD_ARG(opsplit_rd_set_mobile(o->rd, 0, 2));
+  BAD_ARG(opsplit_rd_set_mobile(o->rd, 0, -1));
   BAD_HANDLES(K_RD, opsplit_rd, opsplit_rd_set_cahn_hilliard(H, 0, 1, 1, 1, 1));
   for (int i = 0; i < 4; i++) BAD_ARG(opsplit_rd_set_cahn_hilliard(o->rd, bad_comp[i], 1, 1, 1, 1));
   for (int i = 0; i < 3; i++) {
@@ -1128,14 +1137,29 @@ static void sweep_gw(objects* o) {
   const double bad_values[NGW] = {0.2, nan_, 0.2, 0.2}, negative[NGW] = {0.2, -0.1, 0.2, 0.2};
   BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_property(H, OPSPLIT_GW_POROSITY, values));
   BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_property(H, OPSPLIT_GW_POROSITY, values));
-  for (int p = OPSPLIT_GW_POROSITY; p <= OPSPLIT_GW_PRESSURE; p++) {
+  for (int p = OPSPLIT_GW_POROSITY; p <= OPSPLIT_GW_BULK_DENSITY; p++) {
     BAD_ARG(opsplit_gw_set_property(o->gw, (opsplit_gw_property)p, bad_values));
     if (p != OPSPLIT_GW_TEMPERATURE) BAD_ARG(opsplit_gw_set_property(o->gw, (opsplit_gw_property)p, negative));
     BAD_ARG(opsplit_gw_set_property(o->gw, (opsplit_gw_property)p, NULL));
     BAD_ARG(opsplit_gw_get_property(o->gw, (opsplit_gw_property)p, NULL));
   }
-  BAD_ARG(opsplit_gw_set_property(o->gw, (opsplit_gw_property)6, values));
+  BAD_ARG(opsplit_gw_set_property(o->gw, (opsplit_gw_property)7, values));
   BAD_ARG(opsplit_gw_get_property(o->gw, (opsplit_gw_property)-1, values));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_isotherm(H, 0, OPSPLIT_GW_ISOTHERM_LINEAR, 1, 0));
+  BAD_ARG(opsplit_gw_set_isotherm(o->gw, -1, OPSPLIT_GW_ISOTHERM_LINEAR, 1, 0));
+  BAD_ARG(opsplit_gw_set_isotherm(o->gw, 2, OPSPLIT_GW_ISOTHERM_LINEAR, 1, 0));
+  BAD_ARG(opsplit_gw_set_isotherm(o->gw, 0, (opsplit_gw_isotherm)4, 1, 1));
+  BAD_ARG(opsplit_gw_set_isotherm(o->gw, 0, (opsplit_gw_isotherm)-1, 1, 1));
+  BAD_ARG(opsplit_gw_set_isotherm(o->gw, 0, OPSPLIT_GW_ISOTHERM_LINEAR, 0.0, 0));
+  BAD_ARG(opsplit_gw_set_isotherm(o->gw, 0, OPSPLIT_GW_ISOTHERM_LINEAR, nan_, 0));
+  BAD_ARG(opsplit_gw_set_isotherm(o->gw, 0, OPSPLIT_GW_ISOTHERM_FREUNDLICH, 1, 0.0));
+  BAD_ARG(opsplit_gw_set_isotherm(o->gw, 0, OPSPLIT_GW_ISOTHERM_LANGMUIR, 1, inf_));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_retardation(H, values));
+  BAD_ARG(opsplit_gw_get_retardation(o->gw, NULL));
+  CHECK_OK(opsplit_gw_get_retardation(o->gw, values)); /* no isotherm: every R is 1 */
+  CHECK_OK(opsplit_gw_set_isotherm(o->gw, 0, OPSPLIT_GW_ISOTHERM_LINEAR, 1, 0));
+  BAD_ARG(opsplit_gw_get_retardation(o->gw, values)); /* BULK_DENSITY was never set */
+  CHECK_OK(opsplit_gw_set_isotherm(o->gw, 0, OPSPLIT_GW_ISOTHERM_NONE, 0, 0));
   BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_set_parameter(H, 0, values));
   BAD_ARG(opsplit_gw_set_parameter(o->gw, 1, values)); /* the rates read one parameter */
   BAD_ARG(opsplit_gw_set_parameter(o->gw, -1, values));

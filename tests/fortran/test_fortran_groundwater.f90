@@ -3,7 +3,8 @@
 ! the analytic solution per cell (porosity and saturation differ, so B's moles, not
 ! its concentration, must be what the module keeps), the moles conserved, a cell left
 ! out by the mapping not written, and bad input through stat (a wrong shape, a
-! porosity above 1) leaving the module as it was. Runs on the backend OPSPLIT_BACKEND
+! porosity above 1) leaving the module as it was; A's linear isotherm gives
+! R = 1 + rho_b Kd / theta per cell. Runs on the backend OPSPLIT_BACKEND
 ! names. Fixed-size arrays only (the sanitizer build's leak check).
 program test_fortran_groundwater
   use opsplit
@@ -17,7 +18,7 @@ program test_fortran_groundwater
   integer(c_int) :: a, b, ncomponents, nimmobile, status(n)
   integer(c_int64_t) :: nxyz, nchem
   real(c_double) :: c(n, 1), sorbed(n, 1), porosity(n), saturation(n), moles0(2), moles1(2), wrong(n + 1, 1)
-  real(c_double) :: water, expected_a, expected_b_moles
+  real(c_double) :: water, expected_a, expected_b_moles, bulk(n), retardation(n, 1)
   integer :: stat, g
 
   call ctx%create(OPSPLIT_BACKEND_AUTO)
@@ -72,6 +73,21 @@ program test_fortran_groundwater
   call gw%get_property(OPSPLIT_GW_POROSITY, porosity)
   call check(porosity(2) == 0.2_c_double, 'the porosity stays')
   call gw%run(dt)
+
+  ! A linear isotherm on A: R = 1 + bulk density x Kd / (porosity x saturation).
+  call gw%set_isotherm(int(a), OPSPLIT_GW_ISOTHERM_LINEAR, 0.25_c_double, 0.0_c_double)
+  bulk = 1.6_c_double
+  call gw%set_property(OPSPLIT_GW_BULK_DENSITY, bulk)
+  retardation = -7.0_c_double
+  call gw%get_retardation(retardation)
+  do g = 1, n - 1
+    water = porosity(g) * saturation(g)
+    call check(abs(retardation(g, 1) - (1.0_c_double + 1.6_c_double * 0.25_c_double / water)) < 1.0e-14_c_double * &
+               retardation(g, 1), 'R of a linear isotherm in cell ' // char(48 + g))
+  end do
+  call check(retardation(n, 1) == -7.0_c_double, 'the left-out cell has no R written')
+  call gw%set_isotherm(int(b), OPSPLIT_GW_ISOTHERM_LINEAR, 0.25_c_double, 0.0_c_double, stat)
+  call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'an immobile species takes no isotherm')
 
   call gw%destroy()
   call gw%destroy()

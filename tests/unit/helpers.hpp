@@ -49,6 +49,49 @@ struct Rd {
   }
 };
 
+// A mechanism built through the API, reaction by reaction.
+struct Mechanism {
+  opsplit_mechanism m = nullptr;
+  explicit Mechanism(opsplit_context ctx) {
+    EXPECT_EQ(opsplit_mechanism_create(ctx, &m), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  }
+  ~Mechanism() { opsplit_mechanism_destroy(&m); }
+  Mechanism(const Mechanism&) = delete;
+  Mechanism& operator=(const Mechanism&) = delete;
+  operator opsplit_mechanism() const { return m; }
+  int species(const char* name) {
+    int i = -1;
+    EXPECT_EQ(opsplit_mechanism_add_species(m, name, &i), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+    return i;
+  }
+  // reactants -> products at constant rate k (species repeated for higher coefficients).
+  int reaction(std::vector<int> reactants, std::vector<int> products, double k) {
+    int r = -1;
+    EXPECT_EQ(opsplit_mechanism_add_reaction(m, static_cast<int>(reactants.size()), reactants.data(), nullptr,
+                                             static_cast<int>(products.size()), products.data(), nullptr, &r),
+              OPSPLIT_SUCCESS)
+        << opsplit_last_error_message();
+    constant_rate(r, k);
+    return r;
+  }
+  // from -> yields of `to` at rate k [from] (a first-order step of a decay chain).
+  int decay(int from, std::vector<int> to, std::vector<double> yields, double k) {
+    int r = -1;
+    EXPECT_EQ(opsplit_mechanism_add_reaction_yields(m, 1, &from, nullptr, static_cast<int>(to.size()), to.data(),
+                                                    yields.data(), &r),
+              OPSPLIT_SUCCESS)
+        << opsplit_last_error_message();
+    constant_rate(r, k);
+    return r;
+  }
+
+ private:
+  void constant_rate(int r, double k) {
+    EXPECT_EQ(opsplit_mechanism_set_rate(m, r, OPSPLIT_RATE_CONSTANT, k, 0, 0, 0), OPSPLIT_SUCCESS)
+        << opsplit_last_error_message();
+  }
+};
+
 template <class T>
 constexpr opsplit_precision precision_of() {
   return sizeof(T) == sizeof(double) ? OPSPLIT_FLOAT64 : OPSPLIT_FLOAT32;

@@ -18,29 +18,7 @@
 
 namespace {
 
-struct Mechanism {
-  opsplit_mechanism m = nullptr;
-  explicit Mechanism(opsplit_context ctx) {
-    EXPECT_EQ(opsplit_mechanism_create(ctx, &m), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-  }
-  ~Mechanism() { opsplit_mechanism_destroy(&m); }
-  operator opsplit_mechanism() const { return m; }
-  int species(const char* name) {
-    int i = -1;
-    EXPECT_EQ(opsplit_mechanism_add_species(m, name, &i), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-    return i;
-  }
-  // reactants -> products at constant rate k (species repeated for higher coefficients).
-  int reaction(std::vector<int> reactants, std::vector<int> products, double k) {
-    int r = -1;
-    EXPECT_EQ(opsplit_mechanism_add_reaction(m, static_cast<int>(reactants.size()), reactants.data(), nullptr,
-                                             static_cast<int>(products.size()), products.data(), nullptr, &r),
-              OPSPLIT_SUCCESS)
-        << opsplit_last_error_message();
-    EXPECT_EQ(opsplit_mechanism_set_rate(m, r, OPSPLIT_RATE_CONSTANT, k, 0, 0, 0), OPSPLIT_SUCCESS);
-    return r;
-  }
-};
+using test::Mechanism;
 
 struct Ode {
   opsplit_ode o = nullptr;
