@@ -1,10 +1,15 @@
 // PhreeqcRM itself as a benchmark peer: its C API (RM_*) from the phreeqcrm wheel on
-// PyPI (`pip install phreeqcrm==0.0.20`, built with OpenMP), opened at run time so that
+// PyPI, built with OpenMP, opened at run time so that
 // nothing in the build depends on it. The wheel has no library of its own: the RM_
 // functions are exported by its Python extension module, which needs libpython's
 // symbols, so libpython is opened first (RTLD_GLOBAL) and its interpreter started: the
 // module's RM_RunCells releases and retakes Python's lock around its OpenMP loop
 // (PyEval_SaveThread), which needs an interpreter; no Python code is run.
+//
+// Which wheel: `pip install phreeqcrm==0.0.17`, whose threads run concurrently. 0.0.18
+// to 0.0.20 take Python's lock in each worker for its whole share of cells (their
+// BASIC-to-Python callback support), so their threads run one at a time
+// (docs/PERFORMANCE.md, note h); this peer opens either.
 //
 // Where they are: OPSPLIT_PHREEQCRM_LIB (the path of _phreeqcrm.cpython-*.so) and
 // OPSPLIT_PHREEQCRM_PYTHON (the path of libpython3.x.so.1.0). Prototypes as PhreeqcRM's
