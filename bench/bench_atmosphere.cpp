@@ -281,28 +281,6 @@ bool make_reference(Problem& p, std::string& error) {
 }
 
 // ---- the peer: CVODE with the mechanism's rates through opsplit_mechanism_evaluate ---
-
-struct CvodeUser {
-  opsplit_mechanism mech = nullptr;
-  const double* params = nullptr;  // this cell's
-};
-
-int cvode_rhs(sunrealtype, N_Vector y, N_Vector f, void* user) {
-  const auto* u = static_cast<const CvodeUser*>(user);
-  return opsplit_mechanism_evaluate(u->mech, N_VGetArrayPointer(y), u->params, N_VGetArrayPointer(f), nullptr) ==
-                 OPSPLIT_SUCCESS
-             ? 0
-             : -1;
-}
-
-int cvode_jacobian(sunrealtype, N_Vector y, N_Vector, SUNMatrix J, void* user, N_Vector scratch, N_Vector, N_Vector) {
-  const auto* u = static_cast<const CvodeUser*>(user);
-  return opsplit_mechanism_evaluate(u->mech, N_VGetArrayPointer(y), u->params, N_VGetArrayPointer(scratch),
-                                    SUNDenseMatrix_Data(J)) == OPSPLIT_SUCCESS
-             ? 0
-             : -1;
-}
-
 void BM_cvode(benchmark::State& state, Problem* p) {
   const int nthreads = static_cast<int>(state.range(0));
   const int64_t per_thread = std::max<int64_t>(1, env_count("OPSPLIT_BENCH_ATM_CVODE_CELLS", 500) / p->cvode_share);
@@ -321,14 +299,14 @@ void BM_cvode(benchmark::State& state, Problem* p) {
       const int t = omp_get_thread_num();
       opsplit_context ctx = nullptr;
       std::string error;
-      CvodeUser user;
+      bench::MechanismCell user;
       if (opsplit_context_create(OPSPLIT_BACKEND_CPU, &ctx) == OPSPLIT_SUCCESS) user.mech = load(ctx, *p, error);
       const int64_t first = per_thread * t;
       bool ok = user.mech != nullptr;
 #pragma omp barrier
       const auto start = Clock::now();
       if (ok) {
-        CvodeWorker worker({n, cvode_rhs, cvode_jacobian, kRtol, p->atol}, &user);
+        CvodeWorker worker({n, bench::mechanism_rhs, bench::mechanism_jacobian, kRtol, p->atol}, &user);
         ok = worker.run(&p->y0[static_cast<size_t>(first * n)], per_thread, kStep, &y[static_cast<size_t>(first * n)],
                         &stats[static_cast<size_t>(t)],
                         [&](int64_t c) { user.params = &p->params[static_cast<size_t>((first + c) * np)]; });

@@ -114,6 +114,20 @@ opsplit_status build_mechanism(opsplit_context ctx, opsplit_mechanism* out) {
   return st;
 }
 
+// Every case's cells: the sorbed PCE and the biomass immobile, kBiomass of biomass per
+// litre of cell, porosity kPorosity, the benchmark's tolerances.
+opsplit_status set_up_cells(opsplit_gw gw, int64_t n) {
+  opsplit_status st = opsplit_gw_set_mobile(gw, 7, 0);
+  if (st == OPSPLIT_SUCCESS) st = opsplit_gw_set_mobile(gw, 8, 0);
+  if (st == OPSPLIT_SUCCESS) st = opsplit_gw_set_tolerances(gw, kRtol, kAtol);
+  const std::vector<double> porosity(static_cast<size_t>(n), kPorosity);
+  if (st == OPSPLIT_SUCCESS) st = opsplit_gw_set_property(gw, OPSPLIT_GW_POROSITY, porosity.data());
+  std::vector<double> immobile(static_cast<size_t>(2 * n), 0.0);
+  std::fill(immobile.begin() + n, immobile.end(), kBiomass);
+  if (st == OPSPLIT_SUCCESS) st = opsplit_gw_set_immobile(gw, immobile.data());
+  return st;
+}
+
 struct Rates {
   double cuda = 0, cpu = 0, cvode = 0, phreeqcrm = 0, phreeqcrm_1 = 0, rt_cuda = 0, rt_cpu = 0;
   int cpu_threads = 1, phreeqcrm_threads = 1;
@@ -141,14 +155,7 @@ void BM_opsplit(benchmark::State& state, opsplit_backend backend) {
     API_CHECK_RET(opsplit_context_create(backend, &ctx), false);
     API_CHECK_RET(build_mechanism(ctx, &mech), false);
     API_CHECK_RET(opsplit_gw_create(ctx, mech, n, &gw), false);
-    API_CHECK_RET(opsplit_gw_set_mobile(gw, 7, 0), false);
-    API_CHECK_RET(opsplit_gw_set_mobile(gw, 8, 0), false);
-    API_CHECK_RET(opsplit_gw_set_tolerances(gw, kRtol, kAtol), false);
-    const std::vector<double> porosity(static_cast<size_t>(n), kPorosity);
-    API_CHECK_RET(opsplit_gw_set_property(gw, OPSPLIT_GW_POROSITY, porosity.data()), false);
-    std::vector<double> immobile(static_cast<size_t>(2 * n), 0.0);
-    std::fill(immobile.begin() + n, immobile.end(), kBiomass);  // per litre of cell
-    API_CHECK_RET(opsplit_gw_set_immobile(gw, immobile.data()), false);
+    API_CHECK_RET(set_up_cells(gw, n), false);
     double seconds = 0;
     for (auto _ : state) {
       const auto start = Clock::now();
@@ -180,26 +187,6 @@ void BM_opsplit(benchmark::State& state, opsplit_backend backend) {
 }
 
 // ---- the peer CVODE: the module's ODEs per cell through opsplit_mechanism_evaluate ----
-struct CvodeUser {
-  opsplit_mechanism mech = nullptr;
-};
-
-int cvode_rhs(sunrealtype, N_Vector y, N_Vector f, void* user) {
-  const auto* u = static_cast<const CvodeUser*>(user);
-  return opsplit_mechanism_evaluate(u->mech, N_VGetArrayPointer(y), nullptr, N_VGetArrayPointer(f), nullptr) ==
-                 OPSPLIT_SUCCESS
-             ? 0
-             : -1;
-}
-
-int cvode_jacobian(sunrealtype, N_Vector y, N_Vector, SUNMatrix J, void* user, N_Vector scratch, N_Vector, N_Vector) {
-  const auto* u = static_cast<const CvodeUser*>(user);
-  return opsplit_mechanism_evaluate(u->mech, N_VGetArrayPointer(y), nullptr, N_VGetArrayPointer(scratch),
-                                    SUNDenseMatrix_Data(J)) == OPSPLIT_SUCCESS
-             ? 0
-             : -1;
-}
-
 // CVODE integrates what the module integrates: every species in mol per litre of water,
 // the immobile ones their moles over the cell's water (kBiomass per litre of cell over
 // porosity x 1 L). Each thread takes its share of the cells, its own context and mechanism.
@@ -224,13 +211,13 @@ void BM_cvode(benchmark::State& state) {
       const int t = omp_get_thread_num();
       const int64_t first = n * t / nthreads, last = n * (t + 1) / nthreads;
       opsplit_context ctx = nullptr;
-      CvodeUser user;
+      bench::MechanismCell user;
       bool ok = opsplit_context_create(OPSPLIT_BACKEND_CPU, &ctx) == OPSPLIT_SUCCESS &&
                 build_mechanism(ctx, &user.mech) == OPSPLIT_SUCCESS;
 #pragma omp barrier
       const auto start = Clock::now();
       if (ok) {
-        bench::CvodeWorker worker({ns, cvode_rhs, cvode_jacobian, kRtol, kAtol}, &user);
+        bench::CvodeWorker worker({ns, bench::mechanism_rhs, bench::mechanism_jacobian, kRtol, kAtol}, &user);
         ok = worker.run(&y0[static_cast<size_t>(first * ns)], last - first, kDt, &y[static_cast<size_t>(first * ns)],
                         &stats[static_cast<size_t>(t)]);
       }
@@ -277,14 +264,7 @@ void BM_rt_step(benchmark::State& state, opsplit_backend backend) {
     API_CHECK_RET(opsplit_context_create(backend, &ctx), false);
     API_CHECK_RET(build_mechanism(ctx, &mech), false);
     API_CHECK_RET(opsplit_gw_create(ctx, mech, n, &gw), false);
-    API_CHECK_RET(opsplit_gw_set_mobile(gw, 7, 0), false);
-    API_CHECK_RET(opsplit_gw_set_mobile(gw, 8, 0), false);
-    API_CHECK_RET(opsplit_gw_set_tolerances(gw, kRtol, kAtol), false);
-    const std::vector<double> porosity(static_cast<size_t>(n), kPorosity);
-    API_CHECK_RET(opsplit_gw_set_property(gw, OPSPLIT_GW_POROSITY, porosity.data()), false);
-    std::vector<double> immobile(static_cast<size_t>(2 * n), 0.0);
-    std::fill(immobile.begin() + n, immobile.end(), kBiomass);
-    API_CHECK_RET(opsplit_gw_set_immobile(gw, immobile.data()), false);
+    API_CHECK_RET(set_up_cells(gw, n), false);
     API_CHECK_RET(opsplit_field_create(ctx, side, side, side, kMobile, OPSPLIT_FLOAT64, &field), false);
     API_CHECK_RET(opsplit_rd_create(ctx, kMobile, &rd), false);
     API_CHECK_RET(opsplit_rd_set_velocity(rd, 0, 0.1 / 86400.0, 0, 0, 0), false);

@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "opsplit/mechanism.h"
+
 namespace bench {
 
 // A count from the environment variable `name` when it is set and in [lo, hi], else
@@ -62,6 +64,31 @@ struct CvodeProblem {
   CVLsJacFn jacobian;  // null: CVODE's difference quotients
   double rtol, atol;
 };
+
+// CVODE's right-hand side and Jacobian from an opsplit mechanism
+// (opsplit_mechanism_evaluate: its rates and exact Jacobian, column-major as CVODE's
+// dense matrix); the user data is a MechanismCell, the thread's own.
+struct MechanismCell {
+  opsplit_mechanism mech = nullptr;
+  const double* params = nullptr;  // the cell's, or NULL without parameters
+};
+
+inline int mechanism_rhs(sunrealtype, N_Vector y, N_Vector f, void* user) {
+  const auto* u = static_cast<const MechanismCell*>(user);
+  return opsplit_mechanism_evaluate(u->mech, N_VGetArrayPointer(y), u->params, N_VGetArrayPointer(f), nullptr) ==
+                 OPSPLIT_SUCCESS
+             ? 0
+             : -1;
+}
+
+inline int mechanism_jacobian(sunrealtype, N_Vector y, N_Vector, SUNMatrix J, void* user, N_Vector scratch, N_Vector,
+                              N_Vector) {
+  const auto* u = static_cast<const MechanismCell*>(user);
+  return opsplit_mechanism_evaluate(u->mech, N_VGetArrayPointer(y), u->params, N_VGetArrayPointer(scratch),
+                                    SUNDenseMatrix_Data(J)) == OPSPLIT_SUCCESS
+             ? 0
+             : -1;
+}
 
 class CvodeWorker {
  public:

@@ -291,19 +291,26 @@ void opsplit_gw_s::integrate(const std::vector<int64_t>& wet, const std::vector<
   const auto n = static_cast<int64_t>(wet.size());
   const int ns = nspecies(), np = mechanism_->nparams();
   OdeBatch& b = batch_for(n);
+  // The batch's own layout (SOA: a species' values over the cells together), filled
+  // species by species from the module's [species][cell] amounts: no transpose.
   std::vector<double> y(static_cast<size_t>(n * ns)), p(static_cast<size_t>(n * std::max(np, 1)));
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t k = wet[static_cast<size_t>(i)], g = grid_cell_of(k);
-    for (int s = 0; s < ns; ++s)
-      y[static_cast<size_t>(i * ns + s)] = mobile_[static_cast<size_t>(s)] ? amount(s, k) : amount(s, k) / litres[static_cast<size_t>(i)];
-    for (int q = 0; q < np; ++q)
-      p[static_cast<size_t>(i * np + q)] =
-          q == temperature_param_ ? property(OPSPLIT_GW_TEMPERATURE, g) + kKelvinAtZeroCelsius
-          : q == pressure_param_  ? property(OPSPLIT_GW_PRESSURE, g) * kPascalPerAtmosphere
-                                  : parameters_[static_cast<size_t>(q * nxyz_ + g)];
+  auto at = [n](std::vector<double>& v, int row, int64_t i) -> double& { return v[static_cast<size_t>(row * n + i)]; };
+  for (int s = 0; s < ns; ++s) {
+    const bool mobile = mobile_[static_cast<size_t>(s)];
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t k = wet[static_cast<size_t>(i)];
+      at(y, s, i) = mobile ? amount(s, k) : amount(s, k) / litres[static_cast<size_t>(i)];
+    }
   }
-  b.set_state(y.data(), OPSPLIT_ODE_AOS);
-  if (np > 0) b.set_parameters(p.data(), OPSPLIT_ODE_AOS);
+  for (int q = 0; q < np; ++q)
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t g = grid_cell_of(wet[static_cast<size_t>(i)]);
+      at(p, q, i) = q == temperature_param_ ? property(OPSPLIT_GW_TEMPERATURE, g) + kKelvinAtZeroCelsius
+                    : q == pressure_param_  ? property(OPSPLIT_GW_PRESSURE, g) * kPascalPerAtmosphere
+                                            : parameters_[static_cast<size_t>(q * nxyz_ + g)];
+    }
+  b.set_state(y.data(), OPSPLIT_ODE_SOA);
+  if (np > 0) b.set_parameters(p.data(), OPSPLIT_ODE_SOA);
   std::string failure;
   try {
     b.integrate(0.0, dt);
@@ -312,7 +319,7 @@ void opsplit_gw_s::integrate(const std::vector<int64_t>& wet, const std::vector<
     failure = e.what();
   }
   std::vector<int> result(static_cast<size_t>(n));
-  b.get_state(y.data(), OPSPLIT_ODE_AOS);
+  b.get_state(y.data(), OPSPLIT_ODE_SOA);
   b.get_results(result.data(), nullptr, nullptr, nullptr, nullptr);
   int64_t failed = 0, first_failed = nxyz_;
   for (int64_t i = 0; i < n; ++i) {
@@ -323,8 +330,7 @@ void opsplit_gw_s::integrate(const std::vector<int64_t>& wet, const std::vector<
       continue;  // it keeps its amounts
     }
     for (int s = 0; s < ns; ++s)
-      amount(s, k) = mobile_[static_cast<size_t>(s)] ? y[static_cast<size_t>(i * ns + s)]
-                                                      : y[static_cast<size_t>(i * ns + s)] * litres[static_cast<size_t>(i)];
+      amount(s, k) = mobile_[static_cast<size_t>(s)] ? at(y, s, i) : at(y, s, i) * litres[static_cast<size_t>(i)];
   }
   if (!failure.empty())
     fail(OPSPLIT_ERROR_NUMERICAL, num(static_cast<long long>(failed)) + " of " + num(static_cast<long long>(n)) +

@@ -46,6 +46,22 @@ struct Chain {
   }
 };
 
+// The lines of a reference .tsv: a key (a name, or the first number of a data row) and
+// the numbers after it; '#' lines are comments.
+std::vector<std::pair<std::string, std::vector<double>>> keyed_rows(std::istream& in) {
+  std::vector<std::pair<std::string, std::vector<double>>> rows;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string key;
+    fields >> key;
+    std::vector<double> values;
+    for (double v; fields >> v;) values.push_back(v);
+    rows.emplace_back(key, values);
+  }
+  return rows;
+}
+
 TEST(Groundwater, DecayChainFollowsBatemanInEveryCell) {
   test::Context ctx;
   Mechanism m(ctx);
@@ -345,13 +361,7 @@ TEST(Groundwater, DecayChainMatchesPhreeqcRM) {
   int steps = 0;
   double dt = 0;
   std::vector<std::vector<double>> rows;  // step, cell, 5 concentrations
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string key;
-    fields >> key;
-    std::vector<double> values;
-    for (double v; fields >> v;) values.push_back(v);
+  for (auto& [key, values] : keyed_rows(in)) {
     if (key == "rates") rates = values;
     else if (key == "porosity") porosity = values;
     else if (key == "saturation") saturation = values;
@@ -595,13 +605,7 @@ TEST(ReactiveTransport, DecayChainWithRetardationPerSpeciesMatchesTheLaplaceSolu
   ASSERT_TRUE(in) << "cannot read " << path;
   ChainColumn p;
   std::vector<std::vector<double>> rows;  // x, c_1..c_4
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string key;
-    fields >> key;
-    std::vector<double> values;
-    for (double v; fields >> v;) values.push_back(v);
+  for (auto& [key, values] : keyed_rows(in)) {
     if (key == "velocity") p.velocity = values.at(0);
     else if (key == "dispersion") p.dispersion = values.at(0);
     else if (key == "inlet") p.inlet = values.at(0);
