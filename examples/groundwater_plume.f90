@@ -146,7 +146,8 @@ program groundwater_plume
       do s = 1, ns
         reach(s) = 0
         do cell = 1, nx * ny
-          if (c(cell, s) > 1.0e-3_c_double * source_pce) reach(s) = max(reach(s), (mod(cell - 1, nx) - source_x) * h)
+          if (c(cell, s) > 1.0e-3_c_double * source_pce) &
+            reach(s) = max(reach(s), (mod(cell - 1, nx) + 1 - source_x) * h)  ! columns 1-based
         end do
       end do
       print '(f5.1, 4es10.3, 4f8.0)', step / 12.0_c_double, moles, reach

@@ -259,7 +259,7 @@ module opsplit_groundwater
   private :: gw_create, gw_destroy, gw_counts, gw_set_mobile, gw_set_mapping, gw_set_units, gw_set_molar_masses, &
              gw_set_property, gw_get_property, gw_set_parameter, gw_set_concentrations, gw_get_concentrations, &
              gw_set_immobile, gw_get_immobile, gw_set_method, gw_set_tolerances, gw_run, gw_status, gw_moles, &
-             gw_set_isotherm, gw_get_retardation, gw_created, gw_c_handle, gw_bad_shape
+             gw_set_isotherm, gw_get_retardation, gw_created, gw_c_handle, gw_bad_shape, gw_bad_species
 
 contains
 
@@ -295,6 +295,7 @@ contains
     integer, intent(in) :: species
     logical, intent(in) :: mobile
     integer, intent(out), optional :: stat
+    if (gw_bad_species(this, species, 'set_mobile', stat)) return
     call finish(opsplit_gw_set_mobile(this%handle, int(species - 1, c_int), int_flag(mobile)), stat)
   end subroutine gw_set_mobile
 
@@ -375,6 +376,7 @@ contains
     integer(c_int), intent(in) :: kind
     real(c_double), intent(in) :: k, b
     integer, intent(out), optional :: stat
+    if (gw_bad_species(this, species, 'set_isotherm', stat)) return
     call finish(opsplit_gw_set_isotherm(this%handle, int(species - 1, c_int), kind, k, b), stat)
   end subroutine gw_set_isotherm
 
@@ -483,5 +485,22 @@ contains
     call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_gw_t%' // verb // ': the array has shape (' // got // &
                 ') but needs (' // wanted // ')')
   end function gw_bad_shape
+
+  ! A species number outside 1..nspecies, reported 1-based (the C library's message would
+  ! name the 0-based value).
+  logical function gw_bad_species(this, species, verb, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer, intent(in) :: species
+    character(len=*), intent(in) :: verb
+    integer, intent(out), optional :: stat
+    integer(c_int64_t) :: nxyz, nchem
+    integer(c_int) :: ncomponents, nimmobile
+    gw_bad_species = .false.
+    if (opsplit_gw_get_counts(this%handle, nxyz, nchem, ncomponents, nimmobile) /= OPSPLIT_SUCCESS) return
+    gw_bad_species = species < 1 .or. species > ncomponents + nimmobile
+    if (gw_bad_species) call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_gw_t%' // verb // ': species ' // &
+                                    itoa(int(species, c_int64_t)) // ' is not in 1..' // &
+                                    itoa(int(ncomponents + nimmobile, c_int64_t)) // ' (1-based)')
+  end function gw_bad_species
 
 end module opsplit_groundwater

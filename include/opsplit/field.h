@@ -91,7 +91,8 @@ OPSPLIT_API opsplit_status opsplit_rd_get_reaction_parameter(opsplit_rd rd, cons
 OPSPLIT_API opsplit_status opsplit_rd_set_linear(opsplit_rd rd, int comp, double rate, double source);
 /* A retardation factor R > 0 of component comp (default 1): its diffusion and advection
  * are divided by R, R dc/dt = D Lap c - div(u c) + the other terms, which are not
- * divided (a sorbing solute in groundwater: R = 1 + rho_b Kd / porosity; a reaction
+ * divided (a sorbing solute in groundwater: R = 1 + rho_b Kd / theta, theta the water
+ * content; a reaction
  * that acts on the dissolved and the sorbed phase alike is then the unscaled rate).
  * Diffusion and velocity stay as set; max_stable_dt takes R into account. */
 OPSPLIT_API opsplit_status opsplit_rd_set_retardation(opsplit_rd rd, int comp, double factor);

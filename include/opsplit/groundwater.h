@@ -89,8 +89,10 @@ typedef enum opsplit_gw_property {
  *   FREUNDLICH  S = k C^b                    (k in (mol/kg)/(mol/L)^b, b > 0)
  *   LANGMUIR    S = b k C / (1 + k C)        (k in L/mol, b the capacity, mol/kg)
  * The module does not integrate them: it returns the retardation factor they give
- * (opsplit_gw_get_retardation) for the host's transport, or a field's
- * (opsplit_rd_set_retardation). */
+ * (opsplit_gw_get_retardation) for the host's transport. A field takes one R per
+ * component (opsplit_rd_set_retardation): a linear isotherm in a uniform medium gives
+ * that; a nonlinear one, or porosity and bulk density that vary, need the host's own
+ * transport with R per cell. */
 typedef enum opsplit_gw_isotherm {
   OPSPLIT_GW_ISOTHERM_NONE = 0,
   OPSPLIT_GW_ISOTHERM_LINEAR = 1,
@@ -141,15 +143,16 @@ OPSPLIT_API opsplit_status opsplit_gw_get_property(opsplit_gw gw, opsplit_gw_pro
 OPSPLIT_API opsplit_status opsplit_gw_set_parameter(opsplit_gw gw, int param, const double* values);
 
 /* The isotherm of mobile species `species` (the mechanism's index): k > 0 and b > 0
- * finite (b is ignored by LINEAR and NONE). Marking the species immobile removes it. */
+ * finite (NONE ignores both, LINEAR ignores b). Marking the species immobile removes it. */
 OPSPLIT_API opsplit_status opsplit_gw_set_isotherm(opsplit_gw gw, int species, opsplit_gw_isotherm kind, double k,
                                                    double b);
 /* Per component and grid cell (ncomponents x nxyz, the concentrations' layout), the
  * retardation factor of the current concentrations,
  *   R = 1 + (BULK_DENSITY / theta) dS/dC,   theta = POROSITY x SATURATION,
- * 1 for a component without an isotherm. FREUNDLICH with b < 1 is infinitely steep at
- * C = 0: its slope is taken at max(C, atol) (opsplit_gw_set_tolerances). Cells left out
- * by the mapping, and dry ones, are not written. */
+ * with the grid cell's own properties and its chemistry cell's concentration; 1 for a
+ * component without an isotherm. FREUNDLICH with b < 1 is infinitely steep at C = 0: its
+ * slope is taken at max(C, atol) (opsplit_gw_set_tolerances). Grid cells left out by the
+ * mapping, and dry ones (theta = 0), are not written. */
 OPSPLIT_API opsplit_status opsplit_gw_get_retardation(opsplit_gw gw, double* retardation);
 
 /* The components' concentrations (ncomponents x nxyz, finite) in the solution units. */

@@ -391,13 +391,14 @@ void opsplit_gw_s::get_retardation(double* retardation) const {
                                [](const Isotherm& i) { return i.kind != OPSPLIT_GW_ISOTHERM_NONE; });
   if (any && !bulk_density_set_)
     fail_argument("an isotherm is set but BULK_DENSITY is not (opsplit_gw_set_property): kg of solid per litre of cell");
+  // R is a transport property of the grid cell: its own water content and bulk density,
+  // with the concentration its chemistry cell holds.
   for (int64_t g = 0; g < nxyz_; ++g) {
     const int k = grid2chem_[static_cast<size_t>(g)];
     if (k < 0) continue;
-    const int64_t source = grid_cell_of(k);
-    const double theta = property(OPSPLIT_GW_POROSITY, source) * property(OPSPLIT_GW_SATURATION, source);
+    const double theta = property(OPSPLIT_GW_POROSITY, g) * property(OPSPLIT_GW_SATURATION, g);
     if (!(theta > 0.0)) continue;  // dry
-    const double per_water = property(OPSPLIT_GW_BULK_DENSITY, source) / theta;
+    const double per_water = property(OPSPLIT_GW_BULK_DENSITY, g) / theta;
     for (int i = 0; i < ncomponents(); ++i) {
       const int s = components_[static_cast<size_t>(i)];
       retardation[i * nxyz_ + g] = 1.0 + per_water * isotherms_[static_cast<size_t>(s)].slope(amount(s, k), atol_);

@@ -88,6 +88,9 @@ program test_fortran_groundwater
   call check(retardation(n, 1) == -7.0_c_double, 'the left-out cell has no R written')
   call gw%set_isotherm(int(b), OPSPLIT_GW_ISOTHERM_LINEAR, 0.25_c_double, 0.0_c_double, stat)
   call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'an immobile species takes no isotherm')
+  call gw%set_isotherm(0, OPSPLIT_GW_ISOTHERM_LINEAR, 0.25_c_double, 0.0_c_double, stat)
+  call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT .and. index(opsplit_last_error(), 'species 0 is not in 1..2') > 0, &
+             'species 0 is refused, named 1-based: ' // opsplit_last_error())
 
   call gw%destroy()
   call gw%destroy()

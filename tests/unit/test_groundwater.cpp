@@ -506,6 +506,16 @@ TEST(Groundwater, IsothermsGiveTheRetardationOfTheCurrentConcentrations) {
   OPSPLIT_OK(opsplit_gw_set_mobile(gw, c, 1));
   OPSPLIT_OK(opsplit_gw_get_retardation(gw, r.data()));
   EXPECT_EQ(r[2 * n], 1.0) << "C's isotherm went with its mobility";
+  // Two grid cells of different water content sharing a chemistry cell: each its own R,
+  // from its own porosity, saturation and bulk density and the shared concentration.
+  const int shared[n] = {0, 0, 1, 2, -1};
+  OPSPLIT_OK(opsplit_gw_set_mapping(gw, shared));
+  OPSPLIT_OK(opsplit_gw_set_concentrations(gw, conc.data()));
+  std::fill(r.begin(), r.end(), -7.0);
+  OPSPLIT_OK(opsplit_gw_get_retardation(gw, r.data()));
+  EXPECT_NEAR(r[0], 1.0 + 1.6 / 0.2 * 0.5, 1e-14);
+  EXPECT_NEAR(r[1], 1.0 + 1.8 / (0.3 * 0.5) * 0.5, 1e-14) << "grid cell 1's own theta and bulk density";
+  EXPECT_EQ(r[3], -7.0) << "grid cell 3 is dry";
 }
 
 // ---- reactive transport: fields (transport, retardation) + the module (the chain) ---------
@@ -571,9 +581,9 @@ std::vector<double> run_chain_column(const ChainColumn& p, double h, int64_t n) 
 }
 
 // The column's accuracy at h = 0.25 m, dt = 0.04 d (split every step): the corrected
-// upwind scheme is second order, and Lie splitting's error is confined to the inlet,
-// where the Dirichlet ghost is not decayed (the operators commute elsewhere when R is
-// common). A numpy copy of the scheme gave 1.5e-4 to 2.6e-4 of the inlet concentration
+// upwind scheme is second order; Lie splitting's error is O(dt), confined to the inlet
+// (where the Dirichlet ghost is not decayed) only when R is common: with R per species
+// the species' transport operators differ and do not commute with the chain. A numpy copy of the scheme gave 1.5e-4 to 2.6e-4 of the inlet concentration
 // for both problems below; 1e-3 leaves room for the module's tolerances. Without the
 // retardation the fronts are 20 m further on: errors of 0.3 and more.
 constexpr double kColumnTolerance = 1e-3;
@@ -766,10 +776,13 @@ TEST(ReactiveTransport, PatchSourceChainIn3DMatchesSunPetersenClement) {
     for (int s = 0; s < 4; ++s) {
       const double error = std::fabs(c[static_cast<size_t>(s * n) + cell] - row[3 + s]);
       worst = std::max(worst, error);
-      // Measured 6.1e-3 of the patch's A (the centre line at x = 4 to 12 m: the 2 m nodes
-      // and the splitting at the boundary). Isotropic dispersion instead of the stretched
-      // grid, or chemistry every fifth step, are off by 3e-2 and more.
-      EXPECT_LT(error, 1e-2) << "ABCD"[s] << " at (" << row[0] << ", " << row[1] << ", " << row[2] << ")";
+      // Measured: at most 6.1e-3 of the patch's A where the plume is large (2.6 % of the
+      // value, the centre line near the source: the 2 m nodes and the splitting at the
+      // boundary), up to 16 % where it is small and steep (1.9 m below the patch, A
+      // downstream at 1e-3), 7e-5 where it is under 1e-3. A transverse dispersion, a rate
+      // or a yield that is wrong moves the values by tens of percent; isotropic dispersion
+      // instead of the stretched grid, or chemistry every fifth step, by 3e-2 and more.
+      EXPECT_LT(error, std::min(1e-2, 2e-4 + 0.17 * row[3 + s])) << "ABCD"[s] << " at (" << row[0] << ", " << row[1] << ", " << row[2] << ")";
     }
   }
   std::printf("largest difference from the exact solution: %.3g of the patch's A\n", worst);
