@@ -8,6 +8,10 @@
 //   gw/opsplit_cuda             opsplit_gw on the CUDA backend: set_concentrations + run +
 //                               get_concentrations of every cell (what a host pays a step)
 //   gw/opsplit_cpu/threads:N    the same on the CPU backend with all threads
+//   gw/opsplit_cuda_bmi, gw/opsplit_cpu_bmi/threads:N
+//                               the same step through the BMI calls (set_value
+//                               "Concentrations" + update + get_value): what the BMI face
+//                               costs over the plain calls
 //   gw/cvode_bdf/threads:N      SUNDIALS CVODE (BDF, dense direct solver, the mechanism's
 //                               exact Jacobian through opsplit_mechanism_evaluate) on all
 //                               threads, one instance a thread, reinitialised per cell
@@ -129,6 +133,8 @@ opsplit_status set_up_cells(opsplit_gw gw, int64_t n) {
 }
 
 struct Rates {
+  double cuda_bmi = 0, cpu_bmi = 0;
+  std::vector<double> cuda_bmi_c, cpu_bmi_c;
   double cuda = 0, cpu = 0, cvode = 0, phreeqcrm = 0, phreeqcrm_1 = 0, rt_cuda = 0, rt_cpu = 0;
   int cpu_threads = 1, phreeqcrm_threads = 1;
   std::vector<double> cuda_c, cpu_c, cvode_c, phreeqcrm_c;  // the first kCompared cells, [cell][species]
@@ -142,7 +148,10 @@ std::vector<double> first_cells(const std::vector<double>& c, int64_t n) {
   return out;
 }
 
-void BM_opsplit(benchmark::State& state, opsplit_backend backend) {
+// The module's step as a host takes it: through the plain calls or through BMI's.
+enum class Face { calls, bmi };
+
+void BM_opsplit(benchmark::State& state, opsplit_backend backend, Face face) {
   const int64_t n = backend == OPSPLIT_BACKEND_CUDA ? env_count("OPSPLIT_BENCH_GW_CELLS", 1000000)
                                                     : env_count("OPSPLIT_BENCH_GW_CPU_CELLS", 200000);
   const std::vector<double> c0 = initial_concentrations(n);
@@ -156,12 +165,19 @@ void BM_opsplit(benchmark::State& state, opsplit_backend backend) {
     API_CHECK_RET(build_mechanism(ctx, &mech), false);
     API_CHECK_RET(opsplit_gw_create(ctx, mech, n, &gw), false);
     API_CHECK_RET(set_up_cells(gw, n), false);
+    API_CHECK_RET(opsplit_gw_bmi_set_value(gw, "TimeStep", &kDt), false);
     double seconds = 0;
     for (auto _ : state) {
       const auto start = Clock::now();
-      API_CHECK_RET(opsplit_gw_set_concentrations(gw, c0.data()), false);
-      API_CHECK_RET(opsplit_gw_run(gw, kDt), false);
-      API_CHECK_RET(opsplit_gw_get_concentrations(gw, c.data()), false);
+      if (face == Face::calls) {
+        API_CHECK_RET(opsplit_gw_set_concentrations(gw, c0.data()), false);
+        API_CHECK_RET(opsplit_gw_run(gw, kDt), false);
+        API_CHECK_RET(opsplit_gw_get_concentrations(gw, c.data()), false);
+      } else {
+        API_CHECK_RET(opsplit_gw_bmi_set_value(gw, "Concentrations", c0.data()), false);
+        API_CHECK_RET(opsplit_gw_bmi_update(gw), false);
+        API_CHECK_RET(opsplit_gw_bmi_get_value(gw, "Concentrations", c.data()), false);
+      }
       const double s = std::chrono::duration<double>(Clock::now() - start).count();
       state.SetIterationTime(s);
       seconds += s;
@@ -171,7 +187,10 @@ void BM_opsplit(benchmark::State& state, opsplit_backend backend) {
     state.counters["cells"] = static_cast<double>(n);
     state.counters["cells_per_s"] = static_cast<double>(n) / per_iteration;
     state.counters["us_per_cell"] = 1e6 * per_iteration / static_cast<double>(n);
-    if (backend == OPSPLIT_BACKEND_CUDA) {
+    if (face == Face::bmi) {
+      (backend == OPSPLIT_BACKEND_CUDA ? g_rates.cuda_bmi : g_rates.cpu_bmi) = state.counters["cells_per_s"];
+      (backend == OPSPLIT_BACKEND_CUDA ? g_rates.cuda_bmi_c : g_rates.cpu_bmi_c) = first;
+    } else if (backend == OPSPLIT_BACKEND_CUDA) {
       g_rates.cuda = state.counters["cells_per_s"], g_rates.cuda_c = first;
     } else {
       g_rates.cpu = state.counters["cells_per_s"], g_rates.cpu_c = first;
@@ -479,25 +498,38 @@ void BM_summary(benchmark::State& state) {
     if (!r.cpu_c.empty()) state.counters["max_rel_diff_cpu_cvode"] = max_rel_diff(r.cpu_c, r.cvode_c);
   }
   if (r.rt_cuda > 0 && r.rt_cpu > 0) state.counters["rt_gpu_x_cpu"] = r.rt_cuda / r.rt_cpu;
+  // The BMI face's rate over the plain calls' (1: it costs nothing), and its results'
+  // difference from theirs (0: the same numbers).
+  if (r.cuda_bmi > 0 && r.cuda > 0) {
+    state.counters["bmi_x_calls_cuda"] = r.cuda_bmi / r.cuda;
+    state.counters["max_rel_diff_bmi_calls_cuda"] = max_rel_diff(r.cuda_bmi_c, r.cuda_c);
+  }
+  if (r.cpu_bmi > 0 && r.cpu > 0) {
+    state.counters["bmi_x_calls_cpu"] = r.cpu_bmi / r.cpu;
+    state.counters["max_rel_diff_bmi_calls_cpu"] = max_rel_diff(r.cpu_bmi_c, r.cpu_c);
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  if (opsplit_cuda_available())
-    benchmark::RegisterBenchmark("gw/opsplit_cuda", BM_opsplit, OPSPLIT_BACKEND_CUDA)
+  const std::string all = std::to_string(omp_get_max_threads());
+  for (Face face : {Face::calls, Face::bmi}) {
+    const std::string suffix = face == Face::bmi ? "_bmi" : "";
+    if (opsplit_cuda_available())
+      benchmark::RegisterBenchmark(("gw/opsplit_cuda" + suffix).c_str(), BM_opsplit, OPSPLIT_BACKEND_CUDA, face)
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(3);
+    else if (face == Face::calls)
+      benchmark::AddCustomContext("cuda", "unavailable: the CUDA cases are not run");
+    benchmark::RegisterBenchmark(("gw/opsplit_cpu" + suffix + "/threads:" + all).c_str(), BM_opsplit,
+                                 OPSPLIT_BACKEND_CPU, face)
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond)
-        ->Iterations(3);
-  else
-    benchmark::AddCustomContext("cuda", "unavailable: the CUDA case is not run");
-  benchmark::RegisterBenchmark(("gw/opsplit_cpu/threads:" + std::to_string(omp_get_max_threads())).c_str(),
-                               BM_opsplit, OPSPLIT_BACKEND_CPU)
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond)
-      ->Iterations(1);
-  const std::string all = std::to_string(omp_get_max_threads());
+        ->Iterations(1);
+  }
   benchmark::RegisterBenchmark(("gw/cvode_bdf/threads:" + all).c_str(), BM_cvode)
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond)

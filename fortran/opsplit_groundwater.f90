@@ -36,6 +36,9 @@ module opsplit_groundwater
   integer(c_int), parameter :: OPSPLIT_GW_ISOTHERM_LANGMUIR = 3    ! b k C / (1 + k C)
   ! opsplit_gw_cell
   integer(c_int), parameter :: OPSPLIT_GW_CELL_NOT_RUN = -1
+  ! opsplit_gw_bmi_role
+  integer(c_int), parameter :: OPSPLIT_GW_BMI_INPUT = 0
+  integer(c_int), parameter :: OPSPLIT_GW_BMI_OUTPUT = 1
 
 
   ! ---- the C functions ----------------------------------------------------
@@ -224,6 +227,125 @@ module opsplit_groundwater
       integer(c_int) :: status
     end function opsplit_gw_get_retardation
 
+    ! name: receives a C string (opsplit_c_string reads it).
+    function opsplit_gw_get_species_name(gw, species, name) bind(C, name="opsplit_gw_get_species_name") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: gw
+      integer(c_int), value :: species
+      type(c_ptr), intent(out) :: name
+      integer(c_int) :: status
+    end function opsplit_gw_get_species_name
+
+    ! path: NUL-terminated (trim(path) // c_null_char).
+    function opsplit_gw_load_yaml(ctx, path, gw) bind(C, name="opsplit_gw_load_yaml") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ctx
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: gw
+      integer(c_int) :: status
+    end function opsplit_gw_load_yaml
+
+    function opsplit_gw_bmi_update(gw) bind(C, name="opsplit_gw_bmi_update") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: gw
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_update
+
+    function opsplit_gw_bmi_update_until(gw, time) bind(C, name="opsplit_gw_bmi_update_until") result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: gw
+      real(c_double), value :: time
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_update_until
+
+    function opsplit_gw_bmi_get_var_count(gw, role, count) bind(C, name="opsplit_gw_bmi_get_var_count") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: gw
+      integer(c_int), value :: role
+      integer(c_int), intent(out) :: count
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_get_var_count
+
+    ! index: 0-based, as in C; name: receives a C string.
+    function opsplit_gw_bmi_get_var_name(gw, role, index, name) bind(C, name="opsplit_gw_bmi_get_var_name") &
+        result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: gw
+      integer(c_int), value :: role, index
+      type(c_ptr), intent(out) :: name
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_get_var_name
+
+    ! name: NUL-terminated; type, units, location receive C strings.
+    function opsplit_gw_bmi_get_var_info(gw, name, type, units, grid, itemsize, nbytes, location) &
+        bind(C, name="opsplit_gw_bmi_get_var_info") result(status)
+      import :: c_int, c_int64_t, c_ptr, c_char
+      type(c_ptr), value :: gw
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), intent(out) :: type, units, location
+      integer(c_int), intent(out) :: grid, itemsize
+      integer(c_int64_t), intent(out) :: nbytes
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_get_var_info
+
+    function opsplit_gw_bmi_get_times(gw, start, current, end, step) bind(C, name="opsplit_gw_bmi_get_times") &
+        result(status)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: gw
+      real(c_double), intent(out) :: start, current, end, step
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_get_times
+
+    ! dest, src: c_loc of the variable's values (real(c_double) or integer(c_int)).
+    function opsplit_gw_bmi_get_value(gw, name, dest) bind(C, name="opsplit_gw_bmi_get_value") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: gw
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: dest
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_get_value
+
+    function opsplit_gw_bmi_set_value(gw, name, src) bind(C, name="opsplit_gw_bmi_set_value") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: gw
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: src
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_set_value
+
+    ! indices: 0-based flat indices (integer(c_int)).
+    function opsplit_gw_bmi_get_value_at_indices(gw, name, dest, indices, count) &
+        bind(C, name="opsplit_gw_bmi_get_value_at_indices") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: gw
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: dest, indices
+      integer(c_int), value :: count
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_get_value_at_indices
+
+    function opsplit_gw_bmi_set_value_at_indices(gw, name, indices, count, src) &
+        bind(C, name="opsplit_gw_bmi_set_value_at_indices") result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: gw
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: indices
+      integer(c_int), value :: count
+      type(c_ptr), value :: src
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_set_value_at_indices
+
+    function opsplit_gw_bmi_get_grid_info(gw, grid, rank, size, type) bind(C, name="opsplit_gw_bmi_get_grid_info") &
+        result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: gw
+      integer(c_int), value :: grid
+      integer(c_int), intent(out) :: rank
+      integer(c_int64_t), intent(out) :: size
+      type(c_ptr), intent(out) :: type
+      integer(c_int) :: status
+    end function opsplit_gw_bmi_get_grid_info
+
   end interface
 
   !> The groundwater reaction module (groundwater.h).
@@ -252,6 +374,16 @@ module opsplit_groundwater
     procedure :: moles => gw_moles
     procedure :: set_isotherm => gw_set_isotherm
     procedure :: get_retardation => gw_get_retardation
+    procedure :: species_name => gw_species_name
+    procedure :: load_yaml => gw_load_yaml
+    procedure :: update => gw_update
+    procedure :: update_until => gw_update_until
+    procedure :: times => gw_times
+    procedure :: var_name => gw_var_name
+    procedure :: var_count => gw_var_count
+    procedure, private :: gw_get_value_double, gw_get_value_int
+    generic :: get_value => gw_get_value_double, gw_get_value_int
+    procedure :: set_value => gw_set_value
     procedure :: created => gw_created
     procedure :: c_handle => gw_c_handle
   end type opsplit_gw_t
@@ -259,7 +391,9 @@ module opsplit_groundwater
   private :: gw_create, gw_destroy, gw_counts, gw_set_mobile, gw_set_mapping, gw_set_units, gw_set_molar_masses, &
              gw_set_property, gw_get_property, gw_set_parameter, gw_set_concentrations, gw_get_concentrations, &
              gw_set_immobile, gw_get_immobile, gw_set_method, gw_set_tolerances, gw_run, gw_status, gw_moles, &
-             gw_set_isotherm, gw_get_retardation, gw_created, gw_c_handle, gw_bad_shape, gw_bad_species
+             gw_set_isotherm, gw_get_retardation, gw_created, gw_c_handle, gw_bad_shape, gw_bad_species, &
+             gw_species_name, gw_load_yaml, gw_update, gw_update_until, gw_times, gw_var_name, gw_var_count, &
+             gw_set_value, gw_bad_value_size
 
 contains
 
@@ -444,6 +578,132 @@ contains
     integer, intent(out), optional :: stat
     call finish(opsplit_gw_get_moles(this%handle, values_at(moles)), stat)
   end subroutine gw_moles
+
+  !> The name of species `species` (1-based).
+  function gw_species_name(this, species, stat) result(name)
+    class(opsplit_gw_t), intent(in) :: this
+    integer, intent(in) :: species
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable :: name
+    type(c_ptr) :: text
+    name = ''
+    if (gw_bad_species(this, species, 'species_name', stat)) return
+    text = c_null_ptr
+    call finish(opsplit_gw_get_species_name(this%handle, int(species - 1, c_int), text), stat)
+    name = opsplit_c_string(text)
+  end function gw_species_name
+
+  ! ---- the setup file and BMI (groundwater.h) ----
+
+  !> A module from a setup file (BMI's initialize); refused on an object that holds one.
+  !> Trailing blanks of the path are not part of it.
+  subroutine gw_load_yaml(this, ctx, path, stat)
+    class(opsplit_gw_t), intent(inout) :: this
+    class(opsplit_context_t), intent(in) :: ctx
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: stat
+    if (already_created(this%handle, 'opsplit_gw_t%load_yaml', stat)) return
+    call finish(opsplit_gw_load_yaml(ctx%c_handle(), trim(path) // c_null_char, this%handle), stat)
+  end subroutine gw_load_yaml
+
+  !> Runs TimeStep and advances Time by it.
+  subroutine gw_update(this, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_bmi_update(this%handle), stat)
+  end subroutine gw_update
+
+  !> Runs from Time to time (s).
+  subroutine gw_update_until(this, time, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(in) :: time
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_bmi_update_until(this%handle, time), stat)
+  end subroutine gw_update_until
+
+  !> The clock (s): start, current and end time, and the step.
+  subroutine gw_times(this, start, current, end, step, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    real(c_double), intent(out) :: start, current, end, step
+    integer, intent(out), optional :: stat
+    call finish(opsplit_gw_bmi_get_times(this%handle, start, current, end, step), stat)
+  end subroutine gw_times
+
+  !> The number of OPSPLIT_GW_BMI_INPUT or _OUTPUT variables.
+  integer function gw_var_count(this, role, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    integer(c_int), intent(in) :: role
+    integer, intent(out), optional :: stat
+    integer(c_int) :: count
+    count = 0
+    call finish(opsplit_gw_bmi_get_var_count(this%handle, role, count), stat)
+    gw_var_count = count
+  end function gw_var_count
+
+  !> The index-th (1-based) variable's name of a role.
+  function gw_var_name(this, role, index, stat) result(name)
+    class(opsplit_gw_t), intent(in) :: this
+    integer(c_int), intent(in) :: role
+    integer, intent(in) :: index
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable :: name
+    type(c_ptr) :: text
+    text = c_null_ptr
+    call finish(opsplit_gw_bmi_get_var_name(this%handle, role, int(index - 1, c_int), text), stat)
+    name = opsplit_c_string(text)
+  end function gw_var_name
+
+  !> A variable's values, as many as it has (its nbytes / 8): Concentrations in
+  !> groundwater.h's layout, which is Fortran's c(nxyz, ncomponents) flattened.
+  subroutine gw_get_value_double(this, name, values, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    character(len=*), intent(in) :: name
+    real(c_double), intent(inout), contiguous, target :: values(:)
+    integer, intent(out), optional :: stat
+    if (gw_bad_value_size(this, name, 'get_value', size(values, kind=c_int64_t), 8, stat)) return
+    call finish(opsplit_gw_bmi_get_value(this%handle, trim(name) // c_null_char, c_loc(values)), stat)
+  end subroutine gw_get_value_double
+
+  subroutine gw_get_value_int(this, name, values, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    character(len=*), intent(in) :: name
+    integer(c_int), intent(inout), contiguous, target :: values(:)
+    integer, intent(out), optional :: stat
+    if (gw_bad_value_size(this, name, 'get_value', size(values, kind=c_int64_t), 4, stat)) return
+    call finish(opsplit_gw_bmi_get_value(this%handle, trim(name) // c_null_char, c_loc(values)), stat)
+  end subroutine gw_get_value_int
+
+  !> Sets an input variable (all are real(c_double)).
+  subroutine gw_set_value(this, name, values, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    character(len=*), intent(in) :: name
+    real(c_double), intent(in), contiguous, target :: values(:)
+    integer, intent(out), optional :: stat
+    if (gw_bad_value_size(this, name, 'set_value', size(values, kind=c_int64_t), 8, stat)) return
+    call finish(opsplit_gw_bmi_set_value(this%handle, trim(name) // c_null_char, c_loc(values)), stat)
+  end subroutine gw_set_value
+
+  ! Whether an array is not the variable's: another number of values or another type
+  ! (item size); then the failure is reported. An unknown name or handle is left to C,
+  ! which names it.
+  logical function gw_bad_value_size(this, name, verb, count, item, stat)
+    class(opsplit_gw_t), intent(in) :: this
+    character(len=*), intent(in) :: name, verb
+    integer(c_int64_t), intent(in) :: count
+    integer, intent(in) :: item
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: type, units, location
+    integer(c_int) :: grid, itemsize
+    integer(c_int64_t) :: nbytes
+    gw_bad_value_size = .false.
+    if (opsplit_gw_bmi_get_var_info(this%handle, trim(name) // c_null_char, type, units, grid, itemsize, nbytes, &
+                                    location) /= OPSPLIT_SUCCESS) return
+    gw_bad_value_size = itemsize /= item .or. count * itemsize /= nbytes
+    if (gw_bad_value_size) call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_gw_t%' // verb // ': ' // &
+                                       trim(name) // ' has ' // itoa(nbytes / itemsize) // ' values of ' // &
+                                       opsplit_c_string(type) // '; the array has ' // itoa(count) // ' of ' // &
+                                       trim(merge('double', 'int   ', item == 8)))
+  end function gw_bad_value_size
 
   logical function gw_created(this)
     class(opsplit_gw_t), intent(in) :: this

@@ -177,6 +177,72 @@ OPSPLIT_API opsplit_status opsplit_gw_get_status(opsplit_gw gw, int* status);
 /* Moles of every species of the mechanism (nspecies values) over the chemistry cells:
  * the mass balance of a run (dissolved: concentration x V_w; immobile: their moles). */
 OPSPLIT_API opsplit_status opsplit_gw_get_moles(opsplit_gw gw, double* moles);
+/* The name of species `species` (the mechanism's index); valid while gw lives. */
+OPSPLIT_API opsplit_status opsplit_gw_get_species_name(opsplit_gw gw, int species, const char** name);
+
+/* ---- A setup file ----
+ * A module made from a YAML file (docs/API.md, "Groundwater setup file", gives every
+ * key): the cells and their mapping, the species and which are immobile, the reactions
+ * with their rates and Monod / inhibition / threshold factors, isotherms, units, molar
+ * masses, per-cell properties (one value or nxyz), initial amounts, the integration and
+ * the BMI clock. A file that cannot be read is IO; one that is not such a file PARSE
+ * naming the file, the line and the key or value; unknown keys are refused (a misspelt
+ * key must not pass unnoticed). This is BMI's initialize: the functions below are its
+ * other calls, opsplit_gw_destroy its finalize. */
+OPSPLIT_API opsplit_status opsplit_gw_load_yaml(opsplit_context ctx, const char* path, opsplit_gw* gw);
+
+/* ---- BMI 2.0 (the CSDMS Basic Model Interface) ----
+ * The module's BMI calls, each a C function over the handle (a host with the CSDMS
+ * bmi-c or bmi-fortran fills their function table from these). Time is in seconds:
+ * update runs TimeStep and advances Time by it (also when cells fail: the others took
+ * the step, Status says which did not); update_until(t) runs t - Time, t >= Time.
+ * Variables (all outputs; the first eleven also inputs), BMIPhreeqcRM's names where
+ * they mean the same, types "double" but the "int" ones marked:
+ *   Concentrations        ncomponents x nxyz, the solution units ("mol L-1", "mg L-1",
+ *                         "mol kg-1"), the layout of opsplit_gw_set_concentrations
+ *   ImmobileAmounts       nimmobile x nxyz, "mol L-1" of the solid units
+ *   Porosity, SaturationUser ("1"), RepresentativeVolume ("L"), DensityUser ("kg L-1"),
+ *   Temperature ("degC"), Pressure ("atm"), BulkDensity ("kg L-1")   nxyz each
+ *   Time, TimeStep        one value, "s"
+ *   Retardation           ncomponents x nxyz, "1" (opsplit_gw_get_retardation)
+ *   Status                nxyz, int (opsplit_gw_get_status)
+ *   ComponentCount, GridCellCount   one int each
+ * Grid 0 is nxyz "points" (rank 1; the module knows no coordinates), grid 1 a "scalar".
+ * get_value writes every value: a grid cell left out by the mapping reads NaN (Status
+ * NOT_RUN), as does Retardation in a dry one. set_value checks every value before it
+ * writes any; a value for a grid cell that its chemistry cell does not read (left out,
+ * or not the first on a shared one) is not kept. BMI's get_value_ptr has no equivalent
+ * (the module keeps moles per chemistry cell, not the host's array). */
+typedef enum opsplit_gw_bmi_role {
+  OPSPLIT_GW_BMI_INPUT = 0,
+  OPSPLIT_GW_BMI_OUTPUT = 1
+} opsplit_gw_bmi_role;
+OPSPLIT_API opsplit_status opsplit_gw_bmi_update(opsplit_gw gw);
+OPSPLIT_API opsplit_status opsplit_gw_bmi_update_until(opsplit_gw gw, double time);
+/* The number of input or output variables, and the index-th's name (static text). */
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_var_count(opsplit_gw gw, opsplit_gw_bmi_role role, int* count);
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_var_name(opsplit_gw gw, opsplit_gw_bmi_role role, int index,
+                                                       const char** name);
+/* A variable's type ("double" or "int"), units, grid, item size and total bytes, and
+ * location ("node" on grid 0, "none" on the scalar grid); any output may be NULL. The
+ * texts are static. nbytes is 64-bit (BMI's int overflows past 2 GiB). */
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_var_info(opsplit_gw gw, const char* name, const char** type,
+                                                       const char** units, int* grid, int* itemsize,
+                                                       int64_t* nbytes, const char** location);
+/* The clock: start, current and end time and the step (s); any may be NULL. The end is
+ * the setup file's, else the largest double (the module has none of its own). */
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_times(opsplit_gw gw, double* start, double* current, double* end,
+                                                    double* step);
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_value(opsplit_gw gw, const char* name, void* dest);
+OPSPLIT_API opsplit_status opsplit_gw_bmi_set_value(opsplit_gw gw, const char* name, const void* src);
+/* count values at flat indices into the variable's array (each in [0, its length)). */
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_value_at_indices(opsplit_gw gw, const char* name, void* dest,
+                                                               const int* indices, int count);
+OPSPLIT_API opsplit_status opsplit_gw_bmi_set_value_at_indices(opsplit_gw gw, const char* name,
+                                                               const int* indices, int count, const void* src);
+/* Grid 0 or 1: its rank, size and type ("points" / "scalar"); any output may be NULL. */
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_grid_info(opsplit_gw gw, int grid, int* rank, int64_t* size,
+                                                        const char** type);
 
 #ifdef __cplusplus
 }

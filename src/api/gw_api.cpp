@@ -2,6 +2,7 @@
 #include "api/guard.hpp"
 #include "chem/mechanism.hpp"
 #include "gw/module.hpp"
+#include "gw/setup_yaml.hpp"
 
 using namespace opsplit;
 
@@ -126,6 +127,80 @@ OPSPLIT_API opsplit_status opsplit_gw_set_isotherm(opsplit_gw gw, int species, o
 
 OPSPLIT_API opsplit_status opsplit_gw_get_retardation(opsplit_gw gw, double* retardation) {
   return api_guard(__func__, [&] { gw_arg(gw).get_retardation(retardation); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_get_species_name(opsplit_gw gw, int species, const char** name) {
+  return api_guard(__func__, [&] {
+    const GroundwaterModule& m = gw_arg(gw);
+    output(name, "name") = m.species_name(species).c_str();
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_load_yaml(opsplit_context ctx, const char* path, opsplit_gw* gw) {
+  return api_guard(__func__, [&] {
+    Context& c = checked(ctx, "ctx", "opsplit_context");
+    if (path == nullptr) fail_argument("path is NULL");
+    opsplit_gw& out = output(gw, "gw");
+    if (c.is_cuda()) c.device().activate();
+    out = adopt_handle(gw::load_setup_yaml(c, path));
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_update(opsplit_gw gw) {
+  return api_guard(__func__, [&] { gw_arg(gw).bmi_update(); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_update_until(opsplit_gw gw, double time) {
+  return api_guard(__func__, [&] { gw_arg(gw).bmi_update_until(time); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_var_count(opsplit_gw gw, opsplit_gw_bmi_role role, int* count) {
+  return api_guard(__func__, [&] {
+    const GroundwaterModule& m = gw_arg(gw);
+    output(count, "count") = m.bmi_var_count(enum_value(role));
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_var_name(opsplit_gw gw, opsplit_gw_bmi_role role, int index,
+                                                       const char** name) {
+  return api_guard(__func__, [&] {
+    const GroundwaterModule& m = gw_arg(gw);
+    output(name, "name") = m.bmi_var_name(enum_value(role), index);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_var_info(opsplit_gw gw, const char* name, const char** type,
+                                                       const char** units, int* grid, int* itemsize,
+                                                       int64_t* nbytes, const char** location) {
+  return api_guard(__func__, [&] { gw_arg(gw).bmi_var_info(name, type, units, grid, itemsize, nbytes, location); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_times(opsplit_gw gw, double* start, double* current, double* end,
+                                                    double* step) {
+  return api_guard(__func__, [&] { gw_arg(gw).bmi_times(start, current, end, step); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_value(opsplit_gw gw, const char* name, void* dest) {
+  return api_guard(__func__, [&] { gw_arg(gw).bmi_get_value(name, dest); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_set_value(opsplit_gw gw, const char* name, const void* src) {
+  return api_guard(__func__, [&] { gw_arg(gw).bmi_set_value(name, src); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_value_at_indices(opsplit_gw gw, const char* name, void* dest,
+                                                               const int* indices, int count) {
+  return api_guard(__func__, [&] { gw_arg(gw).bmi_get_value_at_indices(name, dest, indices, count); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_set_value_at_indices(opsplit_gw gw, const char* name,
+                                                               const int* indices, int count, const void* src) {
+  return api_guard(__func__, [&] { gw_arg(gw).bmi_set_value_at_indices(name, indices, count, src); });
+}
+
+OPSPLIT_API opsplit_status opsplit_gw_bmi_get_grid_info(opsplit_gw gw, int grid, int* rank, int64_t* size,
+                                                        const char** type) {
+  return api_guard(__func__, [&] { gw_arg(gw).bmi_grid_info(grid, rank, size, type); });
 }
 
 }  // extern "C"

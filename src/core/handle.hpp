@@ -48,11 +48,16 @@ T& checked(T* handle, const char* argument, const char* type) {
   return *handle;
 }
 
-template <class T, class... Args>
-T* make_handle(Args&&... args) {
-  auto object = std::make_unique<T>(std::forward<Args>(args)...);
+// An object made elsewhere (a reader's) becomes a handle.
+template <class T>
+T* adopt_handle(std::unique_ptr<T> object) {
   registry::add(object.get(), T::kind);
   return object.release();
+}
+
+template <class T, class... Args>
+T* make_handle(Args&&... args) {
+  return adopt_handle(std::make_unique<T>(std::forward<Args>(args)...));
 }
 
 template <class T>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "core/error.hpp"
@@ -13,28 +14,6 @@ namespace {
 constexpr double kKelvinAtZeroCelsius = 273.15;
 constexpr double kPascalPerAtmosphere = 101325.0;
 constexpr int64_t kMaxCells = 0x7fffffff;  // grid2chem holds int
-
-const char* property_name(int property) {
-  static const char* const names[] = {"POROSITY",    "SATURATION", "VOLUME",      "DENSITY",
-                                      "TEMPERATURE", "PRESSURE",   "BULK_DENSITY"};
-  return names[property];
-}
-
-// Whether v is in property's range (groundwater.h).
-bool in_range(int property, double v) {
-  if (!std::isfinite(v)) return false;
-  switch (property) {
-    case OPSPLIT_GW_POROSITY:
-    case OPSPLIT_GW_SATURATION:
-      return v >= 0.0 && v <= 1.0;
-    case OPSPLIT_GW_TEMPERATURE:
-      return v > -kKelvinAtZeroCelsius;
-    case OPSPLIT_GW_BULK_DENSITY:
-      return v >= 0.0;
-    default:  // volume, density, pressure
-      return v > 0.0;
-  }
-}
 
 void check_property(int property) {
   if (property < 0 || property > OPSPLIT_GW_BULK_DENSITY)
@@ -58,6 +37,32 @@ int named_parameter(const chem::Mechanism& m, const char* name) {
 }
 
 }  // namespace
+
+namespace opsplit::gw {
+
+const char* property_name(int property) {
+  static const char* const names[] = {"POROSITY",    "SATURATION", "VOLUME",      "DENSITY",
+                                      "TEMPERATURE", "PRESSURE",   "BULK_DENSITY"};
+  return names[property];
+}
+
+// Whether v is in property's range (groundwater.h).
+bool property_in_range(int property, double v) {
+  if (!std::isfinite(v)) return false;
+  switch (property) {
+    case OPSPLIT_GW_POROSITY:
+    case OPSPLIT_GW_SATURATION:
+      return v >= 0.0 && v <= 1.0;
+    case OPSPLIT_GW_TEMPERATURE:
+      return v > -kKelvinAtZeroCelsius;
+    case OPSPLIT_GW_BULK_DENSITY:
+      return v >= 0.0;
+    default:  // volume, density, pressure
+      return v > 0.0;
+  }
+}
+
+}  // namespace opsplit::gw
 
 opsplit_gw_s::opsplit_gw_s(Context& ctx, const chem::Mechanism& mech, int64_t nxyz)
     : ContextMember(ctx), mechanism_(mech.copy_built("opsplit_gw_create")), nxyz_(nxyz) {
@@ -145,8 +150,8 @@ void opsplit_gw_s::set_property(int property, const double* values) {
   check_property(property);
   array_argument(values, "values");
   for (int64_t g = 0; g < nxyz_; ++g)
-    if (!in_range(property, values[g]))
-      fail_argument(std::string(property_name(property)) + " of grid cell " + num(static_cast<long long>(g)) + " is " +
+    if (!gw::property_in_range(property, values[g]))
+      fail_argument(std::string(gw::property_name(property)) + " of grid cell " + num(static_cast<long long>(g)) + " is " +
                     num(values[g]) + ", out of its range (groundwater.h)");
   std::copy_n(values, nxyz_, properties_.begin() + property * nxyz_);
   if (property == OPSPLIT_GW_BULK_DENSITY) bulk_density_set_ = true;
@@ -385,23 +390,29 @@ double opsplit_gw_s::Isotherm::slope(double c, double floor) const {
   }
 }
 
-void opsplit_gw_s::get_retardation(double* retardation) const {
-  array_argument(retardation, "retardation");
+void opsplit_gw_s::check_bulk_density() const {
   const bool any = std::any_of(isotherms_.begin(), isotherms_.end(),
                                [](const Isotherm& i) { return i.kind != OPSPLIT_GW_ISOTHERM_NONE; });
   if (any && !bulk_density_set_)
     fail_argument("an isotherm is set but BULK_DENSITY is not (opsplit_gw_set_property): kg of solid per litre of cell");
+}
+
+double opsplit_gw_s::retardation_at(int i, int64_t g) const {
   // R is a transport property of the grid cell: its own water content and bulk density,
   // with the concentration its chemistry cell holds.
-  for (int64_t g = 0; g < nxyz_; ++g) {
-    const int k = grid2chem_[static_cast<size_t>(g)];
-    if (k < 0) continue;
-    const double theta = property(OPSPLIT_GW_POROSITY, g) * property(OPSPLIT_GW_SATURATION, g);
-    if (!(theta > 0.0)) continue;  // dry
-    const double per_water = property(OPSPLIT_GW_BULK_DENSITY, g) / theta;
-    for (int i = 0; i < ncomponents(); ++i) {
-      const int s = components_[static_cast<size_t>(i)];
-      retardation[i * nxyz_ + g] = 1.0 + per_water * isotherms_[static_cast<size_t>(s)].slope(amount(s, k), atol_);
+  const int k = grid2chem_[static_cast<size_t>(g)];
+  const double theta = property(OPSPLIT_GW_POROSITY, g) * property(OPSPLIT_GW_SATURATION, g);
+  if (k < 0 || !(theta > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  const int s = components_[static_cast<size_t>(i)];
+  return 1.0 + property(OPSPLIT_GW_BULK_DENSITY, g) / theta * isotherms_[static_cast<size_t>(s)].slope(amount(s, k), atol_);
+}
+
+void opsplit_gw_s::get_retardation(double* retardation) const {
+  array_argument(retardation, "retardation");
+  check_bulk_density();
+  for (int i = 0; i < ncomponents(); ++i)
+    for (int64_t g = 0; g < nxyz_; ++g) {
+      const double r = retardation_at(i, g);
+      if (!std::isnan(r)) retardation[i * nxyz_ + g] = r;
     }
-  }
 }

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "chem/mechanism.hpp"
@@ -41,6 +43,26 @@ struct opsplit_gw_s : opsplit::Handle<opsplit::HandleKind::gw>, opsplit::Context
   void get_moles(double* moles) const;
   void set_isotherm(int species, int kind, double k, double b);
   void get_retardation(double* retardation) const;
+  const std::string& species_name(int species) const {
+    check_species(species);
+    return mechanism_->species_name(species);
+  }
+
+  // The BMI face (bmi.cpp): the module's clock, its variables by name, its two grids.
+  struct BmiVariable;  // one row of bmi.cpp's table
+  void set_clock(double start, double step, double end);
+  void bmi_update();
+  void bmi_update_until(double time);
+  int bmi_var_count(int role) const;
+  const char* bmi_var_name(int role, int index) const;
+  void bmi_var_info(const char* name, const char** type, const char** units, int* grid, int* itemsize,
+                    int64_t* nbytes, const char** location) const;
+  void bmi_times(double* start, double* current, double* end, double* step) const;
+  void bmi_get_value(const char* name, void* dest) const;
+  void bmi_set_value(const char* name, const void* src);
+  void bmi_get_value_at_indices(const char* name, void* dest, const int* indices, int count) const;
+  void bmi_set_value_at_indices(const char* name, const int* indices, int count, const void* src);
+  void bmi_grid_info(int grid, int* rank, int64_t* size, const char** type) const;
 
  private:
   static constexpr int kProperties = 7;
@@ -73,6 +95,20 @@ struct opsplit_gw_s : opsplit::Handle<opsplit::HandleKind::gw>, opsplit::Context
   // Runs the chemistry cells in `wet` (their water in litres beside) for dt.
   void integrate(const std::vector<int64_t>& wet, const std::vector<double>& litres, double dt);
   opsplit::OdeBatch& batch_for(int64_t nsys);
+  // Component i's retardation factor in grid cell g (get_retardation's), NaN where it
+  // is not defined (a grid cell left out or dry).
+  double retardation_at(int i, int64_t g) const;
+  void check_bulk_density() const;
+  // The BMI variables (bmi.cpp): one value of a variable of doubles by its flat index,
+  // read, checked and written.
+  int64_t bmi_count(const BmiVariable& v) const;
+  double bmi_element(const BmiVariable& v, int64_t index) const;
+  void bmi_check_element(const BmiVariable& v, int64_t index, double value) const;
+  void bmi_set_element(const BmiVariable& v, int64_t index, double value);
+  void check_indices(const BmiVariable& v, const int* indices, int count) const;
+  // count values of v to dest / from src: at indices, or all in order when it is NULL.
+  void bmi_read(const BmiVariable& v, void* dest, const int* indices, int64_t count) const;
+  void bmi_write(const BmiVariable& v, const int* indices, int64_t count, const void* src);
 
   std::unique_ptr<opsplit::chem::Mechanism> mechanism_;  // the module's own copy
   int64_t nxyz_;
@@ -94,8 +130,15 @@ struct opsplit_gw_s : opsplit::Handle<opsplit::HandleKind::gw>, opsplit::Context
   int method_ = OPSPLIT_ODE_ROSENBROCK;
   double rtol_ = 1e-6, atol_ = 1e-15;
   std::unique_ptr<opsplit::OdeBatch> batch_;  // over the wet chemistry cells of the last run
+  // The BMI clock (seconds): update() runs time_step_ from time_.
+  double start_time_ = 0.0, time_ = 0.0, time_step_ = 0.0, end_time_ = std::numeric_limits<double>::max();
 };
 
 namespace opsplit {
 using GroundwaterModule = opsplit_gw_s;
-}
+namespace gw {
+// An opsplit_gw_property's name ("POROSITY") and whether v is in its range (groundwater.h).
+const char* property_name(int property);
+bool property_in_range(int property, double v);
+}  // namespace gw
+}  // namespace opsplit

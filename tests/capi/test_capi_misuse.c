@@ -1101,6 +1101,53 @@ static void sweep_pcpd(objects* o) {
   CHECK(first == 0 && count == PCPD_R);
 }
 
+/* The BMI face: a module's variables by name, its clock and grids. */
+static void sweep_gw_bmi(objects* o) {
+  double values[2 * NGW] = {0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2};
+  int count = 0, grid = 0, itemsize = 0, rank = 0;
+  int64_t nbytes = 0, size = 0;
+  const char* text = NULL;
+  const int indices[2] = {0, 1}, outside[2] = {0, 2 * NGW};
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_update(H));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_update_until(H, 1.0));
+  BAD_ARG(opsplit_gw_bmi_update_until(o->gw, -1.0)); /* before the module's time */
+  BAD_ARG(opsplit_gw_bmi_update_until(o->gw, nan_));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_get_var_count(H, OPSPLIT_GW_BMI_INPUT, &count));
+  BAD_ARG(opsplit_gw_bmi_get_var_count(o->gw, (opsplit_gw_bmi_role)2, &count));
+  BAD_ARG(opsplit_gw_bmi_get_var_count(o->gw, OPSPLIT_GW_BMI_INPUT, NULL));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_get_var_name(H, OPSPLIT_GW_BMI_INPUT, 0, &text));
+  BAD_ARG(opsplit_gw_bmi_get_var_name(o->gw, OPSPLIT_GW_BMI_INPUT, 11, &text)); /* 11 inputs */
+  BAD_ARG(opsplit_gw_bmi_get_var_name(o->gw, OPSPLIT_GW_BMI_OUTPUT, -1, &text));
+  BAD_ARG(opsplit_gw_bmi_get_var_name(o->gw, OPSPLIT_GW_BMI_OUTPUT, 0, NULL));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_get_var_info(H, "Porosity", &text, &text, &grid, &itemsize, &nbytes, &text));
+  BAD_ARG(opsplit_gw_bmi_get_var_info(o->gw, "porosity", &text, &text, &grid, &itemsize, &nbytes, &text));
+  BAD_ARG(opsplit_gw_bmi_get_var_info(o->gw, NULL, &text, &text, &grid, &itemsize, &nbytes, &text));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_get_times(H, values, values, values, values));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_get_value(H, "Porosity", values));
+  BAD_ARG(opsplit_gw_bmi_get_value(o->gw, "Porosity", NULL));
+  BAD_ARG(opsplit_gw_bmi_get_value(o->gw, "Nothing", values));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_set_value(H, "Porosity", values));
+  BAD_ARG(opsplit_gw_bmi_set_value(o->gw, "Porosity", NULL));
+  BAD_ARG(opsplit_gw_bmi_set_value(o->gw, "Status", values)); /* an output */
+  const double bad_porosity[NGW] = {0.2, 2.0, 0.2, 0.2};
+  BAD_ARG(opsplit_gw_bmi_set_value(o->gw, "Porosity", bad_porosity));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_get_value_at_indices(H, "Porosity", values, indices, 2));
+  BAD_ARG(opsplit_gw_bmi_get_value_at_indices(o->gw, "Porosity", values, NULL, 2));
+  BAD_ARG(opsplit_gw_bmi_get_value_at_indices(o->gw, "Porosity", NULL, indices, 2));
+  BAD_ARG(opsplit_gw_bmi_get_value_at_indices(o->gw, "Porosity", values, indices, -1));
+  BAD_ARG(opsplit_gw_bmi_get_value_at_indices(o->gw, "Concentrations", values, outside, 2));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_set_value_at_indices(H, "Porosity", indices, 2, values));
+  BAD_ARG(opsplit_gw_bmi_set_value_at_indices(o->gw, "Porosity", NULL, 2, values));
+  BAD_ARG(opsplit_gw_bmi_set_value_at_indices(o->gw, "Porosity", indices, 2, NULL));
+  BAD_ARG(opsplit_gw_bmi_set_value_at_indices(o->gw, "Concentrations", outside, 2, values));
+  BAD_ARG(opsplit_gw_bmi_set_value_at_indices(o->gw, "GridCellCount", indices, 1, values));
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_bmi_get_grid_info(H, 0, &rank, &size, &text));
+  BAD_ARG(opsplit_gw_bmi_get_grid_info(o->gw, -1, &rank, &size, &text));
+  BAD_ARG(opsplit_gw_bmi_get_grid_info(o->gw, 2, &rank, &size, &text));
+  CHECK_OK(opsplit_gw_bmi_get_grid_info(o->gw, 0, &rank, &size, &text));
+  CHECK(rank == 1 && size == NGW);
+}
+
 static void sweep_gw(objects* o) {
   opsplit_gw w = NULL;
   BAD_HANDLES(K_CONTEXT, opsplit_context, opsplit_gw_create(H, o->mech, NGW, &w));
@@ -1190,6 +1237,16 @@ static void sweep_gw(objects* o) {
   BAD_ARG(opsplit_gw_get_status(o->gw, NULL));
   BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_moles(H, values));
   BAD_ARG(opsplit_gw_get_moles(o->gw, NULL));
+  const char* text = NULL;
+  BAD_HANDLES(K_GW, opsplit_gw, opsplit_gw_get_species_name(H, 0, &text));
+  BAD_ARG(opsplit_gw_get_species_name(o->gw, 2, &text));
+  BAD_ARG(opsplit_gw_get_species_name(o->gw, -1, &text));
+  BAD_ARG(opsplit_gw_get_species_name(o->gw, 0, NULL));
+  BAD_HANDLES(K_CONTEXT, opsplit_context, opsplit_gw_load_yaml(H, "x.yaml", &w));
+  BAD(OPSPLIT_ERROR_IO, opsplit_gw_load_yaml(o->ctx, "/nonexistent/gw.yaml", &w));
+  BAD_ARG(opsplit_gw_load_yaml(o->ctx, NULL, &w));
+  CHECK(w == NULL);
+  sweep_gw_bmi(o);
 }
 
 #ifdef OPSPLIT_TEST_MPI

@@ -5,7 +5,9 @@
 ! out by the mapping not written, and bad input through stat (a wrong shape, a
 ! porosity above 1) leaving the module as it was; A's linear isotherm gives
 ! R = 1 + rho_b Kd / theta per cell. Runs on the backend OPSPLIT_BACKEND
-! names. Fixed-size arrays only (the sanitizer build's leak check).
+! names. Fixed-size arrays only (the sanitizer build's leak check). Then the setup file
+! (argument 1: tests/data/groundwater/setup/decay.yaml) through BMI: five updates of its
+! hour against the exact decay, the clock, names, and a wrong-sized array refused.
 program test_fortran_groundwater
   use opsplit
   use test_checks
@@ -20,6 +22,10 @@ program test_fortran_groundwater
   real(c_double) :: c(n, 1), sorbed(n, 1), porosity(n), saturation(n), moles0(2), moles1(2), wrong(n + 1, 1)
   real(c_double) :: water, expected_a, expected_b_moles, bulk(n), retardation(n, 1)
   integer :: stat, g
+  type(opsplit_gw_t) :: bmi
+  character(len=4096) :: setup
+  real(c_double) :: both(2 * n), a0, start, now, end, step, short(n)
+  integer(c_int) :: cells(1)
 
   call ctx%create(OPSPLIT_BACKEND_AUTO)
   call mech%create(ctx)
@@ -96,6 +102,33 @@ program test_fortran_groundwater
   call gw%destroy()
   call check(.not. gw%created(), 'destroy is idempotent')
   call mech%destroy()
+
+  ! The setup file through BMI: A -> B at k in four cells, one hour a step.
+  call get_command_argument(1, setup)
+  call bmi%load_yaml(ctx, setup)
+  call check(bmi%created(), 'load_yaml: ' // trim(setup))
+  do g = 1, 5
+    call bmi%update()
+  end do
+  call bmi%times(start, now, end, step)
+  call check(start == 0.0_c_double .and. step == dt .and. now == 5 * dt, 'the clock advanced five steps')
+  call bmi%get_value('Concentrations', both)
+  do g = 1, n
+    a0 = 1.0e-3_c_double * g
+    call check(abs(both(g) - a0 * exp(-k * now)) < 1.0e-8_c_double * a0, 'BMI: A decays in cell ' // char(48 + g))
+    call check(abs(both(g) + both(n + g) - a0) < 1.0e-12_c_double * a0, 'BMI: A + B conserved in cell ' // char(48 + g))
+  end do
+  call bmi%get_value('GridCellCount', cells)
+  call check(cells(1) == n, 'GridCellCount')
+  call check(bmi%var_count(OPSPLIT_GW_BMI_INPUT) == 11 .and. bmi%var_count(OPSPLIT_GW_BMI_OUTPUT) == 15, 'var counts')
+  call check(bmi%var_name(OPSPLIT_GW_BMI_INPUT, 1) == 'Concentrations', 'the first input')
+  call check(bmi%species_name(2) == 'B', 'species 2 is B')
+  call bmi%set_value('Concentrations', short, stat)
+  call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT .and. index(opsplit_last_error(), 'has 8 values') > 0, &
+             'a short array is refused: ' // opsplit_last_error())
+  call bmi%update_until(now - 1.0_c_double, stat)
+  call check(stat == OPSPLIT_ERROR_INVALID_ARGUMENT, 'update_until cannot go back')
+  call bmi%destroy()
   call ctx%destroy()
   call report_checks()
 end program test_fortran_groundwater
