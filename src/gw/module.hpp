@@ -109,6 +109,10 @@ struct opsplit_gw_s : opsplit::Handle<opsplit::HandleKind::gw>, opsplit::Context
   // count values of v to dest / from src: at indices, or all in order when it is NULL.
   void bmi_read(const BmiVariable& v, void* dest, const int* indices, int64_t count) const;
   void bmi_write(const BmiVariable& v, const int* indices, int64_t count, const void* src);
+  // A whole array through the module's own get/set calls; false for the variables
+  // that have none (the element accessor then serves them).
+  bool read_whole(const BmiVariable& v, double* out) const;
+  bool write_whole(const BmiVariable& v, const double* in);
 
   std::unique_ptr<opsplit::chem::Mechanism> mechanism_;  // the module's own copy
   int64_t nxyz_;
