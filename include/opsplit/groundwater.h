@@ -192,8 +192,9 @@ OPSPLIT_API opsplit_status opsplit_gw_get_species_name(opsplit_gw gw, int specie
 OPSPLIT_API opsplit_status opsplit_gw_load_yaml(opsplit_context ctx, const char* path, opsplit_gw* gw);
 
 /* ---- BMI 2.0 (the CSDMS Basic Model Interface) ----
- * The module's BMI calls, each a C function over the handle (a host with the CSDMS
- * bmi-c or bmi-fortran fills their function table from these). Time is in seconds:
+ * The module's BMI calls, each a C function over the handle (opsplit/bmi/groundwater_bmi.h
+ * fills bmi-c's function table with them; fortran/bmi/opsplit_bmif.f90 extends
+ * bmi-fortran's abstract type). Time is in seconds:
  * update runs TimeStep and advances Time by it (also when cells fail: the others took
  * the step, Status says which did not); update_until(t) runs t - Time, t >= Time.
  * Variables (all outputs; the first eleven also inputs), BMIPhreeqcRM's names where
