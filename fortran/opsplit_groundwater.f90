@@ -653,8 +653,9 @@ contains
     name = opsplit_c_string(text)
   end function gw_var_name
 
-  !> A variable's values, as many as it has (its nbytes / 8): Concentrations in
-  !> groundwater.h's layout, which is Fortran's c(nxyz, ncomponents) flattened.
+  !> A variable's values into values(1:nbytes / itemsize) (values may be longer):
+  !> Concentrations in groundwater.h's layout, which is Fortran's c(nxyz, ncomponents)
+  !> flattened.
   subroutine gw_get_value_double(this, name, values, stat)
     class(opsplit_gw_t), intent(in) :: this
     character(len=*), intent(in) :: name
@@ -698,7 +699,10 @@ contains
     gw_bad_value_size = .false.
     if (opsplit_gw_bmi_get_var_info(this%handle, trim(name) // c_null_char, type, units, grid, itemsize, nbytes, &
                                     location) /= OPSPLIT_SUCCESS) return
-    gw_bad_value_size = itemsize /= item .or. count * itemsize /= nbytes
+    ! get_value writes the variable's values into the array's first elements: it may be
+    ! longer, as C's dest may; set_value reads the whole array: it must be the variable's.
+    gw_bad_value_size = itemsize /= item .or. count * itemsize < nbytes .or. &
+                        (verb == 'set_value' .and. count * itemsize /= nbytes)
     if (gw_bad_value_size) call finish(OPSPLIT_ERROR_INVALID_ARGUMENT, stat, 'opsplit_gw_t%' // verb // ': ' // &
                                        trim(name) // ' has ' // itoa(nbytes / itemsize) // ' values of ' // &
                                        opsplit_c_string(type) // '; the array has ' // itoa(count) // ' of ' // &

@@ -14,7 +14,9 @@
 ! says why. Indices (get/set_value_at_indices) are 1-based into the flattened variable,
 ! as the Fortran BMI's are. Types are "double precision" and "integer"; the _float
 ! forms convert. get_value_ptr and the grid functions that need coordinates, shapes,
-! edges or faces fail: grid 0 is points without coordinates, grid 1 a scalar.
+! edges or faces fail: grid 0 is points without coordinates, grid 1 a scalar. Call
+! finalize before initializing a model again: BMI's initialize takes the model as
+! intent(out), which drops what it held without destroying it.
 module opsplit_bmif
   use, intrinsic :: iso_c_binding
   use bmif_2_0
@@ -205,8 +207,15 @@ contains
     integer(c_int), intent(out) :: grid, itemsize
     integer(c_int64_t), intent(out) :: nbytes
     type(c_ptr) :: t, u, l
+    t = c_null_ptr
+    u = c_null_ptr
+    l = c_null_ptr
+    grid = 0
+    itemsize = 0
+    nbytes = 0
     var_info = opsplit_gw_bmi_get_var_info(this%gw%c_handle(), trim(name) // c_null_char, t, u, grid, itemsize, &
                                            nbytes, l) == OPSPLIT_SUCCESS
+    ! A refused call writes no pointer: '' then.
     type = opsplit_c_string(t)
     units = opsplit_c_string(u)
     location = opsplit_c_string(l)
@@ -231,7 +240,8 @@ contains
     integer(c_int) :: grid, itemsize
     integer(c_int64_t) :: nbytes
     status = merge(BMI_SUCCESS, BMI_FAILURE, var_info(this, name, c_type, units, grid, itemsize, nbytes, location))
-    type = merge('integer         ', 'double precision', c_type == 'int')
+    type = ''
+    if (status == BMI_SUCCESS) type = merge('integer         ', 'double precision', c_type == 'int')
   end function gw_var_type
 
   integer function gw_var_units(this, name, units) result(status)
@@ -330,6 +340,7 @@ contains
     integer(c_int), allocatable :: values(:)
     integer :: stat
     allocate(values(size(dest)))
+    values = dest  ! the elements past the variable's keep the caller's values
     call this%gw%get_value(name, values, stat)
     if (stat == OPSPLIT_SUCCESS) dest = values
     status = bmi_status(stat)
@@ -342,6 +353,7 @@ contains
     real(c_double), allocatable :: values(:)
     integer :: stat
     allocate(values(size(dest)))
+    values = dest  ! the elements past the variable's keep the caller's values
     call this%gw%get_value(name, values, stat)
     if (stat == OPSPLIT_SUCCESS) dest = values
     status = bmi_status(stat)
@@ -354,6 +366,7 @@ contains
     real(c_double), allocatable :: values(:)
     integer :: stat
     allocate(values(size(dest)))
+    values = dest  ! the elements past the variable's keep the caller's values
     call this%gw%get_value(name, values, stat)
     if (stat == OPSPLIT_SUCCESS) dest = real(values)
     status = bmi_status(stat)
@@ -528,6 +541,8 @@ contains
     integer(c_int) :: r
     integer(c_int64_t) :: n
     type(c_ptr) :: t
+    r = 0
+    n = 0
     status = bmi_status(opsplit_gw_bmi_get_grid_info(this%gw%c_handle(), int(grid, c_int), r, n, t))
     rank = r
   end function gw_grid_rank
@@ -539,6 +554,8 @@ contains
     integer(c_int) :: r
     integer(c_int64_t) :: n
     type(c_ptr) :: t
+    r = 0
+    n = 0
     status = bmi_status(opsplit_gw_bmi_get_grid_info(this%gw%c_handle(), int(grid, c_int), r, n, t))
     if (n > huge(size)) status = BMI_FAILURE
     size = int(min(n, int(huge(size), c_int64_t)))
@@ -551,6 +568,7 @@ contains
     integer(c_int) :: r
     integer(c_int64_t) :: n
     type(c_ptr) :: t
+    t = c_null_ptr  ! a refused call writes none: '' then
     status = bmi_status(opsplit_gw_bmi_get_grid_info(this%gw%c_handle(), int(grid, c_int), r, n, t))
     type = opsplit_c_string(t)
   end function gw_grid_type

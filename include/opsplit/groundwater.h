@@ -196,7 +196,8 @@ OPSPLIT_API opsplit_status opsplit_gw_load_yaml(opsplit_context ctx, const char*
  * fills bmi-c's function table with them; fortran/bmi/opsplit_bmif.f90 extends
  * bmi-fortran's abstract type). Time is in seconds:
  * update runs TimeStep and advances Time by it (also when cells fail: the others took
- * the step, Status says which did not); update_until(t) runs t - Time, t >= Time.
+ * the step, Status says which did not; a step that did not run, cancelled or out of
+ * memory, leaves Time); update_until(t) runs t - Time, t >= Time.
  * Variables (all outputs; the first eleven also inputs), BMIPhreeqcRM's names where
  * they mean the same, types "double" but the "int" ones marked:
  *   Concentrations        ncomponents x nxyz, the solution units ("mol L-1", "mg L-1",
@@ -209,10 +210,12 @@ OPSPLIT_API opsplit_status opsplit_gw_load_yaml(opsplit_context ctx, const char*
  *   Status                nxyz, int (opsplit_gw_get_status)
  *   ComponentCount, GridCellCount   one int each
  * Grid 0 is nxyz "points" (rank 1; the module knows no coordinates), grid 1 a "scalar".
- * get_value writes every value: a grid cell left out by the mapping reads NaN (Status
- * NOT_RUN), as does Retardation in a dry one. set_value checks every value before it
- * writes any; a value for a grid cell that its chemistry cell does not read (left out,
- * or not the first on a shared one) is not kept. BMI's get_value_ptr has no equivalent
+ * get_value writes every value: Concentrations, ImmobileAmounts and Retardation read NaN
+ * in a grid cell left out by the mapping (Status NOT_RUN), Retardation also in a dry
+ * one; the properties are every grid cell's own. set_value checks every value before it
+ * writes any; a concentration or immobile amount for a grid cell that its chemistry cell
+ * does not read (left out, or not the first on a shared one) is not kept, a property is
+ * (each grid cell's own: Retardation reads it). BMI's get_value_ptr has no equivalent
  * (the module keeps moles per chemistry cell, not the host's array). */
 typedef enum opsplit_gw_bmi_role {
   OPSPLIT_GW_BMI_INPUT = 0,

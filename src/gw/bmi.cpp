@@ -99,20 +99,25 @@ void opsplit_gw_s::set_clock(double start, double step, double end) {
   start_time_ = time_ = start, time_step_ = step, end_time_ = end;
 }
 
-void opsplit_gw_s::bmi_update() {
-  // The time advances even when cells fail: the others have taken the step (the failed
-  // ones keep their amounts and say so in Status).
-  const double dt = time_step_;
-  time_ += dt;
-  run(dt);
-}
+void opsplit_gw_s::bmi_update() { advance_to(time_ + time_step_, time_step_); }
 
 void opsplit_gw_s::bmi_update_until(double time) {
   check_time(time, "time");
   if (time < time_) fail_argument("time=" + num(time) + " is before the module's time " + num(time_));
-  const double dt = time - time_;
+  advance_to(time, time - time_);
+}
+
+void opsplit_gw_s::advance_to(double time, double dt) {
+  // The time advances when the step ran, and when only some cells failed: the others
+  // took the step (the failed ones keep their amounts and say so in Status). A step
+  // that did not run (cancelled, out of memory, a device error) leaves it.
+  try {
+    run(dt);
+  } catch (const Error& e) {
+    if (e.status() == OPSPLIT_ERROR_NUMERICAL) time_ = time;
+    throw;
+  }
   time_ = time;
-  run(dt);
 }
 
 int opsplit_gw_s::bmi_var_count(int role) const {
@@ -257,7 +262,8 @@ void opsplit_gw_s::bmi_get_value(const char* name, void* dest) const {
 void opsplit_gw_s::bmi_get_value_at_indices(const char* name, void* dest, const int* indices, int count) const {
   const Variable& v = find_variable(name);
   if (count < 0) fail_argument("count=" + num(count) + " is negative");
-  if (count > 0 && indices == nullptr) fail_argument("indices is NULL");
+  if (count == 0) return;  // nothing asked (bmi_read takes NULL indices for the whole array)
+  if (indices == nullptr) fail_argument("indices is NULL");
   check_indices(v, indices, count);
   bmi_read(v, dest, indices, count);
 }
@@ -271,7 +277,8 @@ void opsplit_gw_s::check_indices(const BmiVariable& v, const int* indices, int c
 }
 
 void opsplit_gw_s::bmi_read(const BmiVariable& v, void* dest, const int* indices, int64_t count) const {
-  if (dest == nullptr && count > 0) fail_argument("dest is NULL");
+  if (count == 0) return;  // a variable without values (no immobile species)
+  if (dest == nullptr) fail_argument("dest is NULL");
   if (v.holds == Holds::concentrations) check_units();
   if (v.holds == Holds::retardation) check_bulk_density();
   if (indices == nullptr && read_whole(v, static_cast<double*>(dest))) return;
@@ -300,14 +307,17 @@ void opsplit_gw_s::bmi_set_value(const char* name, const void* src) {
 void opsplit_gw_s::bmi_set_value_at_indices(const char* name, const int* indices, int count, const void* src) {
   const Variable& v = find_variable(name);
   if (count < 0) fail_argument("count=" + num(count) + " is negative");
-  if (count > 0 && indices == nullptr) fail_argument("indices is NULL");
-  if (v.input) check_indices(v, indices, count);
+  if (!v.input) fail_argument(std::string("\"") + v.name + "\" is an output: it cannot be set");
+  if (count == 0) return;  // nothing given (bmi_write takes NULL indices for the whole array)
+  if (indices == nullptr) fail_argument("indices is NULL");
+  check_indices(v, indices, count);
   bmi_write(v, indices, count, src);
 }
 
 void opsplit_gw_s::bmi_write(const BmiVariable& v, const int* indices, int64_t count, const void* src) {
   if (!v.input) fail_argument(std::string("\"") + v.name + "\" is an output: it cannot be set");
-  if (src == nullptr && count > 0) fail_argument("src is NULL");
+  if (count == 0) return;  // a variable without values (no immobile species)
+  if (src == nullptr) fail_argument("src is NULL");
   if (v.holds == Holds::concentrations) check_units();
   const auto* in = static_cast<const double*>(src);
   if (indices == nullptr && write_whole(v, in)) return;

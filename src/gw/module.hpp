@@ -53,6 +53,8 @@ struct opsplit_gw_s : opsplit::Handle<opsplit::HandleKind::gw>, opsplit::Context
   void set_clock(double start, double step, double end);
   void bmi_update();
   void bmi_update_until(double time);
+  // Runs dt and sets the clock to time (bmi.cpp says when it moves).
+  void advance_to(double time, double dt);
   int bmi_var_count(int role) const;
   const char* bmi_var_name(int role, int index) const;
   void bmi_var_info(const char* name, const char** type, const char** units, int* grid, int* itemsize,

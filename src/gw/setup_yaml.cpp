@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -44,6 +45,7 @@ class SetupReader : chem::YamlFile {
     std::unique_ptr<GroundwaterModule> gw;
     applying(root_["cells"], [&] { gw = std::make_unique<GroundwaterModule>(ctx_, mech_, nxyz); });
     read_units(*gw);
+    read_molar_masses(*gw);
     read_mapping(*gw);
     read_immobile(*gw);
     read_isotherms(*gw);
@@ -69,10 +71,14 @@ class SetupReader : chem::YamlFile {
       parse_error(node, e.what());
     }
   }
+  // A map whose keys are all known and each given once (yaml-cpp keeps a repeated key's
+  // first value: a second one must not pass unnoticed).
   void only_keys(const YAML::Node& map, const std::string& what, std::set<std::string> known) const {
     if (!map.IsMap()) parse_error(map, what + " is not a map of keys");
+    std::set<std::string> seen;
     for (const auto& kv : map) {
       const std::string key = text(kv.first, what + "'s key");
+      if (!seen.insert(key).second) parse_error(kv.first, "\"" + key + "\" is given twice in " + what);
       if (known.count(key) == 0) {
         std::string list;
         for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
@@ -80,11 +86,16 @@ class SetupReader : chem::YamlFile {
       }
     }
   }
+  // std::from_chars, not strtod: the host's locale (a decimal comma) must not change it.
   double number(const YAML::Node& node, const std::string& what) const {
     const std::string s = text(node, what);
-    char* end = nullptr;
-    const double x = std::strtod(s.c_str(), &end);
-    if (end == s.c_str() || *end != '\0' || !std::isfinite(x)) parse_error(node, what + " \"" + s + "\" is not a number");
+    const bool plus = !s.empty() && s[0] == '+';  // YAML's "+1.5"; from_chars takes no sign but '-'
+    const char* begin = s.data() + (plus ? 1 : 0);
+    const char* end = s.data() + s.size();
+    double x = 0;
+    const auto [stop, error] = std::from_chars(begin, end, x);
+    if (begin == end || (plus && *begin == '-') || error != std::errc() || stop != end || !std::isfinite(x))
+      parse_error(node, what + " \"" + s + "\" is not a number");
     return x;
   }
   int64_t integer(const YAML::Node& node, const std::string& what) const {
@@ -192,7 +203,7 @@ class SetupReader : chem::YamlFile {
     if (!list.IsDefined()) return;
     sequence(list, name + "'s factors");
     for (const auto& f : list) {
-      only_keys(f, name + "'s factor", {"monod", "inhibition", "threshold", "K", "c_th", "f"});
+      if (!f.IsMap()) parse_error(f, name + "'s factor is not a map of keys");
       const char* kinds[] = {"monod", "inhibition", "threshold"};
       int kind = -1;
       for (int k = 0; k < 3; ++k)
@@ -201,15 +212,17 @@ class SetupReader : chem::YamlFile {
           kind = k;
         }
       if (kind < 0) parse_error(f, name + ": a factor needs monod, inhibition or threshold: its species");
+      // Each kind its own keys: MONOD's threshold c_th, THRESHOLD's steepness f.
+      const char* second_key = kind == OPSPLIT_FACTOR_MONOD ? "c_th" : kind == OPSPLIT_FACTOR_THRESHOLD ? "f" : nullptr;
+      std::set<std::string> keys = {kinds[kind], "K"};
+      if (second_key != nullptr) keys.insert(second_key);
+      only_keys(f, name + "'s " + kinds[kind] + " factor", keys);
       const int species = species_index(f[kinds[kind]], "the factor's species");
       const double K = number(f["K"], name + "'s factor K");
-      const char* second_key = kind == OPSPLIT_FACTOR_THRESHOLD ? "f" : "c_th";
-      const YAML::Node second_node = f[second_key];
-      if (kind == OPSPLIT_FACTOR_THRESHOLD && !second_node.IsDefined())
+      const bool has_second = second_key != nullptr && f[second_key].IsDefined();
+      if (kind == OPSPLIT_FACTOR_THRESHOLD && !has_second)
         parse_error(f, name + ": a threshold factor needs f, its steepness (1/concentration)");
-      if (kind == OPSPLIT_FACTOR_INHIBITION && second_node.IsDefined())
-        parse_error(second_node, name + ": an inhibition factor has no c_th");
-      const double second = second_node.IsDefined() ? number(second_node, name + "'s factor " + second_key) : 0.0;
+      const double second = has_second ? number(f[second_key], name + "'s factor " + second_key) : 0.0;
       applying(f, [&] { mech_.add_rate_factor(reaction, kind, species, K, second); });
     }
   }
@@ -230,6 +243,9 @@ class SetupReader : chem::YamlFile {
       if (solid < 0) parse_error(u["solid"], "units: solid \"" + s + "\" is not per_L_cell, per_L_water or per_L_rock");
     }
     gw.set_units(solution, solid);
+  }
+
+  void read_molar_masses(GroundwaterModule& gw) const {
     const YAML::Node masses = root_["molar_masses"];
     if (masses.IsDefined()) {
       only_keys(masses, "molar_masses", species_names());

@@ -242,6 +242,25 @@ TEST(Bmi, DecayFollowsItsExactSolutionThroughUpdate) {
   EXPECT_EQ(now, hour);
   const double negative = -1.0;
   EXPECT_EQ(opsplit_gw_bmi_set_value(gw, "TimeStep", &negative), OPSPLIT_ERROR_INVALID_ARGUMENT);
+  // A step that did not run (cancelled by the progress callback) leaves the clock; the CPU
+  // backend reports progress as it goes, so there it is cancelled.
+  std::vector<double> before = doubles(gw, "Concentrations");
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, [](double, const char*, void*) { return 1; }, nullptr));
+  const opsplit_status cancelled = opsplit_gw_bmi_update(gw);
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, nullptr, nullptr));
+  opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
+  OPSPLIT_OK(opsplit_context_get_backend(ctx, &backend));
+  if (backend == OPSPLIT_BACKEND_CPU) {
+    EXPECT_EQ(cancelled, OPSPLIT_ERROR_CANCELLED);
+  }
+  OPSPLIT_OK(opsplit_gw_bmi_get_times(gw, nullptr, &now, nullptr, nullptr));
+  if (cancelled == OPSPLIT_ERROR_CANCELLED) {
+    EXPECT_EQ(now, hour) << "a cancelled step leaves the clock";
+    expect_same(doubles(gw, "Concentrations"), before, "a cancelled step's concentrations");
+  } else {
+    EXPECT_EQ(cancelled, OPSPLIT_SUCCESS);
+    EXPECT_EQ(now, 2 * hour);
+  }
 }
 
 TEST(Bmi, IndexedAccessIsTheWholeArrays) {
@@ -280,6 +299,23 @@ TEST(Bmi, IndexedAccessIsTheWholeArrays) {
   const double too_much[1] = {1.5};
   EXPECT_EQ(opsplit_gw_bmi_set_value_at_indices(gw, "Porosity", cell, 1, too_much), OPSPLIT_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::strstr(opsplit_last_error_message(), "POROSITY"), nullptr) << opsplit_last_error_message();
+  // Grid cells 2 and 4 share chemistry cell 2, which reads grid cell 2: a value given for
+  // grid cell 4 is not kept, one for grid cell 2 reaches both.
+  const double shared_values[1] = {99.0};
+  const int non_first[1] = {4}, first[1] = {2};
+  OPSPLIT_OK(opsplit_gw_bmi_set_value_at_indices(gw, "Concentrations", non_first, 1, shared_values));
+  after = doubles(gw, "Concentrations");
+  EXPECT_EQ(after[4], want[2]) << "grid cell 4 reads its chemistry cell, which grid cell 2 gives";
+  OPSPLIT_OK(opsplit_gw_bmi_set_value_at_indices(gw, "Concentrations", first, 1, shared_values));
+  after = doubles(gw, "Concentrations");
+  EXPECT_EQ(after[2], 99.0);
+  EXPECT_EQ(after[4], 99.0);
+  // Nothing asked, nothing done: count 0 reads and writes no value, even with NULLs.
+  OPSPLIT_OK(opsplit_gw_bmi_get_value_at_indices(gw, "Concentrations", nullptr, nullptr, 0));
+  OPSPLIT_OK(opsplit_gw_bmi_set_value_at_indices(gw, "Concentrations", nullptr, 0, nullptr));
+  expect_same(doubles(gw, "Concentrations"), after, "after count 0");
+  EXPECT_EQ(opsplit_gw_bmi_set_value_at_indices(gw, "Status", nullptr, 0, nullptr), OPSPLIT_ERROR_INVALID_ARGUMENT)
+      << "an output stays an output";
   // Status after a run: every chemistry cell ran, the left-out grid cell did not.
   OPSPLIT_OK(opsplit_gw_bmi_update(gw));
   int status[6];
@@ -336,6 +372,16 @@ TEST(Setup, BadFilesAreRefusedWithTheirLine) {
       {"- just\n- a list\n", OPSPLIT_ERROR_PARSE, "not a map"},
       {head + "reactions: []\ncells2: 1\n", OPSPLIT_ERROR_PARSE, "unknown key \"cells2\""},
       {"opsplit-groundwater: 1\ncells: 1.5\nspecies: [A]\n", OPSPLIT_ERROR_PARSE, "not an integer"},
+      {head + reaction + "molar_masses: {A: 10, bogus: 3}\n", OPSPLIT_ERROR_PARSE, ":6: unknown key \"bogus\""},
+      {head + reaction + "molar_masses: {A: 10, B: -1}\n", OPSPLIT_ERROR_PARSE, ":6: grams_per_mole[1] (B)=-1"},
+      {head + "reactions:\n  - {reactants: [A], k: 1, factors: [{monod: B, K: 1, f: 2}]}\n", OPSPLIT_ERROR_PARSE,
+       "unknown key \"f\" in reaction 0 (A => 0)'s monod factor"},
+      {head + "reactions:\n  - {reactants: [A], k: 1, factors: [{threshold: B, K: 1, f: 2, c_th: 1}]}\n",
+       OPSPLIT_ERROR_PARSE, "unknown key \"c_th\""},
+      {head + "cells: 5\n" + reaction, OPSPLIT_ERROR_PARSE, ":4: \"cells\" is given twice in the file"},
+      {head + reaction + "time: {step: 1, step: -99}\n", OPSPLIT_ERROR_PARSE, "\"step\" is given twice"},
+      {head + "reactions:\n  - {reactants: [A], products: {B: 1}, k: +-5}\n", OPSPLIT_ERROR_PARSE,
+       "\"+-5\" is not a number"},
   };
   for (const Case& c : cases) {
     TempFile file(c.text);
