@@ -498,6 +498,60 @@ module opsplit_chemistry
       integer(c_int) :: status
     end function opsplit_ode_get_results
 
+    function opsplit_ode_set_state_device(ode, y, layout) bind(C, name="opsplit_ode_set_state_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ode
+      type(c_ptr), value :: y
+      integer(c_int), value :: layout
+      integer(c_int) :: status
+    end function opsplit_ode_set_state_device
+
+    function opsplit_ode_get_state_device(ode, y, layout) bind(C, name="opsplit_ode_get_state_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ode
+      type(c_ptr), value :: y
+      integer(c_int), value :: layout
+      integer(c_int) :: status
+    end function opsplit_ode_get_state_device
+
+    function opsplit_ode_set_parameters_device(ode, params, layout) bind(C, name="opsplit_ode_set_parameters_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ode
+      type(c_ptr), value :: params
+      integer(c_int), value :: layout
+      integer(c_int) :: status
+    end function opsplit_ode_set_parameters_device
+
+    function opsplit_ode_get_parameters_device(ode, params, layout) bind(C, name="opsplit_ode_get_parameters_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ode
+      type(c_ptr), value :: params
+      integer(c_int), value :: layout
+      integer(c_int) :: status
+    end function opsplit_ode_get_parameters_device
+
+    function opsplit_ode_wrap_state_device(ode, y) bind(C, name="opsplit_ode_wrap_state_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ode
+      type(c_ptr), value :: y
+      integer(c_int) :: status
+    end function opsplit_ode_wrap_state_device
+
+    function opsplit_ode_wrap_parameters_device(ode, params) bind(C, name="opsplit_ode_wrap_parameters_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ode
+      type(c_ptr), value :: params
+      integer(c_int) :: status
+    end function opsplit_ode_wrap_parameters_device
+
+    function opsplit_ode_get_results_device(ode, result, accepted, rejected, rhs_evaluations, jacobian_evaluations) &
+        bind(C, name="opsplit_ode_get_results_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ode
+      type(c_ptr), value :: result, accepted, rejected, rhs_evaluations, jacobian_evaluations
+      integer(c_int) :: status
+    end function opsplit_ode_get_results_device
+
   end interface
 
   ! The shapes of an ODE batch's host right-hand side and its Jacobian
@@ -603,6 +657,13 @@ module opsplit_chemistry
     procedure :: get_parameters => ode_get_parameters
     procedure :: integrate => ode_integrate
     procedure :: results => ode_results
+    procedure :: set_state_device => ode_set_state_device
+    procedure :: get_state_device => ode_get_state_device
+    procedure :: set_parameters_device => ode_set_parameters_device
+    procedure :: get_parameters_device => ode_get_parameters_device
+    procedure :: wrap_state_device => ode_wrap_state_device
+    procedure :: wrap_parameters_device => ode_wrap_parameters_device
+    procedure :: results_device => ode_results_device
     procedure :: created => ode_created
     procedure :: c_handle => ode_c_handle
   end type opsplit_ode_t
@@ -623,7 +684,9 @@ module opsplit_chemistry
              ode_set_rhs_callback, ode_set_method, ode_set_tolerances, &
              ode_set_absolute_tolerances, ode_set_initial_step, ode_set_max_steps_i4, ode_set_max_steps_i8, &
              ode_set_keep_step, ode_set_clip_negative, ode_set_state, ode_get_state, ode_set_parameters, &
-             ode_get_parameters, ode_transfer, ode_integrate, ode_results, ode_bad_size, ode_created, ode_c_handle
+             ode_get_parameters, ode_transfer, ode_integrate, ode_results, ode_bad_size, ode_created, ode_c_handle, &
+             ode_set_state_device, ode_get_state_device, ode_set_parameters_device, ode_get_parameters_device, &
+             ode_wrap_state_device, ode_wrap_parameters_device, ode_results_device
 
 contains
 
@@ -1731,6 +1794,72 @@ contains
     end if
     call finish(opsplit_ode_get_results(this%handle, at(1), at(2), at(3), at(4), at(5)), stat)
   end subroutine ode_results
+
+  !> Hosts on the GPU (docs/API.md): the state and parameters from and to the host's
+  !> device memory, given as its address (OpenACC: host_data use_device + c_loc; CUDA
+  !> Fortran: c_devloc). layout is required: OPSPLIT_ODE_SOA is Fortran's y(nsys, neq).
+  subroutine ode_set_state_device(this, y, layout, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    type(c_ptr), intent(in) :: y
+    integer(c_int), intent(in) :: layout
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ode_set_state_device(this%handle, y, layout), stat)
+  end subroutine ode_set_state_device
+
+  subroutine ode_get_state_device(this, y, layout, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    type(c_ptr), intent(in) :: y
+    integer(c_int), intent(in) :: layout
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ode_get_state_device(this%handle, y, layout), stat)
+  end subroutine ode_get_state_device
+
+  subroutine ode_set_parameters_device(this, params, layout, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    type(c_ptr), intent(in) :: params
+    integer(c_int), intent(in) :: layout
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ode_set_parameters_device(this%handle, params, layout), stat)
+  end subroutine ode_set_parameters_device
+
+  subroutine ode_get_parameters_device(this, params, layout, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    type(c_ptr), intent(in) :: params
+    integer(c_int), intent(in) :: layout
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ode_get_parameters_device(this%handle, params, layout), stat)
+  end subroutine ode_get_parameters_device
+
+  !> The batch works in the host's device array y(nsys, neq) itself; c_null_ptr goes
+  !> back to storage of the batch's own (opsplit_ode_wrap_state_device).
+  subroutine ode_wrap_state_device(this, y, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    type(c_ptr), intent(in) :: y
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ode_wrap_state_device(this%handle, y), stat)
+  end subroutine ode_wrap_state_device
+
+  subroutine ode_wrap_parameters_device(this, params, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    type(c_ptr), intent(in) :: params
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ode_wrap_parameters_device(this%handle, params), stat)
+  end subroutine ode_wrap_parameters_device
+
+  !> results() into device arrays of nsys values (c_int for result, c_int64_t for the counts).
+  subroutine ode_results_device(this, result, accepted, rejected, rhs, jacobian, stat)
+    class(opsplit_ode_t), intent(in) :: this
+    type(c_ptr), intent(in), optional :: result, accepted, rejected, rhs, jacobian
+    integer, intent(out), optional :: stat
+    type(c_ptr) :: at(5)
+    at = c_null_ptr
+    if (present(result)) at(1) = result
+    if (present(accepted)) at(2) = accepted
+    if (present(rejected)) at(3) = rejected
+    if (present(rhs)) at(4) = rhs
+    if (present(jacobian)) at(5) = jacobian
+    call finish(opsplit_ode_get_results_device(this%handle, at(1), at(2), at(3), at(4), at(5)), stat)
+  end subroutine ode_results_device
 
   logical function ode_created(this)
     class(opsplit_ode_t), intent(in) :: this

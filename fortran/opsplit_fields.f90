@@ -102,6 +102,24 @@ module opsplit_fields
       integer(c_int) :: status
     end function opsplit_field_download
 
+    function opsplit_field_upload_device(field, device, layout) bind(C, name="opsplit_field_upload_device") &
+        result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: field
+      type(c_ptr), value :: device
+      integer(c_int), value :: layout
+      integer(c_int) :: status
+    end function opsplit_field_upload_device
+
+    function opsplit_field_download_device(field, device, layout) bind(C, name="opsplit_field_download_device") &
+        result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: field
+      type(c_ptr), value :: device
+      integer(c_int), value :: layout
+      integer(c_int) :: status
+    end function opsplit_field_download_device
+
     ! comp is 0-based here, as in C.
     function opsplit_field_component_sum(field, comp, sum) &
         bind(C, name="opsplit_field_component_sum") result(status)
@@ -319,6 +337,8 @@ module opsplit_fields
     generic :: upload => field_upload_r8, field_upload_r4
     procedure, private :: field_download_r8, field_download_r4
     generic :: download => field_download_r8, field_download_r4
+    procedure :: upload_device => field_upload_device
+    procedure :: download_device => field_download_device
     procedure :: created => field_created
     procedure :: c_handle => field_c_handle
   end type opsplit_field_t
@@ -360,7 +380,8 @@ module opsplit_fields
   private :: field_create_i4, field_create_i8, field_create_impl, field_destroy, field_set_spacing, &
              field_get_spacing, field_get_shape_i4, field_get_shape_i8, field_precision, &
              field_component_sum, field_component_min_max, field_transfer, field_created, field_c_handle
-  private :: field_upload_r8, field_upload_r4, field_download_r8, field_download_r4
+  private :: field_upload_r8, field_upload_r4, field_download_r8, field_download_r4, field_upload_device, &
+             field_download_device
   private :: rd_create, rd_destroy, rd_set_stencil, rd_set_diffusion, rd_set_boundary, &
              rd_max_stable_dt, rd_step_i4, rd_step_i8, rd_step_impl, rd_bad_component, rd_created, &
              rd_c_handle, rd_set_reaction, rd_set_reaction_parameter, rd_reaction_parameter, rd_set_linear, &
@@ -554,6 +575,25 @@ contains
     end if
     call finish(status, stat)
   end subroutine field_transfer
+
+  !> upload and download from and to the host's device memory (a GPU host: OpenACC's
+  !> host_data use_device + c_loc, CUDA Fortran's c_devloc): device holds nx*ny*nz*ncomp
+  !> values of the field's precision in the layout given (docs/API.md, "Hosts on the GPU").
+  subroutine field_upload_device(this, device, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    type(c_ptr), intent(in) :: device
+    integer(c_int), intent(in) :: layout
+    integer, intent(out), optional :: stat
+    call finish(opsplit_field_upload_device(this%handle, device, layout), stat)
+  end subroutine field_upload_device
+
+  subroutine field_download_device(this, device, layout, stat)
+    class(opsplit_field_t), intent(in) :: this
+    type(c_ptr), intent(in) :: device
+    integer(c_int), intent(in) :: layout
+    integer, intent(out), optional :: stat
+    call finish(opsplit_field_download_device(this%handle, device, layout), stat)
+  end subroutine field_download_device
 
   ! The specifics of the generic upload and download: arrays of real(c_double) or
   ! real(c_float) of any rank (assumed-rank, Fortran 2018), in the layout's order

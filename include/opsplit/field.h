@@ -63,6 +63,19 @@ OPSPLIT_API opsplit_status opsplit_field_get_precision(opsplit_field field, opsp
 /* host: nx*ny*nz*ncomp values of the field's precision in the named layout. */
 OPSPLIT_API opsplit_status opsplit_field_upload(opsplit_field field, const void* host, opsplit_layout layout);
 OPSPLIT_API opsplit_status opsplit_field_download(opsplit_field field, void* host, opsplit_layout layout);
+/* The same from and to the host's own device memory (a host on the GPU: CUDA C, CUDA
+ * Fortran, OpenACC's host_data use_device), with no copy through host memory: device
+ * holds nx*ny*nz*ncomp values as above, on the context's GPU. A CUDA context only (a CPU
+ * context: OPSPLIT_ERROR_UNSUPPORTED). Refused with INVALID_ARGUMENT: host memory, another
+ * GPU's, another CUDA context's, a misaligned pointer, an allocation too short for the
+ * array (where CUDA knows the allocation). Ordering: with the host's stream
+ * (opsplit_context_set_cuda_stream) the work is queued on it and the call returns;
+ * without one it follows the host's work on the legacy default stream and is finished
+ * when the call returns. No wrap form: the field keeps ghost cells and padded rows. See
+ * docs/API.md, "Hosts on the GPU". */
+OPSPLIT_API opsplit_status opsplit_field_upload_device(opsplit_field field, const void* device,
+                                                       opsplit_layout layout);
+OPSPLIT_API opsplit_status opsplit_field_download_device(opsplit_field field, void* device, opsplit_layout layout);
 /* Plain sum of one component over all cells, accumulated in double in a fixed order:
  * bitwise the same run after run on the same backend. */
 OPSPLIT_API opsplit_status opsplit_field_component_sum(opsplit_field field, int comp, double* sum);

@@ -158,6 +158,32 @@ OPSPLIT_API opsplit_status opsplit_ode_set_parameters(opsplit_ode ode, const dou
                                                       opsplit_ode_layout layout);
 OPSPLIT_API opsplit_status opsplit_ode_get_parameters(opsplit_ode ode, double* params, opsplit_ode_layout layout);
 
+/* Hosts on the GPU (docs/API.md, "Hosts on the GPU"): the same from and to the host's
+ * own device memory on the context's GPU, with no copy through host memory. A CUDA
+ * context only (a CPU context: OPSPLIT_ERROR_UNSUPPORTED). Refused with
+ * INVALID_ARGUMENT: host memory, another GPU's, another CUDA context's, a misaligned
+ * pointer, an allocation too short (where CUDA knows the allocation). With the host's
+ * stream (opsplit_context_set_cuda_stream) the work is queued on it; without one it
+ * follows the host's work on the legacy default stream and is finished on return.
+ * AOS arrays are transposed on the device. */
+OPSPLIT_API opsplit_status opsplit_ode_set_state_device(opsplit_ode ode, const double* y, opsplit_ode_layout layout);
+OPSPLIT_API opsplit_status opsplit_ode_get_state_device(opsplit_ode ode, double* y, opsplit_ode_layout layout);
+OPSPLIT_API opsplit_status opsplit_ode_set_parameters_device(opsplit_ode ode, const double* params,
+                                                             opsplit_ode_layout layout);
+OPSPLIT_API opsplit_status opsplit_ode_get_parameters_device(opsplit_ode ode, double* params,
+                                                             opsplit_ode_layout layout);
+/* In place: the batch works in the host's SOA device array ([eq][sys], nsys*neq
+ * values; [param][sys] for parameters) instead of its own storage, which it frees: no
+ * copy at all. The array's values are the state from then on; integrate writes it; the
+ * set/get forms read and write it. The host keeps it allocated until it unwraps (NULL:
+ * the batch copies the values back into storage of its own, and the host may free the
+ * array once the call returns) or destroys the batch (which never frees it). A failed
+ * system keeps its values at t0 and a cancelled call puts them back, as without a wrap.
+ * Parameters of a batch with nparam 0 cannot be wrapped. integrate follows the host's
+ * work on the legacy default stream when the host gave no stream. */
+OPSPLIT_API opsplit_status opsplit_ode_wrap_state_device(opsplit_ode ode, double* y);
+OPSPLIT_API opsplit_status opsplit_ode_wrap_parameters_device(opsplit_ode ode, double* params);
+
 /* Advances every system from t0 to t1 >= t0. A system that fails keeps its state at
  * t0 and reports why; the others reach t1; the call then returns
  * OPSPLIT_ERROR_NUMERICAL, naming the first failed system and how many failed. A
@@ -170,6 +196,10 @@ OPSPLIT_API opsplit_status opsplit_ode_integrate(opsplit_ode ode, double t0, dou
 OPSPLIT_API opsplit_status opsplit_ode_get_results(opsplit_ode ode, int* result, int64_t* accepted,
                                                    int64_t* rejected, int64_t* rhs_evaluations,
                                                    int64_t* jacobian_evaluations);
+/* The same into device arrays of nsys values each (any may be NULL; a CUDA context only). */
+OPSPLIT_API opsplit_status opsplit_ode_get_results_device(opsplit_ode ode, int* result, int64_t* accepted,
+                                                          int64_t* rejected, int64_t* rhs_evaluations,
+                                                          int64_t* jacobian_evaluations);
 
 #ifdef __cplusplus
 }

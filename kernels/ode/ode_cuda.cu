@@ -426,10 +426,63 @@ void integrate_cuda(Context& ctx, const Batch& b, double t0, double t1, const Pr
   progress.run(b.nsys, 20, work, [&](int64_t) { dev.synchronize(); }, systems_done(b.nsys));
 }
 
+constexpr int kTile = 32;  // transpose: 32 x 32 doubles through shared memory, rows 8 threads deep
+
+__global__ void transpose_kernel(const double* __restrict__ from, int64_t rows, int64_t cols, double* __restrict__ to) {
+  __shared__ double tile[kTile][kTile + 1];  // +1: the column reads fall in distinct banks
+  const int64_t tiles_across = (cols + kTile - 1) / kTile, tiles = tiles_across * ((rows + kTile - 1) / kTile);
+  for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const int64_t r0 = t / tiles_across * kTile, c0 = t % tiles_across * kTile;
+    for (int i = static_cast<int>(threadIdx.y); i < kTile; i += static_cast<int>(blockDim.y)) {
+      const int64_t r = r0 + i, c = c0 + threadIdx.x;
+      if (r < rows && c < cols) tile[i][threadIdx.x] = from[r * cols + c];
+    }
+    __syncthreads();
+    for (int i = static_cast<int>(threadIdx.y); i < kTile; i += static_cast<int>(blockDim.y)) {
+      const int64_t c = c0 + i, r = r0 + threadIdx.x;
+      if (r < rows && c < cols) to[c * rows + r] = tile[threadIdx.x][i];
+    }
+    __syncthreads();
+  }
+}
+
+void transpose_cuda(const Context& ctx, const double* from, int64_t rows, int64_t cols, double* to) {
+  const int64_t tiles = ((rows + kTile - 1) / kTile) * ((cols + kTile - 1) / kTile);
+  const auto blocks = static_cast<unsigned>(std::min<int64_t>(tiles, int64_t(1) << 20));
+  transpose_kernel<<<blocks, dim3(kTile, 8), 0, static_cast<cudaStream_t>(ctx.device().stream())>>>(from, rows, cols,
+                                                                                                   to);
+  cuda::check_launch("transpose_kernel");
+}
+
+__global__ void start_failure_count_kernel(int64_t nsys, int64_t* summary) { summary[0] = 0, summary[1] = nsys; }
+
+__global__ void count_failures_kernel(const int* __restrict__ result, int64_t nsys, int64_t* summary) {
+  for (int64_t s = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; s < nsys; s += int64_t(gridDim.x) * blockDim.x)
+    if (result[s] != kOk) {  // rare: one atomic pair per failed system
+      atomicAdd(reinterpret_cast<unsigned long long*>(summary), 1ull);
+      atomicMin(reinterpret_cast<long long*>(summary + 1), static_cast<long long>(s));
+    }
+}
+
+__global__ void finish_failure_count_kernel(int64_t nsys, int64_t* summary) {
+  if (summary[1] == nsys) summary[1] = -1;
+}
+
+void count_failures_cuda(const Context& ctx, const int* result, int64_t nsys, int64_t* summary) {
+  const auto stream = static_cast<cudaStream_t>(ctx.device().stream());
+  start_failure_count_kernel<<<1, 1, 0, stream>>>(nsys, summary);
+  cuda::check_launch("start_failure_count_kernel");
+  const auto blocks = static_cast<unsigned>(std::min<int64_t>((nsys + 255) / 256, 4096));
+  count_failures_kernel<<<blocks, 256, 0, stream>>>(result, nsys, summary);
+  cuda::check_launch("count_failures_kernel");
+  finish_failure_count_kernel<<<1, 1, 0, stream>>>(nsys, summary);
+  cuda::check_launch("finish_failure_count_kernel");
+}
+
 }  // namespace
 
 const Launchers& cuda_launchers() {
-  static const Launchers table{integrate_cuda, check_reactor_cuda, false};
+  static const Launchers table{integrate_cuda, check_reactor_cuda, false, transpose_cuda, count_failures_cuda};
   return table;
 }
 

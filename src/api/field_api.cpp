@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "api/guard.hpp"
+#include "core/device_array.hpp"
 #include "field/field.hpp"
 #include "field/rd.hpp"
 
@@ -87,6 +88,25 @@ OPSPLIT_API opsplit_status opsplit_field_download(opsplit_field field, void* hos
     Field& f = field_arg(field);
     if (host == nullptr) fail_argument("host is NULL");
     f.download(host, checked_layout(layout));
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_upload_device(opsplit_field field, const void* device,
+                                                       opsplit_layout layout) {
+  return api_guard(__func__, [&] {
+    Field& f = field_arg(field);
+    const opsplit_layout l = checked_layout(layout);
+    check_device_array(f.context(), device, f.array_bytes(), f.value_size(), "device", "opsplit_field_upload");
+    in_host_order(f.context(), [&] { f.upload_device(device, l); });
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_field_download_device(opsplit_field field, void* device, opsplit_layout layout) {
+  return api_guard(__func__, [&] {
+    const Field& f = field_arg(field);
+    const opsplit_layout l = checked_layout(layout);
+    check_device_array(f.context(), device, f.array_bytes(), f.value_size(), "device", "opsplit_field_download");
+    in_host_order(f.context(), [&] { f.download_device(device, l); });
   });
 }
 

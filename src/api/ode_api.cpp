@@ -1,6 +1,7 @@
 // C entry points of ODE batches.
 #include "api/guard.hpp"
 #include "chem/mechanism.hpp"
+#include "core/device_array.hpp"
 #include "ode/ode.hpp"
 
 using namespace opsplit;
@@ -9,6 +10,17 @@ namespace {
 const char* kOde = "opsplit_ode";
 
 OdeBatch& ode_arg(opsplit_ode ode) { return on_its_device(ode, "ode", kOde); }
+
+// A device form's state or parameter array: its layout first (a bad one is the clearer
+// message), then the array, then the work in the host's order.
+template <class Work>
+void device_form(OdeBatch& o, const double* device, size_t bytes, const opsplit_ode_layout& layout, const char* name,
+                 const char* host_form, Work&& work) {
+  const int l = enum_value(layout);
+  if (l != OPSPLIT_ODE_AOS && l != OPSPLIT_ODE_SOA) fail_argument("layout=" + num(l) + " is not AOS (0) or SOA (1)");
+  check_device_array(o.context(), device, bytes, alignof(double), name, host_form);
+  in_host_order(o.context(), [&] { work(l); });
+}
 }  // namespace
 
 extern "C" {
@@ -116,8 +128,66 @@ OPSPLIT_API opsplit_status opsplit_ode_get_parameters(opsplit_ode ode, double* p
   return api_guard(__func__, [&] { ode_arg(ode).get_parameters(params, enum_value(layout)); });
 }
 
+OPSPLIT_API opsplit_status opsplit_ode_set_state_device(opsplit_ode ode, const double* y, opsplit_ode_layout layout) {
+  return api_guard(__func__, [&] {
+    OdeBatch& o = ode_arg(ode);
+    device_form(o, y, o.state_bytes(), layout, "y", "opsplit_ode_set_state", [&](int l) { o.set_state_device(y, l); });
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ode_get_state_device(opsplit_ode ode, double* y, opsplit_ode_layout layout) {
+  return api_guard(__func__, [&] {
+    OdeBatch& o = ode_arg(ode);
+    device_form(o, y, o.state_bytes(), layout, "y", "opsplit_ode_get_state", [&](int l) { o.get_state_device(y, l); });
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ode_set_parameters_device(opsplit_ode ode, const double* params,
+                                                             opsplit_ode_layout layout) {
+  return api_guard(__func__, [&] {
+    OdeBatch& o = ode_arg(ode);
+    device_form(o, params, o.parameter_bytes(), layout, "params", "opsplit_ode_set_parameters",
+                [&](int l) { o.set_parameters_device(params, l); });
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ode_get_parameters_device(opsplit_ode ode, double* params,
+                                                             opsplit_ode_layout layout) {
+  return api_guard(__func__, [&] {
+    OdeBatch& o = ode_arg(ode);
+    device_form(o, params, o.parameter_bytes(), layout, "params", "opsplit_ode_get_parameters",
+                [&](int l) { o.get_parameters_device(params, l); });
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ode_wrap_state_device(opsplit_ode ode, double* y) {
+  return api_guard(__func__, [&] {
+    OdeBatch& o = ode_arg(ode);
+    if (y != nullptr) check_device_array(o.context(), y, o.state_bytes(), alignof(double), "y", "opsplit_ode_set_state");
+    else if (!o.context().is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "this context is on the CPU: nothing is wrapped");
+    o.wrap_state(y);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ode_wrap_parameters_device(opsplit_ode ode, double* params) {
+  return api_guard(__func__, [&] {
+    OdeBatch& o = ode_arg(ode);
+    if (params != nullptr)
+      check_device_array(o.context(), params, o.parameter_bytes(), alignof(double), "params",
+                         "opsplit_ode_set_parameters");
+    else if (!o.context().is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "this context is on the CPU: nothing is wrapped");
+    o.wrap_parameters(params);
+  });
+}
+
 OPSPLIT_API opsplit_status opsplit_ode_integrate(opsplit_ode ode, double t0, double t1) {
-  return api_guard(__func__, [&] { ode_arg(ode).integrate(t0, t1); });
+  return api_guard(__func__, [&] {
+    OdeBatch& o = ode_arg(ode);
+    // A wrapped array is the host's: the call follows the host's work on it (and ends
+    // with the results counted on the host, so it is finished when it returns).
+    if (o.context().is_cuda()) o.context().device().follow_host();
+    o.integrate(t0, t1);
+  });
 }
 
 OPSPLIT_API opsplit_status opsplit_ode_get_results(opsplit_ode ode, int* result, int64_t* accepted,
@@ -125,6 +195,25 @@ OPSPLIT_API opsplit_status opsplit_ode_get_results(opsplit_ode ode, int* result,
                                                    int64_t* jacobian_evaluations) {
   return api_guard(__func__, [&] {
     ode_arg(ode).get_results(result, accepted, rejected, rhs_evaluations, jacobian_evaluations);
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ode_get_results_device(opsplit_ode ode, int* result, int64_t* accepted,
+                                                          int64_t* rejected, int64_t* rhs_evaluations,
+                                                          int64_t* jacobian_evaluations) {
+  return api_guard(__func__, [&] {
+    OdeBatch& o = ode_arg(ode);
+    const auto n = static_cast<size_t>(o.nsys());
+    const std::pair<const void*, const char*> counts[] = {
+        {accepted, "accepted"}, {rejected, "rejected"}, {rhs_evaluations, "rhs_evaluations"},
+        {jacobian_evaluations, "jacobian_evaluations"}};
+    if (result != nullptr) check_device_array(o.context(), result, n * sizeof(int), alignof(int), "result", "opsplit_ode_get_results");
+    for (const auto& [array, name] : counts)
+      if (array != nullptr) check_device_array(o.context(), array, n * sizeof(int64_t), alignof(int64_t), name, "opsplit_ode_get_results");
+    if (!o.context().is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "this context is on the CPU: use opsplit_ode_get_results");
+    in_host_order(o.context(), [&] {
+      o.get_results(result, accepted, rejected, rhs_evaluations, jacobian_evaluations, true);
+    });
   });
 }
 

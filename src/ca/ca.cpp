@@ -1,3 +1,4 @@
+#include "core/device_array.hpp"
 #include "ca/ca.hpp"
 
 #include <algorithm>
@@ -109,6 +110,7 @@ void opsplit_ca_s::set_cells(const uint8_t* cells, int order) {
   require_life("opsplit_ca_set_cells");
   check_order(order);
   if (cells == nullptr) fail_argument("cells is NULL");
+  check_host_array(context(), cells, "cells");  // before the CPU packs it
   std::vector<uint64_t> words(word_count());
   ca::pack_cells(cells, rows_, cols_, order == OPSPLIT_CA_COLUMN_MAJOR, words.data());
   upload(words.data());
@@ -118,6 +120,7 @@ void opsplit_ca_s::get_cells(uint8_t* cells, int order) const {
   require_life("opsplit_ca_get_cells");
   check_order(order);
   if (cells == nullptr) fail_argument("cells is NULL");
+  check_host_array(context(), cells, "cells");  // before the CPU packs it
   std::vector<uint64_t> words(word_count());
   download(words.data());
   ca::unpack_cells(words.data(), rows_, cols_, order == OPSPLIT_CA_COLUMN_MAJOR, cells);

@@ -1,3 +1,4 @@
+#include "core/device_array.hpp"
 #include "ca/sciara.hpp"
 
 #include <algorithm>
@@ -379,6 +380,7 @@ void LavaGrid::download(LavaSubstate s, double* host) const { buffer(s).copy_out
 std::vector<double> LavaGrid::stored_values(LavaSubstate s, const std::string& name, const double* values,
                                             bool column_major) const {
   if (values == nullptr) fail_argument("values is NULL");
+  check_host_array(ctx_, values, "values");
   if (s == LavaSubstate::lost) fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
   // The block into the storage, its ghosts 0 (each step brings them from the neighbours first).
   const int64_t rows = block_rows(), cols = block_cols();
@@ -414,6 +416,7 @@ void LavaGrid::set_substate(const std::string& name, const double* values, bool 
 void LavaGrid::get_substate(const std::string& name, double* values, bool column_major) const {
   const LavaSubstate s = lava_substate(name, fv3_);
   if (values == nullptr) fail_argument("values is NULL");
+  check_host_array(ctx_, values, "values");
   std::vector<double> stored(static_cast<size_t>(rows_ * cols_));
   download(s, stored.data());
   const int64_t rows = block_rows(), cols = block_cols();

@@ -79,6 +79,13 @@ void Buffer::swap(Buffer& other) noexcept {
   std::swap(ctx_, other.ctx_);
   std::swap(data_, other.data_);
   std::swap(bytes_, other.bytes_);
+  std::swap(owns_, other.owns_);
+}
+
+Buffer Buffer::view(Context& ctx, void* data, size_t bytes) {
+  Buffer b;
+  b.ctx_ = &ctx, b.data_ = data, b.bytes_ = bytes, b.owns_ = false;
+  return b;
 }
 
 void Buffer::copy_in(const void* host, size_t bytes, size_t offset) {
@@ -129,12 +136,13 @@ void Buffer::zero() {
 
 void Buffer::release() noexcept {
   if (data_ == nullptr) return;
-  if (ctx_->is_cuda())
+  if (owns_ && ctx_->is_cuda())
     cuda::Device::release(data_);
-  else
-    std::free(data_);
+  else if (owns_)
+    std::free(data_);  // (a view's memory is the host's)
   data_ = nullptr;
   bytes_ = 0;
+  owns_ = true;
 }
 
 Buffer regrown(Context& ctx, const Buffer& from, int64_t planes, int64_t rows, size_t row_bytes, int64_t new_rows,

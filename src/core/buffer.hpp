@@ -18,6 +18,10 @@ class Buffer {
   Buffer& operator=(Buffer&& other) noexcept;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
+  // A buffer over memory it does not own and never frees (a host's device array that an
+  // object works in, opsplit_ode_wrap_state_device): the host keeps it alive meanwhile.
+  static Buffer view(Context& ctx, void* data, size_t bytes);
+  bool owns_its_memory() const { return owns_; }
 
   void* data() const { return data_; }
   template <class T>
@@ -40,6 +44,7 @@ class Buffer {
   Context* ctx_ = nullptr;
   void* data_ = nullptr;
   size_t bytes_ = 0;
+  bool owns_ = true;
 };
 
 // A new buffer of `planes` planes, each new_rows rows of new_row_bytes, zero but for the

@@ -1,10 +1,12 @@
 #include "core/cuda_device.hpp"
 #include "core/pinned.hpp"
 
+#include <cuda.h>  // the driver's types only: its functions are reached through the runtime
 #include <cuda_runtime.h>
 
 #include <cstring>
 
+#include "core/device_array.hpp"
 #include "core/error.hpp"
 
 namespace opsplit::cuda {
@@ -23,7 +25,67 @@ void check(cudaError_t err, const char* what) {
 
 cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 
+// The driver's pointer queries, reached through the runtime's entry-point lookup: the
+// library links the static runtime only, never libcuda by name.
+struct DriverQueries {
+  CUresult (*attributes)(unsigned, CUpointer_attribute*, void**, CUdeviceptr) = nullptr;
+  CUresult (*current_context)(CUcontext*) = nullptr;
+};
+
+template <class Function>
+void find_driver_function(const char* name, int version, Function& to) {
+  void* found = nullptr;
+  cudaDriverEntryPointQueryResult result{};
+  if (cudaGetDriverEntryPointByVersion(name, &found, version, cudaEnableDefault, &result) == cudaSuccess &&
+      result == cudaDriverEntryPointSuccess)
+    to = reinterpret_cast<Function>(found);
+  cudaGetLastError();
+}
+
+const DriverQueries& driver_queries() {
+  static const DriverQueries queries = [] {
+    DriverQueries q;
+    find_driver_function("cuPointerGetAttributes", 7000, q.attributes);
+    find_driver_function("cuCtxGetCurrent", 4000, q.current_context);
+    return q;
+  }();
+  return queries;
+}
+
 }  // namespace
+
+PointerFacts describe(const void* pointer) {
+  PointerFacts facts;
+  cudaPointerAttributes a{};
+  // Since CUDA 11 memory CUDA does not know is cudaMemoryTypeUnregistered, not an error.
+  if (cudaPointerGetAttributes(&a, pointer) != cudaSuccess) {
+    cudaGetLastError();
+    return facts;
+  }
+  if (a.type == cudaMemoryTypeHost) facts.kind = PointerFacts::Kind::page_locked_host;
+  if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged) return facts;
+  facts.kind = a.type == cudaMemoryTypeDevice ? PointerFacts::Kind::device : PointerFacts::Kind::managed;
+  facts.device = a.device;
+  const DriverQueries& driver = driver_queries();
+  if (driver.attributes == nullptr) return facts;
+  // RANGE_* rather than cuMemGetAddressRange: for memory mapped from several cuMemCreate
+  // handles the range is the whole mapping, not one handle's part (measured on an H200,
+  // docs/research/device_pointers.md).
+  CUcontext owner = nullptr;
+  CUdeviceptr start = 0;
+  size_t size = 0;
+  CUpointer_attribute which[3] = {CU_POINTER_ATTRIBUTE_CONTEXT, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                  CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+  void* values[3] = {&owner, &start, &size};
+  if (driver.attributes(3, which, values, reinterpret_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS) return facts;
+  CUcontext current = nullptr;
+  if (owner != nullptr && driver.current_context != nullptr && driver.current_context(&current) == CUDA_SUCCESS)
+    facts.other_context = owner != current;
+  facts.range_known = size > 0;
+  facts.range_start = static_cast<uintptr_t>(start);
+  facts.range_size = size;
+  return facts;
+}
 
 // Defined in kernels/field/probe.cu: asks whether this build carries code for the device.
 cudaError_t probe_kernel_image();
@@ -101,12 +163,28 @@ Device::~Device() {
     cudaEventDestroy(static_cast<cudaEvent_t>(copied_));
   }
   if (mark_ != nullptr) cudaEventDestroy(static_cast<cudaEvent_t>(mark_));
+  if (host_mark_ != nullptr) cudaEventDestroy(static_cast<cudaEvent_t>(host_mark_));
   cudaGetLastError();
 }
 
 void Device::activate() const { check(cudaSetDevice(id_), "cudaSetDevice"); }
 
 void Device::synchronize() const { check(cudaStreamSynchronize(as_stream(stream())), "the device work of this context"); }
+
+void Device::follow_host() const {
+  if (stream_ != nullptr) return;
+  if (host_mark_ == nullptr) {
+    cudaEvent_t event = nullptr;
+    check(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    host_mark_ = event;
+  }
+  check(cudaEventRecord(static_cast<cudaEvent_t>(host_mark_), cudaStreamLegacy), "cudaEventRecord");
+  check(cudaStreamWaitEvent(as_stream(own_stream_), static_cast<cudaEvent_t>(host_mark_), 0), "cudaStreamWaitEvent");
+}
+
+void Device::finish_for_host() const {
+  if (stream_ == nullptr) synchronize();
+}
 
 void* Device::allocate(size_t bytes) const {
   // A request larger than the free memory is refused before cudaMalloc is asked: with
@@ -134,13 +212,22 @@ void Device::zero(void* pointer, size_t bytes) const {
   check(cudaMemsetAsync(pointer, 0, bytes, as_stream(stream())), "cudaMemsetAsync");
 }
 
+// A host form given a device array: refused here, for every family, before CUDA is
+// asked to copy from or to it as host memory (undefined behaviour).
+static void refuse_device_memory(const void* host) {
+  const std::string problem = host_array_problem(describe(host), "the host array");
+  if (!problem.empty()) fail(OPSPLIT_ERROR_INVALID_ARGUMENT, problem);
+}
+
 void Device::copy_to_device(void* device, const void* host, size_t bytes) const {
+  refuse_device_memory(host);
   check(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, as_stream(stream())), "cudaMemcpyAsync to the device");
   // From pageable memory cudaMemcpyAsync returns once the host array has been read
   // (CUDA runtime API, "API synchronization behavior"), so the caller may reuse it.
 }
 
 void Device::copy_to_host(void* host, const void* device, size_t bytes) const {
+  refuse_device_memory(host);
   check(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, as_stream(stream())), "cudaMemcpyAsync to the host");
   synchronize();
 }

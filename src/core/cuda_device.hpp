@@ -9,6 +9,23 @@
 
 namespace opsplit::cuda {
 
+// What CUDA says about a pointer a host handed over (core/device_array.hpp judges it).
+struct PointerFacts {
+  enum class Kind { host, page_locked_host, device, managed };
+  Kind kind = Kind::host;  // host: memory CUDA does not know (malloc, the stack, freed memory)
+  int device = -1;         // device and managed memory: the GPU it belongs to
+  // Device memory made in a CUDA context other than the current one (opsplit's: the
+  // device's primary context); memory of no context (cudaMallocAsync pools, cuMemMap) is not.
+  bool other_context = false;
+  // The allocation holding it (device and managed memory; for cuMemMap, the mapped range).
+  bool range_known = false;
+  uintptr_t range_start = 0;
+  size_t range_size = 0;
+};
+// Never fails and never makes a failing CUDA call; call it with the context's device
+// current. Without CUDA every pointer is host memory.
+PointerFacts describe(const void* pointer);
+
 // 1 when built with CUDA and a device is usable; otherwise 0 and why.
 bool available(std::string* why);
 int device_count();  // 0 where there is none (or no driver)
@@ -25,6 +42,14 @@ class Device {
   void set_stream(void* stream) { stream_ = stream; }
   void activate() const;     // cudaSetDevice before work on this context
   void synchronize() const;  // waits for the stream; throws DEVICE on an asynchronous failure
+  // For calls that take or give the host's device arrays, when the host gave no stream
+  // of its own: this context's stream is a non-blocking one, so follow_host() makes it
+  // wait for the work the host has put on the legacy default stream so far (where CUDA C
+  // and CUDA Fortran launch by default), and finish_for_host() waits for the stream, so
+  // that what the host launches next sees the result. With the host's stream both do
+  // nothing: the stream orders the work.
+  void follow_host() const;
+  void finish_for_host() const;
 
   void* allocate(size_t bytes) const;  // cudaMalloc; OUT_OF_MEMORY when the device is full
   static void release(void* pointer);  // never throws
@@ -72,6 +97,7 @@ class Device {
   // [[maybe_unused]]: a build without CUDA defines this class's functions as stubs
   // (core/no_cuda.cpp), which use none of these.
   [[maybe_unused]] mutable void* mark_ = nullptr;    // a cudaEvent_t, made at the first mark()
+  [[maybe_unused]] mutable void* host_mark_ = nullptr;  // a cudaEvent_t, made at the first follow_host()
   [[maybe_unused]] mutable void* beside_ = nullptr;  // the second stream and the event of its copies so far
   [[maybe_unused]] mutable void* copied_ = nullptr;
   void make_beside() const;

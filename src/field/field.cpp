@@ -84,32 +84,33 @@ opsplit::Buffer& opsplit_field_s::auxiliary(size_t bytes) {
 }
 
 void opsplit_field_s::upload(const void* host, opsplit_layout layout) {
-  ghost_record_.forget();
-  opsplit::with_value_type(precision_, [&](auto zero) {
-    using T = decltype(zero);
-    const auto& run = opsplit::field::launchers<T>(context());
-    if (!context().is_cuda()) {
-      run.unpack(context(), static_cast<const T*>(host), grid_, data_.as<T>(), layout);
-      return;
-    }
-    // On the GPU the host array goes to the scratch buffer, then is spread out there.
-    opsplit::Buffer& staging = scratch();
-    context().device().copy_to_device(staging.data(), host, grid_.cells() * grid_.ncomp * sizeof(T));
-    run.unpack(context(), staging.as<T>(), grid_, data_.as<T>(), layout);
-  });
+  if (!context().is_cuda()) return upload_device(host, layout);  // the CPU's memory is the host's
+  // On the GPU the host array goes to the scratch buffer, then is spread out there.
+  opsplit::Buffer& staging = scratch();
+  context().device().copy_to_device(staging.data(), host, array_bytes());
+  upload_device(staging.data(), layout);
 }
 
 void opsplit_field_s::download(void* host, opsplit_layout layout) const {
+  if (!context().is_cuda()) return download_device(host, layout);
+  opsplit::Buffer& staging = const_cast<opsplit_field_s*>(this)->scratch();
+  download_device(staging.data(), layout);
+  context().device().copy_to_host(host, staging.data(), array_bytes());
+}
+
+void opsplit_field_s::upload_device(const void* device, opsplit_layout layout) {
+  ghost_record_.forget();
   opsplit::with_value_type(precision_, [&](auto zero) {
     using T = decltype(zero);
-    const auto& run = opsplit::field::launchers<T>(context());
-    if (!context().is_cuda()) {
-      run.pack(context(), data_.as<T>(), grid_, static_cast<T*>(host), layout);
-      return;
-    }
-    opsplit::Buffer& staging = const_cast<opsplit_field_s*>(this)->scratch();
-    run.pack(context(), data_.as<T>(), grid_, staging.as<T>(), layout);
-    context().device().copy_to_host(host, staging.data(), grid_.cells() * grid_.ncomp * sizeof(T));
+    opsplit::field::launchers<T>(context()).unpack(context(), static_cast<const T*>(device), grid_, data_.as<T>(),
+                                                   layout);
+  });
+}
+
+void opsplit_field_s::download_device(void* device, opsplit_layout layout) const {
+  opsplit::with_value_type(precision_, [&](auto zero) {
+    using T = decltype(zero);
+    opsplit::field::launchers<T>(context()).pack(context(), data_.as<T>(), grid_, static_cast<T*>(device), layout);
   });
 }
 

@@ -36,6 +36,12 @@ struct opsplit_field_s : opsplit::Handle<opsplit::HandleKind::field>, opsplit::C
 
   void upload(const void* host, opsplit_layout layout);
   void download(void* host, opsplit_layout layout) const;
+  // The same from and to an array in the backend's memory (a host's device array on
+  // CUDA), ordered on the stream.
+  void upload_device(const void* device, opsplit_layout layout);
+  void download_device(void* device, opsplit_layout layout) const;
+  // The bytes of the host's array in either layout: every cell's components.
+  size_t array_bytes() const { return static_cast<size_t>(grid_.cells()) * static_cast<size_t>(grid_.ncomp) * value_size(); }
   double component_sum(int comp) const;
 
   // Storage: `data` holds the field; `scratch` (made on first use, same size) is the

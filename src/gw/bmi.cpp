@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "core/device_array.hpp"
 #include "core/error.hpp"
 #include "gw/module.hpp"
 
@@ -279,6 +280,7 @@ void opsplit_gw_s::check_indices(const BmiVariable& v, const int* indices, int c
 void opsplit_gw_s::bmi_read(const BmiVariable& v, void* dest, const int* indices, int64_t count) const {
   if (count == 0) return;  // a variable without values (no immobile species)
   if (dest == nullptr) fail_argument("dest is NULL");
+  check_host_array(context(), dest, "dest");
   if (v.holds == Holds::concentrations) check_units();
   if (v.holds == Holds::retardation) check_bulk_density();
   if (indices == nullptr && read_whole(v, static_cast<double*>(dest))) return;
@@ -318,6 +320,7 @@ void opsplit_gw_s::bmi_write(const BmiVariable& v, const int* indices, int64_t c
   if (!v.input) fail_argument(std::string("\"") + v.name + "\" is an output: it cannot be set");
   if (count == 0) return;  // a variable without values (no immobile species)
   if (src == nullptr) fail_argument("src is NULL");
+  check_host_array(context(), src, "src");
   if (v.holds == Holds::concentrations) check_units();
   const auto* in = static_cast<const double*>(src);
   if (indices == nullptr && write_whole(v, in)) return;

@@ -1,3 +1,4 @@
+#include "core/device_array.hpp"
 #include "gw/module.hpp"
 
 #include <algorithm>
@@ -21,8 +22,9 @@ void check_property(int property) {
 }
 
 template <class T>
-T* array_argument(T* values, const char* name) {
+T* array_argument(const Context& ctx, T* values, const char* name) {
   if (values == nullptr) fail_argument(std::string(name) + " is NULL");
+  check_host_array(ctx, values, name);  // the module's arrays live on the host
   return values;
 }
 
@@ -105,7 +107,7 @@ void opsplit_gw_s::set_mobile(int species, bool mobile) {
 }
 
 void opsplit_gw_s::set_mapping(const int* grid2chem) {
-  array_argument(grid2chem, "grid2chem");
+  array_argument(context(), grid2chem, "grid2chem");
   int highest = -1;
   for (int64_t g = 0; g < nxyz_; ++g) highest = std::max(highest, grid2chem[g]);
   if (highest < 0) fail_argument("grid2chem maps no grid cell to a chemistry cell");
@@ -138,7 +140,7 @@ void opsplit_gw_s::set_units(int solution, int solid) {
 }
 
 void opsplit_gw_s::set_molar_masses(const double* grams_per_mole) {
-  array_argument(grams_per_mole, "grams_per_mole");
+  array_argument(context(), grams_per_mole, "grams_per_mole");
   for (int s = 0; s < nspecies(); ++s)
     if (!(grams_per_mole[s] > 0.0) || !std::isfinite(grams_per_mole[s]))
       fail_argument("grams_per_mole[" + num(s) + "] (" + mechanism_->species_name(s) + ")=" + num(grams_per_mole[s]) +
@@ -148,7 +150,7 @@ void opsplit_gw_s::set_molar_masses(const double* grams_per_mole) {
 
 void opsplit_gw_s::set_property(int property, const double* values) {
   check_property(property);
-  array_argument(values, "values");
+  array_argument(context(), values, "values");
   for (int64_t g = 0; g < nxyz_; ++g)
     if (!gw::property_in_range(property, values[g]))
       fail_argument(std::string(gw::property_name(property)) + " of grid cell " + num(static_cast<long long>(g)) + " is " +
@@ -159,7 +161,7 @@ void opsplit_gw_s::set_property(int property, const double* values) {
 
 void opsplit_gw_s::get_property(int property, double* values) const {
   check_property(property);
-  array_argument(values, "values");
+  array_argument(context(), values, "values");
   std::copy_n(properties_.begin() + property * nxyz_, nxyz_, values);
 }
 
@@ -169,7 +171,7 @@ void opsplit_gw_s::set_parameter(int param, const double* values) {
   if (param == temperature_param_ || param == pressure_param_)
     fail_argument("param=" + num(param) + " is " + (param == temperature_param_ ? "TEMP" : "PRESS") +
                   ", which the module sets from its " + (param == temperature_param_ ? "TEMPERATURE" : "PRESSURE"));
-  array_argument(values, "values");
+  array_argument(context(), values, "values");
   for (int64_t g = 0; g < nxyz_; ++g)
     if (!std::isfinite(values[g]))
       fail_argument("values[" + num(static_cast<long long>(g)) + "]=" + num(values[g]) + " is not finite");
@@ -211,7 +213,7 @@ double opsplit_gw_s::to_moles(int64_t c) const {
 }
 
 void opsplit_gw_s::set_concentrations(const double* c) {
-  array_argument(c, "c");
+  array_argument(context(), c, "c");
   check_units();
   for (int i = 0; i < ncomponents(); ++i)
     for (int64_t g = 0; g < nxyz_; ++g)
@@ -226,7 +228,7 @@ void opsplit_gw_s::set_concentrations(const double* c) {
 }
 
 void opsplit_gw_s::get_concentrations(double* c) const {
-  array_argument(c, "c");
+  array_argument(context(), c, "c");
   check_units();
   for (int64_t g = 0; g < nxyz_; ++g) {
     const int k = grid2chem_[static_cast<size_t>(g)];
@@ -239,7 +241,7 @@ void opsplit_gw_s::get_concentrations(double* c) const {
 }
 
 void opsplit_gw_s::set_immobile(const double* amounts) {
-  array_argument(amounts, "amounts");
+  array_argument(context(), amounts, "amounts");
   for (int i = 0; i < nimmobile(); ++i)
     for (int64_t g = 0; g < nxyz_; ++g)
       if (grid2chem_[static_cast<size_t>(g)] >= 0 && !std::isfinite(amounts[i * nxyz_ + g]))
@@ -252,7 +254,7 @@ void opsplit_gw_s::set_immobile(const double* amounts) {
 }
 
 void opsplit_gw_s::get_immobile(double* amounts) const {
-  array_argument(amounts, "amounts");
+  array_argument(context(), amounts, "amounts");
   for (int64_t g = 0; g < nxyz_; ++g) {
     const int k = grid2chem_[static_cast<size_t>(g)];
     if (k < 0) continue;
@@ -344,7 +346,7 @@ void opsplit_gw_s::integrate(const std::vector<int64_t>& wet, const std::vector<
 }
 
 void opsplit_gw_s::get_status(int* status) const {
-  array_argument(status, "status");
+  array_argument(context(), status, "status");
   for (int64_t g = 0; g < nxyz_; ++g) {
     const int k = grid2chem_[static_cast<size_t>(g)];
     status[g] = k < 0 ? OPSPLIT_GW_CELL_NOT_RUN : status_[static_cast<size_t>(k)];
@@ -352,7 +354,7 @@ void opsplit_gw_s::get_status(int* status) const {
 }
 
 void opsplit_gw_s::get_moles(double* moles) const {
-  array_argument(moles, "moles");
+  array_argument(context(), moles, "moles");
   for (int s = 0; s < nspecies(); ++s) {
     double total = 0.0;
     for (int64_t k = 0; k < nchem(); ++k) total += mobile_[static_cast<size_t>(s)] ? amount(s, k) * water(k) : amount(s, k);
@@ -408,7 +410,7 @@ double opsplit_gw_s::retardation_at(int i, int64_t g) const {
 }
 
 void opsplit_gw_s::get_retardation(double* retardation) const {
-  array_argument(retardation, "retardation");
+  array_argument(context(), retardation, "retardation");
   check_bulk_density();
   for (int i = 0; i < ncomponents(); ++i)
     for (int64_t g = 0; g < nxyz_; ++g) {

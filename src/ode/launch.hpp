@@ -85,6 +85,13 @@ struct Launchers {
   void (*check_reactor)(int neq);
   // Whether a host callback can be the right-hand side.
   bool runs_host_callbacks;
+  // to[c * rows + r] = from[r * cols + c]: a rows x cols array of the backend's memory
+  // transposed (a host's AOS device array to SOA storage and back), ordered on the stream.
+  void (*transpose)(const Context& ctx, const double* from, int64_t rows, int64_t cols, double* to);
+  // How many of the nsys results are not kOk, and the first of them (-1: none), into
+  // summary[0] and summary[1] in the backend's memory, ordered on the stream: what a call
+  // reports, without the per-system results leaving the device.
+  void (*count_failures)(const Context& ctx, const int* result, int64_t nsys, int64_t* summary);
 };
 
 // A cancelled integration's `where` (Progress::run): how far it went.

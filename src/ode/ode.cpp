@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/device_array.hpp"
 #include "core/progress.hpp"
 #include "ode/integrators.cuh"
 #include "ode/launch.hpp"
@@ -114,20 +115,25 @@ void integrate_cpu(Context& ctx, const ode::Batch& b, double t0, double t1, cons
 
 void check_reactor_cpu(int) {}
 
+void transpose_cpu(const Context&, const double* from, int64_t rows, int64_t cols, double* to) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) to[c * rows + r] = from[r * cols + c];
+}
+
+void count_failures_cpu(const Context&, const int* result, int64_t nsys, int64_t* summary) {
+  summary[0] = 0, summary[1] = -1;
+  for (int64_t s = 0; s < nsys; ++s)
+    if (result[s] != ode::kOk) {
+      if (summary[1] < 0) summary[1] = s;
+      ++summary[0];
+    }
+}
+
 }  // namespace
 
 const ode::Launchers& ode::cpu_launchers() {
-  static const Launchers table{integrate_cpu, check_reactor_cpu, true};
+  static const Launchers table{integrate_cpu, check_reactor_cpu, true, transpose_cpu, count_failures_cpu};
   return table;
-}
-
-void opsplit_ode_s::Results::resize(int64_t n) {
-  const auto size = static_cast<size_t>(n);
-  result.assign(size, ode::kOk);
-  accepted.assign(size, 0);
-  rejected.assign(size, 0);
-  rhs.assign(size, 0);
-  jacobian.assign(size, 0);
 }
 
 opsplit_ode_s::opsplit_ode_s(Context& ctx, int neq, int64_t nsys, int nparam)
@@ -148,8 +154,8 @@ opsplit_ode_s::opsplit_ode_s(Context& ctx, int neq, int64_t nsys, int nparam)
   atol_on_backend_ = Buffer(ctx, static_cast<size_t>(neq) * sizeof(double));
   result_codes_ = Buffer(ctx, values * sizeof(int));
   result_counts_ = Buffer(ctx, 4 * values * sizeof(int64_t));
+  failure_summary_ = Buffer(ctx, 2 * sizeof(int64_t));
   upload_atol();
-  results_.resize(nsys);
 }
 
 void opsplit_ode_s::upload_atol() {
@@ -344,6 +350,7 @@ void check_layout(int layout) {
 void opsplit_ode_s::put(Buffer& to, int rows, const double* host, int layout, const char* name) {
   check_layout(layout);
   if (host == nullptr) fail_argument(std::string(name) + " is NULL");
+  check_host_array(context(), host, name);  // before the AOS loop reads it
   if (rows == 0) return;
   const size_t n = static_cast<size_t>(nsys_) * static_cast<size_t>(rows);
   std::vector<double> soa;
@@ -360,6 +367,7 @@ void opsplit_ode_s::put(Buffer& to, int rows, const double* host, int layout, co
 void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout, const char* name) const {
   check_layout(layout);
   if (host == nullptr) fail_argument(std::string(name) + " is NULL");
+  check_host_array(context(), host, name);
   if (rows == 0) return;
   const size_t n = static_cast<size_t>(nsys_) * static_cast<size_t>(rows);
   if (layout == OPSPLIT_ODE_SOA) return from.copy_out(host, n * sizeof(double));
@@ -369,40 +377,70 @@ void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout,
     for (int r = 0; r < rows; ++r) host[static_cast<size_t>(s * rows + r)] = soa[static_cast<size_t>(r * nsys_ + s)];
 }
 
+void opsplit_ode_s::put_device(Buffer& to, int rows, const double* device, int layout) {
+  check_layout(layout);
+  if (rows == 0 || device == to.data()) return;  // (a wrapped array set from itself)
+  if (layout == OPSPLIT_ODE_SOA)
+    context().device().copy_on_device(to.data(), device, static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double));
+  else
+    run_.transpose(context(), device, nsys_, rows, to.as<double>());
+}
+
+void opsplit_ode_s::take_device(const Buffer& from, int rows, double* device, int layout) const {
+  check_layout(layout);
+  if (rows == 0 || device == from.data()) return;
+  if (layout == OPSPLIT_ODE_SOA)
+    context().device().copy_on_device(device, from.data(), static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double));
+  else
+    run_.transpose(context(), from.as<const double>(), rows, nsys_, device);
+}
+
+void opsplit_ode_s::wrap(Buffer& storage, int rows, double* device) {
+  const size_t bytes = static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double);
+  if (device != nullptr) {
+    storage = Buffer::view(context(), device, bytes);  // the own storage (or an earlier view) goes
+    return;
+  }
+  if (storage.owns_its_memory()) return;
+  Buffer own(context(), bytes);  // out of memory: the array stays wrapped, nothing lost
+  own.copy_from(storage);
+  context().synchronize();  // the host may free its array once the call returns
+  storage = std::move(own);
+}
+
+void opsplit_ode_s::wrap_parameters(double* device) {
+  if (nparam_ == 0) fail_argument("the batch has no parameters (nparam=0) to wrap");
+  wrap(params_, nparam_, device);
+}
+
 void opsplit_ode_s::integrate(double t0, double t1) {
   if (!std::isfinite(t0) || !std::isfinite(t1)) fail_argument("t0=" + num(t0) + ", t1=" + num(t1) + " must be finite");
   if (t1 < t0) fail_argument("t1=" + num(t1) + " is before t0=" + num(t0) + " (only forward integration)");
   check_has_rhs();
-  Results results;
-  results.resize(nsys_);
-  if (t1 > t0) {
-    integrate_on_backend(t0, t1);
-    result_codes_.copy_out(results.result.data(), result_codes_.bytes());
-    std::vector<int64_t> counts(4 * static_cast<size_t>(nsys_));
-    result_counts_.copy_out(counts.data(), result_counts_.bytes());
-    const auto n = static_cast<std::ptrdiff_t>(nsys_);
-    std::copy_n(counts.begin(), n, results.accepted.begin());
-    std::copy_n(counts.begin() + n, n, results.rejected.begin());
-    std::copy_n(counts.begin() + 2 * n, n, results.rhs.begin());
-    std::copy_n(counts.begin() + 3 * n, n, results.jacobian.begin());
+  if (t1 == t0) {  // nothing runs: every system is at t1, with no steps
+    result_codes_.zero(), result_counts_.zero();
+    return;
   }
-  results_ = std::move(results);
-  report_failures(results_);
+  integrate_on_backend(t0, t1);
+  report_failures();
 }
 
 // With a progress callback a call may be cancelled: copies put every state and kept step back then.
 void opsplit_ode_s::integrate_on_backend(double t0, double t1) {
   const opsplit::Progress progress(context(), nullptr, "opsplit_ode_integrate");
-  opsplit::Buffer saved_state, saved_steps;
-  if (progress.active()) {
-    saved_state = opsplit::Buffer(context(), state_.bytes()), saved_steps = opsplit::Buffer(context(), h_next_.bytes());
-    saved_state.copy_from(state_), saved_steps.copy_from(h_next_);
-  }
+  // A cancelled call keeps the last call's results too (get_results reads them later).
+  Buffer* kept[] = {&state_, &h_next_, &result_codes_, &result_counts_};
+  Buffer saved[4];
+  if (progress.active())
+    for (size_t i = 0; i < 4; ++i) {
+      saved[i] = Buffer(context(), kept[i]->bytes());
+      saved[i].copy_from(*kept[i]);
+    }
   try {
     run_.integrate(context(), batch(), t0, t1, progress);
   } catch (const opsplit::Error& e) {
     if (e.status() == OPSPLIT_ERROR_CANCELLED) {
-      state_.copy_from(saved_state), h_next_.copy_from(saved_steps);
+      for (size_t i = 0; i < 4; ++i) kept[i]->copy_from(saved[i]);
       context().synchronize();
     }
     throw;
@@ -433,29 +471,38 @@ ode::Batch opsplit_ode_s::batch() {
   return b;
 }
 
-void opsplit_ode_s::report_failures(const Results& results) const {
-  int64_t failed = 0, first = -1;
-  for (int64_t s = 0; s < nsys_; ++s)
-    if (results.result[static_cast<size_t>(s)] != ode::kOk) {
-      if (first < 0) first = s;
-      ++failed;
-    }
+void opsplit_ode_s::report_failures() {
+  run_.count_failures(context(), result_codes_.as<const int>(), nsys_, failure_summary_.as<int64_t>());
+  int64_t summary[2];
+  failure_summary_.copy_out(summary, sizeof summary);
+  const int64_t failed = summary[0], first = summary[1];
   if (failed == 0) return;
-  const auto i = static_cast<size_t>(first);
+  int code = 0;
+  int64_t accepted = 0, rejected = 0;
+  const auto at = static_cast<size_t>(first);
+  result_codes_.copy_out(&code, sizeof code, at * sizeof(int));
+  result_counts_.copy_out(&accepted, sizeof accepted, at * sizeof(int64_t));
+  result_counts_.copy_out(&rejected, sizeof rejected, (static_cast<size_t>(nsys_) + at) * sizeof(int64_t));
   fail(OPSPLIT_ERROR_NUMERICAL,
        num(static_cast<long long>(failed)) + " of " + num(static_cast<long long>(nsys_)) +
            " systems failed and keep their state at t0; the first, system " + num(static_cast<long long>(first)) +
-           ", with " + result_name(results.result[i]) + " after " + num(static_cast<long long>(results.accepted[i])) +
-           " accepted and " + num(static_cast<long long>(results.rejected[i])) +
-           " rejected steps (opsplit_ode_get_results gives every system's)");
+           ", with " + result_name(code) + " after " + num(static_cast<long long>(accepted)) + " accepted and " +
+           num(static_cast<long long>(rejected)) + " rejected steps (opsplit_ode_get_results gives every system's)");
 }
 
-void opsplit_ode_s::get_results(int* result, int64_t* accepted, int64_t* rejected, int64_t* rhs,
-                                int64_t* jacobian) const {
-  const auto n = static_cast<size_t>(nsys_);
-  if (result != nullptr) std::copy_n(results_.result.begin(), n, result);
-  if (accepted != nullptr) std::copy_n(results_.accepted.begin(), n, accepted);
-  if (rejected != nullptr) std::copy_n(results_.rejected.begin(), n, rejected);
-  if (rhs != nullptr) std::copy_n(results_.rhs.begin(), n, rhs);
-  if (jacobian != nullptr) std::copy_n(results_.jacobian.begin(), n, jacobian);
+void opsplit_ode_s::get_results(int* result, int64_t* accepted, int64_t* rejected, int64_t* rhs, int64_t* jacobian,
+                                bool on_device) const {
+  const size_t n = static_cast<size_t>(nsys_);
+  auto give = [&](const Buffer& from, size_t row, void* to, size_t size) {
+    if (to == nullptr) return;
+    if (on_device)
+      context().device().copy_on_device(to, from.as<const unsigned char>() + row * n * size, n * size);
+    else
+      from.copy_out(to, n * size, row * n * size);
+  };
+  give(result_codes_, 0, result, sizeof(int));
+  give(result_counts_, 0, accepted, sizeof(int64_t));
+  give(result_counts_, 1, rejected, sizeof(int64_t));
+  give(result_counts_, 2, rhs, sizeof(int64_t));
+  give(result_counts_, 3, jacobian, sizeof(int64_t));
 }

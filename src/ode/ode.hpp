@@ -37,9 +37,24 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   void get_state(double* host, int layout) const { take(state_, neq_, host, layout, "y"); }
   void set_parameters(const double* host, int layout) { put(params_, nparam_, host, layout, "params"); }
   void get_parameters(double* host, int layout) const { take(params_, nparam_, host, layout, "params"); }
+  // The same from and to arrays in the backend's memory (a host's device arrays),
+  // ordered on the stream; the caller has checked them (core/device_array.hpp).
+  void set_state_device(const double* device, int layout) { put_device(state_, neq_, device, layout); }
+  void get_state_device(double* device, int layout) const { take_device(state_, neq_, device, layout); }
+  void set_parameters_device(const double* device, int layout) { put_device(params_, nparam_, device, layout); }
+  void get_parameters_device(double* device, int layout) const { take_device(params_, nparam_, device, layout); }
+  // Work in the host's SOA device array in place of the batch's own storage (never freed
+  // by the batch); nullptr goes back to own storage, with the array's values.
+  void wrap_state(double* device) { wrap(state_, neq_, device); }
+  void wrap_parameters(double* device);  // nparam 0: refused
+  size_t state_bytes() const { return static_cast<size_t>(nsys_) * static_cast<size_t>(neq_) * sizeof(double); }
+  size_t parameter_bytes() const { return static_cast<size_t>(nsys_) * static_cast<size_t>(nparam_) * sizeof(double); }
 
   void integrate(double t0, double t1);
-  void get_results(int* result, int64_t* accepted, int64_t* rejected, int64_t* rhs, int64_t* jacobian) const;
+  // The last call's per-system results, into host arrays or (on_device) arrays in the
+  // backend's memory; any may be nullptr.
+  void get_results(int* result, int64_t* accepted, int64_t* rejected, int64_t* rhs, int64_t* jacobian,
+                   bool on_device = false) const;
 
  private:
   struct Callback {
@@ -47,22 +62,18 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
     opsplit_ode_jacobian_fn jacobian = nullptr;
     void* user = nullptr;
   };
-  // Per-system results of the last call, on the host.
-  struct Results {
-    std::vector<int> result;
-    std::vector<int64_t> accepted, rejected, rhs, jacobian;
-    void resize(int64_t n);
-  };
-
   void put(opsplit::Buffer& to, int rows, const double* host, int layout, const char* name);
   void take(const opsplit::Buffer& from, int rows, double* host, int layout, const char* name) const;
+  void put_device(opsplit::Buffer& to, int rows, const double* device, int layout);
+  void take_device(const opsplit::Buffer& from, int rows, double* device, int layout) const;
+  void wrap(opsplit::Buffer& storage, int rows, double* device);
   opsplit::ode::Batch batch();  // the batch as its backend sees it
   void integrate_on_backend(double t0, double t1);
   void upload_atol();
   void upload_mechanism(const std::vector<int>& ints, const std::vector<double>& doubles);
   bool has_rhs() const { return mechanism_ || gas_ || callback_.rhs != nullptr; }
   void check_has_rhs() const;
-  void report_failures(const Results& results) const;
+  void report_failures();  // NUMERICAL naming the first failed system, from the results on the backend
 
   const opsplit::ode::Launchers& run_;  // the context's backend
   int neq_;
@@ -81,8 +92,8 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   std::unique_ptr<opsplit::chem::CompiledGas> gas_;
   int reactor_kind_ = 0;
   Callback callback_;
-  opsplit::Buffer state_;   // [eq][sys]
-  opsplit::Buffer params_;  // [param][sys]
+  opsplit::Buffer state_;   // [eq][sys]; a view of the host's array while wrapped
+  opsplit::Buffer params_;  // [param][sys] (at least one row); a view while wrapped
   opsplit::Buffer h_next_;  // [sys]: the step each system proposed last (keep_step)
   // On the backend: what every call reads, copied when it changes (not per call), and
   // the per-system results, allocated once.
@@ -90,8 +101,8 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   opsplit::Buffer atol_on_backend_;  // [eq]
   opsplit::Buffer result_codes_;     // [sys]
   opsplit::Buffer result_counts_;    // [4][sys]: accepted, rejected, rhs, jacobian
+  opsplit::Buffer failure_summary_;  // [2]: how many failed, the first (count_failures)
   opsplit::Buffer round_storage_;    // CUDA Rosenbrock's rounds (launch.hpp), made at first use
-  Results results_;
 };
 
 namespace opsplit {

@@ -1,3 +1,4 @@
+#include "core/device_array.hpp"
 #include "pcpd/pcpd.hpp"
 
 #include <algorithm>
@@ -341,6 +342,7 @@ uint64_t opsplit_pcpd_s::check_replica(int64_t replica, const void* sites) const
                   num(static_cast<long long>(first_)) + " .. " + num(static_cast<long long>(first_ + replicas_ - 1)) +
                   ")");
   if (sites == nullptr) fail_argument("sites is NULL");
+  check_host_array(context(), sites, "sites");
   return r - first_;
 }
 

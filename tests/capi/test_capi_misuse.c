@@ -61,6 +61,11 @@ static void bad_at(opsplit_status got, opsplit_status want, const char* text, in
 }
 #define BAD(want, call) bad_at((call), (want), #call, __LINE__)
 #define BAD_ARG(call) BAD(OPSPLIT_ERROR_INVALID_ARGUMENT, call)
+/* A _device form given host memory (this test has no device memory: test_device_arrays
+ * gives them real device arrays): a CPU context refuses every device form as
+ * UNSUPPORTED, a CUDA context refuses the host array as INVALID_ARGUMENT. */
+static int sweep_on_cuda = 0;
+#define BAD_DEVICE(call) BAD(sweep_on_cuda ? OPSPLIT_ERROR_INVALID_ARGUMENT : OPSPLIT_ERROR_UNSUPPORTED, call)
 
 /* ---- bad handles ------------------------------------------------------------------ */
 enum kind { K_CONTEXT, K_FIELD, K_RD, K_MECHANISM, K_ODE, K_CA, K_PCPD, K_GW, NKINDS };
@@ -269,6 +274,7 @@ static void sweep_core(objects* o) {
   BAD_HANDLES(K_CONTEXT, opsplit_context, opsplit_context_synchronize(H));
   BAD_HANDLES(K_CONTEXT, opsplit_context, opsplit_context_set_progress_callback(H, NULL, NULL));
   CHECK_OK(opsplit_context_get_backend(o->ctx, &backend));
+  sweep_on_cuda = backend == OPSPLIT_BACKEND_CUDA;
   if (backend == OPSPLIT_BACKEND_CPU) BAD(OPSPLIT_ERROR_UNSUPPORTED, opsplit_context_set_cuda_stream(o->ctx, zeros));
   CHECK_OK(opsplit_context_get_cuda_device(o->ctx, &device));
   CHECK_OK(opsplit_context_synchronize(o->ctx));
@@ -411,6 +417,13 @@ static void sweep_field(objects* o) {
   BAD_HANDLES(K_FIELD, opsplit_field, opsplit_field_download(H, host, OPSPLIT_LAYOUT_PLANAR));
   BAD_ARG(opsplit_field_download(o->field, NULL, OPSPLIT_LAYOUT_PLANAR));
   BAD_ARG(opsplit_field_download(o->field, host, (opsplit_layout)5));
+  BAD_HANDLES(K_FIELD, opsplit_field, opsplit_field_upload_device(H, host, OPSPLIT_LAYOUT_PLANAR));
+  BAD_ARG(opsplit_field_upload_device(o->field, host, (opsplit_layout)2));
+  BAD_DEVICE(opsplit_field_upload_device(o->field, NULL, OPSPLIT_LAYOUT_PLANAR));
+  BAD_DEVICE(opsplit_field_upload_device(o->field, host, OPSPLIT_LAYOUT_PLANAR));
+  BAD_HANDLES(K_FIELD, opsplit_field, opsplit_field_download_device(H, host, OPSPLIT_LAYOUT_PLANAR));
+  BAD_ARG(opsplit_field_download_device(o->field, host, (opsplit_layout)-1));
+  BAD_DEVICE(opsplit_field_download_device(o->field, host, OPSPLIT_LAYOUT_INTERLEAVED));
 
   double sum = 0, lo = 0, hi = 0;
   const int bad_comp[] = {-1, NCOMP, INT_MAX, INT_MIN};
@@ -867,6 +880,27 @@ static void sweep_ode(objects* o) {
   int64_t accepted = 0, rejected = 0, nrhs = 0, njac = 0;
   BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_get_results(H, &result, &accepted, &rejected, &nrhs, &njac));
   CHECK_OK(opsplit_ode_get_results(o->ode, NULL, NULL, NULL, NULL, NULL)); /* outputs may be NULL */
+
+  BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_set_state_device(H, y, OPSPLIT_ODE_SOA));
+  BAD_ARG(opsplit_ode_set_state_device(o->ode, y, (opsplit_ode_layout)2));
+  BAD_DEVICE(opsplit_ode_set_state_device(o->ode, NULL, OPSPLIT_ODE_SOA));
+  BAD_DEVICE(opsplit_ode_set_state_device(o->ode, y, OPSPLIT_ODE_AOS));
+  BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_get_state_device(H, y, OPSPLIT_ODE_SOA));
+  BAD_ARG(opsplit_ode_get_state_device(o->ode, y, (opsplit_ode_layout)-1));
+  BAD_DEVICE(opsplit_ode_get_state_device(o->ode, y, OPSPLIT_ODE_SOA));
+  BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_set_parameters_device(H, k, OPSPLIT_ODE_SOA));
+  BAD_ARG(opsplit_ode_set_parameters_device(o->ode, k, (opsplit_ode_layout)3));
+  BAD_DEVICE(opsplit_ode_set_parameters_device(o->ode, k, OPSPLIT_ODE_SOA));
+  BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_get_parameters_device(H, k, OPSPLIT_ODE_SOA));
+  BAD_ARG(opsplit_ode_get_parameters_device(o->ode, k, (opsplit_ode_layout)2));
+  BAD_DEVICE(opsplit_ode_get_parameters_device(o->ode, NULL, OPSPLIT_ODE_AOS));
+  BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_wrap_state_device(H, y));
+  BAD_DEVICE(opsplit_ode_wrap_state_device(o->ode, y));
+  BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_wrap_parameters_device(H, k));
+  BAD_DEVICE(opsplit_ode_wrap_parameters_device(o->ode, k));
+  BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_get_results_device(H, &result, NULL, NULL, NULL, NULL));
+  BAD_DEVICE(opsplit_ode_get_results_device(o->ode, &result, NULL, NULL, NULL, NULL));
+  BAD_DEVICE(opsplit_ode_get_results_device(o->ode, NULL, &accepted, &rejected, &nrhs, &njac));
   CHECK_OK(opsplit_ode_get_shape(o->ode, &neq, &nsys, &nparam));
   CHECK(neq == NEQ && nsys == NSYS && nparam == NPARAM);
 }

@@ -17,6 +17,7 @@
 #include "field/halo.hpp"
 #include "field/layout.cuh"
 #include "core/default_device.hpp"
+#include "core/device_array.hpp"
 #include "core/environment.hpp"
 #include "core/exact_sum.hpp"
 #include "field/reduce.cuh"
@@ -435,4 +436,71 @@ TEST(ExactSum, EqualsTheIntegerSumInAnyOrderAndSplit) {
     EXPECT_EQ(merged.value(), reference);
     EXPECT_EQ(from_limbs.value(), reference);
   }
+}
+
+// What a device form accepts (core/device_array.hpp), from facts as CUDA reports them
+// (docs/research/device_pointers.md has what an H200 reported for each kind of memory).
+namespace {
+opsplit::cuda::PointerFacts device_facts(uintptr_t start, size_t size, int device = 0) {
+  opsplit::cuda::PointerFacts f;
+  f.kind = opsplit::cuda::PointerFacts::Kind::device;
+  f.device = device;
+  f.range_known = true;
+  f.range_start = start, f.range_size = size;
+  return f;
+}
+const void* at(uintptr_t address) { return reinterpret_cast<const void*>(address); }
+}  // namespace
+
+TEST(DeviceArrays, AWholeAllocationOfTheRightSizeOnTheContextsGpuWillDo) {
+  using opsplit::device_array_problem;
+  EXPECT_EQ(device_array_problem(device_facts(0x10000, 8000), at(0x10000), 8000, 8, 0, "y"), "");
+  EXPECT_EQ(device_array_problem(device_facts(0x10000, 8000), at(0x10000 + 800), 7200, 8, 0, "y"), "");  // interior
+  opsplit::cuda::PointerFacts managed = device_facts(0x10000, 8000);
+  managed.kind = opsplit::cuda::PointerFacts::Kind::managed;
+  EXPECT_EQ(device_array_problem(managed, at(0x10000), 8000, 8, 0, "y"), "");
+  opsplit::cuda::PointerFacts unknown_range = device_facts(0, 0);
+  unknown_range.range_known = false;  // no size to check against: accepted
+  EXPECT_EQ(device_array_problem(unknown_range, at(0x10000), 1 << 30, 8, 0, "y"), "");
+  EXPECT_EQ(device_array_problem(device_facts(0x10000, 8000), at(0x10000), 0, 8, 0, "y"), "");  // nothing to hold
+}
+
+TEST(DeviceArrays, EachWrongKindOfMemoryIsNamed) {
+  using opsplit::device_array_problem;
+  using Kind = opsplit::cuda::PointerFacts::Kind;
+  opsplit::cuda::PointerFacts host;
+  EXPECT_EQ(device_array_problem(host, at(0x10000), 8, 8, 0, "y"),
+            "y is host memory, not device memory (CUDA does not know it)");
+  opsplit::cuda::PointerFacts pinned;
+  pinned.kind = Kind::page_locked_host;
+  EXPECT_EQ(device_array_problem(pinned, at(0x10000), 8, 8, 0, "params"),
+            "params is page-locked host memory, not device memory");
+  EXPECT_EQ(device_array_problem(device_facts(0x10000, 8000, 1), at(0x10000), 8000, 8, 0, "y"),
+            "y is memory of GPU 1; this context works on GPU 0");
+  opsplit::cuda::PointerFacts foreign = device_facts(0x10000, 8000);
+  foreign.other_context = true;
+  EXPECT_NE(device_array_problem(foreign, at(0x10000), 8000, 8, 0, "y").find("another CUDA context"), std::string::npos);
+  EXPECT_EQ(device_array_problem(device_facts(0x10000, 8000), at(0x10001), 8, 8, 0, "y").find("y (0x"), 0u);
+  EXPECT_NE(device_array_problem(device_facts(0x10000, 8000), at(0x10004), 8, 8, 0, "y").find("not aligned to 8 bytes"),
+            std::string::npos);
+  EXPECT_EQ(device_array_problem(device_facts(0x10000, 7992), at(0x10000), 8000, 8, 0, "y"),
+            "y lies in an allocation that ends 7992 bytes after it; 8000 bytes are needed");
+  EXPECT_EQ(device_array_problem(device_facts(0x10000, 8000), at(0x10000 + 8), 8000, 8, 0, "y"),
+            "y lies in an allocation that ends 7992 bytes after it; 8000 bytes are needed");
+  // A pointer outside the range CUDA reported (it cannot be, but the arithmetic must not wrap).
+  EXPECT_NE(device_array_problem(device_facts(0x10000, 8000), at(0x8000), 8, 8, 0, "y").find("outside the allocation"),
+            std::string::npos);
+}
+
+TEST(DeviceArrays, AHostArrayMayBeAnythingButDeviceMemory) {
+  using opsplit::host_array_problem;
+  using Kind = opsplit::cuda::PointerFacts::Kind;
+  opsplit::cuda::PointerFacts f;
+  EXPECT_EQ(host_array_problem(f, "y"), "");
+  f.kind = Kind::page_locked_host;
+  EXPECT_EQ(host_array_problem(f, "y"), "");
+  f.kind = Kind::managed;
+  EXPECT_EQ(host_array_problem(f, "y"), "");
+  f.kind = Kind::device;
+  EXPECT_EQ(host_array_problem(f, "y"), "y is device memory, where a host array is expected (the _device form takes it)");
 }

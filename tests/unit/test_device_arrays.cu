@@ -1,0 +1,454 @@
+// Hosts on the GPU (issue 43): the _device forms against the host forms, bit for bit;
+// the ODE batch working in a wrapped array; the order of the host's stream and of the
+// legacy default stream; and each misuse refused with INVALID_ARGUMENT, leaving every
+// object working. Needs a CUDA device (label cuda); run under compute-sanitizer too.
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "helpers.hpp"
+
+namespace {
+
+#define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess)
+
+// A cudaMalloc array that frees itself.
+template <class T>
+struct DeviceArray {
+  T* p = nullptr;
+  size_t n = 0;
+  explicit DeviceArray(size_t count, size_t bytes = 0) : n(count) {
+    EXPECT_EQ(cudaMalloc(&p, bytes != 0 ? bytes : count * sizeof(T)), cudaSuccess);
+  }
+  ~DeviceArray() { cudaFree(p); }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  void put(const std::vector<T>& v) { EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess); }
+  std::vector<T> get() const {
+    std::vector<T> v(n);
+    EXPECT_EQ(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+    return v;
+  }
+};
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+void require_gpu() {
+  int devices = 0;
+  ASSERT_TRUE(cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) << "this test needs a CUDA device";
+}
+
+// The status and a message holding `part`.
+void expect_refused(opsplit_status got, opsplit_status want, const std::string& part) {
+  const std::string msg = opsplit_last_error_message();
+  EXPECT_EQ(got, want) << msg;
+  EXPECT_NE(msg.find(part), std::string::npos) << msg;
+}
+
+// ---- fields --------------------------------------------------------------------------
+
+template <class T>
+void field_parity(opsplit_layout layout) {
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  const int64_t nx = 13, ny = 7, nz = 5;
+  const int ncomp = 3;
+  const size_t n = static_cast<size_t>(nx * ny * nz * ncomp);
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<T>(std::sin(0.37 * static_cast<double>(i)) + 1.5);
+  test::Rd rd(ctx, ncomp);
+  for (int c = 0; c < ncomp; ++c) OPSPLIT_OK(opsplit_rd_set_diffusion(rd, c, 0.05 * (c + 1)));
+  test::Field host_path(ctx, nx, ny, nz, ncomp, test::precision_of<T>()), device_path(ctx, nx, ny, nz, ncomp, test::precision_of<T>());
+  std::vector<T> from_host(n);
+  OPSPLIT_OK(opsplit_field_upload(host_path, v.data(), layout));
+  OPSPLIT_OK(opsplit_rd_step(rd, host_path, 0.5, 3));
+  OPSPLIT_OK(opsplit_field_download(host_path, from_host.data(), layout));
+  DeviceArray<T> in(n), out(n);
+  in.put(v);
+  OPSPLIT_OK(opsplit_field_upload_device(device_path, in.p, layout));
+  OPSPLIT_OK(opsplit_rd_step(rd, device_path, 0.5, 3));
+  OPSPLIT_OK(opsplit_field_download_device(device_path, out.p, layout));
+  EXPECT_TRUE(same_bits(out.get(), from_host));
+  EXPECT_FALSE(same_bits(out.get(), v));  // the step changed something
+}
+
+TEST(DeviceFields, UploadAndDownloadGiveTheHostFormsBits) {
+  require_gpu();
+  for (opsplit_layout layout : {OPSPLIT_LAYOUT_PLANAR, OPSPLIT_LAYOUT_INTERLEAVED}) {
+    field_parity<double>(layout);
+    field_parity<float>(layout);
+  }
+}
+
+// ---- ODE batches -----------------------------------------------------------------------
+
+constexpr int kNeq = 3, kNparam = 1;
+constexpr int64_t kNsys = 1000;
+
+// The Oregonator (test_ode's), its last reaction's rate w * p[0] per system.
+void build_orego(test::Mechanism& m) {
+  const int y1 = m.species("Y1"), y2 = m.species("Y2"), y3 = m.species("Y3");
+  const double s = 77.27, q = 8.375e-6, w = 0.161;
+  m.reaction({y2}, {y1, y2}, s);
+  m.reaction({y1}, {y1, y1}, s);
+  m.reaction({y1, y1}, {y1}, s * q);
+  m.reaction({y1, y2}, {y2}, s);
+  m.reaction({y3}, {y3, y2}, 1.0 / s);
+  m.reaction({y2}, {}, 1.0 / s);
+  m.reaction({y1, y2}, {y1}, 1.0 / s);
+  m.reaction({y1}, {y1, y3}, w);
+  const int r = m.reaction({y3}, {}, w);
+  OPSPLIT_OK(opsplit_mechanism_set_rate(m, r, OPSPLIT_RATE_PARAMETER, w, 0, 0, 0));
+}
+
+// States and parameters in AOS ([sys][eq]) or SOA ([eq][sys]) order.
+std::vector<double> states(int layout) {
+  std::vector<double> y(kNeq * kNsys);
+  for (int64_t s = 0; s < kNsys; ++s)
+    for (int e = 0; e < kNeq; ++e)
+      y[layout == OPSPLIT_ODE_AOS ? s * kNeq + e : e * kNsys + s] = (e + 1) * (1.0 + 0.001 * static_cast<double>(s));
+  return y;
+}
+std::vector<double> parameters() {
+  std::vector<double> p(kNsys);
+  for (int64_t s = 0; s < kNsys; ++s) p[s] = 0.5 + 0.001 * static_cast<double>(s);
+  return p;  // one parameter: AOS and SOA are the same
+}
+
+struct Batch {
+  test::Mechanism m;
+  opsplit_ode ode = nullptr;
+  explicit Batch(opsplit_context ctx) : m(ctx) {
+    build_orego(m);
+    EXPECT_EQ(opsplit_ode_create(ctx, kNeq, kNsys, kNparam, &ode), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_ode_set_mechanism(ode, m), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+    EXPECT_EQ(opsplit_ode_set_keep_step(ode, 1), OPSPLIT_SUCCESS);
+  }
+  ~Batch() { opsplit_ode_destroy(&ode); }
+  operator opsplit_ode() const { return ode; }
+};
+
+struct Results {
+  std::vector<int> result = std::vector<int>(kNsys);
+  std::vector<int64_t> accepted = std::vector<int64_t>(kNsys), rejected = accepted, rhs = accepted, jacobian = accepted;
+};
+
+// The host forms' run: two calls (the second starts from kept steps), the state in `layout`.
+std::vector<double> host_run(opsplit_context ctx, int layout, Results& r) {
+  Batch b(ctx);
+  std::vector<double> y = states(layout);
+  EXPECT_EQ(opsplit_ode_set_state(b, y.data(), static_cast<opsplit_ode_layout>(layout)), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_set_parameters(b, parameters().data(), OPSPLIT_ODE_SOA), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_integrate(b, 0.0, 5.0), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_integrate(b, 5.0, 10.0), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  EXPECT_EQ(opsplit_ode_get_state(b, y.data(), static_cast<opsplit_ode_layout>(layout)), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_ode_get_results(b, r.result.data(), r.accepted.data(), r.rejected.data(), r.rhs.data(),
+                                    r.jacobian.data()),
+            OPSPLIT_SUCCESS);
+  return y;
+}
+
+TEST(DeviceOde, SetGetAndResultsGiveTheHostFormsBits) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  for (int layout : {OPSPLIT_ODE_AOS, OPSPLIT_ODE_SOA}) {
+    Results want;
+    const std::vector<double> y_want = host_run(ctx, layout, want);
+    Batch b(ctx);
+    const auto l = static_cast<opsplit_ode_layout>(layout);
+    DeviceArray<double> y(kNeq * kNsys), p(kNsys);
+    y.put(states(layout));
+    p.put(parameters());
+    OPSPLIT_OK(opsplit_ode_set_state_device(b, y.p, l));
+    OPSPLIT_OK(opsplit_ode_set_parameters_device(b, p.p, l));
+    OPSPLIT_OK(opsplit_ode_integrate(b, 0.0, 5.0));
+    OPSPLIT_OK(opsplit_ode_integrate(b, 5.0, 10.0));
+    DeviceArray<double> y_out(kNeq * kNsys), p_out(kNsys);
+    OPSPLIT_OK(opsplit_ode_get_state_device(b, y_out.p, l));
+    OPSPLIT_OK(opsplit_ode_get_parameters_device(b, p_out.p, l));
+    EXPECT_TRUE(same_bits(y_out.get(), y_want)) << "layout " << layout;
+    EXPECT_TRUE(same_bits(p_out.get(), parameters()));
+    // The other layout out of the same state: the transposes agree with the host's.
+    const int other = 1 - layout;
+    std::vector<double> y_host(kNeq * kNsys);
+    OPSPLIT_OK(opsplit_ode_get_state(b, y_host.data(), static_cast<opsplit_ode_layout>(other)));
+    OPSPLIT_OK(opsplit_ode_get_state_device(b, y_out.p, static_cast<opsplit_ode_layout>(other)));
+    EXPECT_TRUE(same_bits(y_out.get(), y_host));
+    DeviceArray<int> result(kNsys);
+    DeviceArray<int64_t> accepted(kNsys), rejected(kNsys), rhs(kNsys), jacobian(kNsys);
+    OPSPLIT_OK(opsplit_ode_get_results_device(b, result.p, accepted.p, rejected.p, rhs.p, jacobian.p));
+    EXPECT_EQ(result.get(), want.result);
+    EXPECT_EQ(accepted.get(), want.accepted);
+    EXPECT_EQ(rejected.get(), want.rejected);
+    EXPECT_EQ(rhs.get(), want.rhs);
+    EXPECT_EQ(jacobian.get(), want.jacobian);
+    OPSPLIT_OK(opsplit_ode_get_results_device(b, nullptr, nullptr, nullptr, nullptr, nullptr));  // any may be NULL
+  }
+}
+
+TEST(DeviceOde, AWrappedStateIsIntegratedInPlace) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  Results want;
+  const std::vector<double> y_want = host_run(ctx, OPSPLIT_ODE_SOA, want);
+  DeviceArray<double> y(kNeq * kNsys), p(kNsys);
+  y.put(states(OPSPLIT_ODE_SOA));
+  p.put(parameters());
+  {
+    Batch b(ctx);
+    OPSPLIT_OK(opsplit_ode_wrap_state_device(b, y.p));
+    OPSPLIT_OK(opsplit_ode_wrap_parameters_device(b, p.p));
+    OPSPLIT_OK(opsplit_ode_integrate(b, 0.0, 5.0));
+    OPSPLIT_OK(opsplit_ode_integrate(b, 5.0, 10.0));
+    EXPECT_TRUE(same_bits(y.get(), y_want));  // the host's array itself holds the result
+    // The host forms read and write the wrapped array.
+    std::vector<double> seen(kNeq * kNsys);
+    OPSPLIT_OK(opsplit_ode_get_state(b, seen.data(), OPSPLIT_ODE_SOA));
+    EXPECT_TRUE(same_bits(seen, y_want));
+    OPSPLIT_OK(opsplit_ode_set_state(b, states(OPSPLIT_ODE_SOA).data(), OPSPLIT_ODE_SOA));
+    EXPECT_TRUE(same_bits(y.get(), states(OPSPLIT_ODE_SOA)));
+    // Setting the wrapped array from itself is no copy and changes nothing.
+    OPSPLIT_OK(opsplit_ode_set_state_device(b, y.p, OPSPLIT_ODE_SOA));
+    EXPECT_TRUE(same_bits(y.get(), states(OPSPLIT_ODE_SOA)));
+  }  // destroyed while wrapped: the arrays are the host's (a double free would show under memcheck)
+  EXPECT_TRUE(same_bits(y.get(), states(OPSPLIT_ODE_SOA)));
+  EXPECT_TRUE(same_bits(p.get(), parameters()));
+}
+
+TEST(DeviceOde, UnwrappingKeepsTheValuesInTheBatchsOwnStorage) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  Batch b(ctx);
+  const std::vector<double> y0 = states(OPSPLIT_ODE_SOA);
+  {
+    DeviceArray<double> y(kNeq * kNsys), p(kNsys);
+    y.put(y0);
+    p.put(parameters());
+    OPSPLIT_OK(opsplit_ode_wrap_state_device(b, y.p));
+    OPSPLIT_OK(opsplit_ode_wrap_parameters_device(b, p.p));
+    OPSPLIT_OK(opsplit_ode_wrap_state_device(b, nullptr));
+    OPSPLIT_OK(opsplit_ode_wrap_parameters_device(b, nullptr));
+    OPSPLIT_OK(opsplit_ode_wrap_state_device(b, nullptr));  // not wrapped: nothing to do
+  }  // the host frees its arrays
+  std::vector<double> seen(kNeq * kNsys), p_seen(kNsys);
+  OPSPLIT_OK(opsplit_ode_get_state(b, seen.data(), OPSPLIT_ODE_SOA));
+  OPSPLIT_OK(opsplit_ode_get_parameters(b, p_seen.data(), OPSPLIT_ODE_SOA));
+  EXPECT_TRUE(same_bits(seen, y0));
+  EXPECT_TRUE(same_bits(p_seen, parameters()));
+  OPSPLIT_OK(opsplit_ode_integrate(b, 0.0, 1.0));
+}
+
+int cancel_at_once(double, const char*, void*) { return 1; }
+
+TEST(DeviceOde, AWrappedArrayKeepsFailedAndCancelledSystemsAtT0) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  Batch b(ctx);
+  std::vector<double> y0 = states(OPSPLIT_ODE_SOA);
+  y0[1 * kNsys + 17] = std::nan("");  // system 17 cannot run
+  DeviceArray<double> y(kNeq * kNsys), p(kNsys);
+  y.put(y0);
+  p.put(parameters());
+  OPSPLIT_OK(opsplit_ode_wrap_state_device(b, y.p));
+  OPSPLIT_OK(opsplit_ode_wrap_parameters_device(b, p.p));
+  expect_refused(opsplit_ode_integrate(b, 0.0, 1.0), OPSPLIT_ERROR_NUMERICAL, "1 of 1000 systems failed");
+  const std::vector<double> after = y.get();
+  for (int e = 0; e < kNeq; ++e) EXPECT_TRUE(same_bits(std::vector<double>{after[e * kNsys + 17]}, {y0[e * kNsys + 17]}));
+  EXPECT_NE(after[16], y0[16]);
+  int result = 0;
+  OPSPLIT_OK(opsplit_ode_get_results(b, nullptr, nullptr, nullptr, nullptr, nullptr));
+  DeviceArray<int> codes(kNsys);
+  OPSPLIT_OK(opsplit_ode_get_results_device(b, codes.p, nullptr, nullptr, nullptr, nullptr));
+  result = codes.get()[17];
+  EXPECT_EQ(result, OPSPLIT_ODE_NONFINITE);
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, cancel_at_once, nullptr));
+  expect_refused(opsplit_ode_integrate(b, 1.0, 2.0), OPSPLIT_ERROR_CANCELLED, "every state is at t0");
+  EXPECT_TRUE(same_bits(y.get(), after));
+  EXPECT_EQ(codes.get()[17], OPSPLIT_ODE_NONFINITE);  // (the device array is the test's own)
+  std::vector<int> kept(kNsys);
+  OPSPLIT_OK(opsplit_ode_get_results(b, kept.data(), nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(kept[17], OPSPLIT_ODE_NONFINITE);  // a cancelled call keeps the last call's results
+  EXPECT_EQ(kept[16], OPSPLIT_ODE_OK);
+  OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, nullptr, nullptr));
+}
+
+// ---- ordering --------------------------------------------------------------------------
+
+// Waits about `cycles` clock cycles, then writes value into every element: work the
+// host launched that opsplit must wait for.
+__global__ void late_fill(double* a, int64_t n, double value, long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    a[i] = value;
+}
+
+__global__ void scale(double* a, int64_t n, double by) {
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    a[i] *= by;
+}
+
+TEST(DeviceOrder, WithoutAStreamTheCallFollowsTheLegacyDefaultStream) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  const int64_t n = 8 * 8 * 8;
+  test::Field f(ctx, 8, 8, 8, 1);
+  DeviceArray<double> a(n), b(n);
+  late_fill<<<4, 128>>>(a.p, n, 3.0, 200000000LL);  // ~0.1 s on the legacy default stream
+  OPSPLIT_OK(opsplit_field_upload_device(f, a.p, OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_field_download_device(f, b.p, OPSPLIT_LAYOUT_PLANAR));
+  scale<<<4, 128>>>(b.p, n, 2.0);  // the host's next work sees the download
+  EXPECT_EQ(b.get(), std::vector<double>(n, 6.0));
+}
+
+TEST(DeviceOrder, WithTheHostsStreamNothingWaitsInBetween) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  cudaStream_t stream = nullptr;
+  CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  OPSPLIT_OK(opsplit_context_set_cuda_stream(ctx, stream));
+  {
+    Results want;
+    const std::vector<double> y_want = host_run(ctx, OPSPLIT_ODE_SOA, want);
+    Batch b(ctx);
+    DeviceArray<double> y(kNeq * kNsys), p(kNsys), out(kNeq * kNsys);
+    CUDA_OK(cudaMemsetAsync(y.p, 0, kNeq * kNsys * sizeof(double), stream));
+    late_fill<<<4, 128, 0, stream>>>(p.p, kNsys, 0.0, 100000000LL);
+    const std::vector<double> y0 = states(OPSPLIT_ODE_SOA), p0 = parameters();
+    CUDA_OK(cudaMemcpyAsync(y.p, y0.data(), y0.size() * sizeof(double), cudaMemcpyHostToDevice, stream));
+    CUDA_OK(cudaMemcpyAsync(p.p, p0.data(), p0.size() * sizeof(double), cudaMemcpyHostToDevice, stream));
+    OPSPLIT_OK(opsplit_ode_set_state_device(b, y.p, OPSPLIT_ODE_SOA));
+    OPSPLIT_OK(opsplit_ode_set_parameters_device(b, p.p, OPSPLIT_ODE_SOA));
+    OPSPLIT_OK(opsplit_ode_integrate(b, 0.0, 5.0));
+    OPSPLIT_OK(opsplit_ode_integrate(b, 5.0, 10.0));
+    OPSPLIT_OK(opsplit_ode_get_state_device(b, out.p, OPSPLIT_ODE_SOA));
+    scale<<<8, 128, 0, stream>>>(out.p, kNeq * kNsys, 1.0);
+    CUDA_OK(cudaStreamSynchronize(stream));
+    EXPECT_TRUE(same_bits(out.get(), y_want));
+  }
+  OPSPLIT_OK(opsplit_context_set_cuda_stream(ctx, nullptr));
+  CUDA_OK(cudaStreamDestroy(stream));
+}
+
+// ---- misuse ----------------------------------------------------------------------------
+
+// Each misuse gives INVALID_ARGUMENT naming what was found; the field and batch work after.
+TEST(DeviceMisuse, EveryWrongPointerIsRefusedAndNothingBreaks) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  const int64_t n = 4 * 4 * 4;
+  test::Field f(ctx, 4, 4, 4, 1);
+  Batch b(ctx);
+  const size_t state_bytes = kNeq * kNsys * sizeof(double);
+  std::vector<double> on_heap(kNeq * kNsys, 1.0);
+  double on_stack[4 * 4 * 4] = {};
+  expect_refused(opsplit_field_upload_device(f, on_heap.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                 "device is host memory");
+  expect_refused(opsplit_field_download_device(f, on_stack, OPSPLIT_LAYOUT_PLANAR), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                 "device is host memory");
+  expect_refused(opsplit_ode_wrap_state_device(b, on_heap.data()), OPSPLIT_ERROR_INVALID_ARGUMENT, "y is host memory");
+  double* pinned = nullptr;
+  CUDA_OK(cudaMallocHost(&pinned, state_bytes));
+  expect_refused(opsplit_ode_set_state_device(b, pinned, OPSPLIT_ODE_SOA), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                 "y is page-locked host memory");
+  CUDA_OK(cudaFreeHost(pinned));
+  {
+    DeviceArray<double> short_by_one(kNeq * kNsys, state_bytes - sizeof(double));
+    expect_refused(opsplit_ode_set_state_device(b, short_by_one.p, OPSPLIT_ODE_AOS), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "ends " + std::to_string(state_bytes - 8) + " bytes after it; " + std::to_string(state_bytes) +
+                       " bytes are needed");
+    expect_refused(opsplit_ode_wrap_state_device(b, short_by_one.p), OPSPLIT_ERROR_INVALID_ARGUMENT, "bytes are needed");
+    DeviceArray<double> exact(kNeq * kNsys);
+    expect_refused(opsplit_ode_get_state_device(b, exact.p + 1, OPSPLIT_ODE_SOA), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "bytes are needed");  // an interior pointer, one element short
+    expect_refused(opsplit_ode_get_state_device(b, reinterpret_cast<double*>(reinterpret_cast<char*>(exact.p) + 1),
+                                                OPSPLIT_ODE_SOA),
+                   OPSPLIT_ERROR_INVALID_ARGUMENT, "is not aligned to 8 bytes");
+    DeviceArray<int> few(kNsys / 2);
+    expect_refused(opsplit_ode_get_results_device(b, few.p, nullptr, nullptr, nullptr, nullptr),
+                   OPSPLIT_ERROR_INVALID_ARGUMENT, "result lies in an allocation");
+    // A device array given to the host forms.
+    expect_refused(opsplit_field_upload(f, exact.p, OPSPLIT_LAYOUT_PLANAR), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "is device memory, where a host array is expected");
+    expect_refused(opsplit_field_download(f, exact.p, OPSPLIT_LAYOUT_INTERLEAVED), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "is device memory");
+    expect_refused(opsplit_ode_set_state(b, exact.p, OPSPLIT_ODE_AOS), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "y is device memory");
+    expect_refused(opsplit_ode_get_state(b, exact.p, OPSPLIT_ODE_AOS), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "y is device memory");
+    expect_refused(opsplit_ode_get_state(b, exact.p, OPSPLIT_ODE_SOA), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "y is device memory");
+    expect_refused(opsplit_ode_get_results(b, reinterpret_cast<int*>(exact.p), nullptr, nullptr, nullptr, nullptr),
+                   OPSPLIT_ERROR_INVALID_ARGUMENT, "is device memory");
+    opsplit_ca life = nullptr;
+    OPSPLIT_OK(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, 8, 8, &life));
+    expect_refused(opsplit_ca_set_cells(life, reinterpret_cast<uint8_t*>(exact.p), OPSPLIT_CA_ROW_MAJOR),
+                   OPSPLIT_ERROR_INVALID_ARGUMENT, "cells is device memory");
+    expect_refused(opsplit_ca_get_cells(life, reinterpret_cast<uint8_t*>(exact.p), OPSPLIT_CA_ROW_MAJOR),
+                   OPSPLIT_ERROR_INVALID_ARGUMENT, "cells is device memory");
+    OPSPLIT_OK(opsplit_ca_destroy(&life));
+  }
+  double* freed = nullptr;
+  CUDA_OK(cudaMalloc(&freed, state_bytes));
+  CUDA_OK(cudaFree(freed));
+  expect_refused(opsplit_ode_set_state_device(b, freed, OPSPLIT_ODE_SOA), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                 "y is host memory");
+  // Accepted: managed memory, and a cudaMallocAsync array of the right size (a short one refused).
+  double* managed = nullptr;
+  CUDA_OK(cudaMallocManaged(&managed, state_bytes));
+  const std::vector<double> y0 = states(OPSPLIT_ODE_SOA);
+  std::memcpy(managed, y0.data(), state_bytes);
+  OPSPLIT_OK(opsplit_ode_set_state_device(b, managed, OPSPLIT_ODE_SOA));
+  CUDA_OK(cudaFree(managed));
+  double* pooled = nullptr;
+  CUDA_OK(cudaMallocAsync(&pooled, state_bytes, 0));
+  CUDA_OK(cudaStreamSynchronize(0));
+  OPSPLIT_OK(opsplit_ode_get_state_device(b, pooled, OPSPLIT_ODE_SOA));
+  double* pooled_short = nullptr;
+  CUDA_OK(cudaMallocAsync(&pooled_short, state_bytes / 2, 0));
+  CUDA_OK(cudaStreamSynchronize(0));
+  expect_refused(opsplit_ode_get_state_device(b, pooled_short, OPSPLIT_ODE_SOA), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                 "bytes are needed");
+  std::vector<double> back(kNeq * kNsys);
+  CUDA_OK(cudaMemcpy(back.data(), pooled, state_bytes, cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(same_bits(back, y0));
+  CUDA_OK(cudaFreeAsync(pooled, 0));
+  CUDA_OK(cudaFreeAsync(pooled_short, 0));
+  CUDA_OK(cudaStreamSynchronize(0));
+  // Memory of another CUDA context on the same GPU (what an OpenACC runtime may make).
+  CUcontext mine = nullptr, other = nullptr;
+  ASSERT_EQ(cuCtxGetCurrent(&mine), CUDA_SUCCESS);
+  CUdevice dev = 0;
+  ASSERT_EQ(cuCtxGetDevice(&dev), CUDA_SUCCESS);
+  CUctxCreateParams params{};
+  if (cuCtxCreate(&other, &params, 0, dev) == CUDA_SUCCESS) {
+    CUdeviceptr foreign = 0;
+    ASSERT_EQ(cuMemAlloc(&foreign, state_bytes), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxSetCurrent(mine), CUDA_SUCCESS);
+    expect_refused(opsplit_ode_set_state_device(b, reinterpret_cast<double*>(foreign), OPSPLIT_ODE_SOA),
+                   OPSPLIT_ERROR_INVALID_ARGUMENT, "another CUDA context");
+    ASSERT_EQ(cuCtxSetCurrent(other), CUDA_SUCCESS);
+    cuMemFree(foreign);
+    ASSERT_EQ(cuCtxSetCurrent(mine), CUDA_SUCCESS);
+    cuCtxDestroy(other);
+  } else {
+    ADD_FAILURE() << "cuCtxCreate failed: the other-context case was not checked";
+  }
+  // Everything still works.
+  std::vector<double> fv(n, 2.0), fo(n);
+  OPSPLIT_OK(opsplit_field_upload(f, fv.data(), OPSPLIT_LAYOUT_PLANAR));
+  OPSPLIT_OK(opsplit_field_download(f, fo.data(), OPSPLIT_LAYOUT_PLANAR));
+  EXPECT_EQ(fo, fv);
+  OPSPLIT_OK(opsplit_ode_set_parameters(b, parameters().data(), OPSPLIT_ODE_SOA));
+  OPSPLIT_OK(opsplit_ode_integrate(b, 0.0, 1.0));
+}
+
+}  // namespace
