@@ -87,6 +87,22 @@ module opsplit_automata
       integer(c_int) :: status
     end function opsplit_ca_get_cells
 
+    function opsplit_ca_set_cells_device(ca, cells, order) bind(C, name="opsplit_ca_set_cells_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ca
+      type(c_ptr), value :: cells
+      integer(c_int), value :: order
+      integer(c_int) :: status
+    end function opsplit_ca_set_cells_device
+
+    function opsplit_ca_get_cells_device(ca, cells, order) bind(C, name="opsplit_ca_get_cells_device") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: ca
+      type(c_ptr), value :: cells
+      integer(c_int), value :: order
+      integer(c_int) :: status
+    end function opsplit_ca_get_cells_device
+
     ! rle: a NUL-terminated string; row and col 0-based.
     function opsplit_ca_place_rle(ca, rle, row, col) bind(C, name="opsplit_ca_place_rle") result(status)
       import :: c_int, c_int64_t, c_ptr, c_char
@@ -250,6 +266,8 @@ module opsplit_automata
     procedure :: set_rule => ca_set_rule
     procedure :: set_cells => ca_set_cells
     procedure :: get_cells => ca_get_cells
+    procedure :: set_cells_device => ca_set_cells_device
+    procedure :: get_cells_device => ca_get_cells_device
     procedure :: place_rle => ca_place_rle
     procedure :: load_rle => ca_load_rle
     procedure, private :: ca_step_i4
@@ -278,7 +296,7 @@ module opsplit_automata
              ca_get_cells, ca_transfer, ca_place_rle, ca_load_rle, ca_step_i4, ca_step_i8, ca_steps, ca_population, ca_created, &
              ca_c_handle, ca_set_substate, ca_get_substate, ca_substate_transfer, ca_load_substate, ca_set_parameter, &
              ca_get_parameter, ca_load_parameters, ca_add_vent, ca_load_vents, ca_run_until, ca_get_time, &
-             ca_get_volumes, ca_set_cells_computed
+             ca_get_volumes, ca_set_cells_computed, ca_set_cells_device, ca_get_cells_device
 
 contains
 
@@ -384,6 +402,22 @@ contains
     integer, intent(out), optional :: stat
     call ca_transfer(this, 'get_cells', c_loc(cells), shape(cells, kind=c_int64_t), .false., stat)
   end subroutine ca_get_cells
+
+  !> set_cells and get_cells from and to the host's device array cells(rows, cols) of
+  !> integer(c_int8_t), given as its address (docs/API.md, "Hosts on the GPU").
+  subroutine ca_set_cells_device(this, cells, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    type(c_ptr), intent(in) :: cells
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_set_cells_device(this%handle, cells, OPSPLIT_CA_COLUMN_MAJOR), stat)
+  end subroutine ca_set_cells_device
+
+  subroutine ca_get_cells_device(this, cells, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    type(c_ptr), intent(in) :: cells
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_get_cells_device(this%handle, cells, OPSPLIT_CA_COLUMN_MAJOR), stat)
+  end subroutine ca_get_cells_device
 
   subroutine ca_transfer(this, who, cells, cells_shape, set, stat)
     class(opsplit_ca_t), intent(in) :: this

@@ -111,6 +111,24 @@ module opsplit_lattices
       integer(c_int) :: status
     end function opsplit_pcpd_set_lattice
 
+    function opsplit_pcpd_get_lattice_device(pcpd, replica, sites) bind(C, name="opsplit_pcpd_get_lattice_device") &
+        result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: pcpd
+      integer(c_int64_t), value :: replica
+      type(c_ptr), value :: sites
+      integer(c_int) :: status
+    end function opsplit_pcpd_get_lattice_device
+
+    function opsplit_pcpd_set_lattice_device(pcpd, replica, sites) bind(C, name="opsplit_pcpd_set_lattice_device") &
+        result(status)
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: pcpd
+      integer(c_int64_t), value :: replica
+      type(c_ptr), value :: sites
+      integer(c_int) :: status
+    end function opsplit_pcpd_set_lattice_device
+
     function opsplit_pcpd_get_replicas(pcpd, first, count) bind(C, name="opsplit_pcpd_get_replicas") result(status)
       import :: c_int, c_int64_t, c_ptr
       type(c_ptr), value :: pcpd
@@ -142,6 +160,8 @@ module opsplit_lattices
     procedure :: get_series => pcpd_get_series
     procedure :: get_lattice => pcpd_get_lattice
     procedure :: set_lattice => pcpd_set_lattice
+    procedure :: get_lattice_device => pcpd_get_lattice_device
+    procedure :: set_lattice_device => pcpd_set_lattice_device
     procedure :: replicas => pcpd_replicas
     procedure :: adopt => pcpd_adopt
     procedure :: created => pcpd_created
@@ -152,7 +172,8 @@ module opsplit_lattices
   private :: pcpd_create_i4, pcpd_create_i8, pcpd_destroy, pcpd_set_probabilities, pcpd_initialize_i4, &
              pcpd_initialize_i8, &
              pcpd_set_points_per_decade, pcpd_run, pcpd_time, pcpd_series_length, pcpd_get_series, pcpd_get_lattice, &
-             pcpd_set_lattice, pcpd_lattice_size, pcpd_created, pcpd_c_handle, pcpd_replicas, pcpd_adopt
+             pcpd_set_lattice, pcpd_lattice_size, pcpd_created, pcpd_c_handle, pcpd_replicas, pcpd_adopt, &
+             pcpd_get_lattice_device, pcpd_set_lattice_device
 
 contains
 
@@ -301,6 +322,24 @@ contains
     if (.not. pcpd_lattice_size(this, 'set_lattice', size(sites, kind=c_int64_t), stat)) return
     call finish(opsplit_pcpd_set_lattice(this%handle, int(replica, c_int64_t) - 1, c_loc(sites)), stat)
   end subroutine pcpd_set_lattice
+
+  !> get_lattice and set_lattice from and to the host's device array of L integer(c_int8_t)
+  !> sites, given as its address; replica is 1-based (docs/API.md, "Hosts on the GPU").
+  subroutine pcpd_get_lattice_device(this, replica, sites, stat)
+    class(opsplit_pcpd_t), intent(in) :: this
+    integer, intent(in) :: replica
+    type(c_ptr), intent(in) :: sites
+    integer, intent(out), optional :: stat
+    call finish(opsplit_pcpd_get_lattice_device(this%handle, int(replica, c_int64_t) - 1, sites), stat)
+  end subroutine pcpd_get_lattice_device
+
+  subroutine pcpd_set_lattice_device(this, replica, sites, stat)
+    class(opsplit_pcpd_t), intent(inout) :: this
+    integer, intent(in) :: replica
+    type(c_ptr), intent(in) :: sites
+    integer, intent(out), optional :: stat
+    call finish(opsplit_pcpd_set_lattice_device(this%handle, int(replica, c_int64_t) - 1, sites), stat)
+  end subroutine pcpd_set_lattice_device
 
   !> The replicas this process holds, 1-based: first .. first + count - 1 (all of them,
   !> unless the ensemble is spread over MPI processes: module opsplit_mpi).

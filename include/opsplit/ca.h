@@ -85,6 +85,12 @@ OPSPLIT_API opsplit_status opsplit_ca_set_rule(opsplit_ca ca, const char* rule);
 /* All rows x cols cells. */
 OPSPLIT_API opsplit_status opsplit_ca_set_cells(opsplit_ca ca, const uint8_t* cells, opsplit_ca_order order);
 OPSPLIT_API opsplit_status opsplit_ca_get_cells(opsplit_ca ca, uint8_t* cells, opsplit_ca_order order);
+/* The same from and to the host's device memory (rows*cols bytes on the context's GPU;
+ * a CUDA context only), with the checks, the stream order and the errors of the other
+ * _device forms (opsplit_field_upload_device; docs/API.md, "Hosts on the GPU"). A
+ * distributed grid takes its own block, as set_cells does. */
+OPSPLIT_API opsplit_status opsplit_ca_set_cells_device(opsplit_ca ca, const uint8_t* cells, opsplit_ca_order order);
+OPSPLIT_API opsplit_status opsplit_ca_get_cells_device(opsplit_ca ca, uint8_t* cells, opsplit_ca_order order);
 /* A pattern in run-length encoding (LifeWiki's RLE: "x = 3, y = 3, rule = B3/S23" then
  * runs of b, o, $ ending in !; # lines are comments) written over the cells of its
  * x by y box with the box's top-left cell at (row, col), 0-based; the other cells are

@@ -105,6 +105,12 @@ OPSPLIT_API opsplit_status opsplit_pcpd_get_series(opsplit_pcpd pcpd, opsplit_pc
  * series' first point again (a start of the caller's), later the series is kept. */
 OPSPLIT_API opsplit_status opsplit_pcpd_get_lattice(opsplit_pcpd pcpd, int64_t replica, uint8_t* sites);
 OPSPLIT_API opsplit_status opsplit_pcpd_set_lattice(opsplit_pcpd pcpd, int64_t replica, const uint8_t* sites);
+/* The same from and to the host's device memory (L bytes on the context's GPU; a CUDA
+ * context only), with the checks, the stream order and the errors of the other _device
+ * forms (opsplit_field_upload_device; docs/API.md, "Hosts on the GPU"). A set at time 0
+ * takes the series' first point, as set_lattice does, and so finishes before it returns. */
+OPSPLIT_API opsplit_status opsplit_pcpd_get_lattice_device(opsplit_pcpd pcpd, int64_t replica, uint8_t* sites);
+OPSPLIT_API opsplit_status opsplit_pcpd_set_lattice_device(opsplit_pcpd pcpd, int64_t replica, const uint8_t* sites);
 
 /* The replicas this process holds: all of them (first 0), or its share of a distributed
  * ensemble (opsplit/mpi.h), whose get_lattice and set_lattice take these indices. */

@@ -33,6 +33,27 @@ OPSPLIT_HD uint64_t cell_bit(const uint64_t* row, int64_t col) {
   return (row[col / kBitsPerWord] >> (col % kBitsPerWord)) & 1u;
 }
 
+// A host's cells (one byte each, nonzero alive, row- or column-major) and the words
+// they pack into: word w of row r, and its cells back (0 or 1). The CPU's packing and
+// the CUDA kernels of the _device forms both go through these.
+OPSPLIT_HD int64_t cell_index(int64_t r, int64_t c, int64_t rows, int64_t cols, bool column_major) {
+  return column_major ? c * rows + r : r * cols + c;
+}
+OPSPLIT_HD uint64_t packed_word(const uint8_t* cells, int64_t rows, int64_t cols, bool column_major, int64_t r,
+                                int64_t w) {
+  uint64_t word = 0;
+  const int64_t c0 = w * kBitsPerWord, c1 = c0 + kBitsPerWord < cols ? c0 + kBitsPerWord : cols;
+  for (int64_t c = c0; c < c1; ++c)
+    if (cells[cell_index(r, c, rows, cols, column_major)] != 0) word |= uint64_t(1) << (c - c0);
+  return word;
+}
+OPSPLIT_HD void unpacked_word(uint64_t word, int64_t rows, int64_t cols, bool column_major, int64_t r, int64_t w,
+                              uint8_t* cells) {
+  const int64_t c0 = w * kBitsPerWord, c1 = c0 + kBitsPerWord < cols ? c0 + kBitsPerWord : cols;
+  for (int64_t c = c0; c < c1; ++c)
+    cells[cell_index(r, c, rows, cols, column_major)] = static_cast<uint8_t>((word >> (c - c0)) & 1u);
+}
+
 // What lies past a row's end: dead cells, the row's other end (a torus), or a ghost word
 // beside the row holding a neighbouring process's cells (row[-1] west, row[nwords] east;
 // an east ghost needs the row's last word full: cols a multiple of 64).

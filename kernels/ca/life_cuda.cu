@@ -114,6 +114,24 @@ __global__ void life_scatter_kernel(const uint64_t* __restrict__ from, uint64_t*
     words[first + k * step] = from[k];
 }
 
+// One word a thread: a host's byte cells into the words and back (the _device forms).
+__global__ void life_pack_cells_kernel(const uint8_t* __restrict__ cells, int64_t rows, int64_t cols,
+                                       bool column_major, uint64_t* __restrict__ words, int64_t first, int64_t stride) {
+  const int64_t nwords = words_per_row(cols);
+  for (int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < rows * nwords;
+       k += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    words[first + k / nwords * stride + k % nwords] = packed_word(cells, rows, cols, column_major, k / nwords, k % nwords);
+}
+
+__global__ void life_unpack_cells_kernel(const uint64_t* __restrict__ words, int64_t first, int64_t stride, int64_t rows,
+                                         int64_t cols, bool column_major, uint8_t* __restrict__ cells) {
+  const int64_t nwords = words_per_row(cols);
+  for (int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < rows * nwords;
+       k += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    unpacked_word(words[first + k / nwords * stride + k % nwords], rows, cols, column_major, k / nwords, k % nwords,
+                  cells);
+}
+
 unsigned blocks_for(int64_t items) {
   return static_cast<unsigned>(std::min<int64_t>((items + kThreads - 1) / kThreads, 1 << 20));
 }
@@ -176,9 +194,26 @@ int64_t live_cells_cuda(Context& ctx, const uint64_t* words, int64_t nwords, uns
 
 }  // namespace
 
+void life_pack_cells_cuda(Context& ctx, const uint8_t* cells, int64_t rows, int64_t cols, bool column_major,
+                          uint64_t* words, int64_t first, int64_t stride) {
+  life_pack_cells_kernel<<<blocks_for(rows * words_per_row(cols)), kThreads, 0,
+                           static_cast<cudaStream_t>(ctx.device().stream())>>>(cells, rows, cols, column_major, words,
+                                                                                first, stride);
+  cuda::check_launch("life_pack_cells_kernel");
+}
+
+void life_unpack_cells_cuda(Context& ctx, const uint64_t* words, int64_t first, int64_t stride, int64_t rows,
+                            int64_t cols, bool column_major, uint8_t* cells) {
+  life_unpack_cells_kernel<<<blocks_for(rows * words_per_row(cols)), kThreads, 0,
+                             static_cast<cudaStream_t>(ctx.device().stream())>>>(words, first, stride, rows, cols,
+                                                                                  column_major, cells);
+  cuda::check_launch("life_unpack_cells_kernel");
+}
+
 const LifeLaunchers& life_cuda_launchers() {
   static const LifeLaunchers table{life_generations_per_pass, life_generations_cuda, live_cells_cuda,
-                                   life_block_generation_cuda, life_gather_cuda, life_scatter_cuda};
+                                   life_block_generation_cuda, life_gather_cuda, life_scatter_cuda,
+                                   life_pack_cells_cuda, life_unpack_cells_cuda};
   return table;
 }
 

@@ -112,6 +112,20 @@ constexpr int kWordBits = 8 * sizeof(Word);
 template <class Word>
 constexpr int kMovesPerStep = kParts * kWordBits<Word>;
 constexpr int kMinPartWords = 4;  // a part's step touches words w-1 .. w+2
+
+// A replica's sites (bytes, nonzero occupied) and its stored form: MULTISPIN's word w
+// of W holds site w + b W in bit b; EXACT stores the sites as 0/1 bytes. The CPU's
+// copies and the CUDA kernels of the _device forms both go through these.
+template <class Word>
+OPSPLIT_HD Word packed_sites(const uint8_t* sites, uint64_t W, uint64_t w) {
+  Word x = 0;
+  for (int b = 0; b < kWordBits<Word>; ++b) x |= static_cast<Word>(sites[w + b * W] != 0) << b;
+  return x;
+}
+template <class Word>
+OPSPLIT_HD void unpacked_sites(Word x, uint64_t W, uint64_t w, uint8_t* sites) {
+  for (int b = 0; b < kWordBits<Word>; ++b) sites[w + b * W] = static_cast<uint8_t>((x >> b) & 1u);
+}
 constexpr int kMaxDiffusionWords = 8;  // d = k / 2^n with n <= 8
 
 // What a MULTISPIN step needs of d and p: d = diffusion_bits / 2^diffusion_words, built

@@ -150,6 +150,45 @@ void multispin_counts_cuda(Context& ctx, const Word* words, uint64_t W, uint64_t
   ctx.device().copy_to_host(counts, device_counts, 2 * replicas * sizeof(int64_t));
 }
 
+// One thread a stored word (MULTISPIN) or site (EXACT): a replica's sites into its
+// stored form and back (the _device forms).
+template <class Word>
+__global__ void store_sites_kernel(const uint8_t* __restrict__ sites, uint64_t W, Word* __restrict__ words) {
+  for (uint64_t w = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; w < W; w += uint64_t(gridDim.x) * blockDim.x)
+    words[w] = packed_sites<Word>(sites, W, w);
+}
+template <class Word>
+__global__ void load_sites_kernel(const Word* __restrict__ words, uint64_t W, uint8_t* __restrict__ sites) {
+  for (uint64_t w = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; w < W; w += uint64_t(gridDim.x) * blockDim.x)
+    unpacked_sites(words[w], W, w, sites);
+}
+__global__ void store_exact_sites_kernel(const uint8_t* __restrict__ sites, uint64_t L, uint8_t* __restrict__ stored) {
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < L; i += uint64_t(gridDim.x) * blockDim.x)
+    stored[i] = sites[i] != 0;
+}
+
+unsigned site_blocks(uint64_t items) { return static_cast<unsigned>(std::min<uint64_t>((items + 255) / 256, 65535)); }
+
+void store_sites_cuda(Context& ctx, const uint8_t* sites, uint64_t L, int word_bits, uint8_t* stored) {
+  if (word_bits == 64)
+    store_sites_kernel<<<site_blocks(L / 64), 256, 0, stream_of(ctx)>>>(sites, L / 64, reinterpret_cast<uint64_t*>(stored));
+  else if (word_bits == 32)
+    store_sites_kernel<<<site_blocks(L / 32), 256, 0, stream_of(ctx)>>>(sites, L / 32, reinterpret_cast<uint32_t*>(stored));
+  else
+    store_exact_sites_kernel<<<site_blocks(L), 256, 0, stream_of(ctx)>>>(sites, L, stored);
+  cuda::check_launch("store_sites_kernel");
+}
+
+void load_sites_cuda(Context& ctx, const uint8_t* stored, uint64_t L, int word_bits, uint8_t* sites) {
+  if (word_bits == 64)
+    load_sites_kernel<<<site_blocks(L / 64), 256, 0, stream_of(ctx)>>>(reinterpret_cast<const uint64_t*>(stored), L / 64, sites);
+  else if (word_bits == 32)
+    load_sites_kernel<<<site_blocks(L / 32), 256, 0, stream_of(ctx)>>>(reinterpret_cast<const uint32_t*>(stored), L / 32, sites);
+  else
+    ctx.device().copy_on_device(sites, stored, L);
+  cuda::check_launch("load_sites_kernel");
+}
+
 }  // namespace
 
 const Launchers& cuda_launchers() {
@@ -157,7 +196,9 @@ const Launchers& cuda_launchers() {
                                exact_counts_cuda,
                                {multispin_steps_cuda<uint64_t>, multispin_counts_cuda<uint64_t>},
                                {multispin_steps_cuda<uint32_t>, multispin_counts_cuda<uint32_t>},
-                               multispin_fits_cuda};
+                               multispin_fits_cuda,
+                               store_sites_cuda,
+                               load_sites_cuda};
   return table;
 }
 

@@ -1,5 +1,6 @@
 // C entry points of CA grids.
 #include "api/guard.hpp"
+#include "core/device_array.hpp"
 #include "ca/ca.hpp"
 #include "core/group.hpp"
 #include "core/hash.hpp"
@@ -113,6 +114,20 @@ OPSPLIT_API opsplit_status opsplit_ca_set_cells(opsplit_ca ca, const uint8_t* ce
 
 OPSPLIT_API opsplit_status opsplit_ca_get_cells(opsplit_ca ca, uint8_t* cells, opsplit_ca_order order) {
   return api_guard(__func__, [&] { ca_arg(ca).get_cells(cells, enum_value(order)); });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_set_cells_device(opsplit_ca ca, const uint8_t* cells, opsplit_ca_order order) {
+  return api_guard(__func__, [&] {
+    opsplit_ca_s& g = ca_arg(ca);
+    in_host_order(g.context(), [&] { g.set_cells_device(cells, enum_value(order)); });
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_get_cells_device(opsplit_ca ca, uint8_t* cells, opsplit_ca_order order) {
+  return api_guard(__func__, [&] {
+    const opsplit_ca_s& g = ca_arg(ca);
+    in_host_order(g.context(), [&] { g.get_cells_device(cells, enum_value(order)); });
+  });
 }
 
 OPSPLIT_API opsplit_status opsplit_ca_place_rle(opsplit_ca ca, const char* rle, int64_t row, int64_t col) {

@@ -1,5 +1,6 @@
 // C entry points of PCPD ensembles.
 #include "api/guard.hpp"
+#include "core/device_array.hpp"
 #include "pcpd/pcpd.hpp"
 
 using namespace opsplit;
@@ -109,6 +110,20 @@ OPSPLIT_API opsplit_status opsplit_pcpd_get_lattice(opsplit_pcpd pcpd, int64_t r
 
 OPSPLIT_API opsplit_status opsplit_pcpd_set_lattice(opsplit_pcpd pcpd, int64_t replica, const uint8_t* sites) {
   return api_guard(__func__, [&] { pcpd_arg(pcpd).set_lattice(replica, sites); });
+}
+
+OPSPLIT_API opsplit_status opsplit_pcpd_get_lattice_device(opsplit_pcpd pcpd, int64_t replica, uint8_t* sites) {
+  return api_guard(__func__, [&] {
+    const auto& p = pcpd_arg(pcpd);
+    in_host_order(p.context(), [&] { p.get_lattice_device(replica, sites); });
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_pcpd_set_lattice_device(opsplit_pcpd pcpd, int64_t replica, const uint8_t* sites) {
+  return api_guard(__func__, [&] {
+    auto& p = pcpd_arg(pcpd);
+    in_host_order(p.context(), [&] { p.set_lattice_device(replica, sites); });
+  });
 }
 
 }  // extern "C"

@@ -126,6 +126,28 @@ void opsplit_ca_s::get_cells(uint8_t* cells, int order) const {
   ca::unpack_cells(words.data(), rows_, cols_, order == OPSPLIT_CA_COLUMN_MAJOR, cells);
 }
 
+// Where row r's first word is stored: row after row, or a block's rows between ghosts.
+void opsplit_ca_s::set_cells_device(const uint8_t* cells, int order) {
+  require_life("opsplit_ca_set_cells_device");
+  check_order(order);
+  check_device_array(context(), cells, cell_bytes(), 1, "cells", "opsplit_ca_set_cells");
+  const int64_t first = life_blocks_ ? life_blocks_->block.at(0, 0) : 0;
+  const int64_t stride = life_blocks_ ? life_blocks_->block.stride : nwords_;
+  if (life_blocks_) cells_.zero();  // ghosts of 0, as upload leaves them
+  ca::life_launchers(context()).pack_cells(context(), cells, rows_, cols_, order == OPSPLIT_CA_COLUMN_MAJOR,
+                                           cells_.as<uint64_t>(), first, stride);
+}
+
+void opsplit_ca_s::get_cells_device(uint8_t* cells, int order) const {
+  require_life("opsplit_ca_get_cells_device");
+  check_order(order);
+  check_device_array(context(), cells, cell_bytes(), 1, "cells", "opsplit_ca_get_cells");
+  const int64_t first = life_blocks_ ? life_blocks_->block.at(0, 0) : 0;
+  const int64_t stride = life_blocks_ ? life_blocks_->block.stride : nwords_;
+  ca::life_launchers(context()).unpack_cells(context(), cells_.as<const uint64_t>(), first, stride, rows_, cols_,
+                                             order == OPSPLIT_CA_COLUMN_MAJOR, cells);
+}
+
 void opsplit_ca_s::place_rle(const char* rle, int64_t row, int64_t col) {
   place_rle_text(attempt([&] {
                    require_life("opsplit_ca_place_rle");

@@ -29,6 +29,10 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   void set_rule(const char* rule);
   void set_cells(const uint8_t* cells, int order);
   void get_cells(uint8_t* cells, int order) const;
+  // The same from and to a host's device array of byte cells (checked here).
+  void set_cells_device(const uint8_t* cells, int order);
+  void get_cells_device(uint8_t* cells, int order) const;
+  size_t cell_bytes() const { return static_cast<size_t>(rows_) * static_cast<size_t>(cols_); }
   void place_rle(const char* rle, int64_t row, int64_t col);
   void load_rle(const char* path, int64_t row, int64_t col);
   void step(int64_t nsteps, const char* call = "opsplit_ca_step");

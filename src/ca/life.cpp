@@ -157,18 +157,14 @@ RlePattern parse_rle(const std::string& text, int64_t max_width, int64_t max_hei
 
 void pack_cells(const uint8_t* cells, int64_t rows, int64_t cols, bool column_major, uint64_t* words) {
   const int64_t nwords = words_per_row(cols);
-  std::fill(words, words + rows * nwords, uint64_t(0));
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      if (cells[column_major ? c * rows + r : r * cols + c] != 0)
-        words[r * nwords + c / kBitsPerWord] |= uint64_t(1) << (c % kBitsPerWord);
+    for (int64_t w = 0; w < nwords; ++w) words[r * nwords + w] = packed_word(cells, rows, cols, column_major, r, w);
 }
 
 void unpack_cells(const uint64_t* words, int64_t rows, int64_t cols, bool column_major, uint8_t* cells) {
   const int64_t nwords = words_per_row(cols);
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      cells[column_major ? c * rows + r : r * cols + c] = static_cast<uint8_t>(cell_bit(words + r * nwords, c));
+    for (int64_t w = 0; w < nwords; ++w) unpacked_word(words[r * nwords + w], rows, cols, column_major, r, w, cells);
 }
 
 void life_generation_cpu(const uint64_t* in, uint64_t* out, int64_t rows, int64_t cols, LifeRule rule,

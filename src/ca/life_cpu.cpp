@@ -25,11 +25,24 @@ void gather_cpu(Context&, const uint64_t* words, int64_t first, int64_t step, in
 void scatter_cpu(Context&, const uint64_t* from, uint64_t* words, int64_t first, int64_t step, int64_t n) {
   for (int64_t k = 0; k < n; ++k) words[first + k * step] = from[k];
 }
+void pack_cells_cpu(Context&, const uint8_t* cells, int64_t rows, int64_t cols, bool column_major, uint64_t* words,
+                    int64_t first, int64_t stride) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t w = 0; w < words_per_row(cols); ++w)
+      words[first + r * stride + w] = packed_word(cells, rows, cols, column_major, r, w);
+}
+void unpack_cells_cpu(Context&, const uint64_t* words, int64_t first, int64_t stride, int64_t rows, int64_t cols,
+                      bool column_major, uint8_t* cells) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t w = 0; w < words_per_row(cols); ++w)
+      unpacked_word(words[first + r * stride + w], rows, cols, column_major, r, w, cells);
+}
 }  // namespace
 
 const LifeLaunchers& life_cpu_launchers() {
   static const LifeLaunchers table{one_generation_a_pass, generations_cpu,      live_cells_cpu,
-                                   block_generation_cpu,  gather_cpu,           scatter_cpu};
+                                   block_generation_cpu,  gather_cpu,           scatter_cpu,
+                                   pack_cells_cpu,        unpack_cells_cpu};
   return table;
 }
 

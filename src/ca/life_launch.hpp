@@ -30,6 +30,12 @@ struct LifeLaunchers {
   // Words first, first + step, ... (n of them) into the slab `to` (on the backend), and back.
   void (*gather)(Context&, const uint64_t* words, int64_t first, int64_t step, int64_t n, uint64_t* to);
   void (*scatter)(Context&, const uint64_t* from, uint64_t* words, int64_t first, int64_t step, int64_t n);
+  // A host's byte cells in the backend's memory (a GPU host's device array) into the
+  // words of rows rows x cols, row r's first word at words[first + r * stride], and back.
+  void (*pack_cells)(Context&, const uint8_t* cells, int64_t rows, int64_t cols, bool column_major, uint64_t* words,
+                     int64_t first, int64_t stride);
+  void (*unpack_cells)(Context&, const uint64_t* words, int64_t first, int64_t stride, int64_t rows, int64_t cols,
+                       bool column_major, uint8_t* cells);
 };
 
 const LifeLaunchers& life_cpu_launchers();   // life_cpu.cpp

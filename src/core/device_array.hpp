@@ -48,9 +48,11 @@ inline void check_host_array(const Context& ctx, const void* pointer, const char
 }
 
 // The work of a device form, ordered after the host's work on the device and finished
-// for it (cuda::Device::follow_host and finish_for_host).
+// for it (cuda::Device::follow_host and finish_for_host); on a CPU context just the work
+// (which refuses the call: check_device_array).
 template <class Body>
 void in_host_order(const Context& ctx, Body&& body) {
+  if (!ctx.is_cuda()) return body();
   ctx.device().follow_host();
   body();
   ctx.device().finish_for_host();

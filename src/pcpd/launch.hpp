@@ -36,6 +36,11 @@ struct Launchers {
   // Whether a MULTISPIN replica of `bytes` can be stepped (CUDA: it fits one block's
   // shared memory on the context's device).
   bool (*multispin_fits)(Context&, uint64_t bytes);
+  // One replica's L sites (bytes, nonzero occupied) in the backend's memory (a GPU
+  // host's device array) into its stored form, and back, ordered on the stream:
+  // word_bits 0 is EXACT's 0/1 bytes, 32 or 64 MULTISPIN's words (pcpd.cuh).
+  void (*store_sites)(Context&, const uint8_t* sites, uint64_t L, int word_bits, uint8_t* stored);
+  void (*load_sites)(Context&, const uint8_t* stored, uint64_t L, int word_bits, uint8_t* sites);
 
   template <class Word>
   const MultispinLaunchers<Word>& multispin() const {

@@ -33,19 +33,14 @@ void check_probability(double x, const char* name) {
   if (!(x >= 0.0 && x <= 1.0)) fail_argument(std::string(name) + "=" + num(x) + " is not in [0, 1]");
 }
 
-// The sites of a replica packed into MULTISPIN words: bit b of word w is site w + b W.
+// The sites of a replica packed into MULTISPIN words (pcpd.cuh), and back.
 template <class Word>
 void pack(const uint8_t* sites, uint64_t W, Word* words) {
-  for (uint64_t w = 0; w < W; ++w) {
-    Word x = 0;
-    for (int b = 0; b < kWordBits<Word>; ++b) x |= static_cast<Word>(sites[w + b * W] != 0) << b;
-    words[w] = x;
-  }
+  for (uint64_t w = 0; w < W; ++w) words[w] = pcpd::packed_sites<Word>(sites, W, w);
 }
 template <class Word>
 void unpack(const Word* words, uint64_t W, uint8_t* sites) {
-  for (uint64_t w = 0; w < W; ++w)
-    for (int b = 0; b < kWordBits<Word>; ++b) sites[w + b * W] = static_cast<uint8_t>((words[w] >> b) & 1u);
+  for (uint64_t w = 0; w < W; ++w) pcpd::unpacked_sites(words[w], W, w, sites);
 }
 
 // MULTISPIN steps [from, to) of one replica's W words: each step's Philox calls for the
@@ -154,12 +149,27 @@ bool multispin_fits_cpu(Context&, uint64_t) { return true; }
 
 }  // namespace
 
+namespace {
+void store_sites_cpu(Context&, const uint8_t* sites, uint64_t L, int word_bits, uint8_t* stored) {
+  if (word_bits == 64) return pack(sites, L / 64, reinterpret_cast<uint64_t*>(stored));
+  if (word_bits == 32) return pack(sites, L / 32, reinterpret_cast<uint32_t*>(stored));
+  for (uint64_t i = 0; i < L; ++i) stored[i] = sites[i] != 0;
+}
+void load_sites_cpu(Context&, const uint8_t* stored, uint64_t L, int word_bits, uint8_t* sites) {
+  if (word_bits == 64) return unpack(reinterpret_cast<const uint64_t*>(stored), L / 64, sites);
+  if (word_bits == 32) return unpack(reinterpret_cast<const uint32_t*>(stored), L / 32, sites);
+  std::memcpy(sites, stored, L);
+}
+}  // namespace
+
 const Launchers& opsplit::pcpd::cpu_launchers() {
   static const Launchers table{exact_moves_cpu,
                                exact_counts_cpu,
                                {multispin_steps_cpu<uint64_t>, multispin_counts_cpu<uint64_t>},
                                {multispin_steps_cpu<uint32_t>, multispin_counts_cpu<uint32_t>},
-                               multispin_fits_cpu};
+                               multispin_fits_cpu,
+                               store_sites_cpu,
+                               load_sites_cpu};
   return table;
 }
 
@@ -342,7 +352,6 @@ uint64_t opsplit_pcpd_s::check_replica(int64_t replica, const void* sites) const
                   num(static_cast<long long>(first_)) + " .. " + num(static_cast<long long>(first_ + replicas_ - 1)) +
                   ")");
   if (sites == nullptr) fail_argument("sites is NULL");
-  check_host_array(context(), sites, "sites");
   return r - first_;
 }
 
@@ -366,6 +375,7 @@ void opsplit_pcpd_s::from_stored(const uint8_t* stored, uint8_t* sites) const {
 
 void opsplit_pcpd_s::get_lattice(int64_t replica, uint8_t* sites) const {
   const uint64_t r = check_replica(replica, sites);
+  check_host_array(context(), sites, "sites");
   std::vector<uint8_t> stored(replica_bytes());
   lattice_.copy_out(stored.data(), stored.size(), r * stored.size());
   from_stored(stored.data(), sites);
@@ -373,9 +383,31 @@ void opsplit_pcpd_s::get_lattice(int64_t replica, uint8_t* sites) const {
 
 void opsplit_pcpd_s::set_lattice(int64_t replica, const uint8_t* sites) {
   const uint64_t r = check_replica(replica, sites);
+  check_host_array(context(), sites, "sites");
   std::vector<uint8_t> stored(replica_bytes());
   to_stored(sites, stored.data());
   lattice_.copy_in(stored.data(), stored.size(), r * stored.size());
+  lattice_set();
+}
+
+int opsplit_pcpd_s::word_bits() const {
+  return multispin() ? with_word([](auto word) { return static_cast<int>(8 * sizeof(word)); }) : 0;
+}
+
+void opsplit_pcpd_s::get_lattice_device(int64_t replica, uint8_t* sites) const {
+  const uint64_t r = check_replica(replica, sites);
+  check_device_array(context(), sites, L_, 1, "sites", "opsplit_pcpd_get_lattice");
+  run_.load_sites(context(), lattice_.as<const uint8_t>() + r * replica_bytes(), L_, word_bits(), sites);
+}
+
+void opsplit_pcpd_s::set_lattice_device(int64_t replica, const uint8_t* sites) {
+  const uint64_t r = check_replica(replica, sites);
+  check_device_array(context(), sites, L_, 1, "sites", "opsplit_pcpd_set_lattice");
+  run_.store_sites(context(), sites, L_, word_bits(), lattice_.as<uint8_t>() + r * replica_bytes());
+  lattice_set();
+}
+
+void opsplit_pcpd_s::lattice_set() {
   if (done_ != 0) return;
   // At time 0 the series starts from the lattices set: now, or (a group's collective
   // point) at the next run.

@@ -36,6 +36,9 @@ struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::Con
   void get_series(int quantity, int64_t length, double* times, double* mean, double* standard_error) const;
   void get_lattice(int64_t replica, uint8_t* sites) const;
   void set_lattice(int64_t replica, const uint8_t* sites);
+  // The same from and to a host's device array (checked here).
+  void get_lattice_device(int64_t replica, uint8_t* sites) const;
+  void set_lattice_device(int64_t replica, const uint8_t* sites);
 
  private:
   struct Point {
@@ -43,6 +46,8 @@ struct opsplit_pcpd_s : opsplit::Handle<opsplit::HandleKind::pcpd>, opsplit::Con
     double mean[3], error[3];  // density, pair density, surviving fraction
   };
   bool multispin() const { return algorithm_ != OPSPLIT_PCPD_EXACT; }
+  int word_bits() const;  // 0 (EXACT), 32 or 64: the stored form (Launchers::store_sites)
+  void lattice_set();     // after a lattice is set: the series' start at time 0
   // f(Word{}) with the MULTISPIN word type: uint32_t for MULTISPIN32, else uint64_t.
   template <class F>
   decltype(auto) with_word(F&& f) const {

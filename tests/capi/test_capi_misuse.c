@@ -946,6 +946,14 @@ static void sweep_ca(objects* o) {
   BAD_HANDLES(K_CA, opsplit_ca, opsplit_ca_get_cells(H, cells, OPSPLIT_CA_ROW_MAJOR));
   BAD_ARG(opsplit_ca_get_cells(o->life, NULL, OPSPLIT_CA_ROW_MAJOR));
   BAD_ARG(opsplit_ca_get_cells(o->life, cells, (opsplit_ca_order)-1));
+  BAD_HANDLES(K_CA, opsplit_ca, opsplit_ca_set_cells_device(H, cells, OPSPLIT_CA_ROW_MAJOR));
+  BAD_ARG(opsplit_ca_set_cells_device(o->life, cells, (opsplit_ca_order)2));
+  BAD_ARG(opsplit_ca_set_cells_device(o->lava, cells, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_set_cells_device(o->life, NULL, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_set_cells_device(o->life, cells, OPSPLIT_CA_COLUMN_MAJOR));
+  BAD_HANDLES(K_CA, opsplit_ca, opsplit_ca_get_cells_device(H, cells, OPSPLIT_CA_ROW_MAJOR));
+  BAD_ARG(opsplit_ca_get_cells_device(o->life, cells, (opsplit_ca_order)-1));
+  BAD_DEVICE(opsplit_ca_get_cells_device(o->life, cells, OPSPLIT_CA_ROW_MAJOR));
 
   const char* glider = "x = 3, y = 3\nbo$2bo$3o!";
   BAD_HANDLES(K_CA, opsplit_ca, opsplit_ca_place_rle(H, glider, 0, 0));
@@ -1128,6 +1136,13 @@ static void sweep_pcpd(objects* o) {
   BAD_HANDLES(K_PCPD, opsplit_pcpd, opsplit_pcpd_set_lattice(H, 0, sites));
   for (int i = 0; i < 4; i++) BAD_ARG(opsplit_pcpd_set_lattice(o->pcpd, bad_replica[i], sites));
   BAD_ARG(opsplit_pcpd_set_lattice(o->pcpd, 0, NULL));
+  BAD_HANDLES(K_PCPD, opsplit_pcpd, opsplit_pcpd_get_lattice_device(H, 0, sites));
+  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_pcpd_get_lattice_device(o->pcpd, bad_replica[i], sites));
+  BAD_DEVICE(opsplit_pcpd_get_lattice_device(o->pcpd, 0, sites));
+  BAD_HANDLES(K_PCPD, opsplit_pcpd, opsplit_pcpd_set_lattice_device(H, 0, sites));
+  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_pcpd_set_lattice_device(o->pcpd, bad_replica[i], sites));
+  BAD_ARG(opsplit_pcpd_set_lattice_device(o->pcpd, 0, NULL));
+  BAD_DEVICE(opsplit_pcpd_set_lattice_device(o->pcpd, 0, sites));
   BAD_HANDLES(K_PCPD, opsplit_pcpd, opsplit_pcpd_get_replicas(H, &first, &count));
   BAD_ARG(opsplit_pcpd_get_replicas(o->pcpd, NULL, &count));
   BAD_ARG(opsplit_pcpd_get_replicas(o->pcpd, &first, NULL));

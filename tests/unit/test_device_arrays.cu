@@ -279,6 +279,77 @@ TEST(DeviceOde, AWrappedArrayKeepsFailedAndCancelledSystemsAtT0) {
   OPSPLIT_OK(opsplit_context_set_progress_callback(ctx, nullptr, nullptr));
 }
 
+// ---- cellular automata and lattices -------------------------------------------------------
+
+TEST(DeviceLife, CellsGiveTheHostFormsBits) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  const int64_t rows = 37, cols = 100;  // a row of two words, the second partly cells
+  std::vector<uint8_t> cells(rows * cols);
+  uint32_t x = 12345;
+  for (auto& c : cells) {  // 3 in 8 alive, as values 5, 6, 7 (any nonzero byte is alive)
+    const auto v = static_cast<uint8_t>((x = x * 1664525u + 1013904223u) >> 29);
+    c = v >= 5 ? v : 0;
+  }
+  for (opsplit_ca_order order : {OPSPLIT_CA_ROW_MAJOR, OPSPLIT_CA_COLUMN_MAJOR}) {
+    opsplit_ca host_path = nullptr, device_path = nullptr;
+    OPSPLIT_OK(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, rows, cols, &host_path));
+    OPSPLIT_OK(opsplit_ca_create(ctx, OPSPLIT_CA_LIFE, rows, cols, &device_path));
+    std::vector<uint8_t> want(cells.size());
+    OPSPLIT_OK(opsplit_ca_set_cells(host_path, cells.data(), order));
+    OPSPLIT_OK(opsplit_ca_step(host_path, 5));
+    OPSPLIT_OK(opsplit_ca_get_cells(host_path, want.data(), order));
+    DeviceArray<uint8_t> in(cells.size()), out(cells.size());
+    in.put(cells);
+    OPSPLIT_OK(opsplit_ca_set_cells_device(device_path, in.p, order));
+    OPSPLIT_OK(opsplit_ca_step(device_path, 5));
+    OPSPLIT_OK(opsplit_ca_get_cells_device(device_path, out.p, order));
+    EXPECT_EQ(out.get(), want) << "order " << order;
+    int64_t population = 0;
+    OPSPLIT_OK(opsplit_ca_get_population(device_path, &population));
+    EXPECT_GT(population, 0);
+    expect_refused(opsplit_ca_set_cells_device(device_path, in.p + 1, order), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "bytes are needed");
+    OPSPLIT_OK(opsplit_ca_destroy(&host_path));
+    OPSPLIT_OK(opsplit_ca_destroy(&device_path));
+  }
+}
+
+TEST(DevicePcpd, LatticesGiveTheHostFormsBitsForEveryAlgorithm) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  const int64_t L = 16384, replicas = 3;
+  std::vector<uint8_t> sites(L);
+  for (int64_t i = 0; i < L; ++i) sites[i] = static_cast<uint8_t>((i * 7919) % 5 == 0 ? 3 : 0);  // any nonzero occupied
+  for (opsplit_pcpd_algorithm algorithm : {OPSPLIT_PCPD_EXACT, OPSPLIT_PCPD_MULTISPIN, OPSPLIT_PCPD_MULTISPIN32}) {
+    opsplit_pcpd host_path = nullptr, device_path = nullptr;
+    OPSPLIT_OK(opsplit_pcpd_create(ctx, algorithm, L, replicas, &host_path));
+    OPSPLIT_OK(opsplit_pcpd_create(ctx, algorithm, L, replicas, &device_path));
+    DeviceArray<uint8_t> in(L), out(L);
+    in.put(sites);
+    OPSPLIT_OK(opsplit_pcpd_set_lattice(host_path, 1, sites.data()));
+    OPSPLIT_OK(opsplit_pcpd_set_lattice_device(device_path, 1, in.p));
+    OPSPLIT_OK(opsplit_pcpd_run(host_path, 3.0));
+    OPSPLIT_OK(opsplit_pcpd_run(device_path, 3.0));
+    for (int64_t r = 0; r < replicas; ++r) {
+      std::vector<uint8_t> want(L);
+      OPSPLIT_OK(opsplit_pcpd_get_lattice(host_path, r, want.data()));
+      OPSPLIT_OK(opsplit_pcpd_get_lattice_device(device_path, r, out.p));
+      EXPECT_EQ(out.get(), want) << "algorithm " << algorithm << ", replica " << r;
+    }
+    std::vector<double> a(2), b(2);
+    OPSPLIT_OK(opsplit_pcpd_get_series(host_path, OPSPLIT_PCPD_DENSITY, 2, nullptr, a.data(), nullptr));
+    OPSPLIT_OK(opsplit_pcpd_get_series(device_path, OPSPLIT_PCPD_DENSITY, 2, nullptr, b.data(), nullptr));
+    EXPECT_EQ(a, b);  // the series started from the lattice set on the device
+    expect_refused(opsplit_pcpd_get_lattice_device(device_path, 0, sites.data()), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "sites is host memory");
+    expect_refused(opsplit_pcpd_set_lattice(device_path, 0, in.p), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                   "sites is device memory");
+    OPSPLIT_OK(opsplit_pcpd_destroy(&host_path));
+    OPSPLIT_OK(opsplit_pcpd_destroy(&device_path));
+  }
+}
+
 // ---- ordering --------------------------------------------------------------------------
 
 // Waits about `cycles` clock cycles, then writes value into every element: work the
