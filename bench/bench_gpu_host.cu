@@ -253,7 +253,7 @@ int main(int argc, char** argv) {
       {"step/device_soa", Path::device_soa}, {"step/device_aos", Path::device_aos}, {"step/wrap", Path::wrap}};
   for (const auto& c : cases)
     benchmark::RegisterBenchmark(c.first, [path = c.second](benchmark::State& s) { BM_step(s, path); })
-        ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);
+        ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(30);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
