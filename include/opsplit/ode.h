@@ -189,8 +189,9 @@ OPSPLIT_API opsplit_status opsplit_ode_wrap_parameters_device(opsplit_ode ode, d
  * OPSPLIT_ERROR_NUMERICAL, naming the first failed system and how many failed. A
  * cancelled call (progress callback) leaves every state at t0. */
 OPSPLIT_API opsplit_status opsplit_ode_integrate(opsplit_ode ode, double t0, double t1);
-/* Per-system results of the last integrate that was not refused or cancelled, nsys
- * values each (any may be NULL):
+/* Per-system results of the last integrate that ran (a call refused before it ran, or
+ * cancelled, leaves the previous call's; after OPSPLIT_ERROR_DEVICE they are undefined),
+ * nsys values each (any may be NULL):
  * result (opsplit_ode_result), accepted and rejected steps, right-hand side and
  * Jacobian evaluations. */
 OPSPLIT_API opsplit_status opsplit_ode_get_results(opsplit_ode ode, int* result, int64_t* accepted,

@@ -79,6 +79,7 @@ OPSPLIT_API opsplit_status opsplit_field_upload(opsplit_field field, const void*
   return api_guard(__func__, [&] {
     Field& f = field_arg(field);
     if (host == nullptr) fail_argument("host is NULL");
+    check_host_array(f.context(), host, "host");
     f.upload(host, checked_layout(layout));
   });
 }
@@ -87,6 +88,7 @@ OPSPLIT_API opsplit_status opsplit_field_download(opsplit_field field, void* hos
   return api_guard(__func__, [&] {
     Field& f = field_arg(field);
     if (host == nullptr) fail_argument("host is NULL");
+    check_host_array(f.context(), host, "host");
     f.download(host, checked_layout(layout));
   });
 }
@@ -95,6 +97,7 @@ OPSPLIT_API opsplit_status opsplit_field_upload_device(opsplit_field field, cons
                                                        opsplit_layout layout) {
   return api_guard(__func__, [&] {
     Field& f = field_arg(field);
+    require_cuda_context(f.context(), "opsplit_field_upload");
     const opsplit_layout l = checked_layout(layout);
     check_device_array(f.context(), device, f.array_bytes(), f.value_size(), "device", "opsplit_field_upload");
     in_host_order(f.context(), [&] { f.upload_device(device, l); });
@@ -104,6 +107,7 @@ OPSPLIT_API opsplit_status opsplit_field_upload_device(opsplit_field field, cons
 OPSPLIT_API opsplit_status opsplit_field_download_device(opsplit_field field, void* device, opsplit_layout layout) {
   return api_guard(__func__, [&] {
     const Field& f = field_arg(field);
+    require_cuda_context(f.context(), "opsplit_field_download");
     const opsplit_layout l = checked_layout(layout);
     check_device_array(f.context(), device, f.array_bytes(), f.value_size(), "device", "opsplit_field_download");
     in_host_order(f.context(), [&] { f.download_device(device, l); });

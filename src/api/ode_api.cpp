@@ -11,11 +11,12 @@ const char* kOde = "opsplit_ode";
 
 OdeBatch& ode_arg(opsplit_ode ode) { return on_its_device(ode, "ode", kOde); }
 
-// A device form's state or parameter array: its layout first (a bad one is the clearer
-// message), then the array, then the work in the host's order.
+// A device form's state or parameter array: a CPU context first, then its layout, then
+// the array, then the work in the host's order.
 template <class Work>
 void device_form(OdeBatch& o, const double* device, size_t bytes, const opsplit_ode_layout& layout, const char* name,
                  const char* host_form, Work&& work) {
+  require_cuda_context(o.context(), host_form);
   const int l = enum_value(layout);
   if (l != OPSPLIT_ODE_AOS && l != OPSPLIT_ODE_SOA) fail_argument("layout=" + num(l) + " is not AOS (0) or SOA (1)");
   check_device_array(o.context(), device, bytes, alignof(double), name, host_form);
@@ -163,20 +164,20 @@ OPSPLIT_API opsplit_status opsplit_ode_get_parameters_device(opsplit_ode ode, do
 OPSPLIT_API opsplit_status opsplit_ode_wrap_state_device(opsplit_ode ode, double* y) {
   return api_guard(__func__, [&] {
     OdeBatch& o = ode_arg(ode);
+    require_cuda_context(o.context(), "opsplit_ode_set_state");
     if (y != nullptr) check_device_array(o.context(), y, o.state_bytes(), alignof(double), "y", "opsplit_ode_set_state");
-    else if (!o.context().is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "this context is on the CPU: nothing is wrapped");
-    o.wrap_state(y);
+    in_host_order(o.context(), [&] { o.wrap_state(y); });  // an unwrap copies the array after the host's work
   });
 }
 
 OPSPLIT_API opsplit_status opsplit_ode_wrap_parameters_device(opsplit_ode ode, double* params) {
   return api_guard(__func__, [&] {
     OdeBatch& o = ode_arg(ode);
+    require_cuda_context(o.context(), "opsplit_ode_set_parameters");
     if (params != nullptr)
       check_device_array(o.context(), params, o.parameter_bytes(), alignof(double), "params",
                          "opsplit_ode_set_parameters");
-    else if (!o.context().is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "this context is on the CPU: nothing is wrapped");
-    o.wrap_parameters(params);
+    in_host_order(o.context(), [&] { o.wrap_parameters(params); });
   });
 }
 
@@ -203,6 +204,7 @@ OPSPLIT_API opsplit_status opsplit_ode_get_results_device(opsplit_ode ode, int* 
                                                           int64_t* jacobian_evaluations) {
   return api_guard(__func__, [&] {
     OdeBatch& o = ode_arg(ode);
+    require_cuda_context(o.context(), "opsplit_ode_get_results");
     const auto n = static_cast<size_t>(o.nsys());
     const std::pair<const void*, const char*> counts[] = {
         {accepted, "accepted"}, {rejected, "rejected"}, {rhs_evaluations, "rhs_evaluations"},
@@ -210,7 +212,6 @@ OPSPLIT_API opsplit_status opsplit_ode_get_results_device(opsplit_ode ode, int* 
     if (result != nullptr) check_device_array(o.context(), result, n * sizeof(int), alignof(int), "result", "opsplit_ode_get_results");
     for (const auto& [array, name] : counts)
       if (array != nullptr) check_device_array(o.context(), array, n * sizeof(int64_t), alignof(int64_t), name, "opsplit_ode_get_results");
-    if (!o.context().is_cuda()) fail(OPSPLIT_ERROR_UNSUPPORTED, "this context is on the CPU: use opsplit_ode_get_results");
     in_host_order(o.context(), [&] {
       o.get_results(result, accepted, rejected, rhs_evaluations, jacobian_evaluations, true);
     });

@@ -128,6 +128,7 @@ void opsplit_ca_s::get_cells(uint8_t* cells, int order) const {
 
 // Where row r's first word is stored: row after row, or a block's rows between ghosts.
 void opsplit_ca_s::set_cells_device(const uint8_t* cells, int order) {
+  require_cuda_context(context(), "opsplit_ca_set_cells");
   require_life("opsplit_ca_set_cells_device");
   check_order(order);
   check_device_array(context(), cells, cell_bytes(), 1, "cells", "opsplit_ca_set_cells");
@@ -139,6 +140,7 @@ void opsplit_ca_s::set_cells_device(const uint8_t* cells, int order) {
 }
 
 void opsplit_ca_s::get_cells_device(uint8_t* cells, int order) const {
+  require_cuda_context(context(), "opsplit_ca_get_cells");
   require_life("opsplit_ca_get_cells_device");
   check_order(order);
   check_device_array(context(), cells, cell_bytes(), 1, "cells", "opsplit_ca_get_cells");

@@ -6,7 +6,6 @@
 
 #include <cstring>
 
-#include "core/device_array.hpp"
 #include "core/error.hpp"
 
 namespace opsplit::cuda {
@@ -79,7 +78,9 @@ PointerFacts describe(const void* pointer) {
   void* values[3] = {&owner, &start, &size};
   if (driver.attributes(3, which, values, reinterpret_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS) return facts;
   CUcontext current = nullptr;
-  if (owner != nullptr && driver.current_context != nullptr && driver.current_context(&current) == CUDA_SUCCESS)
+  // Managed memory is reachable from any context; device memory only from its own.
+  if (facts.kind == PointerFacts::Kind::device && owner != nullptr && driver.current_context != nullptr &&
+      driver.current_context(&current) == CUDA_SUCCESS)
     facts.other_context = owner != current;
   facts.range_known = size > 0;
   facts.range_start = static_cast<uintptr_t>(start);
@@ -212,22 +213,13 @@ void Device::zero(void* pointer, size_t bytes) const {
   check(cudaMemsetAsync(pointer, 0, bytes, as_stream(stream())), "cudaMemsetAsync");
 }
 
-// A host form given a device array: refused here, for every family, before CUDA is
-// asked to copy from or to it as host memory (undefined behaviour).
-static void refuse_device_memory(const void* host) {
-  const std::string problem = host_array_problem(describe(host), "the host array");
-  if (!problem.empty()) fail(OPSPLIT_ERROR_INVALID_ARGUMENT, problem);
-}
-
 void Device::copy_to_device(void* device, const void* host, size_t bytes) const {
-  refuse_device_memory(host);
   check(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, as_stream(stream())), "cudaMemcpyAsync to the device");
   // From pageable memory cudaMemcpyAsync returns once the host array has been read
   // (CUDA runtime API, "API synchronization behavior"), so the caller may reuse it.
 }
 
 void Device::copy_to_host(void* host, const void* device, size_t bytes) const {
-  refuse_device_memory(host);
   check(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, as_stream(stream())), "cudaMemcpyAsync to the host");
   synchronize();
 }

@@ -27,11 +27,17 @@ std::string host_array_problem(const cuda::PointerFacts& facts, const char* name
 
 // A device form's array argument: UNSUPPORTED on a CPU context (naming the host form to
 // use), INVALID_ARGUMENT when NULL or when device_array_problem finds something.
-inline void check_device_array(const Context& ctx, const void* pointer, size_t bytes, size_t align, const char* name,
-                               const char* host_form) {
+// A device form on a CPU context: UNSUPPORTED naming the host form. Every device form
+// asks this first, before its other arguments.
+inline void require_cuda_context(const Context& ctx, const char* host_form) {
   if (!ctx.is_cuda())
     fail(OPSPLIT_ERROR_UNSUPPORTED,
          std::string("this context is on the CPU, which takes host arrays only: use ") + host_form);
+}
+
+inline void check_device_array(const Context& ctx, const void* pointer, size_t bytes, size_t align, const char* name,
+                               const char* host_form) {
+  require_cuda_context(ctx, host_form);
   if (pointer == nullptr) fail_argument(std::string(name) + " is NULL");
   const std::string problem =
       device_array_problem(cuda::describe(pointer), pointer, bytes, align, ctx.device().id(), name);
@@ -48,14 +54,31 @@ inline void check_host_array(const Context& ctx, const void* pointer, const char
 }
 
 // The work of a device form, ordered after the host's work on the device and finished
-// for it (cuda::Device::follow_host and finish_for_host); on a CPU context just the work
-// (which refuses the call: check_device_array).
+// for it (cuda::Device::follow_host and finish_for_host), also when it fails part way (the
+// host may reuse its array once the call returns); on a CPU context just the work (which
+// refuses the call: require_cuda_context).
 template <class Body>
 void in_host_order(const Context& ctx, Body&& body) {
   if (!ctx.is_cuda()) return body();
   ctx.device().follow_host();
-  body();
+  try {
+    body();
+  } catch (...) {
+    try {
+      ctx.device().finish_for_host();
+    } catch (...) {  // the first failure is the one to report
+    }
+    throw;
+  }
   ctx.device().finish_for_host();
+}
+
+// Host-form work on storage that may be a host's wrapped device array (Buffer::view): in
+// the host's order then, as a device form's; otherwise just the work.
+template <class Body>
+void in_host_order_if_wrapped(const Context& ctx, bool wrapped, Body&& body) {
+  if (wrapped) return in_host_order(ctx, body);
+  body();
 }
 
 }  // namespace opsplit

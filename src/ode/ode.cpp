@@ -253,6 +253,7 @@ void opsplit_ode_s::set_tolerances(double rtol, double atol) {
 
 void opsplit_ode_s::set_absolute_tolerances(const double* atol) {
   if (atol == nullptr) fail_argument("atol is NULL");
+  check_host_array(context(), atol, "atol");
   for (int i = 0; i < neq_; ++i)
     if (!(atol[i] >= 0.0) || !std::isfinite(atol[i]))
       fail_argument("atol[" + num(i) + "]=" + num(atol[i]) + " is not finite and >= 0");
@@ -307,8 +308,14 @@ void opsplit_ode_s::evaluate(int64_t system, double t, const double* y, double* 
     if (!std::isfinite(y[i])) fail_argument("y[" + num(static_cast<int>(i)) + "]=" + num(y[i]) + " is not finite");
   // This system's parameters, from [param][sys] storage.
   std::vector<double> p(static_cast<size_t>(std::max(nparam_, 1)));
-  for (int q = 0; q < nparam_; ++q)
-    params_.copy_out(&p[static_cast<size_t>(q)], sizeof(double), static_cast<size_t>(q * nsys_ + system) * sizeof(double));
+  check_host_array(context(), y, "y");
+  check_host_array(context(), ydot, "ydot");
+  check_host_array(context(), jacobian, "jacobian");
+  in_host_order_if_wrapped(context(), !params_.owns_its_memory(), [&] {
+    for (int q = 0; q < nparam_; ++q)
+      params_.copy_out(&p[static_cast<size_t>(q)], sizeof(double),
+                       static_cast<size_t>(q * nsys_ + system) * sizeof(double));
+  });
   // Results go to scratch first: a failed call writes nothing.
   std::vector<double> y_work(y, y + n), f(n), jac(jacobian != nullptr ? n * n : 0), fd_scratch(n);
   int code = 0;
@@ -361,7 +368,7 @@ void opsplit_ode_s::put(Buffer& to, int rows, const double* host, int layout, co
       for (int r = 0; r < rows; ++r) soa[static_cast<size_t>(r * nsys_ + s)] = host[static_cast<size_t>(s * rows + r)];
     from = soa.data();
   }
-  to.copy_in(from, n * sizeof(double));
+  in_host_order_if_wrapped(context(), !to.owns_its_memory(), [&] { to.copy_in(from, n * sizeof(double)); });
 }
 
 void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout, const char* name) const {
@@ -370,25 +377,44 @@ void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout,
   check_host_array(context(), host, name);
   if (rows == 0) return;
   const size_t n = static_cast<size_t>(nsys_) * static_cast<size_t>(rows);
-  if (layout == OPSPLIT_ODE_SOA) return from.copy_out(host, n * sizeof(double));
+  // (copy_out finishes before it returns; a wrapped array's reads follow the host's work)
+  const bool wrapped = !from.owns_its_memory();
+  if (layout == OPSPLIT_ODE_SOA)
+    return in_host_order_if_wrapped(context(), wrapped, [&] { from.copy_out(host, n * sizeof(double)); });
   std::vector<double> soa(n);
-  from.copy_out(soa.data(), n * sizeof(double));
+  in_host_order_if_wrapped(context(), wrapped, [&] { from.copy_out(soa.data(), n * sizeof(double)); });
   for (int64_t s = 0; s < nsys_; ++s)
     for (int r = 0; r < rows; ++r) host[static_cast<size_t>(s * rows + r)] = soa[static_cast<size_t>(r * nsys_ + s)];
 }
 
-void opsplit_ode_s::put_device(Buffer& to, int rows, const double* device, int layout) {
+namespace {
+// A device form's array against the batch's storage, which may be the host's wrapped
+// array: the wrapped array itself in SOA is no copy at all (true); AOS onto itself, or
+// any other overlap, would copy it onto itself and is refused.
+bool is_the_storage(const Buffer& storage, const double* device, size_t bytes, int layout, const char* name) {
+  const auto* begin = static_cast<const unsigned char*>(storage.data());
+  const auto* p = reinterpret_cast<const unsigned char*>(device);
+  if (p + bytes <= begin || p >= begin + storage.bytes()) return false;
+  if (p == begin && layout == OPSPLIT_ODE_SOA) return true;
+  fail_argument(std::string(name) + " overlaps the batch's wrapped array" +
+                (p == begin ? ": it is already the state in SOA order; AOS would transpose it onto itself" : ""));
+}
+}  // namespace
+
+void opsplit_ode_s::put_device(Buffer& to, int rows, const double* device, int layout, const char* name) {
   check_layout(layout);
-  if (rows == 0 || device == to.data()) return;  // (a wrapped array set from itself)
+  const size_t bytes = static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double);
+  if (rows == 0 || is_the_storage(to, device, bytes, layout, name)) return;
   if (layout == OPSPLIT_ODE_SOA)
     context().device().copy_on_device(to.data(), device, static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double));
   else
     run_.transpose(context(), device, nsys_, rows, to.as<double>());
 }
 
-void opsplit_ode_s::take_device(const Buffer& from, int rows, double* device, int layout) const {
+void opsplit_ode_s::take_device(const Buffer& from, int rows, double* device, int layout, const char* name) const {
   check_layout(layout);
-  if (rows == 0 || device == from.data()) return;
+  const size_t bytes = static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double);
+  if (rows == 0 || is_the_storage(from, device, bytes, layout, name)) return;
   if (layout == OPSPLIT_ODE_SOA)
     context().device().copy_on_device(device, from.data(), static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double));
   else
@@ -493,6 +519,12 @@ void opsplit_ode_s::report_failures() {
 void opsplit_ode_s::get_results(int* result, int64_t* accepted, int64_t* rejected, int64_t* rhs, int64_t* jacobian,
                                 bool on_device) const {
   const size_t n = static_cast<size_t>(nsys_);
+  if (!on_device) {  // all checked before any is written
+    const std::pair<const void*, const char*> outputs[] = {
+        {result, "result"}, {accepted, "accepted"}, {rejected, "rejected"}, {rhs, "rhs_evaluations"},
+        {jacobian, "jacobian_evaluations"}};
+    for (const auto& [array, name] : outputs) check_host_array(context(), array, name);
+  }
   auto give = [&](const Buffer& from, size_t row, void* to, size_t size) {
     if (to == nullptr) return;
     if (on_device)

@@ -39,10 +39,14 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   void get_parameters(double* host, int layout) const { take(params_, nparam_, host, layout, "params"); }
   // The same from and to arrays in the backend's memory (a host's device arrays),
   // ordered on the stream; the caller has checked them (core/device_array.hpp).
-  void set_state_device(const double* device, int layout) { put_device(state_, neq_, device, layout); }
-  void get_state_device(double* device, int layout) const { take_device(state_, neq_, device, layout); }
-  void set_parameters_device(const double* device, int layout) { put_device(params_, nparam_, device, layout); }
-  void get_parameters_device(double* device, int layout) const { take_device(params_, nparam_, device, layout); }
+  void set_state_device(const double* device, int layout) { put_device(state_, neq_, device, layout, "y"); }
+  void get_state_device(double* device, int layout) const { take_device(state_, neq_, device, layout, "y"); }
+  void set_parameters_device(const double* device, int layout) {
+    put_device(params_, nparam_, device, layout, "params");
+  }
+  void get_parameters_device(double* device, int layout) const {
+    take_device(params_, nparam_, device, layout, "params");
+  }
   // Work in the host's SOA device array in place of the batch's own storage (never freed
   // by the batch); nullptr goes back to own storage, with the array's values.
   void wrap_state(double* device) { wrap(state_, neq_, device); }
@@ -64,8 +68,8 @@ struct opsplit_ode_s : opsplit::Handle<opsplit::HandleKind::ode>, opsplit::Conte
   };
   void put(opsplit::Buffer& to, int rows, const double* host, int layout, const char* name);
   void take(const opsplit::Buffer& from, int rows, double* host, int layout, const char* name) const;
-  void put_device(opsplit::Buffer& to, int rows, const double* device, int layout);
-  void take_device(const opsplit::Buffer& from, int rows, double* device, int layout) const;
+  void put_device(opsplit::Buffer& to, int rows, const double* device, int layout, const char* name);
+  void take_device(const opsplit::Buffer& from, int rows, double* device, int layout, const char* name) const;
   void wrap(opsplit::Buffer& storage, int rows, double* device);
   opsplit::ode::Batch batch();  // the batch as its backend sees it
   void integrate_on_backend(double t0, double t1);

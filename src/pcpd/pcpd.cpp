@@ -395,12 +395,14 @@ int opsplit_pcpd_s::word_bits() const {
 }
 
 void opsplit_pcpd_s::get_lattice_device(int64_t replica, uint8_t* sites) const {
+  require_cuda_context(context(), "opsplit_pcpd_get_lattice");
   const uint64_t r = check_replica(replica, sites);
   check_device_array(context(), sites, L_, 1, "sites", "opsplit_pcpd_get_lattice");
   run_.load_sites(context(), lattice_.as<const uint8_t>() + r * replica_bytes(), L_, word_bits(), sites);
 }
 
 void opsplit_pcpd_s::set_lattice_device(int64_t replica, const uint8_t* sites) {
+  require_cuda_context(context(), "opsplit_pcpd_set_lattice");
   const uint64_t r = check_replica(replica, sites);
   check_device_array(context(), sites, L_, 1, "sites", "opsplit_pcpd_set_lattice");
   run_.store_sites(context(), sites, L_, word_bits(), lattice_.as<uint8_t>() + r * replica_bytes());

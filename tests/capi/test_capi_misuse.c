@@ -61,9 +61,10 @@ static void bad_at(opsplit_status got, opsplit_status want, const char* text, in
 }
 #define BAD(want, call) bad_at((call), (want), #call, __LINE__)
 #define BAD_ARG(call) BAD(OPSPLIT_ERROR_INVALID_ARGUMENT, call)
-/* A _device form given host memory (this test has no device memory: test_device_arrays
- * gives them real device arrays): a CPU context refuses every device form as
- * UNSUPPORTED, a CUDA context refuses the host array as INVALID_ARGUMENT. */
+/* A _device form given host memory or a bad argument (this test has no device memory:
+ * test_device_arrays gives them real device arrays): a CPU context refuses every device
+ * form as UNSUPPORTED before anything else, a CUDA context refuses the argument or the
+ * host array as INVALID_ARGUMENT. */
 static int sweep_on_cuda = 0;
 #define BAD_DEVICE(call) BAD(sweep_on_cuda ? OPSPLIT_ERROR_INVALID_ARGUMENT : OPSPLIT_ERROR_UNSUPPORTED, call)
 
@@ -418,11 +419,11 @@ static void sweep_field(objects* o) {
   BAD_ARG(opsplit_field_download(o->field, NULL, OPSPLIT_LAYOUT_PLANAR));
   BAD_ARG(opsplit_field_download(o->field, host, (opsplit_layout)5));
   BAD_HANDLES(K_FIELD, opsplit_field, opsplit_field_upload_device(H, host, OPSPLIT_LAYOUT_PLANAR));
-  BAD_ARG(opsplit_field_upload_device(o->field, host, (opsplit_layout)2));
+  BAD_DEVICE(opsplit_field_upload_device(o->field, host, (opsplit_layout)2));
   BAD_DEVICE(opsplit_field_upload_device(o->field, NULL, OPSPLIT_LAYOUT_PLANAR));
   BAD_DEVICE(opsplit_field_upload_device(o->field, host, OPSPLIT_LAYOUT_PLANAR));
   BAD_HANDLES(K_FIELD, opsplit_field, opsplit_field_download_device(H, host, OPSPLIT_LAYOUT_PLANAR));
-  BAD_ARG(opsplit_field_download_device(o->field, host, (opsplit_layout)-1));
+  BAD_DEVICE(opsplit_field_download_device(o->field, host, (opsplit_layout)-1));
   BAD_DEVICE(opsplit_field_download_device(o->field, host, OPSPLIT_LAYOUT_INTERLEAVED));
 
   double sum = 0, lo = 0, hi = 0;
@@ -882,17 +883,17 @@ static void sweep_ode(objects* o) {
   CHECK_OK(opsplit_ode_get_results(o->ode, NULL, NULL, NULL, NULL, NULL)); /* outputs may be NULL */
 
   BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_set_state_device(H, y, OPSPLIT_ODE_SOA));
-  BAD_ARG(opsplit_ode_set_state_device(o->ode, y, (opsplit_ode_layout)2));
+  BAD_DEVICE(opsplit_ode_set_state_device(o->ode, y, (opsplit_ode_layout)2));
   BAD_DEVICE(opsplit_ode_set_state_device(o->ode, NULL, OPSPLIT_ODE_SOA));
   BAD_DEVICE(opsplit_ode_set_state_device(o->ode, y, OPSPLIT_ODE_AOS));
   BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_get_state_device(H, y, OPSPLIT_ODE_SOA));
-  BAD_ARG(opsplit_ode_get_state_device(o->ode, y, (opsplit_ode_layout)-1));
+  BAD_DEVICE(opsplit_ode_get_state_device(o->ode, y, (opsplit_ode_layout)-1));
   BAD_DEVICE(opsplit_ode_get_state_device(o->ode, y, OPSPLIT_ODE_SOA));
   BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_set_parameters_device(H, k, OPSPLIT_ODE_SOA));
-  BAD_ARG(opsplit_ode_set_parameters_device(o->ode, k, (opsplit_ode_layout)3));
+  BAD_DEVICE(opsplit_ode_set_parameters_device(o->ode, k, (opsplit_ode_layout)3));
   BAD_DEVICE(opsplit_ode_set_parameters_device(o->ode, k, OPSPLIT_ODE_SOA));
   BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_get_parameters_device(H, k, OPSPLIT_ODE_SOA));
-  BAD_ARG(opsplit_ode_get_parameters_device(o->ode, k, (opsplit_ode_layout)2));
+  BAD_DEVICE(opsplit_ode_get_parameters_device(o->ode, k, (opsplit_ode_layout)2));
   BAD_DEVICE(opsplit_ode_get_parameters_device(o->ode, NULL, OPSPLIT_ODE_AOS));
   BAD_HANDLES(K_ODE, opsplit_ode, opsplit_ode_wrap_state_device(H, y));
   BAD_DEVICE(opsplit_ode_wrap_state_device(o->ode, y));
@@ -947,12 +948,12 @@ static void sweep_ca(objects* o) {
   BAD_ARG(opsplit_ca_get_cells(o->life, NULL, OPSPLIT_CA_ROW_MAJOR));
   BAD_ARG(opsplit_ca_get_cells(o->life, cells, (opsplit_ca_order)-1));
   BAD_HANDLES(K_CA, opsplit_ca, opsplit_ca_set_cells_device(H, cells, OPSPLIT_CA_ROW_MAJOR));
-  BAD_ARG(opsplit_ca_set_cells_device(o->life, cells, (opsplit_ca_order)2));
-  BAD_ARG(opsplit_ca_set_cells_device(o->lava, cells, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_set_cells_device(o->life, cells, (opsplit_ca_order)2));
+  BAD_DEVICE(opsplit_ca_set_cells_device(o->lava, cells, OPSPLIT_CA_ROW_MAJOR));
   BAD_DEVICE(opsplit_ca_set_cells_device(o->life, NULL, OPSPLIT_CA_ROW_MAJOR));
   BAD_DEVICE(opsplit_ca_set_cells_device(o->life, cells, OPSPLIT_CA_COLUMN_MAJOR));
   BAD_HANDLES(K_CA, opsplit_ca, opsplit_ca_get_cells_device(H, cells, OPSPLIT_CA_ROW_MAJOR));
-  BAD_ARG(opsplit_ca_get_cells_device(o->life, cells, (opsplit_ca_order)-1));
+  BAD_DEVICE(opsplit_ca_get_cells_device(o->life, cells, (opsplit_ca_order)-1));
   BAD_DEVICE(opsplit_ca_get_cells_device(o->life, cells, OPSPLIT_CA_ROW_MAJOR));
 
   const char* glider = "x = 3, y = 3\nbo$2bo$3o!";
@@ -1137,11 +1138,11 @@ static void sweep_pcpd(objects* o) {
   for (int i = 0; i < 4; i++) BAD_ARG(opsplit_pcpd_set_lattice(o->pcpd, bad_replica[i], sites));
   BAD_ARG(opsplit_pcpd_set_lattice(o->pcpd, 0, NULL));
   BAD_HANDLES(K_PCPD, opsplit_pcpd, opsplit_pcpd_get_lattice_device(H, 0, sites));
-  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_pcpd_get_lattice_device(o->pcpd, bad_replica[i], sites));
+  for (int i = 0; i < 4; i++) BAD_DEVICE(opsplit_pcpd_get_lattice_device(o->pcpd, bad_replica[i], sites));
   BAD_DEVICE(opsplit_pcpd_get_lattice_device(o->pcpd, 0, sites));
   BAD_HANDLES(K_PCPD, opsplit_pcpd, opsplit_pcpd_set_lattice_device(H, 0, sites));
-  for (int i = 0; i < 4; i++) BAD_ARG(opsplit_pcpd_set_lattice_device(o->pcpd, bad_replica[i], sites));
-  BAD_ARG(opsplit_pcpd_set_lattice_device(o->pcpd, 0, NULL));
+  for (int i = 0; i < 4; i++) BAD_DEVICE(opsplit_pcpd_set_lattice_device(o->pcpd, bad_replica[i], sites));
+  BAD_DEVICE(opsplit_pcpd_set_lattice_device(o->pcpd, 0, NULL));
   BAD_DEVICE(opsplit_pcpd_set_lattice_device(o->pcpd, 0, sites));
   BAD_HANDLES(K_PCPD, opsplit_pcpd, opsplit_pcpd_get_replicas(H, &first, &count));
   BAD_ARG(opsplit_pcpd_get_replicas(o->pcpd, NULL, &count));
