@@ -25,8 +25,6 @@ std::string device_array_problem(const cuda::PointerFacts& facts, const void* po
 // (managed memory will do). Empty when it may.
 std::string host_array_problem(const cuda::PointerFacts& facts, const char* name);
 
-// A device form's array argument: UNSUPPORTED on a CPU context (naming the host form to
-// use), INVALID_ARGUMENT when NULL or when device_array_problem finds something.
 // A device form on a CPU context: UNSUPPORTED naming the host form. Every device form
 // asks this first, before its other arguments.
 inline void require_cuda_context(const Context& ctx, const char* host_form) {
@@ -35,6 +33,8 @@ inline void require_cuda_context(const Context& ctx, const char* host_form) {
          std::string("this context is on the CPU, which takes host arrays only: use ") + host_form);
 }
 
+// A device form's array argument: UNSUPPORTED on a CPU context (naming the host form to
+// use), INVALID_ARGUMENT when NULL or when device_array_problem finds something.
 inline void check_device_array(const Context& ctx, const void* pointer, size_t bytes, size_t align, const char* name,
                                const char* host_form) {
   require_cuda_context(ctx, host_form);

@@ -303,14 +303,14 @@ void opsplit_ode_s::evaluate(int64_t system, double t, const double* y, double* 
   if (!std::isfinite(t)) fail_argument("t=" + num(t) + " is not finite");
   if (y == nullptr) fail_argument("y is NULL");
   if (ydot == nullptr) fail_argument("ydot is NULL");
+  check_host_array(context(), y, "y");  // before the loop below reads it
+  check_host_array(context(), ydot, "ydot");
+  check_host_array(context(), jacobian, "jacobian");
   const auto n = static_cast<size_t>(neq_);
   for (size_t i = 0; i < n; ++i)
     if (!std::isfinite(y[i])) fail_argument("y[" + num(static_cast<int>(i)) + "]=" + num(y[i]) + " is not finite");
   // This system's parameters, from [param][sys] storage.
   std::vector<double> p(static_cast<size_t>(std::max(nparam_, 1)));
-  check_host_array(context(), y, "y");
-  check_host_array(context(), ydot, "ydot");
-  check_host_array(context(), jacobian, "jacobian");
   in_host_order_if_wrapped(context(), !params_.owns_its_memory(), [&] {
     for (int q = 0; q < nparam_; ++q)
       params_.copy_out(&p[static_cast<size_t>(q)], sizeof(double),
@@ -388,23 +388,23 @@ void opsplit_ode_s::take(const Buffer& from, int rows, double* host, int layout,
 }
 
 namespace {
-// A device form's array against the batch's storage, which may be the host's wrapped
-// array: the wrapped array itself in SOA is no copy at all (true); AOS onto itself, or
-// any other overlap, would copy it onto itself and is refused.
-bool is_the_storage(const Buffer& storage, const double* device, size_t bytes, int layout, const char* name) {
-  const auto* begin = static_cast<const unsigned char*>(storage.data());
-  const auto* p = reinterpret_cast<const unsigned char*>(device);
-  if (p + bytes <= begin || p >= begin + storage.bytes()) return false;
-  if (p == begin && layout == OPSPLIT_ODE_SOA) return true;
+// A device form's array (rows x nsys values) against the batch's storage, which may be
+// the host's wrapped array: the wrapped array itself is no copy at all (true) in SOA, or
+// in AOS where the two orders are the same bytes (one row or one system); AOS onto
+// itself otherwise, or any other overlap, would copy it onto itself and is refused.
+bool is_the_storage(const Buffer& storage, const double* device, int rows, int64_t nsys, int layout, const char* name) {
+  const auto begin = reinterpret_cast<uintptr_t>(storage.data()), p = reinterpret_cast<uintptr_t>(device);
+  const size_t bytes = static_cast<size_t>(nsys) * static_cast<size_t>(rows) * sizeof(double);
+  if (p >= begin + storage.bytes() || begin >= p + bytes) return false;
+  if (p == begin && (layout == OPSPLIT_ODE_SOA || rows == 1 || nsys == 1)) return true;
   fail_argument(std::string(name) + " overlaps the batch's wrapped array" +
-                (p == begin ? ": it is already the state in SOA order; AOS would transpose it onto itself" : ""));
+                (p == begin ? ": it is that array, in SOA order; AOS would transpose it onto itself" : ""));
 }
 }  // namespace
 
 void opsplit_ode_s::put_device(Buffer& to, int rows, const double* device, int layout, const char* name) {
   check_layout(layout);
-  const size_t bytes = static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double);
-  if (rows == 0 || is_the_storage(to, device, bytes, layout, name)) return;
+  if (rows == 0 || is_the_storage(to, device, rows, nsys_, layout, name)) return;
   if (layout == OPSPLIT_ODE_SOA)
     context().device().copy_on_device(to.data(), device, static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double));
   else
@@ -413,8 +413,7 @@ void opsplit_ode_s::put_device(Buffer& to, int rows, const double* device, int l
 
 void opsplit_ode_s::take_device(const Buffer& from, int rows, double* device, int layout, const char* name) const {
   check_layout(layout);
-  const size_t bytes = static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double);
-  if (rows == 0 || is_the_storage(from, device, bytes, layout, name)) return;
+  if (rows == 0 || is_the_storage(from, device, rows, nsys_, layout, name)) return;
   if (layout == OPSPLIT_ODE_SOA)
     context().device().copy_on_device(device, from.data(), static_cast<size_t>(nsys_) * static_cast<size_t>(rows) * sizeof(double));
   else
