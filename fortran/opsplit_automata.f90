@@ -164,6 +164,27 @@ module opsplit_automata
       integer(c_int) :: status
     end function opsplit_ca_get_substate
 
+    ! values: the host's device array (docs/API.md, "Hosts on the GPU").
+    function opsplit_ca_set_substate_device(ca, name, values, order) bind(C, name="opsplit_ca_set_substate_device") &
+        result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: values
+      integer(c_int), value :: order
+      integer(c_int) :: status
+    end function opsplit_ca_set_substate_device
+
+    function opsplit_ca_get_substate_device(ca, name, values, order) bind(C, name="opsplit_ca_get_substate_device") &
+        result(status)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ca
+      character(kind=c_char), intent(in) :: name(*)
+      type(c_ptr), value :: values
+      integer(c_int), value :: order
+      integer(c_int) :: status
+    end function opsplit_ca_get_substate_device
+
     function opsplit_ca_load_substate(ca, name, path) bind(C, name="opsplit_ca_load_substate") result(status)
       import :: c_int, c_ptr, c_char
       type(c_ptr), value :: ca
@@ -277,6 +298,8 @@ module opsplit_automata
     procedure :: population => ca_population
     procedure :: set_substate => ca_set_substate
     procedure :: get_substate => ca_get_substate
+    procedure :: set_substate_device => ca_set_substate_device
+    procedure :: get_substate_device => ca_get_substate_device
     procedure :: load_substate => ca_load_substate
     procedure :: set_parameter => ca_set_parameter
     procedure :: get_parameter => ca_get_parameter
@@ -296,7 +319,8 @@ module opsplit_automata
              ca_get_cells, ca_transfer, ca_place_rle, ca_load_rle, ca_step_i4, ca_step_i8, ca_steps, ca_population, ca_created, &
              ca_c_handle, ca_set_substate, ca_get_substate, ca_substate_transfer, ca_load_substate, ca_set_parameter, &
              ca_get_parameter, ca_load_parameters, ca_add_vent, ca_load_vents, ca_run_until, ca_get_time, &
-             ca_get_volumes, ca_set_cells_computed, ca_set_cells_device, ca_get_cells_device
+             ca_get_volumes, ca_set_cells_computed, ca_set_cells_device, ca_get_cells_device, &
+             ca_set_substate_device, ca_get_substate_device
 
 contains
 
@@ -533,6 +557,26 @@ contains
                   stat)
     end if
   end subroutine ca_substate_transfer
+
+  !> set_substate and get_substate from and to the host's device array values(rows, cols)
+  !> of real(c_double), given as its address (docs/API.md, "Hosts on the GPU").
+  subroutine ca_set_substate_device(this, name, values, stat)
+    class(opsplit_ca_t), intent(inout) :: this
+    character(len=*), intent(in) :: name
+    type(c_ptr), intent(in) :: values
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_set_substate_device(this%handle, trim(name) // c_null_char, values, &
+                                               OPSPLIT_CA_COLUMN_MAJOR), stat)
+  end subroutine ca_set_substate_device
+
+  subroutine ca_get_substate_device(this, name, values, stat)
+    class(opsplit_ca_t), intent(in) :: this
+    character(len=*), intent(in) :: name
+    type(c_ptr), intent(in) :: values
+    integer, intent(out), optional :: stat
+    call finish(opsplit_ca_get_substate_device(this%handle, trim(name) // c_null_char, values, &
+                                               OPSPLIT_CA_COLUMN_MAJOR), stat)
+  end subroutine ca_get_substate_device
 
   !> A substate from a file: an ESRI ASCII grid or a headerless table of rows x cols numbers.
   subroutine ca_load_substate(this, name, path, stat)

@@ -125,6 +125,15 @@ OPSPLIT_API opsplit_status opsplit_ca_set_substate(opsplit_ca ca, const char* na
                                                    opsplit_ca_order order);
 OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* name, double* values,
                                                    opsplit_ca_order order);
+/* The same from and to the host's device memory (rows*cols doubles on the context's
+ * GPU, 8-byte aligned; a CUDA context only), with the checks, the stream order and the
+ * errors of the other _device forms (opsplit_field_upload_device; docs/API.md, "Hosts
+ * on the GPU"); the values are checked on the GPU, a bad one named as set_substate
+ * names it, and nothing changes. A distributed grid takes its own block. */
+OPSPLIT_API opsplit_status opsplit_ca_set_substate_device(opsplit_ca ca, const char* name, const double* values,
+                                                          opsplit_ca_order order);
+OPSPLIT_API opsplit_status opsplit_ca_get_substate_device(opsplit_ca ca, const char* name, double* values,
+                                                          opsplit_ca_order order);
 /* A substate from a file: an ESRI ASCII grid (its ncols and nrows the grid's, its
  * cellsize the parameter Pc, no NODATA cell) or a headerless table of rows x cols
  * numbers, first line the first (northern) row. OPSPLIT_ERROR_IO (unreadable) or _PARSE

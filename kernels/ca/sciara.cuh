@@ -210,6 +210,34 @@ struct LavaWholeGrid {
   OPSPLIT_HD bool stored(int64_t r, int64_t c) const { return r >= 0 && r < rows && c >= 0 && c < cols; }
 };
 
+// What a substate's given values may be (opsplit_ca_set_substate): any finite value
+// (altitude, momentum), finite and >= 0, or also 0 on the sink ring (thickness).
+enum class LavaValues { any, non_negative, no_lava_on_sink };
+enum class LavaValueFault { none, not_finite, negative, lava_on_sink };
+
+// A block of a substate's values as the host gives them, rows x cols in row- or
+// column-major order, and where they go: the cells of `own` (block coordinates r0, c0)
+// in the storage of `shape`. Cell i counts the block row by row, the order in which a
+// refusal names the first bad value on either backend; loops go over the given values
+// (j), which they read or write in order.
+struct LavaValueBlock {
+  LavaShape shape;
+  int64_t r0, c0, rows, cols;
+  bool column_major;
+  LavaValues kind;
+  OPSPLIT_HD int64_t cells() const { return rows * cols; }
+  OPSPLIT_HD int64_t given(int64_t i) const { return column_major ? (i % cols) * rows + i / cols : i; }
+  OPSPLIT_HD int64_t cell(int64_t j) const { return column_major ? (j % rows) * cols + j / rows : j; }
+  OPSPLIT_HD int64_t stored(int64_t i) const { return (r0 + i / cols) * shape.cols + c0 + i % cols; }
+  OPSPLIT_HD LavaValueFault fault(int64_t i, double v) const {
+    if (!(v - v == 0.0)) return LavaValueFault::not_finite;  // NaN and infinities (isfinite is not HD everywhere)
+    if (kind != LavaValues::any && v < 0.0) return LavaValueFault::negative;
+    if (kind == LavaValues::no_lava_on_sink && v > 0.0 && shape.sink(r0 + i / cols, c0 + i % cols))
+      return LavaValueFault::lava_on_sink;
+    return LavaValueFault::none;
+  }
+};
+
 // The substates on one backend, row-major. Altitude, thickness, temperature and fv3's
 // momentum come in pairs of buffers: a CUDA step, and an fv3 step on either backend,
 // reads one and writes the other; fv2 on the CPU uses the first only.

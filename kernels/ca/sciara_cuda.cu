@@ -210,6 +210,39 @@ __global__ void lava_unpack_kernel(LavaSlab slab, const double* from, LavaDevice
   found.grow(state->box);
 }
 
+// What check_values finds on the device: the first bad cell's count, the box of the
+// storage cells given a positive value (empty: minima past every row and column).
+struct LavaValueScan {
+  unsigned long long first_bad;
+  long long box[4];
+};
+
+__global__ void lava_check_values_kernel(LavaValueBlock b, const double* __restrict__ values, LavaValueScan* scan) {
+  BoxGrowth found;
+  unsigned long long first = ULLONG_MAX;
+  for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < b.cells(); j += gridDim.x * int64_t(blockDim.x)) {
+    const int64_t i = b.cell(j);
+    if (b.fault(i, values[j]) != LavaValueFault::none) {
+      first = min(first, static_cast<unsigned long long>(i));
+    } else if (values[j] > 0.0) {
+      const int64_t s = b.stored(i);
+      found.include(s / b.shape.cols, s % b.shape.cols);
+    }
+  }
+  found.grow(scan->box);
+  if (first != ULLONG_MAX) atomicMin(&scan->first_bad, first);
+}
+
+__global__ void lava_store_values_kernel(LavaValueBlock b, const double* __restrict__ values, double* plane) {
+  for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < b.cells(); j += gridDim.x * int64_t(blockDim.x))
+    plane[b.stored(b.cell(j))] = values[j];
+}
+
+__global__ void lava_load_values_kernel(LavaValueBlock b, const double* __restrict__ plane, double* values) {
+  for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < b.cells(); j += gridDim.x * int64_t(blockDim.x))
+    values[j] = plane[b.stored(b.cell(j))];
+}
+
 // fv2: a step of the region (the step's box grown by one) within `window`, the block.
 __global__ void __launch_bounds__(kLavaThreads)
     lava_block_step_kernel(LavaPlanes p, LavaShape shape, int current, LavaBox window, bool all_cells, LavaConstants k,
@@ -370,6 +403,9 @@ class CudaLava final : public LavaBackend, public LavaLaunches {
              const LavaBox& vent_box, const Lava3Constants& k, LavaBox&) override;
   void pack(const LavaSlab& slab, double* to) override;
   void unpack(const LavaSlab& slab, const double* from, LavaBox&) override;
+  LavaValueCheck check_values(const LavaValueBlock& b, const double* values) override;
+  void store_values(const LavaValueBlock& b, const double* values, double* plane) override;
+  void load_values(const LavaValueBlock& b, const double* plane, double* values) override;
 
   LavaLaunches* launches() override { return this; }
   int launch(const LavaPlanes& g, int current, const LavaVents& vents, const LavaBox& vent_box, int64_t first_step,
@@ -572,6 +608,34 @@ void CudaLava::pack(const LavaSlab& slab, double* to) {
 void CudaLava::unpack(const LavaSlab& slab, const double* from, LavaBox&) {
   lava_unpack_kernel<<<blocks_for(slab.values(), kThreads), kThreads, 0, stream_of(ctx_)>>>(slab, from, device_state_);
   check(cudaGetLastError(), "lava_unpack_kernel");
+}
+
+// Waits for the scan: a set_substate call reads its answer before it stores anything.
+LavaValueCheck CudaLava::check_values(const LavaValueBlock& b, const double* values) {
+  LavaValueScan scan{ULLONG_MAX, {LLONG_MAX, -1, LLONG_MAX, -1}};
+  Buffer on_device(ctx_, sizeof scan);
+  on_device.copy_in(&scan, sizeof scan);
+  lava_check_values_kernel<<<blocks_for(b.cells(), kThreads), kThreads, 0, stream_of(ctx_)>>>(
+      b, values, on_device.as<LavaValueScan>());
+  check(cudaGetLastError(), "lava_check_values_kernel");
+  on_device.copy_out(&scan, sizeof scan);
+  LavaValueCheck found;
+  found.positive = LavaBox{scan.box[0], scan.box[1], scan.box[2], scan.box[3]};
+  if (scan.first_bad != ULLONG_MAX) {
+    found.first_bad = static_cast<int64_t>(scan.first_bad);
+    ctx_.device().copy_to_host(&found.bad_value, values + b.given(found.first_bad), sizeof(double));
+  }
+  return found;
+}
+
+void CudaLava::store_values(const LavaValueBlock& b, const double* values, double* plane) {
+  lava_store_values_kernel<<<blocks_for(b.cells(), kThreads), kThreads, 0, stream_of(ctx_)>>>(b, values, plane);
+  check(cudaGetLastError(), "lava_store_values_kernel");
+}
+
+void CudaLava::load_values(const LavaValueBlock& b, const double* plane, double* values) {
+  lava_load_values_kernel<<<blocks_for(b.cells(), kThreads), kThreads, 0, stream_of(ctx_)>>>(b, plane, values);
+  check(cudaGetLastError(), "lava_load_values_kernel");
 }
 
 // fv2: a step of the region (the device's box grown by one) within the block, from

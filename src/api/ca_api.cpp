@@ -173,6 +173,27 @@ OPSPLIT_API opsplit_status opsplit_ca_get_substate(opsplit_ca ca, const char* na
   });
 }
 
+// A CPU context refused first (UNSUPPORTED naming the host form), then a LIFE grid.
+OPSPLIT_API opsplit_status opsplit_ca_set_substate_device(opsplit_ca ca, const char* name, const double* values,
+                                                          opsplit_ca_order order) {
+  return api_guard(__func__, [&] {
+    opsplit_ca_s& grid = ca_arg(ca);
+    require_cuda_context(grid.context(), "opsplit_ca_set_substate");
+    ca::LavaGrid& g = grid.lava(__func__);
+    in_host_order(grid.context(), [&] { g.set_substate_device(text_input(name, "name"), values, column_major(order)); });
+  });
+}
+
+OPSPLIT_API opsplit_status opsplit_ca_get_substate_device(opsplit_ca ca, const char* name, double* values,
+                                                          opsplit_ca_order order) {
+  return api_guard(__func__, [&] {
+    const opsplit_ca_s& grid = ca_arg(ca);
+    require_cuda_context(grid.context(), "opsplit_ca_get_substate");
+    const ca::LavaGrid& g = grid.lava(__func__);
+    in_host_order(grid.context(), [&] { g.get_substate_device(text_input(name, "name"), values, column_major(order)); });
+  });
+}
+
 OPSPLIT_API opsplit_status opsplit_ca_load_substate(opsplit_ca ca, const char* name, const char* path) {
   return api_guard(__func__, [&] {
     std::string n, p;

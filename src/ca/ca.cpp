@@ -84,14 +84,16 @@ size_t opsplit_ca_s::stored_words() const {
   return static_cast<size_t>((b.rows + b.ghost[0] + b.ghost[1]) * b.stride);
 }
 
+int64_t opsplit_ca_s::first_word(int64_t r) const { return life_blocks_ ? life_blocks_->block.at(r, 0) : r * nwords_; }
+int64_t opsplit_ca_s::row_stride() const { return life_blocks_ ? life_blocks_->block.stride : nwords_; }
+
 // A block's words go into its storage beside ghosts of 0 (each generation brings them
 // from the neighbours first).
 void opsplit_ca_s::upload(const uint64_t* words) {
   std::vector<uint64_t> stored;
   if (life_blocks_) {
-    const ca::LifeBlock& b = life_blocks_->block;
     stored.assign(stored_words(), 0);
-    for (int64_t r = 0; r < rows_; ++r) std::copy_n(words + r * nwords_, nwords_, &stored[static_cast<size_t>(b.at(r, 0))]);
+    for (int64_t r = 0; r < rows_; ++r) std::copy_n(words + r * nwords_, nwords_, &stored[static_cast<size_t>(first_word(r))]);
     words = stored.data();
   }
   cells_.copy_in(words, stored_words() * sizeof(uint64_t));
@@ -103,7 +105,7 @@ void opsplit_ca_s::download(uint64_t* words) const {
   cells_.copy_out(to, stored_words() * sizeof(uint64_t));
   if (life_blocks_)
     for (int64_t r = 0; r < rows_; ++r)
-      std::copy_n(&stored[static_cast<size_t>(life_blocks_->block.at(r, 0))], nwords_, words + r * nwords_);
+      std::copy_n(&stored[static_cast<size_t>(first_word(r))], nwords_, words + r * nwords_);
 }
 
 void opsplit_ca_s::set_cells(const uint8_t* cells, int order) {
@@ -126,17 +128,14 @@ void opsplit_ca_s::get_cells(uint8_t* cells, int order) const {
   ca::unpack_cells(words.data(), rows_, cols_, order == OPSPLIT_CA_COLUMN_MAJOR, cells);
 }
 
-// Where row r's first word is stored: row after row, or a block's rows between ghosts.
 void opsplit_ca_s::set_cells_device(const uint8_t* cells, int order) {
   require_cuda_context(context(), "opsplit_ca_set_cells");
   require_life("opsplit_ca_set_cells_device");
   check_order(order);
   check_device_array(context(), cells, cell_bytes(), 1, "cells", "opsplit_ca_set_cells");
-  const int64_t first = life_blocks_ ? life_blocks_->block.at(0, 0) : 0;
-  const int64_t stride = life_blocks_ ? life_blocks_->block.stride : nwords_;
   if (life_blocks_) cells_.zero();  // ghosts of 0, as upload leaves them
   ca::life_launchers(context()).pack_cells(context(), cells, rows_, cols_, order == OPSPLIT_CA_COLUMN_MAJOR,
-                                           cells_.as<uint64_t>(), first, stride);
+                                           cells_.as<uint64_t>(), first_word(0), row_stride());
 }
 
 void opsplit_ca_s::get_cells_device(uint8_t* cells, int order) const {
@@ -144,9 +143,7 @@ void opsplit_ca_s::get_cells_device(uint8_t* cells, int order) const {
   require_life("opsplit_ca_get_cells_device");
   check_order(order);
   check_device_array(context(), cells, cell_bytes(), 1, "cells", "opsplit_ca_get_cells");
-  const int64_t first = life_blocks_ ? life_blocks_->block.at(0, 0) : 0;
-  const int64_t stride = life_blocks_ ? life_blocks_->block.stride : nwords_;
-  ca::life_launchers(context()).unpack_cells(context(), cells_.as<const uint64_t>(), first, stride, rows_, cols_,
+  ca::life_launchers(context()).unpack_cells(context(), cells_.as<const uint64_t>(), first_word(0), row_stride(), rows_, cols_,
                                              order == OPSPLIT_CA_COLUMN_MAJOR, cells);
 }
 

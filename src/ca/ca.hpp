@@ -70,6 +70,10 @@ struct opsplit_ca_s : opsplit::Handle<opsplit::HandleKind::ca>, opsplit::Context
   void upload(const uint64_t* words);
   void download(uint64_t* words) const;
   size_t word_count() const { return static_cast<size_t>(rows_ * nwords_); }
+  // Where row r's first word is stored, and the words from a row to the next: rows one
+  // after another, or a block's rows between ghosts.
+  int64_t first_word(int64_t r) const;
+  int64_t row_stride() const;
   // The storage's words: the grid's, or a block's with its ghosts.
   size_t stored_words() const;
   // LIFE over processes (distributed.cpp): the attach's half that allocates, the

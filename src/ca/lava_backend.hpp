@@ -27,6 +27,15 @@ struct LavaState {
   bool stalled = false;  // fv3: the device's steps stopped on a clock too short to advance the time
 };
 
+// A block of given values checked (LavaBackend::check_values): the first that may not be
+// stored (LavaValueBlock's count, -1 when none) and its value; the box of the storage
+// cells given a positive value.
+struct LavaValueCheck {
+  int64_t first_bad = -1;
+  double bad_value = 0.0;
+  LavaBox positive;
+};
+
 // Where a step at a time runs: the storage's place, the block (the cells a step
 // updates), the block with, on remote sides, its first band of ghosts (the cells
 // whose outflows and motions reach the block), and whether every cell is computed;
@@ -103,6 +112,14 @@ class LavaBackend {
   // into the box; both on the backend.
   virtual void pack(const LavaSlab& slab, double* to) = 0;
   virtual void unpack(const LavaSlab& slab, const double* from, LavaBox& box) = 0;
+
+  // A substate's block as the host gives and takes it (opsplit_ca_set/get_substate), in
+  // the backend's memory (a host array is staged there first): check_values reads every
+  // value; store_values writes them into their cells of `plane` (the others as they
+  // were); load_values reads those cells back.
+  virtual LavaValueCheck check_values(const LavaValueBlock& b, const double* values) = 0;
+  virtual void store_values(const LavaValueBlock& b, const double* values, double* plane) = 0;
+  virtual void load_values(const LavaValueBlock& b, const double* plane, double* values) = 0;
 
   // The backend's launches of several steps (CUDA), or nullptr: the grid steps one at a time.
   virtual LavaLaunches* launches() { return nullptr; }

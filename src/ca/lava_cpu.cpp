@@ -98,6 +98,15 @@ class CpuLava final : public LavaBackend {
       if (slab.plane_of(v) == 1 && from[v] > 0.0) box.include(i / slab.cols, i % slab.cols);  // lava that may cross
     }
   }
+  LavaValueCheck check_values(const LavaValueBlock& b, const double* values) override;
+  void store_values(const LavaValueBlock& b, const double* values, double* plane) override {
+#pragma omp parallel for num_threads(ctx_.threads()) schedule(static)
+    for (int64_t j = 0; j < b.cells(); ++j) plane[b.stored(b.cell(j))] = values[j];
+  }
+  void load_values(const LavaValueBlock& b, const double* plane, double* values) override {
+#pragma omp parallel for num_threads(ctx_.threads()) schedule(static)
+    for (int64_t j = 0; j < b.cells(); ++j) values[j] = plane[b.stored(b.cell(j))];
+  }
 
  private:
   Context& ctx_;  // its threads, which the host may set between calls
@@ -134,6 +143,32 @@ void CpuLava::flows(const LavaPlanes& g, const LavaStepPlace& at, int cur, doubl
     const bool may_be_vent = r >= vent_box.r0 && r <= vent_box.r1 && c >= vent_box.c0 && c <= vent_box.c1;
     return lava3_cell_step(g, at.shape, cur, r, c, k, clock, vents, may_be_vent, now);
   });
+}
+
+LavaValueCheck CpuLava::check_values(const LavaValueBlock& b, const double* values) {
+  int64_t first = b.cells();
+  LavaBox positive;
+#pragma omp parallel num_threads(ctx_.threads())
+  {
+    int64_t my_first = b.cells();
+    LavaBox mine;
+#pragma omp for schedule(static)
+    for (int64_t j = 0; j < b.cells(); ++j) {
+      const int64_t i = b.cell(j);
+      if (b.fault(i, values[j]) != LavaValueFault::none) {
+        my_first = std::min(my_first, i);
+      } else if (values[j] > 0.0) {
+        const int64_t s = b.stored(i);
+        mine.include(s / b.shape.cols, s % b.shape.cols);
+      }
+    }
+#pragma omp critical
+    first = std::min(first, my_first), positive.include(mine);
+  }
+  LavaValueCheck check;
+  check.positive = positive;
+  if (first < b.cells()) check.first_bad = first, check.bad_value = values[b.given(first)];
+  return check;
 }
 
 std::unique_ptr<LavaBackend> make_cpu_lava(Context& ctx) { return std::make_unique<CpuLava>(ctx); }

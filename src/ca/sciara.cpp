@@ -377,57 +377,81 @@ LavaPlanes LavaGrid::planes() const {
 
 void LavaGrid::download(LavaSubstate s, double* host) const { buffer(s).copy_out(host, plane_bytes(rows_, cols_)); }
 
-std::vector<double> LavaGrid::stored_values(LavaSubstate s, const std::string& name, const double* values,
-                                            bool column_major) const {
-  if (values == nullptr) fail_argument("values is NULL");
-  check_host_array(ctx_, values, "values");
+LavaValueBlock LavaGrid::value_block(LavaSubstate s, bool column_major) const {
+  const bool signed_values = s == LavaSubstate::altitude || s == LavaSubstate::momentum_x || s == LavaSubstate::momentum_y;
+  const LavaValues kind = s == LavaSubstate::thickness ? LavaValues::no_lava_on_sink
+                          : signed_values              ? LavaValues::any
+                                                       : LavaValues::non_negative;
+  return LavaValueBlock{shape_, own_.r0, own_.c0, block_rows(), block_cols(), column_major, kind};
+}
+
+LavaBox LavaGrid::checked(LavaSubstate s, const std::string& name, const LavaValueBlock& b,
+                          const double* values) const {
   if (s == LavaSubstate::lost) fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
-  // The block into the storage, its ghosts 0 (each step brings them from the neighbours first).
-  const int64_t rows = block_rows(), cols = block_cols();
-  std::vector<double> stored(static_cast<size_t>(rows_ * cols_));
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) {
-      const double v = values[column_major ? c * rows + r : r * cols + c];
-      auto refuse = [&](const char* why) {  // the message only for a bad value (millions of cells)
-        fail_argument(name + " at (" + num(r) + ", " + num(c) + ") is " + num(v) + ": " + why);
-      };
-      if (!std::isfinite(v)) refuse("every value must be finite");
-      const bool signed_value = s == LavaSubstate::altitude || s == LavaSubstate::momentum_x || s == LavaSubstate::momentum_y;
-      if (!signed_value && v < 0.0) refuse("it cannot be negative");
-      if (s == LavaSubstate::thickness && v > 0.0 && shape_.sink(own_.r0 + r, own_.c0 + c))
-        refuse("the outermost ring is the sink where lava leaves the grid, and holds none");
-      stored[static_cast<size_t>((own_.r0 + r) * cols_ + own_.c0 + c)] = v;
-    }
-  return stored;
+  const LavaValueCheck found = backend_->check_values(b, values);
+  if (found.first_bad < 0) return found.positive;
+  const char* why = "";
+  switch (b.fault(found.first_bad, found.bad_value)) {
+    case LavaValueFault::not_finite: why = "every value must be finite"; break;
+    case LavaValueFault::negative: why = "it cannot be negative"; break;
+    case LavaValueFault::lava_on_sink:
+      why = "the outermost ring is the sink where lava leaves the grid, and holds none";
+      break;
+    case LavaValueFault::none: break;  // not reached: the backend found a fault there
+  }
+  fail_argument(name + " at (" + num(found.first_bad / b.cols) + ", " + num(found.first_bad % b.cols) + ") is " +
+                num(found.bad_value) + ": " + why);
 }
 
-void LavaGrid::store(LavaSubstate s, const std::vector<double>& stored) {
+void LavaGrid::store(LavaSubstate s, const LavaValueBlock& b, const double* values, const LavaBox& lava) {
   synchronize();
-  buffer(s).copy_in(stored.data(), plane_bytes(rows_, cols_));
+  if (b.cells() != rows_ * cols_) buffer(s).zero();  // a block's ghosts: each step brings them from the neighbours first
+  backend_->store_values(b, values, plane(s));
   mirror(s);
-  if (s == LavaSubstate::thickness) reset_region(stored.data());
+  if (s == LavaSubstate::thickness) reset_region(lava);
 }
 
+// A host array is staged in the backend's memory, where both backends check and store it.
 void LavaGrid::set_substate(const std::string& name, const double* values, bool column_major) {
   const LavaSubstate s = lava_substate(name, fv3_);
-  store(s, stored_values(s, name, values, column_major));
+  if (values == nullptr) fail_argument("values is NULL");
+  check_host_array(ctx_, values, "values");
+  const LavaValueBlock b = value_block(s, column_major);
+  Buffer given(ctx_, plane_bytes(b.rows, b.cols));
+  given.copy_in(values, plane_bytes(b.rows, b.cols));
+  store(s, b, given.as<const double>(), checked(s, name, b, given.as<const double>()));
 }
 
 void LavaGrid::get_substate(const std::string& name, double* values, bool column_major) const {
   const LavaSubstate s = lava_substate(name, fv3_);
   if (values == nullptr) fail_argument("values is NULL");
   check_host_array(ctx_, values, "values");
-  std::vector<double> stored(static_cast<size_t>(rows_ * cols_));
-  download(s, stored.data());
-  const int64_t rows = block_rows(), cols = block_cols();
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      values[column_major ? c * rows + r : r * cols + c] = stored[static_cast<size_t>((own_.r0 + r) * cols_ + own_.c0 + c)];
+  const LavaValueBlock b = value_block(s, column_major);
+  Buffer taken(ctx_, plane_bytes(b.rows, b.cols));
+  backend_->load_values(b, plane(s), taken.as<double>());
+  taken.copy_out(values, plane_bytes(b.rows, b.cols));
+}
+
+void LavaGrid::set_substate_device(const std::string& name, const double* values, bool column_major) {
+  const LavaSubstate s = lava_substate(name, fv3_);
+  const LavaValueBlock b = value_block(s, column_major);
+  check_device_array(ctx_, values, plane_bytes(b.rows, b.cols), alignof(double), "values",
+                     "opsplit_ca_set_substate");
+  store(s, b, values, checked(s, name, b, values));
+}
+
+void LavaGrid::get_substate_device(const std::string& name, double* values, bool column_major) const {
+  const LavaSubstate s = lava_substate(name, fv3_);
+  const LavaValueBlock b = value_block(s, column_major);
+  check_device_array(ctx_, values, plane_bytes(b.rows, b.cols), alignof(double), "values",
+                     "opsplit_ca_get_substate");
+  backend_->load_values(b, plane(s), values);
 }
 
 void LavaGrid::load_substate(const std::string& name, const std::string& path, const Agree& agree) {
   LavaSubstate s{};
-  std::vector<double> stored;
+  Buffer given(ctx_, plane_bytes(block_rows(), block_cols()));
+  LavaBox lava;
   agree(attempt([&] {
     s = lava_substate(name, fv3_);
     if (s == LavaSubstate::lost) fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
@@ -442,19 +466,18 @@ void LavaGrid::load_substate(const std::string& name, const std::string& path, c
       std::memcpy(&block[static_cast<size_t>(r * block_cols())],
                   &g.values[static_cast<size_t>((first_row + r) * shape_.global_cols + first_col)],
                   static_cast<size_t>(block_cols()) * sizeof(double));
-    stored = stored_values(s, name, block.data(), false);
+    given.copy_in(block.data(), plane_bytes(block_rows(), block_cols()));
+    lava = checked(s, name, value_block(s, false), given.as<const double>());
   }));
-  store(s, stored);
+  store(s, value_block(s, false), given.as<const double>(), lava);
 }
 
-// After thickness was set (the storage, row-major, on the host): the region starts
-// again from the cells that hold lava and the block's vents. fv2 unpaired: the flows,
+// After thickness was set (`lava` the box of its cells holding lava): the region starts
+// again from those cells and the block's vents. fv2 unpaired: the flows,
 // scratch of a step, are cleared so that no cell outside the region holds any (where
 // none flows, a cell's kept temperature is never read but multiplied by a zero flow).
-void LavaGrid::reset_region(const double* thickness) {
-  box_ = LavaBox{};
-  for (int64_t i = 0; i < rows_ * cols_; ++i)
-    if (thickness[i] > 0.0) box_.include(i / cols_, i % cols_);
+void LavaGrid::reset_region(const LavaBox& lava) {
+  box_ = lava;
   box_.include(vent_box_);
   // Steps write every cell of their region into the other buffer of each pair, so both
   // hold the same outside it only while the region grows: a new, smaller region needs

@@ -131,6 +131,9 @@ class LavaGrid {
   // The block's values (distributed: this process's block, row and column 0 its first).
   void set_substate(const std::string& name, const double* values, bool column_major);
   void get_substate(const std::string& name, double* values, bool column_major) const;
+  // The same in the host's device memory (CUDA; opsplit_ca_set_substate_device).
+  void set_substate_device(const std::string& name, const double* values, bool column_major);
+  void get_substate_device(const std::string& name, double* values, bool column_major) const;
 
   // The loads read and check their files first, then agree(what that did) (which
   // throws where any process failed: a distributed grid's processes settle), and only
@@ -187,11 +190,15 @@ class LavaGrid {
   void mirror(LavaSubstate s);
   std::vector<LavaVentSchedule> host_schedules() const;
   void download(LavaSubstate s, double* host) const;
-  // A substate's block, checked, as the storage holds it (ghosts 0); store takes it.
-  std::vector<double> stored_values(LavaSubstate s, const std::string& name, const double* values,
-                                    bool column_major) const;
-  void store(LavaSubstate s, const std::vector<double>& stored);
-  void reset_region(const double* thickness);
+  // The block of substate s as the host gives and takes it (column- or row-major).
+  LavaValueBlock value_block(LavaSubstate s, bool column_major) const;
+  // Given values (in the backend's memory) checked: INVALID_ARGUMENT naming the first
+  // that may not be stored (and "lost", read-only); the box of the storage cells given
+  // a positive value.
+  LavaBox checked(LavaSubstate s, const std::string& name, const LavaValueBlock& b, const double* values) const;
+  // Checked values into the storage (its ghosts 0); `lava` the checked box.
+  void store(LavaSubstate s, const LavaValueBlock& b, const double* values, const LavaBox& lava);
+  void reset_region(const LavaBox& lava);
   void set_device_state();
   // The backend's state made the grid's (it waits for the steps); whether fv3's steps stalled.
   bool take_backend_state();

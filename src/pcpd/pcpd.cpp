@@ -358,19 +358,12 @@ uint64_t opsplit_pcpd_s::check_replica(int64_t replica, const void* sites) const
 uint64_t opsplit_pcpd_s::replica_bytes() const { return multispin() ? L_ / 8 : L_; }
 
 // A replica's sites (bytes, any nonzero occupied) in the stored form: 0/1 bytes (EXACT)
-// or MULTISPIN's words; and back.
+// or MULTISPIN's words; and back. On the host: the CPU's launchers.
 void opsplit_pcpd_s::to_stored(const uint8_t* sites, uint8_t* stored) const {
-  if (multispin()) {
-    with_word([&](auto word) { pack(sites, words_, reinterpret_cast<decltype(word)*>(stored)); });
-  } else {
-    for (uint64_t i = 0; i < L_; ++i) stored[i] = sites[i] != 0;
-  }
+  store_sites_cpu(context(), sites, L_, word_bits(), stored);
 }
 void opsplit_pcpd_s::from_stored(const uint8_t* stored, uint8_t* sites) const {
-  if (multispin())
-    with_word([&](auto word) { unpack(reinterpret_cast<const decltype(word)*>(stored), words_, sites); });
-  else
-    std::memcpy(sites, stored, L_);
+  load_sites_cpu(context(), stored, L_, word_bits(), sites);
 }
 
 void opsplit_pcpd_s::get_lattice(int64_t replica, uint8_t* sites) const {

@@ -1009,6 +1009,21 @@ static void sweep_ca(objects* o) {
   BAD_ARG(opsplit_ca_get_substate(o->lava, "altitude", NULL, OPSPLIT_CA_ROW_MAJOR));
   BAD_ARG(opsplit_ca_get_substate(o->lava, NULL, v, OPSPLIT_CA_ROW_MAJOR));
   BAD_ARG(opsplit_ca_get_substate(o->lava, "altitude", v, (opsplit_ca_order)9));
+  /* The device forms: UNSUPPORTED on a CPU context; on CUDA the host array v is refused. */
+  BAD_HANDLES(K_CA, opsplit_ca, opsplit_ca_set_substate_device(H, "altitude", v, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_set_substate_device(o->life, "altitude", v, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_set_substate_device(o->lava, NULL, v, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_set_substate_device(o->lava, "no_such_substate", v, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_set_substate_device(o->lava, "lost", v, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_set_substate_device(o->lava, "altitude", NULL, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_set_substate_device(o->lava, "altitude", v, (opsplit_ca_order)2));
+  BAD_DEVICE(opsplit_ca_set_substate_device(o->lava, "altitude", v, OPSPLIT_CA_ROW_MAJOR));
+  BAD_HANDLES(K_CA, opsplit_ca, opsplit_ca_get_substate_device(H, "altitude", v, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_get_substate_device(o->life, "altitude", v, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_get_substate_device(o->lava, NULL, v, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_get_substate_device(o->lava, "altitude", NULL, OPSPLIT_CA_ROW_MAJOR));
+  BAD_DEVICE(opsplit_ca_get_substate_device(o->lava, "altitude", v, (opsplit_ca_order)9));
+  BAD_DEVICE(opsplit_ca_get_substate_device(o->lava, "altitude", v, OPSPLIT_CA_ROW_MAJOR));
   BAD_HANDLES(K_CA, opsplit_ca, opsplit_ca_load_substate(H, "altitude", "x.asc"));
   BAD_ARG(opsplit_ca_load_substate(o->life, "altitude", "x.asc"));
   BAD_ARG(opsplit_ca_load_substate(o->lava, NULL, "x.asc"));

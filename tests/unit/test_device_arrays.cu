@@ -366,6 +366,113 @@ TEST(DevicePcpd, LatticesGiveTheHostFormsBitsForEveryAlgorithm) {
   }
 }
 
+// A lava grid of `model` with a slope, a pool of lava and its temperature, from the host
+// forms or from device arrays (every substate set, then 40 steps); its substates after.
+std::vector<std::vector<double>> lava_run(const test::Context& ctx, opsplit_ca_model model, bool on_device,
+                                          opsplit_ca_order order) {
+  const int64_t rows = 30, cols = 45, n = rows * cols;
+  std::vector<double> altitude(n), thickness(n), temperature(n);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      const int64_t i = order == OPSPLIT_CA_ROW_MAJOR ? r * cols + c : c * rows + r;
+      altitude[i] = 1000.0 - 2.0 * static_cast<double>(r) + 0.3 * static_cast<double>(c % 7);
+      const bool pool = r >= 3 && r < 8 && c >= 10 && c < 16;
+      thickness[i] = pool ? 2.0 + 0.1 * static_cast<double>(c - 10) : 0.0;
+      temperature[i] = pool ? 1360.0 : 0.0;
+    }
+  const char* names[] = {"altitude", "thickness", "temperature", "solidified", "lost"};
+  const std::vector<double>* given[] = {&altitude, &thickness, &temperature};
+  opsplit_ca g = nullptr;
+  EXPECT_EQ(opsplit_ca_create(ctx, model, rows, cols, &g), OPSPLIT_SUCCESS);
+  DeviceArray<double> values(n);
+  for (int k = 0; k < 3; ++k) {
+    if (on_device) {
+      values.put(*given[k]);
+      EXPECT_EQ(opsplit_ca_set_substate_device(g, names[k], values.p, order), OPSPLIT_SUCCESS)
+          << opsplit_last_error_message();
+    } else {
+      EXPECT_EQ(opsplit_ca_set_substate(g, names[k], given[k]->data(), order), OPSPLIT_SUCCESS);
+    }
+  }
+  EXPECT_EQ(opsplit_ca_step(g, 40), OPSPLIT_SUCCESS);
+  std::vector<std::vector<double>> after;
+  for (const char* name : names) {
+    std::vector<double> v(n);
+    if (on_device) {
+      EXPECT_EQ(opsplit_ca_get_substate_device(g, name, values.p, order), OPSPLIT_SUCCESS);
+      v = values.get();
+    } else {
+      EXPECT_EQ(opsplit_ca_get_substate(g, name, v.data(), order), OPSPLIT_SUCCESS);
+    }
+    after.push_back(v);
+  }
+  after.push_back(thickness);
+  EXPECT_EQ(opsplit_ca_destroy(&g), OPSPLIT_SUCCESS);
+  return after;
+}
+
+TEST(DeviceLava, SubstatesGiveTheHostFormsBits) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  for (opsplit_ca_model model : {OPSPLIT_CA_SCIARA_FV2, OPSPLIT_CA_SCIARA_FV3})
+    for (opsplit_ca_order order : {OPSPLIT_CA_ROW_MAJOR, OPSPLIT_CA_COLUMN_MAJOR}) {
+      const auto want = lava_run(ctx, model, false, order), got = lava_run(ctx, model, true, order);
+      for (size_t k = 0; k < want.size(); ++k)
+        EXPECT_TRUE(same_bits(got[k], want[k])) << "model " << model << ", order " << order << ", substate " << k;
+      EXPECT_FALSE(same_bits(got[1], got[5])) << "the lava moved";
+    }
+}
+
+// A bad value on the device is named as the host form names it, and nothing changes.
+TEST(DeviceLava, ABadValueIsNamedAndNothingChanges) {
+  require_gpu();
+  test::Context ctx(OPSPLIT_BACKEND_CUDA);
+  const int64_t rows = 20, cols = 30, n = rows * cols;
+  opsplit_ca g = nullptr;
+  OPSPLIT_OK(opsplit_ca_create(ctx, OPSPLIT_CA_SCIARA_FV3, rows, cols, &g));
+  std::vector<double> thickness(n, 0.0);
+  thickness[5 * cols + 7] = 1.5;
+  DeviceArray<double> values(n), out(n);
+  values.put(thickness);
+  OPSPLIT_OK(opsplit_ca_set_substate_device(g, "thickness", values.p, OPSPLIT_CA_ROW_MAJOR));
+  struct Case {
+    const char* name;
+    int64_t row, col;
+    double value;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"thickness", 9, 4, -1.0, "thickness at (9, 4) is -1: it cannot be negative"},
+      {"thickness", 0, 12, 2.0, "thickness at (0, 12) is 2: the outermost ring is the sink"},
+      {"temperature", 3, 3, std::nan(""), "temperature at (3, 3) is nan: every value must be finite"},
+      {"momentum_x", 19, 29, HUGE_VAL, "momentum_x at (19, 29) is inf: every value must be finite"},
+  };
+  for (const Case& c : cases)
+    for (opsplit_ca_order order : {OPSPLIT_CA_ROW_MAJOR, OPSPLIT_CA_COLUMN_MAJOR}) {
+      std::vector<double> bad(n, 0.0);
+      bad[order == OPSPLIT_CA_ROW_MAJOR ? c.row * cols + c.col : c.col * rows + c.row] = c.value;
+      bad[order == OPSPLIT_CA_ROW_MAJOR ? 19 * cols + 29 : 29 * rows + 19] =
+          c.row == 19 ? c.value : std::nan("");  // a later bad cell: the first is named
+      values.put(bad);
+      expect_refused(opsplit_ca_set_substate_device(g, c.name, values.p, order), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                     c.message);
+      OPSPLIT_OK(opsplit_ca_get_substate_device(g, "thickness", out.p, OPSPLIT_CA_ROW_MAJOR));
+      EXPECT_EQ(out.get(), thickness);
+    }
+  expect_refused(opsplit_ca_set_substate_device(g, "lost", values.p, OPSPLIT_CA_ROW_MAJOR),
+                 OPSPLIT_ERROR_INVALID_ARGUMENT, "\"lost\" is read-only");
+  expect_refused(opsplit_ca_set_substate_device(g, "altitude", values.p + 1, OPSPLIT_CA_ROW_MAJOR),
+                 OPSPLIT_ERROR_INVALID_ARGUMENT, "bytes are needed");
+  expect_refused(opsplit_ca_set_substate_device(g, "altitude", thickness.data(), OPSPLIT_CA_ROW_MAJOR),
+                 OPSPLIT_ERROR_INVALID_ARGUMENT, "values is host memory");
+  expect_refused(opsplit_ca_get_substate(g, "altitude", out.p, OPSPLIT_CA_ROW_MAJOR), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                 "values is device memory");
+  OPSPLIT_OK(opsplit_ca_step(g, 3));  // the grid still works
+  OPSPLIT_OK(opsplit_ca_get_substate_device(g, "thickness", out.p, OPSPLIT_CA_ROW_MAJOR));
+  EXPECT_NE(out.get(), thickness);
+  OPSPLIT_OK(opsplit_ca_destroy(&g));
+}
+
 // ---- ordering --------------------------------------------------------------------------
 
 // Waits about `cycles` clock cycles, then writes value into every element: work the
@@ -538,6 +645,42 @@ TEST(DeviceMisuse, EveryWrongPointerIsRefusedAndNothingBreaks) {
   EXPECT_EQ(fo, fv);
   OPSPLIT_OK(opsplit_ode_set_parameters(b, parameters().data(), OPSPLIT_ODE_SOA));
   OPSPLIT_OK(opsplit_ode_integrate(b, 0.0, 1.0));
+}
+
+// Another GPU's memory, both ways, with peer access on (the copy would then work, on the
+// wrong GPU's time: refused all the same). Its own ctest (label multi_gpu), run by
+// scripts/gpu-check on a machine of two GPUs or more, where every GPU is visible.
+TEST(TwoGpus, AnotherGpusMemoryIsRefused) {
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  ASSERT_GE(devices, 2) << "this test needs two GPUs (ctest -L multi_gpu on a machine of two)";
+  for (int mine = 0; mine < 2; ++mine) {
+    const int other = 1 - mine;
+    opsplit_context ctx = nullptr;
+    OPSPLIT_OK(opsplit_context_create_on_device(mine, &ctx));
+    {
+      test::Field f(ctx, 4, 4, 4, 1);
+      const size_t n = 4 * 4 * 4;
+      CUDA_OK(cudaSetDevice(other));
+      cudaDeviceEnablePeerAccess(mine, 0);  // where the GPUs can: the pointer then reads from either
+      cudaGetLastError();
+      DeviceArray<double> theirs(n);
+      CUDA_OK(cudaSetDevice(mine));
+      expect_refused(opsplit_field_upload_device(f, theirs.p, OPSPLIT_LAYOUT_PLANAR), OPSPLIT_ERROR_INVALID_ARGUMENT,
+                     "device is memory of GPU " + std::to_string(other) + "; this context works on GPU " +
+                         std::to_string(mine));
+      DeviceArray<double> own(n);
+      std::vector<double> v(n, 3.0);
+      own.put(v);
+      OPSPLIT_OK(opsplit_field_upload_device(f, own.p, OPSPLIT_LAYOUT_PLANAR));  // the context still works
+      std::vector<double> back(n);
+      OPSPLIT_OK(opsplit_field_download(f, back.data(), OPSPLIT_LAYOUT_PLANAR));
+      EXPECT_EQ(back, v);
+      CUDA_OK(cudaSetDevice(other));  // theirs is freed on its own GPU
+    }
+    CUDA_OK(cudaSetDevice(0));
+    OPSPLIT_OK(opsplit_context_destroy(&ctx));
+  }
 }
 
 }  // namespace
