@@ -37,7 +37,7 @@ program test_fortran_device
   type(opsplit_context_t) :: ctx
   type(c_ptr) :: device
   real(c_double), target :: altitude(lr, lc), thickness(lr, lc), temperature(lr, lc), back(lr, lc), want(lr, lc)
-  real(c_double), target :: y(nsys, neq), y_back(nsys, neq), values(5, 4, 3), values_back(5, 4, 3)
+  real(c_double), target :: y(nsys, neq), y_back(nsys, neq), y_aos(neq, nsys), values(5, 4, 3), values_back(5, 4, 3)
   integer(c_int8_t), target :: cells(9, 11), cells_back(9, 11), sites(sites_n), sites_back(sites_n)
   integer :: r, c, stat
 
@@ -149,7 +149,8 @@ contains
     call ode%set_state_device(device, OPSPLIT_ODE_SOA)
     call ode%get_state(y_back, OPSPLIT_ODE_SOA)
     call check(all(y_back == y), 'ODE: set_state_device (SOA), get_state')
-    call ode%set_state(transpose(y) + 1.0_c_double)  ! AOS: y(neq, nsys)
+    y_aos = transpose(y) + 1.0_c_double  ! (gfortran 12 passes transpose(y) + 1 with the shape of y)
+    call ode%set_state(y_aos)           ! AOS: y(neq, nsys)
     call ode%get_state_device(device, OPSPLIT_ODE_SOA)
     call take(c_loc(y_back), 8 * nsys * neq)
     call check(all(y_back == y + 1.0_c_double), 'ODE: set_state (AOS), get_state_device (SOA)')
