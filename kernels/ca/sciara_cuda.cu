@@ -620,7 +620,7 @@ LavaValueCheck CudaLava::check_values(const LavaValueBlock& b, const double* val
   check(cudaGetLastError(), "lava_check_values_kernel");
   on_device.copy_out(&scan, sizeof scan);
   LavaValueCheck found;
-  found.positive = LavaBox{scan.box[0], scan.box[1], scan.box[2], scan.box[3]};
+  if (scan.box[1] >= scan.box[0]) found.positive = LavaBox{scan.box[0], scan.box[1], scan.box[2], scan.box[3]};
   if (scan.first_bad != ULLONG_MAX) {
     found.first_bad = static_cast<int64_t>(scan.first_bad);
     ctx_.device().copy_to_host(&found.bad_value, values + b.given(found.first_bad), sizeof(double));

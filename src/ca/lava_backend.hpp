@@ -113,10 +113,10 @@ class LavaBackend {
   virtual void pack(const LavaSlab& slab, double* to) = 0;
   virtual void unpack(const LavaSlab& slab, const double* from, LavaBox& box) = 0;
 
-  // A substate's block as the host gives and takes it (opsplit_ca_set/get_substate), in
-  // the backend's memory (a host array is staged there first): check_values reads every
+  // A substate's block as the host gives and takes it on the GPU (the _device forms of
+  // opsplit_ca_set/get_substate), in the backend's memory: check_values reads every
   // value; store_values writes them into their cells of `plane` (the others as they
-  // were); load_values reads those cells back.
+  // were); load_values reads those cells back. The host forms use the CPU's below.
   virtual LavaValueCheck check_values(const LavaValueBlock& b, const double* values) = 0;
   virtual void store_values(const LavaValueBlock& b, const double* values, double* plane) = 0;
   virtual void load_values(const LavaValueBlock& b, const double* plane, double* values) = 0;
@@ -124,6 +124,13 @@ class LavaBackend {
   // The backend's launches of several steps (CUDA), or nullptr: the grid steps one at a time.
   virtual LavaLaunches* launches() { return nullptr; }
 };
+
+// The same on host memory, on `threads` threads (lava_cpu.cpp): the CPU backend's, and
+// the host forms' on either backend (their arrays are staged on the host, as the
+// storage plane they build before one copy to the backend).
+LavaValueCheck lava_check_values_cpu(const LavaValueBlock& b, const double* values, int threads);
+void lava_store_values_cpu(const LavaValueBlock& b, const double* values, double* plane, int threads);
+void lava_load_values_cpu(const LavaValueBlock& b, const double* plane, double* values, int threads);
 
 struct LavaBackendMaker {
   std::unique_ptr<LavaBackend> (*make)(Context&);

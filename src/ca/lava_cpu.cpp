@@ -98,14 +98,14 @@ class CpuLava final : public LavaBackend {
       if (slab.plane_of(v) == 1 && from[v] > 0.0) box.include(i / slab.cols, i % slab.cols);  // lava that may cross
     }
   }
-  LavaValueCheck check_values(const LavaValueBlock& b, const double* values) override;
+  LavaValueCheck check_values(const LavaValueBlock& b, const double* values) override {
+    return lava_check_values_cpu(b, values, ctx_.threads());
+  }
   void store_values(const LavaValueBlock& b, const double* values, double* plane) override {
-#pragma omp parallel for num_threads(ctx_.threads()) schedule(static)
-    for (int64_t j = 0; j < b.cells(); ++j) plane[b.stored(b.cell(j))] = values[j];
+    lava_store_values_cpu(b, values, plane, ctx_.threads());
   }
   void load_values(const LavaValueBlock& b, const double* plane, double* values) override {
-#pragma omp parallel for num_threads(ctx_.threads()) schedule(static)
-    for (int64_t j = 0; j < b.cells(); ++j) values[j] = plane[b.stored(b.cell(j))];
+    lava_load_values_cpu(b, plane, values, ctx_.threads());
   }
 
  private:
@@ -145,10 +145,14 @@ void CpuLava::flows(const LavaPlanes& g, const LavaStepPlace& at, int cur, doubl
   });
 }
 
-LavaValueCheck CpuLava::check_values(const LavaValueBlock& b, const double* values) {
+std::unique_ptr<LavaBackend> make_cpu_lava(Context& ctx) { return std::make_unique<CpuLava>(ctx); }
+
+}  // namespace
+
+LavaValueCheck lava_check_values_cpu(const LavaValueBlock& b, const double* values, int threads) {
   int64_t first = b.cells();
   LavaBox positive;
-#pragma omp parallel num_threads(ctx_.threads())
+#pragma omp parallel num_threads(threads)
   {
     int64_t my_first = b.cells();
     LavaBox mine;
@@ -171,9 +175,15 @@ LavaValueCheck CpuLava::check_values(const LavaValueBlock& b, const double* valu
   return check;
 }
 
-std::unique_ptr<LavaBackend> make_cpu_lava(Context& ctx) { return std::make_unique<CpuLava>(ctx); }
+void lava_store_values_cpu(const LavaValueBlock& b, const double* values, double* plane, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int64_t j = 0; j < b.cells(); ++j) plane[b.stored(b.cell(j))] = values[j];
+}
 
-}  // namespace
+void lava_load_values_cpu(const LavaValueBlock& b, const double* plane, double* values, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (int64_t j = 0; j < b.cells(); ++j) values[j] = plane[b.stored(b.cell(j))];
+}
 
 const LavaBackendMaker& lava_cpu_backend() {
   static const LavaBackendMaker maker{make_cpu_lava};

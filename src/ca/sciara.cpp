@@ -385,10 +385,11 @@ LavaValueBlock LavaGrid::value_block(LavaSubstate s, bool column_major) const {
   return LavaValueBlock{shape_, own_.r0, own_.c0, block_rows(), block_cols(), column_major, kind};
 }
 
-LavaBox LavaGrid::checked(LavaSubstate s, const std::string& name, const LavaValueBlock& b,
-                          const double* values) const {
+void LavaGrid::require_writable(LavaSubstate s) const {
   if (s == LavaSubstate::lost) fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
-  const LavaValueCheck found = backend_->check_values(b, values);
+}
+
+LavaBox LavaGrid::accepted(const std::string& name, const LavaValueBlock& b, const LavaValueCheck& found) const {
   if (found.first_bad < 0) return found.positive;
   const char* why = "";
   switch (b.fault(found.first_bad, found.bad_value)) {
@@ -397,47 +398,58 @@ LavaBox LavaGrid::checked(LavaSubstate s, const std::string& name, const LavaVal
     case LavaValueFault::lava_on_sink:
       why = "the outermost ring is the sink where lava leaves the grid, and holds none";
       break;
-    case LavaValueFault::none: break;  // not reached: the backend found a fault there
+    case LavaValueFault::none: break;  // not reached: the check found a fault there
   }
   fail_argument(name + " at (" + num(found.first_bad / b.cols) + ", " + num(found.first_bad % b.cols) + ") is " +
                 num(found.bad_value) + ": " + why);
 }
 
-void LavaGrid::store(LavaSubstate s, const LavaValueBlock& b, const double* values, const LavaBox& lava) {
+void LavaGrid::store(LavaSubstate s, const LavaBox& lava, const std::function<void()>& write) {
   synchronize();
-  if (b.cells() != rows_ * cols_) buffer(s).zero();  // a block's ghosts: each step brings them from the neighbours first
-  backend_->store_values(b, values, plane(s));
+  write();
   mirror(s);
   if (s == LavaSubstate::thickness) reset_region(lava);
 }
 
-// A host array is staged in the backend's memory, where both backends check and store it.
+// The host forms build the storage plane on the host (a block's ghosts 0: each step
+// brings them from the neighbours first) and copy it to the backend at once.
+void LavaGrid::store_from_host(LavaSubstate s, const LavaValueBlock& b, const double* values, const LavaBox& lava) {
+  std::vector<double> stored(static_cast<size_t>(rows_ * cols_));
+  lava_store_values_cpu(b, values, stored.data(), ctx_.threads());
+  store(s, lava, [&] { buffer(s).copy_in(stored.data(), plane_bytes(rows_, cols_)); });
+}
+
 void LavaGrid::set_substate(const std::string& name, const double* values, bool column_major) {
   const LavaSubstate s = lava_substate(name, fv3_);
   if (values == nullptr) fail_argument("values is NULL");
   check_host_array(ctx_, values, "values");
+  require_writable(s);
   const LavaValueBlock b = value_block(s, column_major);
-  Buffer given(ctx_, plane_bytes(b.rows, b.cols));
-  given.copy_in(values, plane_bytes(b.rows, b.cols));
-  store(s, b, given.as<const double>(), checked(s, name, b, given.as<const double>()));
+  store_from_host(s, b, values, accepted(name, b, lava_check_values_cpu(b, values, ctx_.threads())));
 }
 
 void LavaGrid::get_substate(const std::string& name, double* values, bool column_major) const {
   const LavaSubstate s = lava_substate(name, fv3_);
   if (values == nullptr) fail_argument("values is NULL");
   check_host_array(ctx_, values, "values");
-  const LavaValueBlock b = value_block(s, column_major);
-  Buffer taken(ctx_, plane_bytes(b.rows, b.cols));
-  backend_->load_values(b, plane(s), taken.as<double>());
-  taken.copy_out(values, plane_bytes(b.rows, b.cols));
+  std::vector<double> stored(static_cast<size_t>(rows_ * cols_));
+  download(s, stored.data());
+  lava_load_values_cpu(value_block(s, column_major), stored.data(), values, ctx_.threads());
 }
 
+// The device forms check and store on the GPU (the backend's kernels), with no copy
+// through the host.
 void LavaGrid::set_substate_device(const std::string& name, const double* values, bool column_major) {
   const LavaSubstate s = lava_substate(name, fv3_);
   const LavaValueBlock b = value_block(s, column_major);
   check_device_array(ctx_, values, plane_bytes(b.rows, b.cols), alignof(double), "values",
                      "opsplit_ca_set_substate");
-  store(s, b, values, checked(s, name, b, values));
+  require_writable(s);
+  const LavaBox lava = accepted(name, b, backend_->check_values(b, values));
+  store(s, lava, [&] {
+    if (b.cells() != rows_ * cols_) buffer(s).zero();  // a block's ghosts, as store_from_host leaves them
+    backend_->store_values(b, values, plane(s));
+  });
 }
 
 void LavaGrid::get_substate_device(const std::string& name, double* values, bool column_major) const {
@@ -450,26 +462,26 @@ void LavaGrid::get_substate_device(const std::string& name, double* values, bool
 
 void LavaGrid::load_substate(const std::string& name, const std::string& path, const Agree& agree) {
   LavaSubstate s{};
-  Buffer given(ctx_, plane_bytes(block_rows(), block_cols()));
+  std::vector<double> block;
   LavaBox lava;
   agree(attempt([&] {
     s = lava_substate(name, fv3_);
-    if (s == LavaSubstate::lost) fail_argument("\"lost\" is read-only: it counts the lava that left the grid");
+    require_writable(s);
     const GridFile g = read_grid_file(path, shape_.global_rows, shape_.global_cols);
     if (g.cell_size != 0.0 && g.cell_size != params_.Pc)
       fail_argument(path + ": cellsize " + num(g.cell_size) + " is not the grid's cell side Pc=" + num(params_.Pc) +
                     " (set the parameter \"Pc\" first)");
     // The block's part of the whole grid's file.
     const int64_t first_row = shape_.row0 + own_.r0, first_col = shape_.col0 + own_.c0;
-    std::vector<double> block(static_cast<size_t>(block_rows() * block_cols()));
+    block.resize(static_cast<size_t>(block_rows() * block_cols()));
     for (int64_t r = 0; r < block_rows(); ++r)
       std::memcpy(&block[static_cast<size_t>(r * block_cols())],
                   &g.values[static_cast<size_t>((first_row + r) * shape_.global_cols + first_col)],
                   static_cast<size_t>(block_cols()) * sizeof(double));
-    given.copy_in(block.data(), plane_bytes(block_rows(), block_cols()));
-    lava = checked(s, name, value_block(s, false), given.as<const double>());
+    const LavaValueBlock b = value_block(s, false);
+    lava = accepted(name, b, lava_check_values_cpu(b, block.data(), ctx_.threads()));
   }));
-  store(s, value_block(s, false), given.as<const double>(), lava);
+  store_from_host(s, value_block(s, false), block.data(), lava);
 }
 
 // After thickness was set (`lava` the box of its cells holding lava): the region starts

@@ -192,12 +192,14 @@ class LavaGrid {
   void download(LavaSubstate s, double* host) const;
   // The block of substate s as the host gives and takes it (column- or row-major).
   LavaValueBlock value_block(LavaSubstate s, bool column_major) const;
-  // Given values (in the backend's memory) checked: INVALID_ARGUMENT naming the first
-  // that may not be stored (and "lost", read-only); the box of the storage cells given
-  // a positive value.
-  LavaBox checked(LavaSubstate s, const std::string& name, const LavaValueBlock& b, const double* values) const;
-  // Checked values into the storage (its ghosts 0); `lava` the checked box.
-  void store(LavaSubstate s, const LavaValueBlock& b, const double* values, const LavaBox& lava);
+  void require_writable(LavaSubstate s) const;  // "lost" is read-only
+  // The box of the storage cells given a positive value, when `found` (the check of b's
+  // values) found none bad; else INVALID_ARGUMENT naming the first.
+  LavaBox accepted(const std::string& name, const LavaValueBlock& b, const LavaValueCheck& found) const;
+  // Checked values into substate s: write() puts them into its plane after the steps;
+  // `lava` the checked box.
+  void store(LavaSubstate s, const LavaBox& lava, const std::function<void()>& write);
+  void store_from_host(LavaSubstate s, const LavaValueBlock& b, const double* values, const LavaBox& lava);
   void reset_region(const LavaBox& lava);
   void set_device_state();
   // The backend's state made the grid's (it waits for the steps); whether fv3's steps stalled.

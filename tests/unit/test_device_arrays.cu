@@ -661,9 +661,10 @@ TEST(TwoGpus, AnotherGpusMemoryIsRefused) {
     {
       test::Field f(ctx, 4, 4, 4, 1);
       const size_t n = 4 * 4 * 4;
+      CUDA_OK(cudaSetDevice(mine));
+      cudaDeviceEnablePeerAccess(other, 0);  // where the GPUs can: this GPU's kernels could then read theirs
+      cudaGetLastError();                    // (already enabled by the first round: not an error here)
       CUDA_OK(cudaSetDevice(other));
-      cudaDeviceEnablePeerAccess(mine, 0);  // where the GPUs can: the pointer then reads from either
-      cudaGetLastError();
       DeviceArray<double> theirs(n);
       CUDA_OK(cudaSetDevice(mine));
       expect_refused(opsplit_field_upload_device(f, theirs.p, OPSPLIT_LAYOUT_PLANAR), OPSPLIT_ERROR_INVALID_ARGUMENT,
