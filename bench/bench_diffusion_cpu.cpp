@@ -19,6 +19,10 @@
 //   x_seed_cpu         Mpoints_per_s / kSeedCpuMpoints (the seed's serial CPU reference)
 //   x_1thread          (all-threads cases only) Mpoints_per_s / that of the same case on
 //                      1 thread, when that case ran earlier in this program
+//   steps_per_pass     opsplit_rd_set_steps_per_pass: 1, or 2, 4, 8 steps fused a pass
+//                      (temporal blocking; GB_per_s then counts the traffic of one step a
+//                      pass, an effective bandwidth that can pass the triad's)
+//   x_one_step_a_pass  (fused cases) Mpoints_per_s / that of the same case one step a pass
 //
 // Model cases (model_cpu/<problem>/<precision>/nthreads:<n>): the seed problems of
 // seed_problems.hpp on M^3 cells, M = 128 by default (OPSPLIT_BENCH_CPU_MODEL_N), 1 thread
@@ -57,7 +61,9 @@ namespace {
 // report the same ratio for comparison.
 constexpr double kSeedCpuMpoints = 89.2;
 
-constexpr int64_t kStepsPerIteration = 1;
+// Steps a call of the diffusion cases: 8, so that every steps_per_pass case fuses whole
+// passes (until 2026-11-30 one step a call; at 256^3 a call's own cost is under 0.1 %).
+constexpr int64_t kStepsPerIteration = 8;
 constexpr size_t kTriadArrayBytes = size_t(64) << 20;  // per array; 3 arrays
 constexpr int kTriadStartupPasses = 10;
 
@@ -223,8 +229,9 @@ const std::string& world_ready(opsplit_precision prec) {
 #undef WORLD_CHECK
 
 std::map<std::string, double> g_one_thread_mpoints;  // key: "7pt/f64"
+std::map<std::string, double> g_single_pass_mpoints;  // key: "7pt/f64/<threads>"
 
-void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, int nthreads) {
+void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, int nthreads, int pass) {
   const std::string& err = world_ready(prec);
   if (!err.empty()) {
     state.SkipWithError(err.c_str());
@@ -241,6 +248,7 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, 
     return false;
   };
   if (!check("opsplit_context_set_num_threads", opsplit_context_set_num_threads(w.ctx, nthreads))) return;
+  if (!check("opsplit_rd_set_steps_per_pass", opsplit_rd_set_steps_per_pass(rd, pass))) return;
   double dt_max = 0.0;
   if (!check("opsplit_rd_max_stable_dt", opsplit_rd_max_stable_dt(rd, field, &dt_max))) return;
   const double dt = 0.9 * dt_max;
@@ -253,6 +261,7 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, 
     seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     if (!check("opsplit_rd_step", st)) break;
   }
+  opsplit_rd_set_steps_per_pass(rd, 1);  // the next case's default
   if (state.error_occurred() || seconds <= 0.0) return;
 
   const double cells = static_cast<double>(w.n * w.n * w.n);
@@ -265,6 +274,13 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, 
   state.counters["frac_of_triad_bw"] = gbps / g_triad_gbps.at(nthreads);
   state.counters["x_seed_cpu"] = mpoints / kSeedCpuMpoints;
   const std::string key = std::to_string(stencil) + "pt/" + (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
+  state.counters["steps_per_pass"] = pass;
+  if (pass > 1) {  // against the same case one step a pass, measured just before
+    const auto it = g_single_pass_mpoints.find(key + "/" + std::to_string(nthreads));
+    if (it != g_single_pass_mpoints.end()) state.counters["x_one_step_a_pass"] = mpoints / it->second;
+    return;
+  }
+  g_single_pass_mpoints[key + "/" + std::to_string(nthreads)] = mpoints;
   if (nthreads == 1) {
     g_one_thread_mpoints[key] = mpoints;
   } else {
@@ -355,13 +371,16 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond);
   for (int stencil : {7, 19})
     for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
-      for (int nt : thread_counts) {  // 1 thread first: the all-threads case reads its result
-        const std::string name = "diffusion_cpu/" + std::to_string(stencil) + "pt/" +
-                                 (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") + "/nthreads:" + std::to_string(nt);
-        benchmark::RegisterBenchmark(name.c_str(), BM_diffusion, stencil, prec, nt)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
-      }
+      for (int nt : thread_counts)  // 1 thread first: the all-threads case reads its result
+        for (int pass : {1, 2, 4, 8}) {  // one step a pass first: the fused cases read its result
+          const std::string name = "diffusion_cpu/" + std::to_string(stencil) + "pt/" +
+                                   (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") +
+                                   (pass > 1 ? "/steps_per_pass:" + std::to_string(pass) : std::string()) +
+                                   "/nthreads:" + std::to_string(nt);
+          benchmark::RegisterBenchmark(name.c_str(), BM_diffusion, stencil, prec, nt, pass)
+              ->UseRealTime()
+              ->Unit(benchmark::kMillisecond);
+        }
 
   for (bench::Problem p : bench::kProblems)
     for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})

@@ -151,6 +151,13 @@ module opsplit_fields
       integer(c_int) :: status
     end function opsplit_rd_set_stencil
 
+    function opsplit_rd_set_steps_per_pass(rd, steps) bind(C, name="opsplit_rd_set_steps_per_pass") result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: rd
+      integer(c_int), value :: steps
+      integer(c_int) :: status
+    end function opsplit_rd_set_steps_per_pass
+
     function opsplit_rd_set_diffusion(rd, comp, coefficient) &
         bind(C, name="opsplit_rd_set_diffusion") result(status)
       import :: c_int, c_ptr, c_double
@@ -351,6 +358,7 @@ module opsplit_fields
     procedure :: create => rd_create
     procedure :: destroy => rd_destroy
     procedure :: set_stencil => rd_set_stencil
+    procedure :: set_steps_per_pass => rd_set_steps_per_pass
     procedure :: set_diffusion => rd_set_diffusion
     procedure :: set_boundary => rd_set_boundary
     procedure :: max_stable_dt => rd_max_stable_dt
@@ -382,7 +390,7 @@ module opsplit_fields
              field_component_sum, field_component_min_max, field_transfer, field_created, field_c_handle
   private :: field_upload_r8, field_upload_r4, field_download_r8, field_download_r4, field_upload_device, &
              field_download_device
-  private :: rd_create, rd_destroy, rd_set_stencil, rd_set_diffusion, rd_set_boundary, &
+  private :: rd_create, rd_destroy, rd_set_stencil, rd_set_steps_per_pass, rd_set_diffusion, rd_set_boundary, &
              rd_max_stable_dt, rd_step_i4, rd_step_i8, rd_step_impl, rd_bad_component, rd_created, &
              rd_c_handle, rd_set_reaction, rd_set_reaction_parameter, rd_reaction_parameter, rd_set_linear, &
              rd_set_retardation, rd_set_mobile, &
@@ -686,6 +694,15 @@ contains
     integer, intent(out), optional :: stat
     call finish(opsplit_rd_set_stencil(this%handle, stencil), stat)
   end subroutine rd_set_stencil
+
+  !> Up to `steps` (1..16) time steps of a call in one pass through memory, the same bits
+  !> (opsplit_rd_set_steps_per_pass: this version fuses pure diffusion on the CPU).
+  subroutine rd_set_steps_per_pass(this, steps, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer, intent(in) :: steps
+    integer, intent(out), optional :: stat
+    call finish(opsplit_rd_set_steps_per_pass(this%handle, int(steps, c_int)), stat)
+  end subroutine rd_set_steps_per_pass
 
   ! True (after reporting it) when the 1-based comp is out of range. A model not created
   ! passes: C then reports the handle.

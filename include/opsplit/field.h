@@ -92,6 +92,12 @@ OPSPLIT_API opsplit_status opsplit_rd_destroy(opsplit_rd* rd);
  * other spacings its natural extension, sum_a d2_a/h_a^2 + sum_{a<b}
  * (h_a^2+h_b^2)/(12 h_a^2 h_b^2) d2_a d2_b (docs/API.md). */
 OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil stencil);
+/* Up to `steps` (1..16, default 1) time steps of a call in one pass through memory
+ * (temporal blocking): the field is read and written once a pass instead of once a step,
+ * the same bits as one step at a time. In this version: the CPU backend, pure diffusion
+ * without sources, a field of one process; other calls take one step a pass. Progress
+ * and cancellation fall between passes. */
+OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int steps);
 OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, double coefficient);
 OPSPLIT_API opsplit_status opsplit_rd_set_boundary(opsplit_rd rd, opsplit_face face, int comp, opsplit_bc bc,
                                                    double value);

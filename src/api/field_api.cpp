@@ -148,6 +148,10 @@ OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil
   return api_guard(__func__, [&] { rd_arg(rd).set_stencil(enum_value(stencil)); });
 }
 
+OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int steps) {
+  return api_guard(__func__, [&] { rd_arg(rd).set_steps_per_pass(steps); });
+}
+
 OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, double coefficient) {
   return api_guard(__func__, [&] { rd_arg(rd).set_diffusion(comp, coefficient); });
 }

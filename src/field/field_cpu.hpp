@@ -384,12 +384,176 @@ void unpack_face(const Context&, const T* slab, const Grid& grid, int axis, int 
   for (int64_t e = 0; e < n; ++e) data[slab_index(grid, s, layer, e)] = slab[e];
 }
 
+// ---- several steps a pass (Launchers::diffuse_steps; docs/research/temporal_blocking_plan.md)
+//
+// One component at a time, a wavefront along z: level s (the state after s of the
+// pass's steps) is made plane by plane from level s - 1's planes below, at and above,
+// each intermediate level kept in a ring of three x-y planes (scratch), the last level
+// written into `out`. A plane's x and y ghosts follow from its own cells (the rules of
+// fill_ghosts, x then y over x's ghosts: a periodic image lies in the same plane); its
+// z neighbours beyond the grid are ghost planes made by the z rule from plane 0 or
+// nz - 1, or, on a periodic z axis, real planes: each level is computed over the planes
+// steps - s further out on both sides, the input read there through the periodic wrap.
+// Every value is the same HD update of the same values as a step's, so the bits are a
+// step's. The team follows one control flow, sharing the rows of each plane.
+
+// A level's three planes around a cell: z neighbours from the ring, x and y at the
+// field's strides within a plane.
+template <class T>
+struct PlanesAt {
+  const T *below, *centre, *above;
+  int64_t sx, sy;
+  T operator()(int dx, int dy, int dz) const { return (dz < 0 ? below : dz > 0 ? above : centre)[dx * sx + dy * sy]; }
+};
+
+template <int Points, class T>
+OPSPLIT_ROW_LOOP bool diffuse_plane_row(const T* below, const T* centre, const T* above, T* out, int64_t n, int64_t sx,
+                                        int64_t sy, DiffusionWeights<T> w) {
+OPSPLIT_IVDEP
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = diffusion_update<Points>(PlanesAt<T>{below + i * sx, centre + i * sx, above + i * sx, sx, sy}, w);
+  return row_is_finite(out, n);
+}
+
+template <int Points, class T>
+class StepsPass {
+ public:
+  StepsPass(const Grid& grid, const T* in, T* out, T* scratch, const FaceCondition* faces, DiffusionWeights<T> w,
+            int steps, int c, Health health)
+      : g_(grid), in_(in + c * grid.comp_stride), out_(out + c * grid.comp_stride), scratch_(scratch),
+        faces_(faces + 6 * c), w_(w), steps_(steps), c_(c), health_(health),
+        periodic_z_(grid.active(2) && faces_[4].type == kPeriodic), nz_(grid.n[2]) {}
+
+  // Every level's planes; the first bad value of the team's rows lowers `first`.
+  void run(unsigned long long& first) {
+    for (int s = 1; s <= steps_; ++s) top_[s] = low(s) - 1;
+    for (int64_t p = 0; p < nz_; ++p) ensure(steps_, p, first);
+    if (g_.active(2)) z_ghost(steps_, 0), z_ghost(steps_, 1);  // the output's z ghost planes
+  }
+
+ private:
+  // The planes level s is computed over: the grid's, or on a periodic z axis steps - s
+  // more on each side (what the levels above read).
+  int64_t low(int s) const { return periodic_z_ && s < steps_ ? -(steps_ - s) : 0; }
+  int64_t high(int s) const { return periodic_z_ && s < steps_ ? nz_ - 1 + (steps_ - s) : nz_ - 1; }
+
+  // Plane p of level s (0: the input, steps_: the output, else the ring; p may be a
+  // ghost plane -1 or nz, or beyond on a periodic axis).
+  T* plane(int s, int64_t p) const {
+    if (!g_.active(2)) p = 0;  // a 2D field: its one plane is its own z neighbour
+    if (s == 0) {
+      if (periodic_z_) p = (p % nz_ + nz_) % nz_;
+      return const_cast<T*>(in_) + (p + g_.lead[2]) * g_.stride[2];
+    }
+    if (s == steps_) return out_ + (p + g_.lead[2]) * g_.stride[2];
+    return scratch_ + ((s - 1) * 3 + (p % 3 + 3) % 3) * g_.stride[2];
+  }
+
+  // Level s made up to plane p (a z ghost plane made when asked for).
+  void ensure(int s, int64_t p, unsigned long long& first) {
+    if (s == 0 || (!g_.active(2) && top_[s] >= 0)) return;
+    if (g_.active(2) && !periodic_z_ && p == nz_) {
+      ensure(s, nz_ - 1, first);
+      if (!high_ghost_made_[s]) z_ghost(s, 1), high_ghost_made_[s] = true;
+      return;
+    }
+    while (top_[s] < p && top_[s] < high(s)) {
+      const int64_t q = ++top_[s];
+      ensure(s - 1, g_.active(2) ? q + 1 : 0, first);
+      compute(s, q, first);
+      if (g_.active(2) && !periodic_z_ && q == 0 && s < steps_) z_ghost(s, 0);
+    }
+  }
+
+  // Plane q of level s from level s - 1, then its x and y ghosts.
+  void compute(int s, int64_t q, unsigned long long& first) {
+    const T *below = plane(s - 1, q - 1), *centre = plane(s - 1, q), *above = plane(s - 1, q + 1);
+    T* to = plane(s, q);
+    const int64_t sx = g_.step(0), sy = g_.step(1), nx = g_.n[0], ny = g_.n[1];
+    const bool owned = q >= 0 && q < nz_;  // the extra planes of a periodic axis are computed again as their images
+    Health h = health_;
+    h.step += static_cast<unsigned long long>(s - 1);
+#pragma omp for schedule(static)
+    for (int64_t j = 0; j < ny; ++j) {
+      const int64_t at = (j + g_.lead[1]) * g_.stride[1] + g_.lead[0];
+      const bool finite = diffuse_plane_row<Points>(below + at, centre + at, above + at, to + at, nx, sx, sy, w_);
+      if (!finite && owned) record_first_bad(&first, h, g_, to + at, c_, j, q);
+      if (g_.active(0))
+        for (int side = 0; side < 2; ++side) {
+          const FedGhost ghost = ghost_fed_by(side, nx, faces_);
+          to[at + ghost.at] = ghost_from(ghost.face, to[at + (side == 0 ? 0 : nx - 1)]);
+        }
+    }  // (a barrier: the y ghosts read every row's x ghosts)
+    if (g_.active(1)) {
+#pragma omp for schedule(static)
+      for (int64_t i = -g_.g[0]; i < nx + g_.g[0]; ++i)
+        for (int side = 0; side < 2; ++side) {
+          const FedGhost ghost = ghost_fed_by(side, ny, faces_ + 2);
+          const int64_t source = side == 0 ? 0 : ny - 1;
+          to[(ghost.at + g_.lead[1]) * g_.stride[1] + g_.lead[0] + i] =
+              ghost_from(ghost.face, to[(source + g_.lead[1]) * g_.stride[1] + g_.lead[0] + i]);
+        }
+    }
+  }
+
+  // Level s's z ghost plane fed by plane 0 (side 0) or nz - 1 (side 1), x and y ghosts
+  // included.
+  void z_ghost(int s, int side) {
+    const FedGhost ghost = ghost_fed_by(side, nz_, faces_ + 4);
+    const T* from = plane(s, side == 0 ? 0 : nz_ - 1);
+    T* to = plane(s, ghost.at);
+    const int64_t rows = g_.n[1] + 2 * g_.g[1], len = g_.n[0] + 2 * g_.g[0];
+#pragma omp for schedule(static)
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t at = (r - g_.g[1] + g_.lead[1]) * g_.stride[1] + g_.lead[0] - g_.g[0];
+      for (int64_t i = 0; i < len; ++i) to[at + i] = ghost_from(ghost.face, from[at + i]);
+    }
+  }
+
+  const Grid& g_;
+  const T* in_;
+  T *out_, *scratch_;
+  const FaceCondition* faces_;
+  const DiffusionWeights<T> w_;
+  const int steps_, c_;
+  const Health health_;
+  const bool periodic_z_;
+  const int64_t nz_;
+  int64_t top_[kMaxStepsPerPass + 1] = {};        // the last plane made, per level
+  bool high_ghost_made_[kMaxStepsPerPass + 1] = {};  // the ghost plane nz, per level
+};
+
+template <int Points, class T>
+unsigned diffuse_steps_points(const Context& ctx, const T* in, T* out, T* scratch, const Grid& grid,
+                              const DiffusionWeights<T>* weights, const FaceCondition* faces, int steps, Health health) {
+  unsigned long long first = kHealthy;
+  for (int c = 0; c < grid.ncomp; ++c) {
+#pragma omp parallel num_threads(threads_for(ctx, grid))
+    {
+      unsigned long long mine = kHealthy;
+      StepsPass<Points, T>(grid, in, out, scratch, faces, weights[c], steps, c, health).run(mine);
+#pragma omp critical
+      first = mine < first ? mine : first;
+    }
+  }
+  if (first < *health.first_bad) *health.first_bad = first;
+  return kAllAxes;
+}
+
+template <class T>
+unsigned diffuse_steps(const Context& ctx, Input<T>& in, T* out, T* scratch, const Grid& grid, int points,
+                       const DiffusionWeights<T>* weights, int steps, Health health) {
+  fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
+  return points == 19 ? diffuse_steps_points<19>(ctx, in.data, out, scratch, grid, weights, in.faces, steps, health)
+                      : diffuse_steps_points<7>(ctx, in.data, out, scratch, grid, weights, in.faces, steps, health);
+}
+
 // The table of this value type's launchers (launch.hpp).
 template <class T>
 const Launchers<T>& cpu_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,   row_sums<T>,     row_extremes<T>, row_energy<T>,
-                                  pack_face<T>,   unpack_face<T>,  potential<T>};
+                                  pack_face<T>,   unpack_face<T>,  potential<T>,  diffuse_steps<T>};
   return table;
 }
 

@@ -1,5 +1,6 @@
 #include "field/rd.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -54,6 +55,12 @@ void opsplit_rd_s::set_stencil(int stencil) {
   if (stencil != OPSPLIT_STENCIL_7POINT && stencil != OPSPLIT_STENCIL_19POINT)
     fail_argument("stencil=" + num(stencil) + " is not OPSPLIT_STENCIL_7POINT (7) or 19POINT (19)");
   points_ = stencil;
+}
+
+void opsplit_rd_s::set_steps_per_pass(int steps) {
+  if (steps < 1 || steps > opsplit::field::kMaxStepsPerPass)
+    fail_argument("steps=" + num(steps) + " is not in [1, " + num(opsplit::field::kMaxStepsPerPass) + "]");
+  steps_per_pass_ = steps;
 }
 
 static void check_component(int comp, int ncomp) {
@@ -547,19 +554,47 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   unsigned ghosts_valid = field.ghost_record().take(plan.step_faces);
   // Every step checked at once on one process's CPU; elsewhere at each report and the end.
   const bool check_every_step = !ctx.is_cuda() && !decomposition;
+  auto one_step = [&](int64_t n) {
+    const Health health{placed.first_bad, static_cast<unsigned long long>(n)};
+    if (!plan.pure_diffusion) set_courant(plan.step, field, t0 + static_cast<double>(n) * dt, dt);
+    Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
+    const unsigned written = sweep.step(in, health);
+    run.add_sources(ctx, target.as<T>(), grid, placed.sources, static_cast<int64_t>(plan.sources.size()), health);
+    // On a distributed field this counts an axis valid with its remote ghosts stale (the
+    // CPU loops skip them): right only because every distributed step exchanges them and
+    // the record's faces, which say kRemote there, match no undistributed step.
+    ghosts_valid = written & ~plan.source_axes;
+    field.data().swap(target);
+    if (check_every_step) health_check.check(n + 1);
+  };
+  // Steps n .. n + k - 1 in one pass (k >= 2); false when a value went bad: nothing
+  // changed but the input's ghosts, and the health word is clear again, so that the
+  // caller runs those steps one at a time and reports the failure as they find it.
+  const int fuse = fused_steps_per_pass(ctx, field, plan, run);
+  opsplit::Buffer pass_scratch;
+  if (fuse > 1)
+    pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(steps_scratch_values(grid, fuse)) * sizeof(T));
+  auto one_pass = [&](int64_t n, int k) {
+    Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
+    const unsigned written = run.diffuse_steps(ctx, in, target.as<T>(), pass_scratch.as<T>(), grid, points_,
+                                               placed.weights, k, Health{placed.first_bad, static_cast<unsigned long long>(n)});
+    ghosts_valid = in.ghosts_valid;
+    if (*placed.first_bad != kHealthy) {
+      *placed.first_bad = kHealthy;  // the CPU's health word: host memory
+      return false;
+    }
+    ghosts_valid = written;
+    field.data().swap(target);
+    return true;
+  };
   auto work = [&](int64_t begin, int64_t end) {
-    for (int64_t n = begin; n < end; ++n) {
-      const Health health{placed.first_bad, static_cast<unsigned long long>(n)};
-      if (!plan.pure_diffusion) set_courant(plan.step, field, t0 + static_cast<double>(n) * dt, dt);
-      Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
-      const unsigned written = sweep.step(in, health);
-      run.add_sources(ctx, target.as<T>(), grid, placed.sources, static_cast<int64_t>(plan.sources.size()), health);
-      // On a distributed field this counts an axis valid with its remote ghosts stale (the
-      // CPU loops skip them): right only because every distributed step exchanges them and
-      // the record's faces, which say kRemote there, match no undistributed step.
-      ghosts_valid = written & ~plan.source_axes;
-      field.data().swap(target);
-      if (check_every_step) health_check.check(n + 1);
+    for (int64_t n = begin; n < end;) {
+      const int k = static_cast<int>(std::min<int64_t>(fuse, end - n));
+      if (k > 1 && one_pass(n, k)) {
+        n += k;
+        continue;
+      }
+      for (const int64_t stop = n + k; n < stop; ++n) one_step(n);
     }
     return end;
   };
@@ -575,6 +610,22 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   health_check.check(nsteps);
   time_ = t0 + static_cast<double>(nsteps) * dt;
   field.ghost_record().record(plan.step_faces, ghosts_valid);
+}
+
+// How many steps a pass through memory takes in this call: the rd's steps per pass where
+// the backend fuses this call's steps (pure diffusion without sources on one process,
+// ghosts one cell wide), else 1.
+template <class T>
+int opsplit_rd_s::fused_steps_per_pass(const opsplit::Context& ctx, const opsplit::Field& field,
+                                       const opsplit::field::StepPlan<T>& plan,
+                                       const opsplit::field::Launchers<T>& run) const {
+  const opsplit::field::Grid& grid = field.grid();
+  bool one_wide = true;
+  for (int a = 0; a < 3; ++a) one_wide = one_wide && (!grid.active(a) || grid.g[a] == 1);
+  const bool fusable = run.diffuse_steps != nullptr && plan.pure_diffusion && plan.sources.empty() &&
+                       field.decomposition() == nullptr && one_wide &&
+                       !ctx.is_cuda();  // (run_steps clears the health word after a failed pass on the host)
+  return fusable ? steps_per_pass_ : 1;
 }
 
 // The Courant numbers of a step that starts at t (the wind then).

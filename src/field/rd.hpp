@@ -20,6 +20,8 @@
 namespace opsplit::field {
 template <class T>
 struct StepPlan;
+template <class T>
+struct Launchers;
 }
 
 struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::ContextMember {
@@ -28,6 +30,7 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   int ncomp() const { return static_cast<int>(diffusion_.size()); }
   // Enum arguments arrive as the caller's int values and are checked here.
   void set_stencil(int stencil);
+  void set_steps_per_pass(int steps);
   void set_diffusion(int comp, double coefficient);
   void set_boundary(int face, int comp, int bc, double value);
   void set_reaction(int kind);
@@ -83,6 +86,9 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   template <class T>
   opsplit::field::StepPlan<T> plan_steps(const opsplit::Field& field, double dt) const;
   template <class T>
+  int fused_steps_per_pass(const opsplit::Context& ctx, const opsplit::Field& field,
+                           const opsplit::field::StepPlan<T>& plan, const opsplit::field::Launchers<T>& run) const;
+  template <class T>
   void refresh_wind_ghosts(opsplit::Field& field, const opsplit::field::FaceCondition* faces,
                            const std::vector<opsplit::field::FaceCondition>& faces_host, bool exchange);
   template <class T>
@@ -96,6 +102,7 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   opsplit::field::FaceCondition potential_face(int c, int face) const;
 
   int points_ = 7;
+  int steps_per_pass_ = 1;  // the most steps a pass through memory fuses (opsplit_rd_set_steps_per_pass)
   std::vector<double> diffusion_;
   std::vector<opsplit::field::FaceCondition> faces_;  // 6 per component
   std::vector<double> rate_, source_;

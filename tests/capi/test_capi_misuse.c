@@ -453,6 +453,9 @@ static void sweep_rd(objects* o) {
   BAD_HANDLES(K_RD, opsplit_rd, opsplit_rd_set_stencil(H, OPSPLIT_STENCIL_7POINT));
   const int bad_stencil[] = {0, 8, 27, -7, INT_MAX};
   for (int i = 0; i < 5; i++) BAD_ARG(opsplit_rd_set_stencil(o->rd, (opsplit_stencil)bad_stencil[i]));
+  BAD_HANDLES(K_RD, opsplit_rd, opsplit_rd_set_steps_per_pass(H, 2));
+  const int bad_steps[] = {0, -1, 17, INT_MAX, INT_MIN};
+  for (int i = 0; i < 5; i++) BAD_ARG(opsplit_rd_set_steps_per_pass(o->rd, bad_steps[i]));
 
   const int bad_comp[] = {-1, NCOMP, INT_MAX, INT_MIN};
   const double bad_value[] = {nan_, inf_, -inf_};

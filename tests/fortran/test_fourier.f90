@@ -184,6 +184,7 @@ contains
     call field%upload(c0)
     call rd%create(ctx, 1)
     call rd%set_stencil(stencil)
+    call rd%set_steps_per_pass(4)  ! fused passes where the backend can: the same bits as single steps
     call rd%set_diffusion(1, diffusion)
     do face = OPSPLIT_FACE_XLO, OPSPLIT_FACE_ZHI
       call rd%set_boundary(face, 1, OPSPLIT_BC_PERIODIC)
@@ -332,6 +333,9 @@ contains
     call rd%set_stencil(5, stat=status)
     call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT .and. &
                index(opsplit_last_error(), 'opsplit_rd_set_stencil') > 0, 'a bad stencil is refused by C')
+    call rd%set_steps_per_pass(0, stat=status)
+    call check(status == OPSPLIT_ERROR_INVALID_ARGUMENT .and. &
+               index(opsplit_last_error(), 'is not in [1, 16]') > 0, 'steps per pass 0 is refused by C')
 
     ! Arrays of the wrong kind or size.
     single = 1.0_c_float

@@ -1,0 +1,145 @@
+// Several steps a pass (opsplit_rd_set_steps_per_pass, issue 44): k steps fused into one
+// pass through memory give the bits of one step at a time, for every boundary kind on
+// every face, 1D/2D/3D and odd grids, 7- and 19-point stencils, float and double, passes
+// that do not divide the call, a second call after the first (the ghosts it leaves), and
+// a call that fails (the same message, time and field). Runs on the backend
+// OPSPLIT_BACKEND names (CUDA takes one step a pass in this version: the same bits too).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "helpers.hpp"
+
+namespace {
+
+enum class Faces { noflux, dirichlet, periodic, mixed };
+
+struct Case {
+  int64_t n[3];
+  Faces faces;
+  opsplit_stencil stencil;
+  opsplit_precision precision;
+};
+
+std::string describe(const Case& c) {
+  const char* faces[] = {"noflux", "dirichlet", "periodic", "mixed"};
+  return std::to_string(c.n[0]) + "x" + std::to_string(c.n[1]) + "x" + std::to_string(c.n[2]) + " " +
+         faces[static_cast<int>(c.faces)] + " " + std::to_string(static_cast<int>(c.stencil)) + "-point " +
+         (c.precision == OPSPLIT_FLOAT32 ? "float" : "double");
+}
+
+// Face f's condition for component comp: each kind alone, or mixed (x periodic, y
+// Dirichlet low and no-flux high, z no-flux low and Dirichlet high).
+void set_faces(opsplit_rd rd, const Case& c, int comp) {
+  for (int f = 0; f < 6; ++f) {
+    opsplit_bc bc = OPSPLIT_BC_NOFLUX;
+    switch (c.faces) {
+      case Faces::noflux: bc = OPSPLIT_BC_NOFLUX; break;
+      case Faces::dirichlet: bc = OPSPLIT_BC_DIRICHLET; break;
+      case Faces::periodic: bc = OPSPLIT_BC_PERIODIC; break;
+      case Faces::mixed: bc = f < 2 ? OPSPLIT_BC_PERIODIC : (f == 2 || f == 5) ? OPSPLIT_BC_DIRICHLET : OPSPLIT_BC_NOFLUX;
+    }
+    const double value = 0.25 * (f + 1) + comp;  // a different value on each face
+    ASSERT_EQ(opsplit_rd_set_boundary(rd, static_cast<opsplit_face>(f), comp, bc, value), OPSPLIT_SUCCESS)
+        << opsplit_last_error_message();
+  }
+}
+
+// The field after `calls` calls of nsteps[i] steps, k steps a pass, as bytes; and the
+// status and message of the last call.
+struct Outcome {
+  std::vector<unsigned char> bytes;
+  opsplit_status status = OPSPLIT_SUCCESS;
+  std::string message;
+  double time = 0.0;
+};
+
+Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<int64_t>& nsteps, bool poison = false) {
+  const int ncomp = 2;
+  test::Field field(ctx, c.n[0], c.n[1], c.n[2], ncomp, c.precision);
+  test::Rd rd(ctx, ncomp);
+  EXPECT_EQ(opsplit_rd_set_stencil(rd, c.stencil), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, k), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  for (int comp = 0; comp < ncomp; ++comp) {
+    EXPECT_EQ(opsplit_rd_set_diffusion(rd, comp, 0.5 + 0.5 * comp), OPSPLIT_SUCCESS);
+    set_faces(rd, c, comp);
+  }
+  const int64_t cells = c.n[0] * c.n[1] * c.n[2];
+  std::vector<double> v(static_cast<size_t>(ncomp * cells));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.731 * static_cast<double>(i)) + 0.1 * static_cast<double>(i % 7);
+  if (poison) v[static_cast<size_t>(cells / 2)] = HUGE_VAL;
+  std::vector<float> vf(v.begin(), v.end());
+  const void* host = c.precision == OPSPLIT_FLOAT32 ? static_cast<const void*>(vf.data()) : v.data();
+  EXPECT_EQ(opsplit_field_upload(field, host, OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+  double dt = 0.0;
+  EXPECT_EQ(opsplit_rd_max_stable_dt(rd, field, &dt), OPSPLIT_SUCCESS);
+  Outcome out;
+  for (int64_t n : nsteps) {
+    out.status = opsplit_rd_step(rd, field, 0.9 * dt, n);
+    out.message = out.status == OPSPLIT_SUCCESS ? "" : opsplit_last_error_message();
+    if (out.status != OPSPLIT_SUCCESS) break;
+  }
+  EXPECT_EQ(opsplit_rd_get_time(rd, &out.time), OPSPLIT_SUCCESS);
+  const size_t bytes = static_cast<size_t>(ncomp * cells) * (c.precision == OPSPLIT_FLOAT32 ? 4 : 8);
+  out.bytes.resize(bytes);
+  EXPECT_EQ(opsplit_field_download(field, out.bytes.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+  return out;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  const int64_t shapes[][3] = {{13, 1, 1}, {9, 7, 1}, {10, 9, 8}, {17, 5, 3}, {6, 6, 2}, {40, 33, 30}};
+  for (const auto& n : shapes)
+    for (Faces f : {Faces::noflux, Faces::dirichlet, Faces::periodic, Faces::mixed})
+      for (opsplit_stencil s : {OPSPLIT_STENCIL_7POINT, OPSPLIT_STENCIL_19POINT})
+        for (opsplit_precision p : {OPSPLIT_FLOAT64, OPSPLIT_FLOAT32}) all.push_back(Case{{n[0], n[1], n[2]}, f, s, p});
+  return all;
+}
+
+TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
+  test::Context ctx;
+  for (const Case& c : cases()) {
+    const std::vector<int64_t> calls = {9, 5};  // 9 = 2 passes of 4 and a step; then a second call
+    const Outcome single = run(ctx, c, 1, calls);
+    ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << describe(c) << ": " << single.message;
+    for (int k : {2, 3, 4, 8}) {
+      const Outcome fused = run(ctx, c, k, calls);
+      ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << describe(c) << ", k = " << k << ": " << fused.message;
+      EXPECT_TRUE(fused.bytes == single.bytes) << describe(c) << ", k = " << k;
+      EXPECT_EQ(fused.time, single.time);
+    }
+  }
+}
+
+TEST(StepsPerPass, TheStepsChangeTheField) {  // the comparison above compares something
+  test::Context ctx;
+  const Case c{{10, 9, 8}, Faces::mixed, OPSPLIT_STENCIL_19POINT, OPSPLIT_FLOAT64};
+  EXPECT_FALSE(run(ctx, c, 4, {1}).bytes == run(ctx, c, 4, {8}).bytes);
+}
+
+TEST(StepsPerPass, AFailingPassReportsAsSingleSteps) {
+  test::Context ctx;
+  for (Faces f : {Faces::noflux, Faces::periodic}) {
+    const Case c{{10, 9, 8}, f, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT64};
+    const Outcome single = run(ctx, c, 1, {6}, true), fused = run(ctx, c, 4, {6}, true);
+    EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL);
+    EXPECT_EQ(fused.status, single.status);
+    EXPECT_EQ(fused.message, single.message);
+    EXPECT_EQ(fused.time, single.time);
+    EXPECT_TRUE(fused.bytes == single.bytes);
+  }
+}
+
+TEST(StepsPerPass, OutOfRangeIsRefused) {
+  test::Context ctx;
+  test::Rd rd(ctx, 1);
+  for (int bad : {0, -1, 17})
+    EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, bad), OPSPLIT_ERROR_INVALID_ARGUMENT) << bad;
+  EXPECT_NE(std::string(opsplit_last_error_message()).find("is not in [1, 16]"), std::string::npos);
+  EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, 16), OPSPLIT_SUCCESS);
+}
+
+}  // namespace
