@@ -570,7 +570,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // Steps n .. n + k - 1 in one pass (k >= 2); false when a value went bad: nothing
   // changed but the input's ghosts, and the health word is clear again, so that the
   // caller runs those steps one at a time and reports the failure as they find it.
-  const int fuse = fused_steps_per_pass(ctx, field, plan, run);
+  const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(ctx, field, plan, run), nsteps));
   opsplit::Buffer pass_scratch;
   if (fuse > 1)
     pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(steps_scratch_values(grid, fuse)) * sizeof(T));
@@ -615,17 +615,25 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 // How many steps a pass through memory takes in this call: the rd's steps per pass where
 // the backend fuses this call's steps (pure diffusion without sources on one process,
 // ghosts one cell wide), else 1.
+// (The conditions are those under which run_steps checks every step on the host: a
+// pass's failure is then the pass's own, and its health word host memory to clear.)
+// A periodic z axis of nz planes computes k (k - 1) planes a pass beyond its own
+// (temporal_blocking_plan.md): k is kept to nz there.
 template <class T>
 int opsplit_rd_s::fused_steps_per_pass(const opsplit::Context& ctx, const opsplit::Field& field,
                                        const opsplit::field::StepPlan<T>& plan,
                                        const opsplit::field::Launchers<T>& run) const {
-  const opsplit::field::Grid& grid = field.grid();
+  using namespace opsplit::field;
+  const Grid& grid = field.grid();
   bool one_wide = true;
   for (int a = 0; a < 3; ++a) one_wide = one_wide && (!grid.active(a) || grid.g[a] == 1);
   const bool fusable = run.diffuse_steps != nullptr && plan.pure_diffusion && plan.sources.empty() &&
-                       field.decomposition() == nullptr && one_wide &&
-                       !ctx.is_cuda();  // (run_steps clears the health word after a failed pass on the host)
-  return fusable ? steps_per_pass_ : 1;
+                       field.decomposition() == nullptr && one_wide && !ctx.is_cuda();
+  if (!fusable) return 1;
+  bool periodic_z = false;
+  for (size_t c = 0; grid.active(2) && 6 * c < plan.step_faces.size(); ++c)
+    periodic_z = periodic_z || plan.step_faces[6 * c + 4].type == kPeriodic;
+  return periodic_z ? static_cast<int>(std::min<int64_t>(steps_per_pass_, grid.n[2])) : steps_per_pass_;
 }
 
 // The Courant numbers of a step that starts at t (the wind then).

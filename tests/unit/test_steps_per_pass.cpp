@@ -2,7 +2,9 @@
 // pass through memory give the bits of one step at a time, for every boundary kind on
 // every face, 1D/2D/3D and odd grids, 7- and 19-point stencils, float and double, passes
 // that do not divide the call, a second call after the first (the ghosts it leaves), and
-// a call that fails (the same message, time and field). Runs on the backend
+// a call that fails (the same message, time and field: under stable steps of pure
+// diffusion finite values stay finite, so only a call's first step can fail, in its first
+// pass). Runs on the backend
 // OPSPLIT_BACKEND names (CUDA takes one step a pass in this version: the same bits too).
 #include <gtest/gtest.h>
 
@@ -91,7 +93,10 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
 
 std::vector<Case> cases() {
   std::vector<Case> all;
-  const int64_t shapes[][3] = {{13, 1, 1}, {9, 7, 1}, {10, 9, 8}, {17, 5, 3}, {6, 6, 2}, {40, 33, 30}};
+  // 1D along each axis, 2D in each plane, 3D odd and small, nz = 2, and two of more than
+  // 2^15 values (the team of threads, one of them periodic in z over two planes).
+  const int64_t shapes[][3] = {{13, 1, 1}, {1, 11, 1}, {1, 1, 9}, {9, 7, 1}, {1, 9, 8}, {7, 1, 6},
+                               {10, 9, 8}, {17, 5, 3}, {6, 6, 2}, {40, 33, 30}, {128, 128, 2}};
   for (const auto& n : shapes)
     for (Faces f : {Faces::noflux, Faces::dirichlet, Faces::periodic, Faces::mixed})
       for (opsplit_stencil s : {OPSPLIT_STENCIL_7POINT, OPSPLIT_STENCIL_19POINT})
@@ -101,11 +106,12 @@ std::vector<Case> cases() {
 
 TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
   test::Context ctx;
+  ASSERT_EQ(opsplit_context_set_num_threads(ctx, 4), OPSPLIT_SUCCESS);  // a team, also on 2 cores
   for (const Case& c : cases()) {
-    const std::vector<int64_t> calls = {9, 5};  // 9 = 2 passes of 4 and a step; then a second call
+    const std::vector<int64_t> calls = {9, 5, 17};  // 9 = 2 passes of 4 and a step; then more calls
     const Outcome single = run(ctx, c, 1, calls);
     ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << describe(c) << ": " << single.message;
-    for (int k : {2, 3, 4, 8}) {
+    for (int k : {2, 3, 4, 8, 16}) {
       const Outcome fused = run(ctx, c, k, calls);
       ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << describe(c) << ", k = " << k << ": " << fused.message;
       EXPECT_TRUE(fused.bytes == single.bytes) << describe(c) << ", k = " << k;
