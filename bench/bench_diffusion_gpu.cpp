@@ -8,8 +8,14 @@
 // Cases: 7-point and 19-point stencil x FLOAT32 and FLOAT64 on N^3, N = 512 by default
 // (FLOAT64: 1 GiB per buffer); OPSPLIT_BENCH_GPU_N overrides N. One component, D = 1,
 // h = 1, NOFLUX on every face, dt = 0.9 * opsplit_rd_max_stable_dt, a smooth non-zero
-// initial field. nsteps per iteration: 20 in FLOAT64, 40 in FLOAT32 (>= ~10 ms per
-// iteration at ~3-4 TB/s on 512^3).
+// initial field. nsteps per iteration: 24 in FLOAT64, 48 in FLOAT32 (>= ~10 ms per
+// iteration at ~3-4 TB/s on 512^3; multiples of 2, 3 and 4 steps a pass).
+//
+// Several steps a pass (opsplit_rd_set_steps_per_pass, issue 44): the diffusion cases
+// with /steps_per_pass:k (k = 2, 3, 4) fuse k steps into one pass through memory; their
+// frac_of_copy_bw above 1 is past what one step a pass can reach (its bound is the copy
+// bandwidth), and x_one_step_a_pass divides their Mpoints/s by the one-step case's of
+// the same run.
 //
 // Bound: device-to-device copy bandwidth, cudaMemcpyAsync of a 1 GiB buffer on the same
 // stream, counting bytes read + written (2 x 1 GiB), best of 10 after a warm-up,
@@ -68,7 +74,7 @@ int64_t grid_n() {
   return 512;
 }
 
-int64_t steps_per_iteration(opsplit_precision prec) { return prec == OPSPLIT_FLOAT32 ? 40 : 20; }
+int64_t steps_per_iteration(opsplit_precision prec) { return prec == OPSPLIT_FLOAT32 ? 48 : 24; }
 
 std::string cuda_error(const char* call, cudaError_t e) {
   return std::string(call) + " failed: " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e);
@@ -268,20 +274,21 @@ bool time_steps(benchmark::State& state, opsplit_rd rd, opsplit_field field, dou
 
 // The counters of a case that ran `nsteps` steps per iteration of an n^3 field of
 // `ncomp` components in `total` seconds; bytes at the minimum, one read and one write
-// of every value per step. Faster than the copy bound by a wide margin means the work
-// did not run on the stream the events were recorded on: refused (false, `error`).
+// of every value per step. Faster than `passes` (steps a pass) times the copy bound by
+// a wide margin means the work did not run on the stream the events were recorded on:
+// refused (false, `error`).
 bool report_rates(benchmark::State& state, int ncomp, opsplit_precision prec, int64_t nsteps, double total,
-                  double seed_mpoints, std::string& error) {
+                  double seed_mpoints, std::string& error, int passes = 1) {
   const World& w = g_world;
   const double cells = static_cast<double>(w.n * w.n * w.n);
   const double steps = static_cast<double>(nsteps) * static_cast<double>(state.iterations());
   const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;
   const double mpoints = cells * steps / total / 1e6;
   const double gbps = 2.0 * ncomp * cells * value_bytes * steps / total / 1e9;
-  if (gbps > 1.25 * w.copy_gbps) {
+  if (gbps > 1.25 * passes * w.copy_gbps) {
     char msg[160];
-    std::snprintf(msg, sizeof msg, "implausible %.0f GB/s > 1.25 x copy %.0f GB/s: steps not on the given stream?",
-                  gbps, w.copy_gbps);
+    std::snprintf(msg, sizeof msg, "implausible %.0f GB/s > 1.25 x %d x copy %.0f GB/s: steps not on the given stream?",
+                  gbps, passes, w.copy_gbps);
     error = msg;
     return false;
   }
@@ -293,7 +300,11 @@ bool report_rates(benchmark::State& state, int ncomp, opsplit_precision prec, in
   return true;
 }
 
-void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec) {
+// Mpoints/s of each diffusion case at one step a pass, by stencil and precision: the
+// fused cases' reference (they run after it).
+double g_one_step_mpoints[20][2] = {};
+
+void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, int steps_per_pass) {
   world_init();
   World& w = g_world;
   if (w.error.empty() && !w.field[prec]) {
@@ -315,9 +326,16 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec) 
     API_CHECK_RET(opsplit_rd_max_stable_dt(rd, field, &dt_max), false);
     const double dt = 0.9 * dt_max;
     double total = 0.0;
-    if (!time_steps(state, rd, field, dt, nsteps, &total, error)) return false;
-
-    return report_rates(state, 1, prec, nsteps, total, kSeedGtx275Mpoints, error);
+    API_CHECK_RET(opsplit_rd_set_steps_per_pass(rd, steps_per_pass), false);
+    const bool timed = time_steps(state, rd, field, dt, nsteps, &total, error);
+    API_CHECK_RET(opsplit_rd_set_steps_per_pass(rd, 1), false);
+    if (!timed || !report_rates(state, 1, prec, nsteps, total, kSeedGtx275Mpoints, error, steps_per_pass))
+      return false;
+    double& one_step = g_one_step_mpoints[stencil][prec == OPSPLIT_FLOAT32 ? 0 : 1];
+    if (steps_per_pass == 1) one_step = state.counters["Mpoints_per_s"];
+    state.counters["steps_per_pass"] = steps_per_pass;
+    if (steps_per_pass > 1 && one_step > 0) state.counters["x_one_step_a_pass"] = state.counters["Mpoints_per_s"] / one_step;
+    return true;
   };
   if (!run_case()) state.SkipWithError(error.c_str());
 }
@@ -380,9 +398,11 @@ int main(int argc, char** argv) {
     for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64}) {
       const std::string name = "diffusion_gpu/" + std::to_string(stencil) + "pt/" +
                                (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
-      benchmark::RegisterBenchmark(name.c_str(), BM_diffusion, stencil, prec)
-          ->UseManualTime()
-          ->Unit(benchmark::kMillisecond);
+      for (int k : {1, 2, 3, 4})
+        benchmark::RegisterBenchmark((name + (k > 1 ? "/steps_per_pass:" + std::to_string(k) : "")).c_str(),
+                                     BM_diffusion, stencil, prec, k)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
     }
 
   for (bench::Problem p : bench::kProblems)

@@ -92,6 +92,18 @@ struct StridedAt {
   OPSPLIT_HD T operator()(int dx, int dy, int dz) const { return p[dx * sx + dy * sy + dz * sz]; }
 };
 
+// Reads neighbours from three x-y planes of one level of a pass of several steps (the
+// planes below, at and above the cell's), at strides within a plane: the CPU's ring of
+// planes in memory, the CUDA pass's planes in shared memory.
+template <class T, class I = int64_t>
+struct PlanesAt {
+  const T *below, *centre, *above;
+  I sx, sy;
+  OPSPLIT_HD T operator()(int dx, int dy, int dz) const {
+    return (dz < 0 ? below : dz > 0 ? above : centre)[dx * sx + dy * sy];
+  }
+};
+
 // The weighted stencil sum sum_n w_n (neighbour - centre): D*dt times the Laplacian
 // with the DiffusionWeights of a step. `at(dx, dy, dz)` reads the neighbour at that
 // offset (a global array on the CPU, registers or shared memory on the GPU).

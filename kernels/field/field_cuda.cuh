@@ -811,6 +811,17 @@ __global__ void __launch_bounds__(TX* Shape::TY, Shape::MIN_BLOCKS > 0 ? Shape::
   __pipeline_wait_prior(0);  // no copy may outlive the block
 }
 
+// Lets `kernel` have `bytes` of dynamic shared memory: beyond the default 48 KiB a
+// kernel must ask, per device, so every launch asks.
+template <class Kernel>
+void allow_shared_bytes(Kernel kernel, int bytes) {
+  if (bytes <= 48 * 1024) return;
+  const cudaError_t ok = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  if (ok != cudaSuccess)
+    fail(OPSPLIT_ERROR_DEVICE, std::string("cannot give the field kernel ") + std::to_string(bytes) +
+                                   " bytes of shared memory: " + cudaGetErrorString(ok));
+}
+
 // Launches the march over a 3D grid, `groups` blocks of components along z; the
 // ghosts of `in` that `halo` reads from memory must be filled. ghost_faces: see
 // march_3d_kernel; NULL (or cells that do not write them) leaves the x ghosts of `out`
@@ -821,13 +832,7 @@ unsigned march_3d(const Context& ctx, const T* in, T* out, const Grid& grid, con
                   const HaloPlan& halo, const FaceCondition* ghost_faces, Health health) {
   if (!Cells::kWritesXGhosts || grid.g[0] != 1 || halo.source[0] != kFromMemory) ghost_faces = nullptr;
   auto kernel = march_3d_kernel<Points, Shape, T, Cells>;
-  if constexpr (Shape::SHARED_BYTES > 48 * 1024) {  // beyond the default, per device: ask every time
-    const cudaError_t ok =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::SHARED_BYTES);
-    if (ok != cudaSuccess)
-      fail(OPSPLIT_ERROR_DEVICE, std::string("cannot give the field kernel ") + std::to_string(Shape::SHARED_BYTES) +
-                                     " bytes of shared memory: " + cudaGetErrorString(ok));
-  }
+  allow_shared_bytes(kernel, Shape::SHARED_BYTES);
   const int zchunks = static_cast<int>((grid.n[2] + ZCHUNK - 1) / ZCHUNK);
   dim3 blocks(blocks_for(grid.n[0], Shape::WIDTH), grid_yz(blocks_for(grid.n[1], Shape::TH), "tiles along y"),
               grid_yz(static_cast<int64_t>(zchunks) * groups, "z-chunks x component groups"));
@@ -1095,6 +1100,275 @@ void add_sources(const Context& ctx, T* out, const Grid&, const SourceTerm<T>* s
   cuda::check_launch("add_sources_kernel");
 }
 
+// ---- several steps a pass (Launchers::diffuse_steps; docs/research/temporal_blocking_plan.md)
+//
+// Overlapped tiles streaming along z. A block owns an x-y tile of the output and a
+// chunk of its planes; it reads the input over the tile grown by K cells a side and
+// computes level s (the state after s of the pass's K steps) over the tile grown by
+// K - s, so that level K is right on the tile without a word from another block. Each
+// level below K keeps a ring of four x-y planes in shared memory. When input plane t
+// arrives, level s makes its plane t - 2s from level s - 1's planes t - 2s - 1 ..
+// t - 2s + 1, made in earlier rounds: each level trails the one below by two planes,
+// so that every level's work of a round reads only what earlier rounds wrote and one
+// barrier a round serves them all (a ring of three and one plane of lag took a barrier
+// a level: twice as slow). Along x and y a position of the tile is (PassAxis):
+//  - a cell: inside the grid, or anywhere along a PERIODIC axis, read at its image (the
+//    update of the same values is its image's update, bit for bit);
+//  - the ghost beyond a NOFLUX or DIRICHLET face: at level 0 the ghost filled in memory,
+//    at level s the face's rule applied to its image cell's level-s value, which the
+//    ghost's thread computes from the image's neighbours (x's rule, then y's:
+//    fill_ghosts' order, so that edge ghosts compose as they do there);
+//  - unused: further out, where nothing reads.
+// A z ghost plane of level s is the z rule of the same column's plane 0 (made with it)
+// or nz - 1 (made when level s comes to plane nz); a periodic z axis is read at its
+// images like x and y. Every value is diffusion_update of the values a step's would
+// be: a step's bits. The output's ghosts are not written (diffuse_steps returns 0).
+//
+// The tile: 64 cells wide (two columns a thread, 32 apart), 8 thread rows of CY cell
+// rows; CY as high as the K levels' rings let two or three blocks share an SM's shared
+// memory (K x 4 planes x 64 x (8 CY + 2) values).
+template <class T, int K>
+struct PassTile {
+  static constexpr int CX = 2, BY = 8;
+  static constexpr int CY = sizeof(T) == 4 ? (K == 2 ? 4 : K == 3 ? 3 : 2) : 2;
+  static constexpr int RW = 32 * CX, RH = BY * CY;  // the tile grown by K a side
+  // A plane in shared memory: its RH rows between two rows of padding. A column outside
+  // the grown tile at some level is computed too (a branch a column cost more than the
+  // work; its value is neither stored nor checked) and reads up to a row and a value
+  // beyond its plane's rows: into the padding, never into a plane that another thread
+  // writes in the same round. (Values `levels` points at row 0 of plane 0; PAD before it.)
+  static constexpr int PLANE = RW * (RH + 2);
+  static constexpr int PAD = RW + 8;
+  static constexpr int SHARED_BYTES = (K * 4 * PLANE + 2 * PAD) * static_cast<int>(sizeof(T));
+  // As many blocks an SM as the shared memory holds (228 KiB, 1 KiB a block reserved),
+  // bounding the registers.
+  static constexpr int MIN_BLOCKS = SHARED_BYTES <= 75 * 1024 ? 3 : SHARED_BYTES <= 113 * 1024 ? 2 : 1;
+};
+constexpr int kCudaMaxStepsPerPass = 4;
+#ifndef OPSPLIT_PASS_Z
+#define OPSPLIT_PASS_Z 128
+#endif
+constexpr int kPassZChunk = OPSPLIT_PASS_Z;  // planes a block makes: its first 3K rounds are warm-up
+
+// f(std::integral_constant<int, i>) for i = Begin .. End - 1, unrolled.
+template <int Begin, int End, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+  if constexpr (Begin < End) {
+    f(std::integral_constant<int, Begin>{});
+    static_for<Begin + 1, End>(f);
+  }
+}
+
+// Where a tile position along x or y stands: a cell (inside the grid, or anywhere along
+// a PERIODIC axis), the ghost beyond a face (ghost: 0 low, 1 high), or unused.
+struct PassAxis {
+  bool used;
+  int ghost;   // -1: not a ghost
+  int64_t at;  // where level 0 is read along the axis: the image on a periodic axis; -1 or n for a ghost
+};
+
+// Position g of an axis of n cells whose low face is `low`.
+__device__ PassAxis pass_axis(int64_t g, int64_t n, const FaceCondition& low) {
+  if (low.type == kPeriodic) return PassAxis{true, -1, (g % n + n) % n};
+  if (g >= 0 && g < n) return PassAxis{true, -1, g};
+  if (g == -1 || g == n) return PassAxis{true, g < 0 ? 0 : 1, g};
+  return PassAxis{false, -1, 0};
+}
+
+// A tile whose grown region crosses a NOFLUX or DIRICHLET face along x or y has ghosts
+// and unused places; the others (most) run a march without those tests.
+__device__ bool pass_meets_face(int64_t lo, int64_t width, int64_t n, const FaceCondition& low) {
+  return low.type != kPeriodic && (lo < 0 || lo + width > n);
+}
+
+template <int Points, int K, class T>
+__global__ void __launch_bounds__(32 * PassTile<T, K>::BY, PassTile<T, K>::MIN_BLOCKS)
+    diffuse_steps_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
+                         const DiffusionWeights<T>* __restrict__ weights, const FaceCondition* __restrict__ faces,
+                         int zchunks, Health health) {
+  using S = PassTile<T, K>;
+  constexpr int RW = S::RW, RH = S::RH, PLANE = S::PLANE, CX = S::CX, CY = S::CY, BY = S::BY;
+  constexpr int W = RW - 2 * K, H = RH - 2 * K;  // the tile's own cells
+  extern __shared__ __align__(16) unsigned char pass_shared[];
+  T* const levels = reinterpret_cast<T*>(pass_shared) + S::PAD;  // levels 0 .. K-1, 4 planes each, RH x RW
+  if (failed_before(health)) return;
+  const int c = static_cast<int>(blockIdx.z) / zchunks;
+  const int64_t nz = grid.n[2];
+  const int64_t z0 = static_cast<int64_t>(blockIdx.z % zchunks) * kPassZChunk, z1 = min(z0 + kPassZChunk, nz);
+  const int64_t x0 = static_cast<int64_t>(blockIdx.x) * W - K, y0 = static_cast<int64_t>(blockIdx.y) * H - K;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const DiffusionWeights<T> w = weights[c];
+  const FaceCondition* f = faces + 6 * c;
+  const FaceCondition z_low = f[4], z_high = f[5];
+  const bool periodic_z = z_low.type == kPeriodic;
+  const bool at_face = pass_meets_face(x0, RW, grid.n[0], f[0]) || pass_meets_face(y0, RH, grid.n[1], f[2]);
+  // Per column of the thread (row r, column e; bit r * CX + e), fixed for the march:
+  // where its value is in a plane of storage (row_at + col_at), whether the pass uses
+  // it, and whether it is one of the tile's own cells.
+  // A ghost's face per row and column (-1: none; at_face tiles only).
+  int64_t row_at[CY], col_at[CX];
+  int ghost_y[CY], ghost_x[CX];
+  unsigned used = 0, owned = 0;
+#pragma unroll
+  for (int r = 0; r < CY; ++r) {
+    const int ly = ty + BY * r;
+    const PassAxis y = pass_axis(y0 + ly, grid.n[1], f[2]);
+    row_at[r] = (y.at + grid.lead[1]) * grid.stride[1] + grid.lead[0];
+    ghost_y[r] = y.ghost;
+#pragma unroll
+    for (int e = 0; e < CX; ++e) {
+      const int lx = tx + 32 * e;
+      const PassAxis x = pass_axis(x0 + lx, grid.n[0], f[0]);
+      col_at[e] = x.at;
+      ghost_x[e] = x.ghost;
+      if (x.used && y.used) used |= 1u << (r * CX + e);
+      if (lx >= K && lx < K + W && ly >= K && ly < K + H && x0 + lx < grid.n[0] && y0 + ly < grid.n[1])
+        owned |= 1u << (r * CX + e);
+    }
+  }
+  // The columns made at level s (bits as above): within the tile grown by K - s, and used.
+  unsigned made_at[K + 1];
+#pragma unroll
+  for (int s = 0; s <= K; ++s) {
+    made_at[s] = 0;
+#pragma unroll
+    for (int r = 0; r < CY; ++r)
+#pragma unroll
+      for (int e = 0; e < CX; ++e) {
+        const int lx = tx + 32 * e, ly = ty + BY * r;
+        if (lx >= s && lx < RW - s && ly >= s && ly < RH - s) made_at[s] |= used & 1u << (r * CX + e);
+      }
+  }
+  auto made = [&](int s, int r, int e) { return (made_at[s] & 1u << (r * CX + e)) != 0; };
+  const T* in_c = in + c * grid.comp_stride;
+  T* out_c = out + c * grid.comp_stride;
+  T probe = T(0);  // NaN when a value made here is NaN or Inf (v * 0 is 0 for every finite v)
+
+  // Level 0: input plane t into registers, one round ahead.
+  T next[CY][CX];
+  auto load = [&](int64_t t) {
+    if (!periodic_z && (t < -1 || t > nz)) return;
+    const T* plane = in_c + ((periodic_z ? (t % nz + nz) % nz : t) + grid.lead[2]) * grid.stride[2];
+#pragma unroll
+    for (int r = 0; r < CY; ++r)
+#pragma unroll
+      for (int e = 0; e < CX; ++e)
+        if (made(0, r, e)) next[r][e] = plane[row_at[r] + col_at[e]];
+  };
+  // Level s's plane p from level s - 1's planes p - 1 .. p + 1. AtFace: the tile has
+  // ghosts, whose values are their images' under the faces' rules.
+  auto level = [&](auto s_constant, auto at_face_constant, int64_t p) {
+    constexpr int s = decltype(s_constant)::value;
+    constexpr bool AtFace = decltype(at_face_constant)::value;
+    const int at_p = static_cast<int>(p & 3), below = (at_p + 3) & 3, above = (at_p + 1) & 3;
+    const T* from = levels + (s - 1) * 4 * PLANE;
+    T* to = levels + (s < K ? s : 0) * 4 * PLANE;  // (level K goes to memory)
+    T* out_plane = out_c + (p + grid.lead[2]) * grid.stride[2];
+    const bool own_plane = p >= z0 && p < z1, z_ghost_below = !periodic_z && p == 0;
+#pragma unroll
+    for (int r = 0; r < CY; ++r)
+#pragma unroll
+      for (int e = 0; e < CX; ++e) {
+        // Every column is computed and only the made ones kept: without a branch a
+        // column, the columns' loads and sums interleave (with one, each waited for its
+        // loads).
+        const bool keep = made(s, r, e);
+        const int ly = ty + BY * r, lx = tx + 32 * e, own = ly * RW + lx;
+        int src = own;
+        if constexpr (AtFace)
+          src += (ghost_x[e] < 0 ? 0 : 1 - 2 * ghost_x[e]) + (ghost_y[r] < 0 ? 0 : (1 - 2 * ghost_y[r]) * RW);
+        T v = diffusion_update<Points>(
+            PlanesAt<T, int>{from + below * PLANE + src, from + at_p * PLANE + src, from + above * PLANE + src, 1, RW},
+            w);
+        if constexpr (AtFace) {
+          if (ghost_x[e] >= 0) v = ghost_from(f[ghost_x[e]], v);
+          if (ghost_y[r] >= 0) v = ghost_from(f[2 + ghost_y[r]], v);
+        }
+        probe += keep ? v * T(0) : T(0);
+        if constexpr (s < K) {
+          if (keep) to[at_p * PLANE + own] = v;
+          if (keep && z_ghost_below) to[below * PLANE + own] = ghost_from(z_low, v);  // plane -1
+        } else {
+          if (own_plane && (owned >> (r * CX + e) & 1u)) out_plane[row_at[r] + col_at[e]] = v;
+        }
+      }
+  };
+
+  load(z0 - K);
+  for (int64_t t = z0 - K; t < z1 + 2 * K; ++t) {
+    if (t < z1 + K) {
+#pragma unroll
+      for (int r = 0; r < CY; ++r)
+#pragma unroll
+        for (int e = 0; e < CX; ++e)
+          if (made(0, r, e)) levels[(t & 3) * PLANE + (ty + BY * r) * RW + tx + 32 * e] = next[r][e];
+      if (t + 1 < z1 + K) load(t + 1);
+    }
+    static_for<1, K + 1>([&](auto s_constant) {
+      constexpr int s = decltype(s_constant)::value;
+      const int64_t p = t - 2 * s;  // the plane level s makes
+      if (p < z0 - (K - s) || p >= z1 + (K - s)) return;  // (uniform across the block)
+      if (s < K && !periodic_z && p == nz) {
+        // The ghost plane beyond the high z face: the rule of the column's plane nz - 1.
+        T* to = levels + s * 4 * PLANE;
+#pragma unroll
+        for (int r = 0; r < CY; ++r)
+#pragma unroll
+          for (int e = 0; e < CX; ++e) {
+            const int own = (ty + BY * r) * RW + tx + 32 * e;
+            if (made(s, r, e)) to[(p & 3) * PLANE + own] = ghost_from(z_high, to[((p + 3) & 3) * PLANE + own]);
+          }
+      } else if (periodic_z || (p >= 0 && p < nz)) {
+        if (at_face)
+          level(s_constant, std::true_type{}, p);
+        else
+          level(s_constant, std::false_type{}, p);
+      }
+    });
+    __syncthreads();
+  }
+  // A bad value: the caller runs the pass's steps again one at a time, which name it.
+  if (probe != probe) atomicMin(health.first_bad, health_key(health.step, 0));
+}
+
+template <int Points, int K, class T>
+void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid,
+                          const DiffusionWeights<T>* weights, const FaceCondition* faces, Health health) {
+  using S = PassTile<T, K>;
+  auto kernel = diffuse_steps_kernel<Points, K, T>;
+  allow_shared_bytes(kernel, S::SHARED_BYTES);
+  const int zchunks = static_cast<int>((grid.n[2] + kPassZChunk - 1) / kPassZChunk);
+  dim3 blocks(blocks_for(grid.n[0], S::RW - 2 * K), grid_yz(blocks_for(grid.n[1], S::RH - 2 * K), "tiles along y"),
+              grid_yz(static_cast<int64_t>(zchunks) * grid.ncomp, "z-chunks x components"));
+  kernel<<<blocks, dim3(32, S::BY), S::SHARED_BYTES, stream_of(ctx)>>>(in, out, grid, weights, faces, zchunks,
+                                                                       health);
+  cuda::check_launch("diffuse_steps_kernel");
+}
+
+// 3D grids (the march's): up to kCudaMaxStepsPerPass steps a pass, whose levels fit
+// in shared memory; elsewhere one step a pass.
+int max_steps_per_pass(const Grid& grid) { return marches(grid) ? kCudaMaxStepsPerPass : 1; }
+int64_t steps_scratch_values(const Grid&, int) { return 0; }  // the levels live in shared memory
+
+template <class T>
+unsigned diffuse_steps(const Context& ctx, Input<T>& in, T* out, T*, const Grid& grid, int points,
+                       const DiffusionWeights<T>* weights, int steps, Health health) {
+  fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
+  auto run = [&](auto points_constant) {
+    constexpr int Points = decltype(points_constant)::value;
+    switch (steps) {
+      case 2: diffuse_steps_launch<Points, 2>(ctx, in.data, out, grid, weights, in.faces, health); break;
+      case 3: diffuse_steps_launch<Points, 3>(ctx, in.data, out, grid, weights, in.faces, health); break;
+      default: diffuse_steps_launch<Points, 4>(ctx, in.data, out, grid, weights, in.faces, health); break;
+    }
+  };
+  if (points == 19)
+    run(std::integral_constant<int, 19>{});
+  else
+    run(std::integral_constant<int, 7>{});
+  return 0;
+}
+
 // ---- layouts and sums -----------------------------------------------------------
 template <class T>
 __global__ void pack_kernel(const T* data, Grid grid, T* host_layout, int layout) {
@@ -1217,8 +1491,8 @@ template <class T>
 const Launchers<T>& cuda_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read<T>, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>,
-                                  pack_face<T>,   unpack_face<T>,  potential<T>,
-                                  nullptr};  // diffuse_steps: not yet on CUDA (issue 44)
+                                  pack_face<T>,   unpack_face<T>,  potential<T>,    diffuse_steps<T>,
+                                  max_steps_per_pass, steps_scratch_values};
   return table;
 }
 

@@ -397,15 +397,6 @@ void unpack_face(const Context&, const T* slab, const Grid& grid, int axis, int 
 // Every value is the same HD update of the same values as a step's, so the bits are a
 // step's. The team follows one control flow, sharing the rows of each plane.
 
-// A level's three planes around a cell: z neighbours from the ring, x and y at the
-// field's strides within a plane.
-template <class T>
-struct PlanesAt {
-  const T *below, *centre, *above;
-  int64_t sx, sy;
-  T operator()(int dx, int dy, int dz) const { return (dz < 0 ? below : dz > 0 ? above : centre)[dx * sx + dy * sy]; }
-};
-
 template <int Points, class T>
 OPSPLIT_ROW_LOOP bool diffuse_plane_row(const T* below, const T* centre, const T* above, T* out, int64_t n, int64_t sx,
                                         int64_t sy, DiffusionWeights<T> w) {
@@ -548,12 +539,18 @@ unsigned diffuse_steps(const Context& ctx, Input<T>& in, T* out, T* scratch, con
                       : diffuse_steps_points<7>(ctx, in.data, out, scratch, grid, weights, in.faces, steps, health);
 }
 
+int max_steps_per_pass(const Grid&) { return kMaxStepsPerPass; }
+
+// A ring of three x-y planes a level between the input and the output.
+int64_t steps_scratch_values(const Grid& grid, int steps) { return (steps - 1) * 3 * grid.stride[2]; }
+
 // The table of this value type's launchers (launch.hpp).
 template <class T>
 const Launchers<T>& cpu_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,   row_sums<T>,     row_extremes<T>, row_energy<T>,
-                                  pack_face<T>,   unpack_face<T>,  potential<T>,  diffuse_steps<T>};
+                                  pack_face<T>,   unpack_face<T>,  potential<T>,  diffuse_steps<T>,
+                                  max_steps_per_pass, steps_scratch_values};
   return table;
 }
 

@@ -114,22 +114,22 @@ struct Launchers {
   // axes of mu's ghosts written with them.
   unsigned (*potential)(const Context&, Input<T>& in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
                         int nslots, const FaceCondition* slot_faces);
-  // Pure diffusion, `steps` steps (>= 2) in one pass through memory (temporal blocking:
-  // docs/research/temporal_blocking_plan.md), the same bits as that many diffuse calls,
-  // on a field of one process whose ghosts are one cell wide; `scratch` holds
-  // steps_scratch_values(grid, steps) values. Health's step is the pass's first; a bad
-  // value is recorded under its own step, and the caller then runs the pass's steps again
-  // one at a time from `in` (which the pass leaves as it was). NULL where the backend
-  // has none (then every step is a diffuse call).
+  // Pure diffusion, `steps` steps (2 .. max_steps_per_pass(grid)) in one pass through
+  // memory (temporal blocking: docs/research/temporal_blocking_plan.md), the same bits
+  // as that many diffuse calls, on a field of one process whose ghosts are one cell
+  // wide; `scratch` holds steps_scratch_values(grid, steps) values. Health's step is the
+  // pass's first; a bad value is recorded under its own step, and the caller then runs
+  // the pass's steps again one at a time from `in` (which the pass leaves as it was).
   unsigned (*diffuse_steps)(const Context&, Input<T>& in, T* out, T* scratch, const Grid&, int points,
                             const DiffusionWeights<T>* weights, int steps, Health);
+  // The most steps diffuse_steps fuses into a pass over `grid` (1: it does not).
+  int (*max_steps_per_pass)(const Grid&);
+  // The scratch a pass of `steps` steps needs, in values (0: none).
+  int64_t (*steps_scratch_values)(const Grid&, int steps);
 };
 
 // The most steps a pass fuses (opsplit_rd_set_steps_per_pass).
 constexpr int kMaxStepsPerPass = 16;
-// The scratch of a pass of `steps` steps: a ring of three x-y planes a level between
-// the input and the output.
-inline int64_t steps_scratch_values(const Grid& grid, int steps) { return (steps - 1) * 3 * grid.stride[2]; }
 
 // Fills the ghosts of `axes` of an operation's input that are not valid yet, with the
 // backend's fill_ghosts. A fill of an axis covers the ghosts of the axes before it (the

@@ -569,20 +569,19 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   };
   // Steps n .. n + k - 1 in one pass (k >= 2); false when a value went bad: nothing
   // changed but the input's ghosts, and the health word is clear again, so that the
-  // caller runs those steps one at a time and reports the failure as they find it.
-  const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(ctx, field, plan, run), nsteps));
+  // caller runs those steps one at a time and reports the failure as they find it. On
+  // the GPU the word is read after every pass (a wait of the host for the stream's
+  // work: a few microseconds against a pass's milliseconds at 256^3 and beyond).
+  const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run), nsteps));
   opsplit::Buffer pass_scratch;
-  if (fuse > 1)
-    pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(steps_scratch_values(grid, fuse)) * sizeof(T));
+  const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(grid, fuse) : 0;
+  if (scratch_values > 0) pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(scratch_values) * sizeof(T));
   auto one_pass = [&](int64_t n, int k) {
     Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
     const unsigned written = run.diffuse_steps(ctx, in, target.as<T>(), pass_scratch.as<T>(), grid, points_,
                                                placed.weights, k, Health{placed.first_bad, static_cast<unsigned long long>(n)});
     ghosts_valid = in.ghosts_valid;
-    if (*placed.first_bad != kHealthy) {
-      *placed.first_bad = kHealthy;  // the CPU's health word: host memory
-      return false;
-    }
+    if (health_check.clear_failure()) return false;
     ghosts_valid = written;
     field.data().swap(target);
     return true;
@@ -594,7 +593,11 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
         n += k;
         continue;
       }
+      const bool pass_failed = k > 1;
       for (const int64_t stop = n + k; n < stop; ++n) one_step(n);
+      // The steps of a failed pass, one at a time, fail again: report before the next
+      // pass, whose first read of the word would take their failure for its own.
+      if (pass_failed) health_check.check(n);
     }
     return end;
   };
@@ -615,25 +618,26 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 // How many steps a pass through memory takes in this call: the rd's steps per pass where
 // the backend fuses this call's steps (pure diffusion without sources on one process,
 // ghosts one cell wide), else 1.
-// (The conditions are those under which run_steps checks every step on the host: a
-// pass's failure is then the pass's own, and its health word host memory to clear.)
+// (One process: a pass's failure is then the pass's own, its health word read after
+// the pass.)
 // A periodic z axis of nz planes computes k (k - 1) planes a pass beyond its own
 // (temporal_blocking_plan.md): k is kept to nz there.
 template <class T>
-int opsplit_rd_s::fused_steps_per_pass(const opsplit::Context& ctx, const opsplit::Field& field,
+int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field,
                                        const opsplit::field::StepPlan<T>& plan,
                                        const opsplit::field::Launchers<T>& run) const {
   using namespace opsplit::field;
   const Grid& grid = field.grid();
   bool one_wide = true;
   for (int a = 0; a < 3; ++a) one_wide = one_wide && (!grid.active(a) || grid.g[a] == 1);
-  const bool fusable = run.diffuse_steps != nullptr && plan.pure_diffusion && plan.sources.empty() &&
-                       field.decomposition() == nullptr && one_wide && !ctx.is_cuda();
-  if (!fusable) return 1;
+  const bool fusable =
+      plan.pure_diffusion && plan.sources.empty() && field.decomposition() == nullptr && one_wide;
+  const int most = std::min(steps_per_pass_, run.max_steps_per_pass(grid));
+  if (!fusable || most < 2) return 1;
   bool periodic_z = false;
   for (size_t c = 0; grid.active(2) && 6 * c < plan.step_faces.size(); ++c)
     periodic_z = periodic_z || plan.step_faces[6 * c + 4].type == kPeriodic;
-  return periodic_z ? static_cast<int>(std::min<int64_t>(steps_per_pass_, grid.n[2])) : steps_per_pass_;
+  return periodic_z ? static_cast<int>(std::min<int64_t>(most, grid.n[2])) : most;
 }
 
 // The Courant numbers of a step that starts at t (the wind then).

@@ -86,7 +86,7 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   template <class T>
   opsplit::field::StepPlan<T> plan_steps(const opsplit::Field& field, double dt) const;
   template <class T>
-  int fused_steps_per_pass(const opsplit::Context& ctx, const opsplit::Field& field,
+  int fused_steps_per_pass(const opsplit::Field& field,
                            const opsplit::field::StepPlan<T>& plan, const opsplit::field::Launchers<T>& run) const;
   template <class T>
   void refresh_wind_ghosts(opsplit::Field& field, const opsplit::field::FaceCondition* faces,

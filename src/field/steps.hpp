@@ -138,6 +138,17 @@ class StepHealth {
     decomposition->group.settle(mine == earliest ? own : nullptr, function_);
   }
 
+  // Whether a value went bad since the word was last clear (a pass of several steps:
+  // rd.cpp runs them again one at a time to find the step and cell); clears it.
+  bool clear_failure() {
+    if (read() == kHealthy) return false;
+    if (ctx_.is_cuda())
+      ctx_.device().copy_to_device(first_bad_, &kHealthy, sizeof kHealthy);
+    else
+      *first_bad_ = kHealthy;
+    return true;
+  }
+
  private:
   // The first bad step and cell so far (kHealthy: none).
   unsigned long long read() const {
