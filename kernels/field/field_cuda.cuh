@@ -7,6 +7,7 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -33,15 +34,17 @@ unsigned grid_yz(int64_t blocks, const char* what) {
 }
 
 // ---- ghosts -------------------------------------------------------------------
-// Threads run along u (the faster of the other two axes); blockIdx.y is v, and
-// blockIdx.z the component and the side.
+// Threads run along u (the faster of the other two axes); blockIdx.y strides over v (a
+// face may be more than gridDim.y's 65535 cells along it), and blockIdx.z is the
+// component and the side.
 template <class T>
 __global__ void fill_ghosts_kernel(T* data, Grid grid, int axis, const FaceCondition* bc, int64_t u_lo, int64_t u_len,
-                                   int64_t v_lo) {
+                                   int64_t v_lo, int64_t v_len) {
   const int64_t u = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
   if (u >= u_len) return;
   const int c = blockIdx.z >> 1, side = blockIdx.z & 1;
-  fill_ghost(data + c * grid.comp_stride, grid, axis, side, u_lo + u, v_lo + blockIdx.y, bc[c * 6 + 2 * axis + side]);
+  for (int64_t v = blockIdx.y; v < v_len; v += gridDim.y)
+    fill_ghost(data + c * grid.comp_stride, grid, axis, side, u_lo + u, v_lo + v, bc[c * 6 + 2 * axis + side]);
 }
 
 template <class T>
@@ -51,9 +54,9 @@ void fill_ghosts(const Context& ctx, T* data, const Grid& grid, const FaceCondit
     int ua, va;
     int64_t u_lo, u_len, v_lo, v_len;
     ghost_sweep(grid, axis, &ua, &va, &u_lo, &u_len, &v_lo, &v_len);
-    dim3 blocks(blocks_for(u_len, 128), grid_yz(v_len, "cells along the slowest axis of a face"),
+    dim3 blocks(blocks_for(u_len, 128), static_cast<unsigned>(std::min<int64_t>(v_len, 65535)),
                 grid_yz(2 * grid.ncomp, "x 2 components"));
-    fill_ghosts_kernel<<<blocks, 128, 0, stream_of(ctx)>>>(data, grid, axis, bc, u_lo, u_len, v_lo);
+    fill_ghosts_kernel<<<blocks, 128, 0, stream_of(ctx)>>>(data, grid, axis, bc, u_lo, u_len, v_lo, v_len);
     cuda::check_launch("fill_ghosts_kernel");
   }
 }
@@ -1126,7 +1129,8 @@ void add_sources(const Context& ctx, T* out, const Grid&, const SourceTerm<T>* s
 //
 // The tile: 64 cells wide (two columns a thread, 32 apart), 8 thread rows of CY cell
 // rows; CY as high as the K levels' rings let two or three blocks share an SM's shared
-// memory (K x 4 planes x 64 x (8 CY + 2) values).
+// memory (K x 4 planes x 64 x (8 CY + 2) values), except float64 at K = 4 (145 KiB: one
+// block an SM).
 template <class T, int K>
 struct PassTile {
   static constexpr int CX = 2, BY = 8;
@@ -1152,7 +1156,7 @@ constexpr int kPassZChunk = OPSPLIT_PASS_Z;  // planes a block makes: its first 
 
 // f(std::integral_constant<int, i>) for i = Begin .. End - 1, unrolled.
 template <int Begin, int End, class F>
-__device__ __forceinline__ void static_for(F&& f) {
+__host__ __device__ __forceinline__ void static_for(F&& f) {
   if constexpr (Begin < End) {
     f(std::integral_constant<int, Begin>{});
     static_for<Begin + 1, End>(f);
@@ -1242,7 +1246,10 @@ __global__ void __launch_bounds__(32 * PassTile<T, K>::BY, PassTile<T, K>::MIN_B
   auto made = [&](int s, int r, int e) { return (made_at[s] & 1u << (r * CX + e)) != 0; };
   const T* in_c = in + c * grid.comp_stride;
   T* out_c = out + c * grid.comp_stride;
-  T probe = T(0);  // NaN when a value made here is NaN or Inf (v * 0 is 0 for every finite v)
+  // NaN when a value made here is NaN or Inf (v * 0 is 0 for every finite v). Ghosts
+  // are made here too: a Dirichlet ghost that overflows while every cell is finite makes
+  // the caller rerun the pass's steps singly, which then find nothing (the same bits).
+  T probe = T(0);
 
   // Level 0: input plane t into registers, one round ahead.
   T next[CY][CX];
@@ -1347,7 +1354,18 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
 
 // 3D grids (the march's): up to kCudaMaxStepsPerPass steps a pass, whose levels fit
 // in shared memory; elsewhere one step a pass.
-int max_steps_per_pass(const Grid& grid) { return marches(grid) ? kCudaMaxStepsPerPass : 1; }
+// (A K whose tiles along y stay within gridDim.y's 65535: the float64 tiles are lower
+// than the march's, 8 rows at K = 4.)
+template <class T>
+int max_steps_per_pass(const Grid& grid) {
+  if (!marches(grid)) return 1;
+  int most = 1;
+  static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
+    constexpr int K = decltype(k_constant)::value;
+    if (blocks_for(grid.n[1], PassTile<T, K>::RH - 2 * K) <= 65535) most = K;
+  });
+  return most;
+}
 int64_t steps_scratch_values(const Grid&, int) { return 0; }  // the levels live in shared memory
 
 template <class T>
@@ -1492,7 +1510,7 @@ const Launchers<T>& cuda_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read<T>, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>,
                                   pack_face<T>,   unpack_face<T>,  potential<T>,    diffuse_steps<T>,
-                                  max_steps_per_pass, steps_scratch_values};
+                                  max_steps_per_pass<T>, steps_scratch_values};
   return table;
 }
 

@@ -123,6 +123,17 @@ TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
   }
 }
 
+// A field of more rows than the CUDA pass's float64 tiles at 4 steps can cover within a
+// grid's 65535 blocks along y (8 rows a tile), and whose z faces are more than 65535
+// rows long (the ghost fill strides over them): the backend fuses fewer steps, not fails.
+TEST(StepsPerPass, AFieldOfManyRowsFusesWhatFits) {
+  test::Context ctx;
+  const Case c{{2, 600000, 2}, Faces::noflux, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT64};
+  const Outcome single = run(ctx, c, 1, {8}), fused = run(ctx, c, 4, {8});
+  ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << fused.message;
+  EXPECT_TRUE(fused.bytes == single.bytes);
+}
+
 TEST(StepsPerPass, TheStepsChangeTheField) {  // the comparison above compares something
   test::Context ctx;
   const Case c{{10, 9, 8}, Faces::mixed, OPSPLIT_STENCIL_19POINT, OPSPLIT_FLOAT64};
