@@ -36,6 +36,10 @@ OPSPLIT_HD int64_t image_of(int64_t g, int64_t n, bool periodic) {
   return g < 0 ? -1 - g : 2 * n - 1 - g;
 }
 
+// The image in 0 .. n - 1 of position g any distance beyond a periodic axis of n cells
+// (image_of wraps one period only; a pass of several steps reads further).
+OPSPLIT_HD int64_t wrapped(int64_t g, int64_t n) { return (g % n + n) % n; }
+
 // A ghost's index along its axis and the condition of its face.
 struct FedGhost {
   FaceCondition face;

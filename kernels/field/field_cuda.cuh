@@ -1173,7 +1173,7 @@ struct PassAxis {
 
 // Position g of an axis of n cells whose low face is `low`.
 __device__ PassAxis pass_axis(int64_t g, int64_t n, const FaceCondition& low) {
-  if (low.type == kPeriodic) return PassAxis{true, -1, (g % n + n) % n};
+  if (low.type == kPeriodic) return PassAxis{true, -1, wrapped(g, n)};
   if (g >= 0 && g < n) return PassAxis{true, -1, g};
   if (g == -1 || g == n) return PassAxis{true, g < 0 ? 0 : 1, g};
   return PassAxis{false, -1, 0};
@@ -1255,7 +1255,7 @@ __global__ void __launch_bounds__(32 * PassTile<T, K>::BY, PassTile<T, K>::MIN_B
   T next[CY][CX];
   auto load = [&](int64_t t) {
     if (!periodic_z && (t < -1 || t > nz)) return;
-    const T* plane = in_c + ((periodic_z ? (t % nz + nz) % nz : t) + grid.lead[2]) * grid.stride[2];
+    const T* plane = in_c + ((periodic_z ? wrapped(t, nz) : t) + grid.lead[2]) * grid.stride[2];
 #pragma unroll
     for (int r = 0; r < CY; ++r)
 #pragma unroll
@@ -1352,13 +1352,13 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
   cuda::check_launch("diffuse_steps_kernel");
 }
 
-// 3D grids (the march's): up to kCudaMaxStepsPerPass steps a pass, whose levels fit
-// in shared memory; elsewhere one step a pass.
+// 3D grids (the march's) without sources: up to kCudaMaxStepsPerPass steps a pass,
+// whose levels fit in shared memory; elsewhere one step a pass.
 // (A K whose tiles along y stay within gridDim.y's 65535: the float64 tiles are lower
 // than the march's, 8 rows at K = 4.)
 template <class T>
-int max_steps_per_pass(const Grid& grid) {
-  if (!marches(grid)) return 1;
+int max_steps_per_pass(const Grid& grid, const FaceCondition*, bool sources) {
+  if (!marches(grid) || sources) return 1;
   int most = 1;
   static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;
@@ -1366,11 +1366,11 @@ int max_steps_per_pass(const Grid& grid) {
   });
   return most;
 }
-int64_t steps_scratch_values(const Grid&, int) { return 0; }  // the levels live in shared memory
+int64_t steps_scratch_values(const Context&, const Grid&, int) { return 0; }  // the levels live in shared memory
 
 template <class T>
 unsigned diffuse_steps(const Context& ctx, Input<T>& in, T* out, T*, const Grid& grid, int points,
-                       const DiffusionWeights<T>* weights, int steps, Health health) {
+                       const DiffusionWeights<T>* weights, const SourceTerm<T>*, int64_t, int steps, Health health) {
   fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
   auto run = [&](auto points_constant) {
     constexpr int Points = decltype(points_constant)::value;

@@ -4,6 +4,7 @@
 // Everything here has internal linkage: each of the two files has its own copy.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -386,16 +387,21 @@ void unpack_face(const Context&, const T* slab, const Grid& grid, int axis, int 
 
 // ---- several steps a pass (Launchers::diffuse_steps; docs/research/temporal_blocking_plan.md)
 //
-// One component at a time, a wavefront along z: level s (the state after s of the
-// pass's steps) is made plane by plane from level s - 1's planes below, at and above,
-// each intermediate level kept in a ring of three x-y planes (scratch), the last level
-// written into `out`. A plane's x and y ghosts follow from its own cells (the rules of
-// fill_ghosts, x then y over x's ghosts: a periodic image lies in the same plane); its
-// z neighbours beyond the grid are ghost planes made by the z rule from plane 0 or
-// nz - 1, or, on a periodic z axis, real planes: each level is computed over the planes
-// steps - s further out on both sides, the input read there through the periodic wrap.
-// Every value is the same HD update of the same values as a step's, so the bits are a
-// step's. The team follows one control flow, sharing the rows of each plane.
+// One component at a time, each thread on its own slab of rows (y) with no barrier in
+// the pass: a wavefront along z in which level s (the state after s of the pass's
+// steps) is made plane by plane from level s - 1's planes below, at and above, each
+// intermediate level kept in the thread's ring of three planes of its slab (scratch),
+// the last level written into `out`. Level s covers the slab's rows grown by
+// steps - s a side (overlapped slabs: the rows the levels above read), so that no
+// thread reads another's values. Along y a grown row is a cell (inside the grid, or
+// anywhere on a periodic axis: its input read at its image), the ghost row beyond a
+// NOFLUX or DIRICHLET face (the face's rule on row 0 or ny - 1 of the same level,
+// after that row's x ghosts, as fill_ghosts orders the axes), or unused. A row's x
+// ghosts follow from its own cells; z neighbours beyond the grid are ghost planes made
+// by the z rule from plane 0 or nz - 1, or, on a periodic z axis, real planes: each
+// level is computed over the planes steps - s further out on both sides, the input
+// read there through the periodic wrap. Every value is the same HD update of the same
+// values as a step's, so the bits are a step's.
 
 template <int Points, class T>
 OPSPLIT_ROW_LOOP bool diffuse_plane_row(const T* below, const T* centre, const T* above, T* out, int64_t n, int64_t sx,
@@ -406,20 +412,42 @@ OPSPLIT_IVDEP
   return row_is_finite(out, n);
 }
 
+// How a pass's threads share the rows: slabs of at least `steps` rows (thinner ones
+// would spend more on their grown rows than on their own).
+struct PassSlabs {
+  int threads;
+  int64_t rows;  // of the grid (1 on a 1D grid)
+
+  PassSlabs(const Context& ctx, const Grid& grid, int steps)
+      : threads(static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads_for(ctx, grid), grid.n[1] / steps)))),
+        rows(grid.n[1]) {}
+  int64_t first_row(int t) const { return rows * t / threads; }
+  // The scratch of thread t's slab starts after the slabs before, each its rows and
+  // `steps` more a side, three planes of them a level between input and output.
+  int64_t scratch_at(const Grid& grid, int steps, int t) const {
+    return (steps - 1) * 3 * grid.stride[1] * (first_row(t) + 2 * steps * t);
+  }
+};
+
 template <int Points, class T>
 class StepsPass {
  public:
+  // Thread t of `slabs`, component c.
   StepsPass(const Grid& grid, const T* in, T* out, T* scratch, const FaceCondition* faces, DiffusionWeights<T> w,
-            int steps, int c, Health health)
-      : g_(grid), in_(in + c * grid.comp_stride), out_(out + c * grid.comp_stride), scratch_(scratch),
-        faces_(faces + 6 * c), w_(w), steps_(steps), c_(c), health_(health),
-        periodic_z_(grid.active(2) && faces_[4].type == kPeriodic), nz_(grid.n[2]) {}
+            const SourceTerm<T>* sources, int64_t nsources, int steps, int c, Health health, const PassSlabs& slabs,
+            int t)
+      : g_(grid), in_(in + c * grid.comp_stride), out_(out + c * grid.comp_stride), sources_(sources),
+        sources_end_(sources + nsources),
+        scratch_(scratch + slabs.scratch_at(grid, steps, t)), faces_(faces + 6 * c), w_(w), steps_(steps), c_(c),
+        health_(health), periodic_y_(grid.active(1) && faces_[2].type == kPeriodic),
+        periodic_z_(grid.active(2) && faces_[4].type == kPeriodic), ny_(grid.n[1]), nz_(grid.n[2]),
+        j0_(slabs.first_row(t)), j1_(slabs.first_row(t + 1)),
+        slab_plane_((j1_ - j0_ + 2 * steps) * grid.stride[1]) {}
 
-  // Every level's planes; the first bad value of the team's rows lowers `first`.
+  // Every level's planes; the first bad value of the slab's own rows lowers `first`.
   void run(unsigned long long& first) {
     for (int s = 1; s <= steps_; ++s) top_[s] = low(s) - 1;
     for (int64_t p = 0; p < nz_; ++p) ensure(steps_, p, first);
-    if (g_.active(2)) z_ghost(steps_, 0), z_ghost(steps_, 1);  // the output's z ghost planes
   }
 
  private:
@@ -427,17 +455,30 @@ class StepsPass {
   // more on each side (what the levels above read).
   int64_t low(int s) const { return periodic_z_ && s < steps_ ? -(steps_ - s) : 0; }
   int64_t high(int s) const { return periodic_z_ && s < steps_ ? nz_ - 1 + (steps_ - s) : nz_ - 1; }
+  // The rows level s is computed over (cells and ghost rows): the slab grown by
+  // steps - s, or on an axis with faces up to its ghost rows.
+  int64_t first_row(int s) const {
+    if (!g_.active(1)) return 0;
+    return periodic_y_ ? j0_ - (steps_ - s) : std::max<int64_t>(j0_ - (steps_ - s), -1);
+  }
+  int64_t end_row(int s) const {
+    if (!g_.active(1)) return 1;
+    return periodic_y_ ? j1_ + (steps_ - s) : std::min<int64_t>(j1_ + (steps_ - s), ny_ + 1);
+  }
 
-  // Plane p of level s (0: the input, steps_: the output, else the ring; p may be a
-  // ghost plane -1 or nz, or beyond on a periodic axis).
-  T* plane(int s, int64_t p) const {
+  // Row j of plane p of level s at cell 0 (0: the input, read at its images; steps_:
+  // the output; else the slab's ring; p may be a ghost plane -1 or nz, or beyond on a
+  // periodic z axis).
+  T* row(int s, int64_t p, int64_t j) const {
     if (!g_.active(2)) p = 0;  // a 2D field: its one plane is its own z neighbour
     if (s == 0) {
-      if (periodic_z_) p = (p % nz_ + nz_) % nz_;
-      return const_cast<T*>(in_) + (p + g_.lead[2]) * g_.stride[2];
+      if (periodic_z_) p = wrapped(p, nz_);
+      if (periodic_y_) j = wrapped(j, ny_);
+      return const_cast<T*>(in_) + (p + g_.lead[2]) * g_.stride[2] + (j + g_.lead[1]) * g_.stride[1] + g_.lead[0];
     }
-    if (s == steps_) return out_ + (p + g_.lead[2]) * g_.stride[2];
-    return scratch_ + ((s - 1) * 3 + (p % 3 + 3) % 3) * g_.stride[2];
+    if (s == steps_) return out_ + (p + g_.lead[2]) * g_.stride[2] + (j + g_.lead[1]) * g_.stride[1] + g_.lead[0];
+    const int64_t slot = (s - 1) * 3 + (p % 3 + 3) % 3;
+    return scratch_ + slot * slab_plane_ + (j - (j0_ - steps_)) * g_.stride[1] + g_.lead[0];
   }
 
   // Level s made up to plane p (a z ghost plane made when asked for).
@@ -456,93 +497,124 @@ class StepsPass {
     }
   }
 
-  // Plane q of level s from level s - 1, then its x and y ghosts.
+  // Plane q of level s from level s - 1: its rows with their x ghosts, then (below the
+  // output) the ghost rows beyond y faces.
   void compute(int s, int64_t q, unsigned long long& first) {
-    const T *below = plane(s - 1, q - 1), *centre = plane(s - 1, q), *above = plane(s - 1, q + 1);
-    T* to = plane(s, q);
-    const int64_t sx = g_.step(0), sy = g_.step(1), nx = g_.n[0], ny = g_.n[1];
-    const bool owned = q >= 0 && q < nz_;  // the extra planes of a periodic axis are computed again as their images
+    const int64_t sx = g_.step(0), sy = g_.step(1), nx = g_.n[0];
+    const bool owned_plane = q >= 0 && q < nz_;  // the extra planes of a periodic axis are computed again as their images
     Health h = health_;
     h.step += static_cast<unsigned long long>(s - 1);
-#pragma omp for schedule(static)
-    for (int64_t j = 0; j < ny; ++j) {
-      const int64_t at = (j + g_.lead[1]) * g_.stride[1] + g_.lead[0];
-      const bool finite = diffuse_plane_row<Points>(below + at, centre + at, above + at, to + at, nx, sx, sy, w_);
-      if (!finite && owned) record_first_bad(&first, h, g_, to + at, c_, j, q);
+    const bool output = s == steps_;
+    const int64_t begin = output ? j0_ : first_row(s), end = output ? j1_ : end_row(s);
+    for (int64_t j = begin; j < end; ++j) {
+      if (!periodic_y_ && g_.active(1) && (j < 0 || j >= ny_)) continue;  // a ghost row: below
+      T* to = row(s, q, j);
+      const bool finite =
+          diffuse_plane_row<Points>(row(s - 1, q - 1, j), row(s - 1, q, j), row(s - 1, q + 1, j), to, nx, sx, sy, w_);
+      const bool owned = owned_plane && j >= j0_ && j < j1_;
+      if (!finite && owned) record_first_bad(&first, h, g_, to, c_, j, q);
+      if (sources_ != sources_end_) add_row_sources(to, j, q, owned, h, first);
       if (g_.active(0))
         for (int side = 0; side < 2; ++side) {
           const FedGhost ghost = ghost_fed_by(side, nx, faces_);
-          to[at + ghost.at] = ghost_from(ghost.face, to[at + (side == 0 ? 0 : nx - 1)]);
+          to[ghost.at] = ghost_from(ghost.face, to[side == 0 ? 0 : nx - 1]);
         }
-    }  // (a barrier: the y ghosts read every row's x ghosts)
-    if (g_.active(1)) {
-#pragma omp for schedule(static)
-      for (int64_t i = -g_.g[0]; i < nx + g_.g[0]; ++i)
-        for (int side = 0; side < 2; ++side) {
-          const FedGhost ghost = ghost_fed_by(side, ny, faces_ + 2);
-          const int64_t source = side == 0 ? 0 : ny - 1;
-          to[(ghost.at + g_.lead[1]) * g_.stride[1] + g_.lead[0] + i] =
-              ghost_from(ghost.face, to[(source + g_.lead[1]) * g_.stride[1] + g_.lead[0] + i]);
-        }
+    }
+    if (output || periodic_y_ || !g_.active(1)) return;
+    for (int side = 0; side < 2; ++side) {
+      const FedGhost ghost = ghost_fed_by(side, ny_, faces_ + 2);
+      if (ghost.at < begin || ghost.at >= end) continue;
+      const T* from = row(s, q, side == 0 ? 0 : ny_ - 1) - g_.g[0];
+      T* to = row(s, q, ghost.at) - g_.g[0];
+      for (int64_t i = 0; i < nx + 2 * g_.g[0]; ++i) to[i] = ghost_from(ghost.face, from[i]);
     }
   }
 
-  // Level s's z ghost plane fed by plane 0 (side 0) or nz - 1 (side 1), x and y ghosts
-  // included.
+  // The sources in row j of plane q (at their images), added to the row's update as
+  // add_sources adds them to a step's (before the row's ghosts are made from it).
+  void add_row_sources(T* to, int64_t j, int64_t q, bool owned, const Health& h, unsigned long long& first) const {
+    if (periodic_y_) j = wrapped(j, ny_);
+    if (periodic_z_) q = wrapped(q, nz_);
+    if (!g_.active(2)) q = 0;
+    const int64_t row_position = planar_position(g_.n, c_, 0, j, q);
+    const SourceTerm<T>* s = std::lower_bound(sources_, sources_end_, row_position,
+                                              [](const SourceTerm<T>& a, int64_t p) { return a.position < p; });
+    for (; s != sources_end_ && s->position < row_position + g_.n[0]; ++s) {
+      T& cell = to[s->position - row_position];
+      cell = cell + s->amount;
+      if (owned && !is_finite(cell)) first = std::min(first, health_key(h.step, s->position));
+    }
+  }
+
+  // Level s's z ghost plane fed by plane 0 (side 0) or nz - 1 (side 1) over the level's
+  // rows, x and y ghosts included.
   void z_ghost(int s, int side) {
     const FedGhost ghost = ghost_fed_by(side, nz_, faces_ + 4);
-    const T* from = plane(s, side == 0 ? 0 : nz_ - 1);
-    T* to = plane(s, ghost.at);
-    const int64_t rows = g_.n[1] + 2 * g_.g[1], len = g_.n[0] + 2 * g_.g[0];
-#pragma omp for schedule(static)
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t at = (r - g_.g[1] + g_.lead[1]) * g_.stride[1] + g_.lead[0] - g_.g[0];
-      for (int64_t i = 0; i < len; ++i) to[at + i] = ghost_from(ghost.face, from[at + i]);
+    for (int64_t j = first_row(s); j < end_row(s); ++j) {
+      const T* from = row(s, side == 0 ? 0 : nz_ - 1, j) - g_.g[0];
+      T* to = row(s, ghost.at, j) - g_.g[0];
+      for (int64_t i = 0; i < g_.n[0] + 2 * g_.g[0]; ++i) to[i] = ghost_from(ghost.face, from[i]);
     }
   }
 
   const Grid& g_;
   const T* in_;
-  T *out_, *scratch_;
+  T *out_;
+  const SourceTerm<T>*sources_, *sources_end_;  // in order of position
+  T* scratch_;
   const FaceCondition* faces_;
   const DiffusionWeights<T> w_;
   const int steps_, c_;
   const Health health_;
-  const bool periodic_z_;
-  const int64_t nz_;
+  const bool periodic_y_, periodic_z_;
+  const int64_t ny_, nz_;
+  const int64_t j0_, j1_;       // the slab's own rows
+  const int64_t slab_plane_;  // values in a plane of the slab's ring: its rows grown by steps a side
   int64_t top_[kMaxStepsPerPass + 1] = {};        // the last plane made, per level
   bool high_ghost_made_[kMaxStepsPerPass + 1] = {};  // the ghost plane nz, per level
 };
 
 template <int Points, class T>
 unsigned diffuse_steps_points(const Context& ctx, const T* in, T* out, T* scratch, const Grid& grid,
-                              const DiffusionWeights<T>* weights, const FaceCondition* faces, int steps, Health health) {
+                              const DiffusionWeights<T>* weights, const FaceCondition* faces,
+                              const SourceTerm<T>* sources, int64_t nsources, int steps, Health health) {
+  const PassSlabs slabs(ctx, grid, steps);
   unsigned long long first = kHealthy;
   for (int c = 0; c < grid.ncomp; ++c) {
-#pragma omp parallel num_threads(threads_for(ctx, grid))
-    {
+#pragma omp parallel for num_threads(slabs.threads) schedule(static, 1) reduction(min : first)
+    for (int t = 0; t < slabs.threads; ++t) {
       unsigned long long mine = kHealthy;
-      StepsPass<Points, T>(grid, in, out, scratch, faces, weights[c], steps, c, health).run(mine);
-#pragma omp critical
+      StepsPass<Points, T>(grid, in, out, scratch, faces, weights[c], sources, nsources, steps, c, health, slabs, t)
+          .run(mine);
       first = mine < first ? mine : first;
     }
   }
   if (first < *health.first_bad) *health.first_bad = first;
-  return kAllAxes;
+  return 1u;  // the x ghosts of the output (of every row, from its own cells); y and z are filled when read
 }
 
 template <class T>
 unsigned diffuse_steps(const Context& ctx, Input<T>& in, T* out, T* scratch, const Grid& grid, int points,
-                       const DiffusionWeights<T>* weights, int steps, Health health) {
+                       const DiffusionWeights<T>* weights, const SourceTerm<T>* sources, int64_t nsources, int steps,
+                       Health health) {
   fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
-  return points == 19 ? diffuse_steps_points<19>(ctx, in.data, out, scratch, grid, weights, in.faces, steps, health)
-                      : diffuse_steps_points<7>(ctx, in.data, out, scratch, grid, weights, in.faces, steps, health);
+  auto run = points == 19 ? diffuse_steps_points<19, T> : diffuse_steps_points<7, T>;
+  return run(ctx, in.data, out, scratch, grid, weights, in.faces, sources, nsources, steps, health);
 }
 
-int max_steps_per_pass(const Grid&) { return kMaxStepsPerPass; }
+// A periodic z axis computes steps (steps - 1) planes a pass beyond its nz (the levels'
+// extra planes): k is kept to nz there.
+int max_steps_per_pass(const Grid& grid, const FaceCondition* faces_host, bool) {
+  bool periodic_z = false;
+  for (int c = 0; grid.active(2) && c < grid.ncomp; ++c) periodic_z = periodic_z || faces_host[6 * c + 4].type == kPeriodic;
+  return periodic_z ? static_cast<int>(std::min<int64_t>(kMaxStepsPerPass, grid.n[2])) : kMaxStepsPerPass;
+}
 
-// A ring of three x-y planes a level between the input and the output.
-int64_t steps_scratch_values(const Grid& grid, int steps) { return (steps - 1) * 3 * grid.stride[2]; }
+// Each slab's ring of three planes a level between the input and the output.
+int64_t steps_scratch_values(const Context& ctx, const Grid& grid, int steps) {
+  const PassSlabs slabs(ctx, grid, steps);
+  return slabs.scratch_at(grid, steps, slabs.threads);
+}
 
 // The table of this value type's launchers (launch.hpp).
 template <class T>

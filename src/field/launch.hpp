@@ -114,18 +114,24 @@ struct Launchers {
   // axes of mu's ghosts written with them.
   unsigned (*potential)(const Context&, Input<T>& in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
                         int nslots, const FaceCondition* slot_faces);
-  // Pure diffusion, `steps` steps (2 .. max_steps_per_pass(grid)) in one pass through
-  // memory (temporal blocking: docs/research/temporal_blocking_plan.md), the same bits
-  // as that many diffuse calls, on a field of one process whose ghosts are one cell
-  // wide; `scratch` holds steps_scratch_values(grid, steps) values. Health's step is the
-  // pass's first; a bad value is recorded under its own step, and the caller then runs
-  // the pass's steps again one at a time from `in` (which the pass leaves as it was).
+  // Pure diffusion, `steps` steps (2 .. max_steps_per_pass) in one pass through memory
+  // (temporal blocking: docs/research/temporal_blocking_plan.md), the same bits as that
+  // many diffuse and add_sources calls (`sources` in order of position), on a field of
+  // one process whose ghosts are one cell wide; `scratch` holds
+  // steps_scratch_values(ctx, grid, steps) values. Health's step is the
+  // pass's first; a bad value is recorded under some step of the pass (the CPU: its
+  // own step and position; CUDA: the pass's first step, position 0), and the caller
+  // then runs the pass's steps again one at a time from `in` (which the pass leaves as
+  // it was), which name it. Returns the axes of the output's ghosts it wrote.
   unsigned (*diffuse_steps)(const Context&, Input<T>& in, T* out, T* scratch, const Grid&, int points,
-                            const DiffusionWeights<T>* weights, int steps, Health);
-  // The most steps diffuse_steps fuses into a pass over `grid` (1: it does not).
-  int (*max_steps_per_pass)(const Grid&);
+                            const DiffusionWeights<T>* weights, const SourceTerm<T>* sources, int64_t nsources,
+                            int steps, Health);
+  // The most steps diffuse_steps fuses into a pass over `grid` whose faces are
+  // `faces_host` (6 a component, host memory), with or without sources (1: it does not
+  // fuse).
+  int (*max_steps_per_pass)(const Grid&, const FaceCondition* faces_host, bool sources);
   // The scratch a pass of `steps` steps needs, in values (0: none).
-  int64_t (*steps_scratch_values)(const Grid&, int steps);
+  int64_t (*steps_scratch_values)(const Context&, const Grid&, int steps);
 };
 
 // The most steps a pass fuses (opsplit_rd_set_steps_per_pass).

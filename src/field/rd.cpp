@@ -459,6 +459,9 @@ opsplit::field::StepPlan<T> opsplit_rd_s::plan_steps(const opsplit::Field& field
     for (int a = 0; a < 3; ++a)
       if (cell[1 + a] == 0 || cell[1 + a] == grid.n[a] - 1) plan.source_axes |= 1u << a;
   }
+  // In order of position: a pass that fuses steps finds a row's sources by search.
+  std::sort(plan.sources.begin(), plan.sources.end(),
+            [](const SourceTerm<T>& a, const SourceTerm<T>& b) { return a.position < b.position; });
   // The velocity field's ghosts follow component 0's faces (periodic stays periodic,
   // anything else mirrors: zero-gradient wind). Beyond a face that borders another
   // process: that process's values, mu's and the wind's too (exchanged inside the step,
@@ -574,12 +577,14 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // work: a few microseconds against a pass's milliseconds at 256^3 and beyond).
   const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run), nsteps));
   opsplit::Buffer pass_scratch;
-  const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(grid, fuse) : 0;
+  const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(ctx, grid, fuse) : 0;
   if (scratch_values > 0) pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(scratch_values) * sizeof(T));
   auto one_pass = [&](int64_t n, int k) {
     Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
-    const unsigned written = run.diffuse_steps(ctx, in, target.as<T>(), pass_scratch.as<T>(), grid, points_,
-                                               placed.weights, k, Health{placed.first_bad, static_cast<unsigned long long>(n)});
+    const unsigned written =
+        run.diffuse_steps(ctx, in, target.as<T>(), pass_scratch.as<T>(), grid, points_, placed.weights, placed.sources,
+                          static_cast<int64_t>(plan.sources.size()), k,
+                          Health{placed.first_bad, static_cast<unsigned long long>(n)});
     ghosts_valid = in.ghosts_valid;
     if (health_check.clear_failure()) return false;
     ghosts_valid = written;
@@ -616,12 +621,10 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 }
 
 // How many steps a pass through memory takes in this call: the rd's steps per pass where
-// the backend fuses this call's steps (pure diffusion without sources on one process,
-// ghosts one cell wide), else 1.
+// the backend fuses this call's steps (pure diffusion on one process, ghosts one cell
+// wide; with sources where the backend adds them inside a pass), else 1.
 // (One process: a pass's failure is then the pass's own, its health word read after
 // the pass.)
-// A periodic z axis of nz planes computes k (k - 1) planes a pass beyond its own
-// (temporal_blocking_plan.md): k is kept to nz there.
 template <class T>
 int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field,
                                        const opsplit::field::StepPlan<T>& plan,
@@ -630,14 +633,10 @@ int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field,
   const Grid& grid = field.grid();
   bool one_wide = true;
   for (int a = 0; a < 3; ++a) one_wide = one_wide && (!grid.active(a) || grid.g[a] == 1);
-  const bool fusable =
-      plan.pure_diffusion && plan.sources.empty() && field.decomposition() == nullptr && one_wide;
-  const int most = std::min(steps_per_pass_, run.max_steps_per_pass(grid));
-  if (!fusable || most < 2) return 1;
-  bool periodic_z = false;
-  for (size_t c = 0; grid.active(2) && 6 * c < plan.step_faces.size(); ++c)
-    periodic_z = periodic_z || plan.step_faces[6 * c + 4].type == kPeriodic;
-  return periodic_z ? static_cast<int>(std::min<int64_t>(most, grid.n[2])) : most;
+  const bool fusable = plan.pure_diffusion && field.decomposition() == nullptr && one_wide;
+  if (!fusable) return 1;
+  const int most = run.max_steps_per_pass(grid, plan.step_faces.data(), !plan.sources.empty());
+  return std::max(1, std::min(steps_per_pass_, most));
 }
 
 // The Courant numbers of a step that starts at t (the wind then).

@@ -7,7 +7,8 @@
 // pass). Runs on the backend
 // OPSPLIT_BACKEND names (CUDA fuses up to 4 steps a pass on 3D fields, in tiles of
 // 64 x 16 or 32 cells and chunks of 128 planes: the 66 x 3 x 130 field crosses both; it
-// takes one step a pass on 1D and 2D fields: the same bits too).
+// takes one step a pass on 1D and 2D fields and with sources: the same bits too). Each
+// case runs without and with point sources (the CPU adds them inside a pass).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -61,7 +62,10 @@ struct Outcome {
   double time = 0.0;
 };
 
-Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<int64_t>& nsteps, bool poison = false) {
+// Sources (source_rate != 0): four cells, at corners, on a face and inside, of both
+// components.
+Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<int64_t>& nsteps, bool poison = false,
+            double source_rate = 0.0) {
   const int ncomp = 2;
   test::Field field(ctx, c.n[0], c.n[1], c.n[2], ncomp, c.precision);
   test::Rd rd(ctx, ncomp);
@@ -70,6 +74,13 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
   for (int comp = 0; comp < ncomp; ++comp) {
     EXPECT_EQ(opsplit_rd_set_diffusion(rd, comp, 0.5 + 0.5 * comp), OPSPLIT_SUCCESS);
     set_faces(rd, c, comp);
+  }
+  if (source_rate != 0.0) {
+    const int64_t x = c.n[0] - 1, y = c.n[1] - 1, z = c.n[2] - 1;
+    const int64_t places[4][4] = {{0, 0, 0, 0}, {1, x, y, z}, {0, x / 2, y / 2, z / 2}, {1, x, 0, z / 2}};
+    for (const auto& p : places)
+      EXPECT_EQ(opsplit_rd_add_source(rd, static_cast<int>(p[0]), p[1], p[2], p[3], source_rate * (1 + p[0])),
+                OPSPLIT_SUCCESS);
   }
   const int64_t cells = c.n[0] * c.n[1] * c.n[2];
   std::vector<double> v(static_cast<size_t>(ncomp * cells));
@@ -95,11 +106,13 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
 
 std::vector<Case> cases() {
   std::vector<Case> all;
-  // 1D along each axis, 2D in each plane, 3D odd and small, nz = 2, and three of more
-  // than 2^15 values (the team of threads, one of them periodic in z over two planes;
-  // the CUDA pass's tiles and z chunks).
-  const int64_t shapes[][3] = {{13, 1, 1}, {1, 11, 1}, {1, 1, 9},   {9, 7, 1},     {1, 9, 8},   {7, 1, 6},
-                               {10, 9, 8}, {17, 5, 3}, {6, 6, 2}, {40, 33, 30}, {128, 128, 2}, {66, 3, 130}};
+  // 1D along each axis, 2D in each plane, 3D odd and small, nz = 2, and four of more
+  // than 2^15 values (the CPU's slabs of rows, one a thread: 40 x 33 x 30 and 9 x 40 x 50
+  // in slabs of 8-20 rows whose grown rows reach both y faces, 128 x 128 x 2 periodic in
+  // z over two planes; the CUDA pass's tiles and z chunks).
+  const int64_t shapes[][3] = {{13, 1, 1},   {1, 11, 1},    {1, 1, 9},    {9, 7, 1},  {1, 9, 8},
+                               {7, 1, 6},    {10, 9, 8},    {17, 5, 3},   {6, 6, 2},  {40, 33, 30},
+                               {9, 40, 50},  {128, 128, 2}, {66, 3, 130}};
   for (const auto& n : shapes)
     for (Faces f : {Faces::noflux, Faces::dirichlet, Faces::periodic, Faces::mixed})
       for (opsplit_stencil s : {OPSPLIT_STENCIL_7POINT, OPSPLIT_STENCIL_19POINT})
@@ -110,17 +123,19 @@ std::vector<Case> cases() {
 TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
   test::Context ctx;
   ASSERT_EQ(opsplit_context_set_num_threads(ctx, 4), OPSPLIT_SUCCESS);  // a team, also on 2 cores
-  for (const Case& c : cases()) {
-    const std::vector<int64_t> calls = {9, 5, 17};  // 9 = 2 passes of 4 and a step; then more calls
-    const Outcome single = run(ctx, c, 1, calls);
-    ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << describe(c) << ": " << single.message;
-    for (int k : {2, 3, 4, 8, 16}) {
-      const Outcome fused = run(ctx, c, k, calls);
-      ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << describe(c) << ", k = " << k << ": " << fused.message;
-      EXPECT_TRUE(fused.bytes == single.bytes) << describe(c) << ", k = " << k;
-      EXPECT_EQ(fused.time, single.time);
+  for (const Case& c : cases())
+    for (double source_rate : {0.0, 3.0}) {
+      const std::string what = describe(c) + (source_rate != 0.0 ? " with sources" : "");
+      const std::vector<int64_t> calls = {9, 5, 17};  // 9 = 2 passes of 4 and a step; then more calls
+      const Outcome single = run(ctx, c, 1, calls, false, source_rate);
+      ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << what << ": " << single.message;
+      for (int k : {2, 3, 4, 8, 16}) {
+        const Outcome fused = run(ctx, c, k, calls, false, source_rate);
+        ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << what << ", k = " << k << ": " << fused.message;
+        EXPECT_TRUE(fused.bytes == single.bytes) << what << ", k = " << k;
+        EXPECT_EQ(fused.time, single.time);
+      }
     }
-  }
 }
 
 // A field of more rows than the CUDA pass's float64 tiles at 4 steps can cover within a
@@ -151,6 +166,20 @@ TEST(StepsPerPass, AFailingPassReportsAsSingleSteps) {
     EXPECT_EQ(fused.time, single.time);
     EXPECT_TRUE(fused.bytes == single.bytes);
   }
+}
+
+// A source that overflows float at a later step of a pass (its cell passes FLT_MAX):
+// the pass finds it, and the message, time and field are those of single steps.
+TEST(StepsPerPass, ASourceThatOverflowsInAPassReportsAsSingleSteps) {
+  test::Context ctx;
+  const Case c{{10, 9, 8}, Faces::noflux, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT32};
+  const Outcome single = run(ctx, c, 1, {8}, false, 6e38), fused = run(ctx, c, 4, {8}, false, 6e38);
+  EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL);
+  EXPECT_NE(single.message.find("step 2 of 8"), std::string::npos) << single.message;  // not a pass's first
+  EXPECT_EQ(fused.status, single.status);
+  EXPECT_EQ(fused.message, single.message);
+  EXPECT_EQ(fused.time, single.time);
+  EXPECT_TRUE(fused.bytes == single.bytes);
 }
 
 TEST(StepsPerPass, OutOfRangeIsRefused) {
