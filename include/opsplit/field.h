@@ -94,10 +94,11 @@ OPSPLIT_API opsplit_status opsplit_rd_destroy(opsplit_rd* rd);
 OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil stencil);
 /* Up to `steps` (1..16, default 1) time steps of a call in one pass through memory
  * (temporal blocking): the field is read and written once a pass instead of once a step,
- * the same bits as one step at a time. In this version: pure diffusion without sources
- * on a field of one process; other calls take one step a pass. The CUDA backend fuses up
- * to 4 steps of a 3D field, where it is slower than one step a pass today (docs/API.md).
- * Progress and cancellation fall between passes. */
+ * the same bits as one step at a time. In this version: pure diffusion on a field of one
+ * process (on the CPU also with point sources); other calls take one step a pass. On the
+ * CPU 2 to 4 steps a pass are the useful range. The CUDA backend fuses up to 4 steps of
+ * a 3D field without sources, where it is slower than one step a pass today
+ * (docs/API.md). Progress and cancellation fall between passes. */
 OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int steps);
 OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, double coefficient);
 OPSPLIT_API opsplit_status opsplit_rd_set_boundary(opsplit_rd rd, opsplit_face face, int comp, opsplit_bc bc,
