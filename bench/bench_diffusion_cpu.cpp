@@ -24,9 +24,12 @@
 //                      pass, an effective bandwidth that can pass the triad's)
 //   x_one_step_a_pass  (fused cases) Mpoints_per_s / that of the same case one step a pass
 //
-// Model cases (model_cpu/<problem>/<precision>/nthreads:<n>): the seed problems of
-// seed_problems.hpp on M^3 cells, M = 128 by default (OPSPLIT_BENCH_CPU_MODEL_N), 1 thread
-// and all threads; GB_per_s counts one read and one write of every component per step;
+// Model cases (model_cpu/<problem>/<precision>[/steps_per_pass:k]/nthreads:<n>): the seed
+// problems of seed_problems.hpp on M^3 cells, M = 128 by default
+// (OPSPLIT_BENCH_CPU_MODEL_N), 1 thread and all threads, 8 steps a call, one step a pass
+// and (all threads) 2 and 4 (the counter steps_per_pass_taken: 1 where the model does not
+// fuse, as with Cahn-Hilliard terms); GB_per_s counts one read and one write of every
+// component per step;
 // x_seed_cpu divides by the seed's serial CPU speed of the same problem (Table 6) and
 // x_seed_gtx275 by its best GTX 275 speed.
 //
@@ -229,6 +232,7 @@ const std::string& world_ready(opsplit_precision prec) {
 #undef WORLD_CHECK
 
 std::map<std::string, double> g_one_thread_mpoints;  // key: "7pt/f64"
+std::map<std::string, double> g_one_step_model_mpoints;  // key: "model/turing/f64/nthreads:16"
 std::map<std::string, double> g_single_pass_mpoints;  // key: "7pt/f64/<threads>"
 
 void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, int nthreads, int pass) {
@@ -297,7 +301,7 @@ int64_t model_n() {
   return 128;
 }
 
-void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec, int nthreads) {
+void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec, int nthreads, int pass) {
   const bench::ProblemInfo info = bench::problem_info(p);
   const int64_t n = model_n();
   std::string error;
@@ -308,14 +312,17 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec,
   opsplit_status st = opsplit_context_create(OPSPLIT_BACKEND_CPU, &ctx);
   if (st == OPSPLIT_SUCCESS) st = opsplit_context_set_num_threads(ctx, nthreads);
   if (st != OPSPLIT_SUCCESS) error = api_error("opsplit_context_create/set_num_threads", st);
+  int taken = 0;
   if (error.empty() && bench::make_seed_problem(ctx, n, p, prec, &rd, &field, &dt, error)) {
-    st = opsplit_rd_step(rd, field, dt, 1);  // warm-up
+    st = opsplit_rd_set_steps_per_pass(rd, pass);
+    if (st == OPSPLIT_SUCCESS) st = opsplit_rd_step(rd, field, dt, kStepsPerIteration);  // warm-up
     for (auto _ : state) {
       if (st != OPSPLIT_SUCCESS) break;
       const auto t0 = Clock::now();
-      st = opsplit_rd_step(rd, field, dt, 1);
+      st = opsplit_rd_step(rd, field, dt, kStepsPerIteration);
       seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     }
+    if (st == OPSPLIT_SUCCESS) st = opsplit_rd_get_steps_per_pass_taken(rd, &taken);
     if (st != OPSPLIT_SUCCESS) error = api_error("opsplit_rd_step", st);
   }
   if (rd) opsplit_rd_destroy(&rd);
@@ -325,7 +332,8 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec,
     state.SkipWithError(error.c_str());
     return;
   }
-  const double cells = static_cast<double>(n * n * n), steps = static_cast<double>(state.iterations());
+  const double cells = static_cast<double>(n * n * n);
+  const double steps = static_cast<double>(state.iterations() * kStepsPerIteration);
   const double value_bytes = prec == OPSPLIT_FLOAT32 ? 4.0 : 8.0;
   const double mpoints = cells * steps / seconds / 1e6;
   const double gbps = 2.0 * info.ncomp * cells * value_bytes * steps / seconds / 1e9;
@@ -334,11 +342,21 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec,
   state.counters["frac_of_triad_bw"] = gbps / g_triad_gbps.at(nthreads);
   state.counters["x_seed_cpu"] = mpoints / info.seed_cpu_mpoints;
   state.counters["x_seed_gtx275"] = mpoints / info.seed_gtx275_mpoints;
-  const std::string key = std::string("model/") + info.name + (prec == OPSPLIT_FLOAT32 ? "/f32" : "/f64");
+  state.counters["steps_per_pass"] = pass;
+  state.counters["steps_per_pass_taken"] = taken;
+  const std::string key = std::string("model/") + info.name + (prec == OPSPLIT_FLOAT32 ? "/f32" : "/f64") +
+                          "/nthreads:" + std::to_string(nthreads);
+  if (pass > 1) {
+    const auto it = g_one_step_model_mpoints.find(key);
+    if (it != g_one_step_model_mpoints.end()) state.counters["x_one_step_a_pass"] = mpoints / it->second;
+    return;
+  }
+  g_one_step_model_mpoints[key] = mpoints;
+  const std::string model_key = std::string("model/") + info.name + (prec == OPSPLIT_FLOAT32 ? "/f32" : "/f64");
   if (nthreads == 1) {
-    g_one_thread_mpoints[key] = mpoints;
+    g_one_thread_mpoints[model_key] = mpoints;
   } else {
-    const auto it = g_one_thread_mpoints.find(key);
+    const auto it = g_one_thread_mpoints.find(model_key);
     if (it != g_one_thread_mpoints.end()) state.counters["x_1thread"] = mpoints / it->second;
   }
 }
@@ -384,11 +402,17 @@ int main(int argc, char** argv) {
 
   for (bench::Problem p : bench::kProblems)
     for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
-      for (int nt : thread_counts) {
-        const std::string name = std::string("model_cpu/") + bench::problem_info(p).name + "/" +
-                                 (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") + "/nthreads:" + std::to_string(nt);
-        benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec, nt)->UseRealTime()->Unit(benchmark::kMillisecond);
-      }
+      for (int nt : thread_counts)
+        for (int pass : {1, 2, 4}) {  // one step a pass first: the fused cases read its result
+          if (pass > 1 && nt == 1) continue;
+          const std::string name = std::string("model_cpu/") + bench::problem_info(p).name + "/" +
+                                   (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") +
+                                   (pass > 1 ? "/steps_per_pass:" + std::to_string(pass) : std::string()) +
+                                   "/nthreads:" + std::to_string(nt);
+          benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec, nt, pass)
+              ->UseRealTime()
+              ->Unit(benchmark::kMillisecond);
+        }
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -303,6 +303,14 @@ module opsplit_fields
       integer(c_int) :: status
     end function opsplit_rd_set_time
 
+    function opsplit_rd_get_steps_per_pass_taken(rd, steps) bind(C, name="opsplit_rd_get_steps_per_pass_taken") &
+        result(status)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: rd
+      integer(c_int), intent(out) :: steps
+      integer(c_int) :: status
+    end function opsplit_rd_get_steps_per_pass_taken
+
     function opsplit_rd_get_time(rd, t) bind(C, name="opsplit_rd_get_time") result(status)
       import :: c_int, c_ptr, c_double
       type(c_ptr), value :: rd
@@ -359,6 +367,7 @@ module opsplit_fields
     procedure :: destroy => rd_destroy
     procedure :: set_stencil => rd_set_stencil
     procedure :: set_steps_per_pass => rd_set_steps_per_pass
+    procedure :: steps_per_pass_taken => rd_steps_per_pass_taken
     procedure :: set_diffusion => rd_set_diffusion
     procedure :: set_boundary => rd_set_boundary
     procedure :: max_stable_dt => rd_max_stable_dt
@@ -390,7 +399,8 @@ module opsplit_fields
              field_component_sum, field_component_min_max, field_transfer, field_created, field_c_handle
   private :: field_upload_r8, field_upload_r4, field_download_r8, field_download_r4, field_upload_device, &
              field_download_device
-  private :: rd_create, rd_destroy, rd_set_stencil, rd_set_steps_per_pass, rd_set_diffusion, rd_set_boundary, &
+  private :: rd_create, rd_destroy, rd_set_stencil, rd_set_steps_per_pass, rd_steps_per_pass_taken, &
+             rd_set_diffusion, rd_set_boundary, &
              rd_max_stable_dt, rd_step_i4, rd_step_i8, rd_step_impl, rd_bad_component, rd_created, &
              rd_c_handle, rd_set_reaction, rd_set_reaction_parameter, rd_reaction_parameter, rd_set_linear, &
              rd_set_retardation, rd_set_mobile, &
@@ -696,13 +706,24 @@ contains
   end subroutine rd_set_stencil
 
   !> Up to `steps` (1..16) time steps of a call in one pass through memory, the same bits
-  !> (opsplit_rd_set_steps_per_pass: this version fuses pure diffusion on the CPU).
+  !> (opsplit_rd_set_steps_per_pass says which calls fuse on which backend).
   subroutine rd_set_steps_per_pass(this, steps, stat)
     class(opsplit_rd_t), intent(in) :: this
     integer, intent(in) :: steps
     integer, intent(out), optional :: stat
     call finish(opsplit_rd_set_steps_per_pass(this%handle, int(steps, c_int)), stat)
   end subroutine rd_set_steps_per_pass
+
+  !> The steps a pass the last step call took (opsplit_rd_get_steps_per_pass_taken: 1
+  !> where it could not fuse, 0 before the first call).
+  integer function rd_steps_per_pass_taken(this, stat)
+    class(opsplit_rd_t), intent(in) :: this
+    integer, intent(out), optional :: stat
+    integer(c_int) :: steps
+    steps = 0
+    call finish(opsplit_rd_get_steps_per_pass_taken(this%handle, steps), stat)
+    rd_steps_per_pass_taken = int(steps)
+  end function rd_steps_per_pass_taken
 
   ! True (after reporting it) when the 1-based comp is out of range. A model not created
   ! passes: C then reports the handle.

@@ -1103,7 +1103,7 @@ void add_sources(const Context& ctx, T* out, const Grid&, const SourceTerm<T>* s
   cuda::check_launch("add_sources_kernel");
 }
 
-// ---- several steps a pass (Launchers::diffuse_steps; docs/research/temporal_blocking_plan.md)
+// ---- several steps a pass (Launchers::steps_pass; docs/research/temporal_blocking_plan.md)
 //
 // Overlapped tiles streaming along z. A block owns an x-y tile of the output and a
 // chunk of its planes; it reads the input over the tile grown by K cells a side and
@@ -1125,7 +1125,7 @@ void add_sources(const Context& ctx, T* out, const Grid&, const SourceTerm<T>* s
 // A z ghost plane of level s is the z rule of the same column's plane 0 (made with it)
 // or nz - 1 (made when level s comes to plane nz); a periodic z axis is read at its
 // images like x and y. Every value is diffusion_update of the values a step's would
-// be: a step's bits. The output's ghosts are not written (diffuse_steps returns 0).
+// be: a step's bits. The output's ghosts are not written (steps_pass returns 0).
 //
 // The tile: 64 cells wide (two columns a thread, 32 apart), 8 thread rows of CY cell
 // rows; CY as high as the K levels' rings let two or three blocks share an SM's shared
@@ -1352,13 +1352,13 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
   cuda::check_launch("diffuse_steps_kernel");
 }
 
-// 3D grids (the march's) without sources: up to kCudaMaxStepsPerPass steps a pass,
-// whose levels fit in shared memory; elsewhere one step a pass.
+// Pure diffusion without sources on 3D grids (the march's): up to kCudaMaxStepsPerPass
+// steps a pass, whose levels fit in shared memory; elsewhere one step a pass.
 // (A K whose tiles along y stay within gridDim.y's 65535: the float64 tiles are lower
 // than the march's, 8 rows at K = 4.)
 template <class T>
-int max_steps_per_pass(const Grid& grid, const FaceCondition*, bool sources) {
-  if (!marches(grid) || sources) return 1;
+int max_steps_per_pass(const Grid& grid, const FaceCondition*, const PassTerms<T>& terms) {
+  if (!marches(grid) || terms.model() || terms.nsources > 0) return 1;
   int most = 1;
   static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;
@@ -1369,8 +1369,9 @@ int max_steps_per_pass(const Grid& grid, const FaceCondition*, bool sources) {
 int64_t steps_scratch_values(const Context&, const Grid&, int) { return 0; }  // the levels live in shared memory
 
 template <class T>
-unsigned diffuse_steps(const Context& ctx, Input<T>& in, T* out, T*, const Grid& grid, int points,
-                       const DiffusionWeights<T>* weights, const SourceTerm<T>*, int64_t, int steps, Health health) {
+unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T*, const Grid& grid, int points,
+                    const PassTerms<T>& terms, int steps, Health health) {
+  const DiffusionWeights<T>* weights = terms.weights;
   fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
   auto run = [&](auto points_constant) {
     constexpr int Points = decltype(points_constant)::value;
@@ -1509,7 +1510,7 @@ template <class T>
 const Launchers<T>& cuda_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read<T>, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>,
-                                  pack_face<T>,   unpack_face<T>,  potential<T>,    diffuse_steps<T>,
+                                  pack_face<T>,   unpack_face<T>,  potential<T>,    steps_pass<T>,
                                   max_steps_per_pass<T>, steps_scratch_values};
   return table;
 }

@@ -152,6 +152,13 @@ OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int step
   return api_guard(__func__, [&] { rd_arg(rd).set_steps_per_pass(steps); });
 }
 
+OPSPLIT_API opsplit_status opsplit_rd_get_steps_per_pass_taken(opsplit_rd rd, int* steps) {
+  return api_guard(__func__, [&] {
+    ReactionDiffusion& r = rd_arg(rd);
+    output(steps, "steps") = r.steps_per_pass_taken();
+  });
+}
+
 OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, double coefficient) {
   return api_guard(__func__, [&] { rd_arg(rd).set_diffusion(comp, coefficient); });
 }

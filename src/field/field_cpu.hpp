@@ -32,6 +32,10 @@ constexpr int64_t kParallelMinValues = int64_t(1) << 15;
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && defined(__ELF__) && \
     !defined(OPSPLIT_NO_ROW_CLONES)
 #define OPSPLIT_ROW_LOOP __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), noinline))
+#elif defined(__clang__)
+// Out of line: a row loop Clang leaves scalar (model_plane_row's) is then reported at
+// the loop, where -Wpass-failed is off (below), not in the dispatch it is inlined into.
+#define OPSPLIT_ROW_LOOP __attribute__((noinline))
 #else
 #define OPSPLIT_ROW_LOOP
 #endif
@@ -385,31 +389,73 @@ void unpack_face(const Context&, const T* slab, const Grid& grid, int axis, int 
   for (int64_t e = 0; e < n; ++e) data[slab_index(grid, s, layer, e)] = slab[e];
 }
 
-// ---- several steps a pass (Launchers::diffuse_steps; docs/research/temporal_blocking_plan.md)
+// ---- several steps a pass (Launchers::steps_pass; docs/research/temporal_blocking_plan.md)
 //
-// One component at a time, each thread on its own slab of rows (y) with no barrier in
-// the pass: a wavefront along z in which level s (the state after s of the pass's
-// steps) is made plane by plane from level s - 1's planes below, at and above, each
-// intermediate level kept in the thread's ring of three planes of its slab (scratch),
-// the last level written into `out`. Level s covers the slab's rows grown by
-// steps - s a side (overlapped slabs: the rows the levels above read), so that no
-// thread reads another's values. Along y a grown row is a cell (inside the grid, or
-// anywhere on a periodic axis: its input read at its image), the ghost row beyond a
-// NOFLUX or DIRICHLET face (the face's rule on row 0 or ny - 1 of the same level,
-// after that row's x ghosts, as fill_ghosts orders the axes), or unused. A row's x
-// ghosts follow from its own cells; z neighbours beyond the grid are ghost planes made
-// by the z rule from plane 0 or nz - 1, or, on a periodic z axis, real planes: each
-// level is computed over the planes steps - s further out on both sides, the input
-// read there through the periodic wrap. Every value is the same HD update of the same
-// values as a step's, so the bits are a step's.
+// Each thread on its own slab of rows (y) with no barrier in the pass: a wavefront
+// along z in which level s (the state after s of the pass's steps) is made plane by
+// plane from level s - 1's planes below, at and above, each intermediate level kept in
+// the thread's ring of three planes of its slab (scratch), the last level written into
+// `out`. Level s covers the slab's rows grown by steps - s a side (overlapped slabs:
+// the rows the levels above read), so that no thread reads another's values. Along y a
+// grown row is a cell (inside the grid, or anywhere on a periodic axis: its input read
+// at its image), the ghost row beyond a NOFLUX or DIRICHLET face (the face's rule on
+// row 0 or ny - 1 of the same level, after that row's x ghosts, as fill_ghosts orders
+// the axes), or unused. A row's x ghosts follow from its own cells; z neighbours beyond
+// the grid are ghost planes made by the z rule from plane 0 or nz - 1, or, on a
+// periodic z axis, real planes: each level is computed over the planes steps - s
+// further out on both sides, the input read there through the periodic wrap. Every
+// value is the same HD update of the same values as a step's, and a row's sources are
+// added to it as add_sources adds them, so the bits are a step's.
+// Pure diffusion runs one component at a time; a model's update couples the
+// components of a cell, so its pass carries them all (their y and z faces alike
+// periodic or not: max_steps_per_pass).
 
 template <int Points, class T>
 OPSPLIT_ROW_LOOP bool diffuse_plane_row(const T* below, const T* centre, const T* above, T* out, int64_t n, int64_t sx,
                                         int64_t sy, DiffusionWeights<T> w) {
 OPSPLIT_IVDEP
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = diffusion_update<Points>(PlanesAt<T>{below + i * sx, centre + i * sx, above + i * sx, sx, sy}, w);
+  for (int64_t i = 0; i < n; ++i)  // cell i at + i (n = 1 where x has one cell): unit stride vectorizes
+    out[i] = diffusion_update<Points>(PlanesAt<T>{below + i, centre + i, above + i, sx, sy}, w);
   return row_is_finite(out, n);
+}
+
+// The components' neighbourhoods of a cell in three planes of a level (component c
+// `comp_stride` values after component 0), for cell_update.
+template <class T>
+struct PlanesValues {
+  const T *below, *centre, *above;
+  int64_t comp_stride;
+  int sx, sy;
+  PlanesAt<T, int> operator()(int c) const {
+    const int64_t at = c * comp_stride;
+    return PlanesAt<T, int>{below + at, centre + at, above + at, sx, sy};
+  }
+};
+
+// One row of a model's update (no per-cell wind, no potentials) from three planes'
+// rows of component 0 (components in_stride apart), every component into `out`
+// (out_stride apart); returns whether it is finite.
+template <int Points, int Kind, int NC, int Terms, class T>
+OPSPLIT_ROW_LOOP bool model_plane_row(const T* below, const T* centre, const T* above, int64_t in_stride, T* out,
+                                      int64_t out_stride, int64_t n, int sx, int sy, const ComponentTerms<T>* terms,
+                                      const StepTerms<T>& step) {
+  const StepTerms<T> s = step;  // local copies, as in update_row
+  ComponentTerms<T> t[NC > 0 ? NC : 1];
+  const ComponentTerms<T>* row_terms = terms;
+  if constexpr (NC > 0) {
+    for (int c = 0; c < NC; ++c) t[c] = terms[c];
+    row_terms = t;
+  }
+  const T no_wind[3] = {0, 0, 0};
+OPSPLIT_IVDEP
+  for (int64_t i = 0; i < n; ++i) {
+    const PlanesValues<T> values{below + i, centre + i, above + i, in_stride, sx, sy};  // as diffuse_plane_row
+    cell_update<Points, Kind, NC, Terms>(values, values, no_wind, no_wind, row_terms, s,
+                                         [&](int c, T v) { out[c * out_stride + i] = v; });
+  }
+  bool finite = true;
+  for (int c = 0; c < (NC > 0 ? NC : s.ncomp); ++c) finite &= row_is_finite(out + c * out_stride, n);
+  return finite;
 }
 
 // How a pass's threads share the rows: slabs of at least `steps` rows (thinner ones
@@ -423,24 +469,23 @@ struct PassSlabs {
         rows(grid.n[1]) {}
   int64_t first_row(int t) const { return rows * t / threads; }
   // The scratch of thread t's slab starts after the slabs before, each its rows and
-  // `steps` more a side, three planes of them a level between input and output.
+  // `steps` more a side, three planes of them a level between input and output, for
+  // every component.
   int64_t scratch_at(const Grid& grid, int steps, int t) const {
-    return (steps - 1) * 3 * grid.stride[1] * (first_row(t) + 2 * steps * t);
+    return grid.ncomp * (steps - 1) * 3 * grid.stride[1] * (first_row(t) + 2 * steps * t);
   }
 };
 
 template <int Points, class T>
 class StepsPass {
  public:
-  // Thread t of `slabs`, component c.
-  StepsPass(const Grid& grid, const T* in, T* out, T* scratch, const FaceCondition* faces, DiffusionWeights<T> w,
-            const SourceTerm<T>* sources, int64_t nsources, int steps, int c, Health health, const PassSlabs& slabs,
-            int t)
-      : g_(grid), in_(in + c * grid.comp_stride), out_(out + c * grid.comp_stride), sources_(sources),
-        sources_end_(sources + nsources),
-        scratch_(scratch + slabs.scratch_at(grid, steps, t)), faces_(faces + 6 * c), w_(w), steps_(steps), c_(c),
-        health_(health), periodic_y_(grid.active(1) && faces_[2].type == kPeriodic),
-        periodic_z_(grid.active(2) && faces_[4].type == kPeriodic), ny_(grid.n[1]), nz_(grid.n[2]),
+  // Thread t of `slabs`, components c0 .. c0 + nc - 1.
+  StepsPass(const Grid& grid, const T* in, T* out, T* scratch, const FaceCondition* faces, const PassTerms<T>& terms,
+            int steps, int c0, int nc, Health health, const PassSlabs& slabs, int t)
+      : g_(grid), in_(in), out_(out), scratch_(scratch + slabs.scratch_at(grid, steps, t)), faces_(faces),
+        terms_(terms), steps_(steps), c0_(c0), nc_(nc), health_(health),
+        periodic_y_(grid.active(1) && faces[6 * c0 + 2].type == kPeriodic),
+        periodic_z_(grid.active(2) && faces[6 * c0 + 4].type == kPeriodic), ny_(grid.n[1]), nz_(grid.n[2]),
         j0_(slabs.first_row(t)), j1_(slabs.first_row(t + 1)),
         slab_plane_((j1_ - j0_ + 2 * steps) * grid.stride[1]) {}
 
@@ -465,21 +510,24 @@ class StepsPass {
     if (!g_.active(1)) return 1;
     return periodic_y_ ? j1_ + (steps_ - s) : std::min<int64_t>(j1_ + (steps_ - s), ny_ + 1);
   }
+  bool cell_row(int64_t j) const { return periodic_y_ || !g_.active(1) || (j >= 0 && j < ny_); }
 
-  // Row j of plane p of level s at cell 0 (0: the input, read at its images; steps_:
-  // the output; else the slab's ring; p may be a ghost plane -1 or nz, or beyond on a
-  // periodic z axis).
-  T* row(int s, int64_t p, int64_t j) const {
+  // Component c's row j of plane p of level s at cell 0 (0: the input, read at its
+  // images; steps_: the output; else the slab's ring; p may be a ghost plane -1 or nz,
+  // or beyond on a periodic z axis).
+  T* row(int s, int64_t p, int64_t j, int c) const {
     if (!g_.active(2)) p = 0;  // a 2D field: its one plane is its own z neighbour
     if (s == 0) {
       if (periodic_z_) p = wrapped(p, nz_);
       if (periodic_y_) j = wrapped(j, ny_);
-      return const_cast<T*>(in_) + (p + g_.lead[2]) * g_.stride[2] + (j + g_.lead[1]) * g_.stride[1] + g_.lead[0];
+      return const_cast<T*>(in_) + g_.index(c, 0, j, p);
     }
-    if (s == steps_) return out_ + (p + g_.lead[2]) * g_.stride[2] + (j + g_.lead[1]) * g_.stride[1] + g_.lead[0];
+    if (s == steps_) return out_ + g_.index(c, 0, j, p);
     const int64_t slot = (s - 1) * 3 + (p % 3 + 3) % 3;
-    return scratch_ + slot * slab_plane_ + (j - (j0_ - steps_)) * g_.stride[1] + g_.lead[0];
+    return scratch_ + (slot * nc_ + c - c0_) * slab_plane_ + (j - (j0_ - steps_)) * g_.stride[1] + g_.lead[0];
   }
+  // Values between one component's and the next's at level s.
+  int64_t comp_stride(int s) const { return s == 0 || s == steps_ ? g_.comp_stride : slab_plane_; }
 
   // Level s made up to plane p (a z ghost plane made when asked for).
   void ensure(int s, int64_t p, unsigned long long& first) {
@@ -497,49 +545,81 @@ class StepsPass {
     }
   }
 
-  // Plane q of level s from level s - 1: its rows with their x ghosts, then (below the
-  // output) the ghost rows beyond y faces.
+  // Plane q of level s from level s - 1: its rows with their sources and x ghosts, then
+  // (below the output) the ghost rows beyond y faces.
   void compute(int s, int64_t q, unsigned long long& first) {
-    const int64_t sx = g_.step(0), sy = g_.step(1), nx = g_.n[0];
     const bool owned_plane = q >= 0 && q < nz_;  // the extra planes of a periodic axis are computed again as their images
     Health h = health_;
     h.step += static_cast<unsigned long long>(s - 1);
     const bool output = s == steps_;
-    const int64_t begin = output ? j0_ : first_row(s), end = output ? j1_ : end_row(s);
+    const int64_t begin = output ? j0_ : first_row(s), end = output ? j1_ : end_row(s), nx = g_.n[0];
     for (int64_t j = begin; j < end; ++j) {
-      if (!periodic_y_ && g_.active(1) && (j < 0 || j >= ny_)) continue;  // a ghost row: below
-      T* to = row(s, q, j);
-      const bool finite =
-          diffuse_plane_row<Points>(row(s - 1, q - 1, j), row(s - 1, q, j), row(s - 1, q + 1, j), to, nx, sx, sy, w_);
+      if (!cell_row(j)) continue;  // a ghost row: below
       const bool owned = owned_plane && j >= j0_ && j < j1_;
-      if (!finite && owned) record_first_bad(&first, h, g_, to, c_, j, q);
-      if (sources_ != sources_end_) add_row_sources(to, j, q, owned, h, first);
-      if (g_.active(0))
+      update_row(s, q, j, owned, h, first);
+      for (int c = c0_; c < c0_ + nc_; ++c) {
+        T* to = row(s, q, j, c);
+        if (terms_.nsources > 0) add_row_sources(to, c, j, q, owned, h, first);
+        if (!g_.active(0)) continue;
         for (int side = 0; side < 2; ++side) {
-          const FedGhost ghost = ghost_fed_by(side, nx, faces_);
+          const FedGhost ghost = ghost_fed_by(side, nx, faces_ + 6 * c);
           to[ghost.at] = ghost_from(ghost.face, to[side == 0 ? 0 : nx - 1]);
         }
+      }
     }
     if (output || periodic_y_ || !g_.active(1)) return;
-    for (int side = 0; side < 2; ++side) {
-      const FedGhost ghost = ghost_fed_by(side, ny_, faces_ + 2);
-      if (ghost.at < begin || ghost.at >= end) continue;
-      const T* from = row(s, q, side == 0 ? 0 : ny_ - 1) - g_.g[0];
-      T* to = row(s, q, ghost.at) - g_.g[0];
-      for (int64_t i = 0; i < nx + 2 * g_.g[0]; ++i) to[i] = ghost_from(ghost.face, from[i]);
-    }
+    for (int c = c0_; c < c0_ + nc_; ++c)
+      for (int side = 0; side < 2; ++side) {
+        const FedGhost ghost = ghost_fed_by(side, ny_, faces_ + 6 * c + 2);
+        if (ghost.at < begin || ghost.at >= end) continue;
+        const T* from = row(s, q, side == 0 ? 0 : ny_ - 1, c) - g_.g[0];
+        T* to = row(s, q, ghost.at, c) - g_.g[0];
+        for (int64_t i = 0; i < nx + 2 * g_.g[0]; ++i) to[i] = ghost_from(ghost.face, from[i]);
+      }
   }
 
-  // The sources in row j of plane q (at their images), added to the row's update as
-  // add_sources adds them to a step's (before the row's ghosts are made from it).
-  void add_row_sources(T* to, int64_t j, int64_t q, bool owned, const Health& h, unsigned long long& first) const {
+  // Row j of plane q of level s, every component, from level s - 1; a bad value of the
+  // slab's own rows lowers `first`.
+  void update_row(int s, int64_t q, int64_t j, bool owned, const Health& h, unsigned long long& first) {
+    const int64_t nx = g_.n[0], sx = g_.step(0), sy = g_.step(1);
+    if (!terms_.model()) {
+      for (int c = c0_; c < c0_ + nc_; ++c) {
+        T* to = row(s, q, j, c);
+        const bool finite = diffuse_plane_row<Points>(row(s - 1, q - 1, j, c), row(s - 1, q, j, c),
+                                                      row(s - 1, q + 1, j, c), to, nx, sx, sy, terms_.weights[c]);
+        if (!finite && owned) record_first_bad(&first, h, g_, to, c, j, q);
+      }
+      return;
+    }
+    const StepTerms<T>& step = terms_.step_terms[s - 1];
+    const int64_t out_stride = comp_stride(s);
+    bool finite = true;
+    with_reaction_kind(terms_.kind, [&](auto k) {
+      with_component_count(g_.ncomp, [&](auto nc) {
+        with_transport_terms(transport_terms(step, terms_.terms, g_.ncomp), [&](auto terms_constant) {
+          constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value, Terms = decltype(terms_constant)::value;
+          finite = model_plane_row<Points, Kind, NC, Terms>(
+              row(s - 1, q - 1, j, 0), row(s - 1, q, j, 0), row(s - 1, q + 1, j, 0), comp_stride(s - 1),
+              row(s, q, j, 0), out_stride, nx, static_cast<int>(sx), static_cast<int>(sy), terms_.terms, step);
+        });
+      });
+    });
+    if (!finite && owned)
+      for (int c = 0; c < g_.ncomp; ++c) record_first_bad(&first, h, g_, row(s, q, j, c), c, j, q);
+  }
+
+  // Component c's sources in row j of plane q (at their images), added to the row's
+  // update as add_sources adds them to a step's (before the row's ghosts are made).
+  void add_row_sources(T* to, int c, int64_t j, int64_t q, bool owned, const Health& h,
+                       unsigned long long& first) const {
     if (periodic_y_) j = wrapped(j, ny_);
     if (periodic_z_) q = wrapped(q, nz_);
     if (!g_.active(2)) q = 0;
-    const int64_t row_position = planar_position(g_.n, c_, 0, j, q);
-    const SourceTerm<T>* s = std::lower_bound(sources_, sources_end_, row_position,
+    const int64_t row_position = planar_position(g_.n, c, 0, j, q);
+    const SourceTerm<T>* end = terms_.sources + terms_.nsources;
+    const SourceTerm<T>* s = std::lower_bound(terms_.sources, end, row_position,
                                               [](const SourceTerm<T>& a, int64_t p) { return a.position < p; });
-    for (; s != sources_end_ && s->position < row_position + g_.n[0]; ++s) {
+    for (; s != end && s->position < row_position + g_.n[0]; ++s) {
       T& cell = to[s->position - row_position];
       cell = cell + s->amount;
       if (owned && !is_finite(cell)) first = std::min(first, health_key(h.step, s->position));
@@ -549,43 +629,42 @@ class StepsPass {
   // Level s's z ghost plane fed by plane 0 (side 0) or nz - 1 (side 1) over the level's
   // rows, x and y ghosts included.
   void z_ghost(int s, int side) {
-    const FedGhost ghost = ghost_fed_by(side, nz_, faces_ + 4);
-    for (int64_t j = first_row(s); j < end_row(s); ++j) {
-      const T* from = row(s, side == 0 ? 0 : nz_ - 1, j) - g_.g[0];
-      T* to = row(s, ghost.at, j) - g_.g[0];
-      for (int64_t i = 0; i < g_.n[0] + 2 * g_.g[0]; ++i) to[i] = ghost_from(ghost.face, from[i]);
+    for (int c = c0_; c < c0_ + nc_; ++c) {
+      const FedGhost ghost = ghost_fed_by(side, nz_, faces_ + 6 * c + 4);
+      for (int64_t j = first_row(s); j < end_row(s); ++j) {
+        const T* from = row(s, side == 0 ? 0 : nz_ - 1, j, c) - g_.g[0];
+        T* to = row(s, ghost.at, j, c) - g_.g[0];
+        for (int64_t i = 0; i < g_.n[0] + 2 * g_.g[0]; ++i) to[i] = ghost_from(ghost.face, from[i]);
+      }
     }
   }
 
   const Grid& g_;
   const T* in_;
-  T *out_;
-  const SourceTerm<T>*sources_, *sources_end_;  // in order of position
-  T* scratch_;
-  const FaceCondition* faces_;
-  const DiffusionWeights<T> w_;
-  const int steps_, c_;
+  T *out_, *scratch_;
+  const FaceCondition* faces_;  // 6 a component
+  const PassTerms<T>& terms_;
+  const int steps_, c0_, nc_;
   const Health health_;
   const bool periodic_y_, periodic_z_;
   const int64_t ny_, nz_;
-  const int64_t j0_, j1_;       // the slab's own rows
-  const int64_t slab_plane_;  // values in a plane of the slab's ring: its rows grown by steps a side
-  int64_t top_[kMaxStepsPerPass + 1] = {};        // the last plane made, per level
+  const int64_t j0_, j1_;     // the slab's own rows
+  const int64_t slab_plane_;  // values in one component's plane of the slab's ring: its rows grown by steps a side
+  int64_t top_[kMaxStepsPerPass + 1] = {};           // the last plane made, per level
   bool high_ghost_made_[kMaxStepsPerPass + 1] = {};  // the ghost plane nz, per level
 };
 
 template <int Points, class T>
-unsigned diffuse_steps_points(const Context& ctx, const T* in, T* out, T* scratch, const Grid& grid,
-                              const DiffusionWeights<T>* weights, const FaceCondition* faces,
-                              const SourceTerm<T>* sources, int64_t nsources, int steps, Health health) {
+unsigned steps_pass_points(const Context& ctx, const T* in, T* out, T* scratch, const Grid& grid,
+                           const FaceCondition* faces, const PassTerms<T>& terms, int steps, Health health) {
   const PassSlabs slabs(ctx, grid, steps);
+  const int group = terms.model() ? grid.ncomp : 1;  // components a pass carries
   unsigned long long first = kHealthy;
-  for (int c = 0; c < grid.ncomp; ++c) {
+  for (int c0 = 0; c0 < grid.ncomp; c0 += group) {
 #pragma omp parallel for num_threads(slabs.threads) schedule(static, 1) reduction(min : first)
     for (int t = 0; t < slabs.threads; ++t) {
       unsigned long long mine = kHealthy;
-      StepsPass<Points, T>(grid, in, out, scratch, faces, weights[c], sources, nsources, steps, c, health, slabs, t)
-          .run(mine);
+      StepsPass<Points, T>(grid, in, out, scratch, faces, terms, steps, c0, group, health, slabs, t).run(mine);
       first = mine < first ? mine : first;
     }
   }
@@ -594,19 +673,25 @@ unsigned diffuse_steps_points(const Context& ctx, const T* in, T* out, T* scratc
 }
 
 template <class T>
-unsigned diffuse_steps(const Context& ctx, Input<T>& in, T* out, T* scratch, const Grid& grid, int points,
-                       const DiffusionWeights<T>* weights, const SourceTerm<T>* sources, int64_t nsources, int steps,
-                       Health health) {
+unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const Grid& grid, int points,
+                    const PassTerms<T>& terms, int steps, Health health) {
   fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
-  auto run = points == 19 ? diffuse_steps_points<19, T> : diffuse_steps_points<7, T>;
-  return run(ctx, in.data, out, scratch, grid, weights, in.faces, sources, nsources, steps, health);
+  auto run = points == 19 ? steps_pass_points<19, T> : steps_pass_points<7, T>;
+  return run(ctx, in.data, out, scratch, grid, in.faces, terms, steps, health);
 }
 
 // A periodic z axis computes steps (steps - 1) planes a pass beyond its nz (the levels'
-// extra planes): k is kept to nz there.
-int max_steps_per_pass(const Grid& grid, const FaceCondition* faces_host, bool) {
-  bool periodic_z = false;
-  for (int c = 0; grid.active(2) && c < grid.ncomp; ++c) periodic_z = periodic_z || faces_host[6 * c + 4].type == kPeriodic;
+// extra planes): k is kept to nz there. A model's pass carries every component: their
+// y faces, and their z faces, must be alike periodic or not.
+template <class T>
+int max_steps_per_pass(const Grid& grid, const FaceCondition* faces_host, const PassTerms<T>& terms) {
+  bool periodic_z = false, alike = true;
+  for (int c = 0; c < grid.ncomp; ++c) {
+    const FaceCondition* f = faces_host + 6 * c;
+    periodic_z = periodic_z || (grid.active(2) && f[4].type == kPeriodic);
+    for (int a = 1; a < 3; ++a) alike = alike && (f[2 * a].type == kPeriodic) == (faces_host[2 * a].type == kPeriodic);
+  }
+  if (terms.model() && !alike) return 1;
   return periodic_z ? static_cast<int>(std::min<int64_t>(kMaxStepsPerPass, grid.n[2])) : kMaxStepsPerPass;
 }
 
@@ -621,8 +706,8 @@ template <class T>
 const Launchers<T>& cpu_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,   row_sums<T>,     row_extremes<T>, row_energy<T>,
-                                  pack_face<T>,   unpack_face<T>,  potential<T>,  diffuse_steps<T>,
-                                  max_steps_per_pass, steps_scratch_values};
+                                  pack_face<T>,   unpack_face<T>,  potential<T>,  steps_pass<T>,
+                                  max_steps_per_pass<T>, steps_scratch_values};
   return table;
 }
 

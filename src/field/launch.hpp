@@ -27,6 +27,22 @@ struct SourceTerm {
   T amount;
 };
 
+// What a pass of several steps computes (Launchers::steps_pass): pure diffusion
+// (`weights`, a component each) or, with kind >= 0, the model's update (`terms`, a
+// component each; `step_terms`, a step of the pass each, in host memory: the Courant
+// numbers change with each step's wind), then the point sources (in order of
+// position).
+template <class T>
+struct PassTerms {
+  const DiffusionWeights<T>* weights;
+  int kind;  // the reaction kind; -1: pure diffusion
+  const ComponentTerms<T>* terms;
+  const StepTerms<T>* step_terms;
+  const SourceTerm<T>* sources;
+  int64_t nsources;
+  bool model() const { return kind >= 0; }
+};
+
 // Ghost axes as bit sets: bit a for axis a.
 constexpr unsigned kAllAxes = 7;
 
@@ -114,22 +130,20 @@ struct Launchers {
   // axes of mu's ghosts written with them.
   unsigned (*potential)(const Context&, Input<T>& in, T* mu, const Grid&, int points, const PotentialTerms<T>* slots,
                         int nslots, const FaceCondition* slot_faces);
-  // Pure diffusion, `steps` steps (2 .. max_steps_per_pass) in one pass through memory
-  // (temporal blocking: docs/research/temporal_blocking_plan.md), the same bits as that
-  // many diffuse and add_sources calls (`sources` in order of position), on a field of
-  // one process whose ghosts are one cell wide; `scratch` holds
-  // steps_scratch_values(ctx, grid, steps) values. Health's step is the
-  // pass's first; a bad value is recorded under some step of the pass (the CPU: its
-  // own step and position; CUDA: the pass's first step, position 0), and the caller
-  // then runs the pass's steps again one at a time from `in` (which the pass leaves as
-  // it was), which name it. Returns the axes of the output's ghosts it wrote.
-  unsigned (*diffuse_steps)(const Context&, Input<T>& in, T* out, T* scratch, const Grid&, int points,
-                            const DiffusionWeights<T>* weights, const SourceTerm<T>* sources, int64_t nsources,
-                            int steps, Health);
-  // The most steps diffuse_steps fuses into a pass over `grid` whose faces are
-  // `faces_host` (6 a component, host memory), with or without sources (1: it does not
-  // fuse).
-  int (*max_steps_per_pass)(const Grid&, const FaceCondition* faces_host, bool sources);
+  // `steps` steps (2 .. max_steps_per_pass) in one pass through memory (temporal
+  // blocking: docs/research/temporal_blocking_plan.md), the same bits as that many
+  // diffuse or update calls each followed by add_sources, on a field of one process
+  // whose ghosts are one cell wide; `scratch` holds steps_scratch_values(ctx, grid,
+  // steps) values. Health's step is the pass's first; a bad value is recorded under
+  // some step of the pass (the CPU: its own step and position; CUDA: the pass's first
+  // step, position 0), and the caller then runs the pass's steps again one at a time
+  // from `in` (which the pass leaves as it was), which name it. Returns the axes of the
+  // output's ghosts it wrote.
+  unsigned (*steps_pass)(const Context&, Input<T>& in, T* out, T* scratch, const Grid&, int points,
+                         const PassTerms<T>& terms, int steps, Health);
+  // The most steps steps_pass fuses into a pass of `terms` over `grid` whose faces are
+  // `faces_host` (6 a component, host memory; 1: it does not fuse).
+  int (*max_steps_per_pass)(const Grid&, const FaceCondition* faces_host, const PassTerms<T>& terms);
   // The scratch a pass of `steps` steps needs, in values (0: none).
   int64_t (*steps_scratch_values)(const Context&, const Grid&, int steps);
 };

@@ -575,16 +575,24 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // caller runs those steps one at a time and reports the failure as they find it. On
   // the GPU the word is read after every pass (a wait of the host for the stream's
   // work: a few microseconds against a pass's milliseconds at 256^3 and beyond).
-  const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run), nsteps));
+  // A model's pass takes each of its steps' StepTerms (set_courant).
+  std::vector<StepTerms<T>> pass_steps(plan.pure_diffusion ? 0 : kMaxStepsPerPass);
+  const PassTerms<T> pass_terms{placed.weights,    plan.pure_diffusion ? -1 : kind_,
+                                placed.terms,      pass_steps.data(),
+                                placed.sources,    static_cast<int64_t>(plan.sources.size())};
+  const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run, pass_terms), nsteps));
+  steps_per_pass_taken_ = fuse;
   opsplit::Buffer pass_scratch;
   const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(ctx, grid, fuse) : 0;
   if (scratch_values > 0) pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(scratch_values) * sizeof(T));
   auto one_pass = [&](int64_t n, int k) {
+    for (int s = 0; s < static_cast<int>(pass_steps.size()) && s < k; ++s) {
+      pass_steps[static_cast<size_t>(s)] = plan.step;
+      set_courant(pass_steps[static_cast<size_t>(s)], field, t0 + static_cast<double>(n + s) * dt, dt);
+    }
     Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
-    const unsigned written =
-        run.diffuse_steps(ctx, in, target.as<T>(), pass_scratch.as<T>(), grid, points_, placed.weights, placed.sources,
-                          static_cast<int64_t>(plan.sources.size()), k,
-                          Health{placed.first_bad, static_cast<unsigned long long>(n)});
+    const unsigned written = run.steps_pass(ctx, in, target.as<T>(), pass_scratch.as<T>(), grid, points_, pass_terms, k,
+                                            Health{placed.first_bad, static_cast<unsigned long long>(n)});
     ghosts_valid = in.ghosts_valid;
     if (health_check.clear_failure()) return false;
     ghosts_valid = written;
@@ -621,21 +629,22 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 }
 
 // How many steps a pass through memory takes in this call: the rd's steps per pass where
-// the backend fuses this call's steps (pure diffusion on one process, ghosts one cell
-// wide; with sources where the backend adds them inside a pass), else 1.
+// the backend fuses this call's steps (`terms`: pure diffusion, or a model without
+// Cahn-Hilliard terms or a per-cell wind; on one process, ghosts one cell wide), else 1.
 // (One process: a pass's failure is then the pass's own, its health word read after
 // the pass.)
 template <class T>
-int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field,
-                                       const opsplit::field::StepPlan<T>& plan,
-                                       const opsplit::field::Launchers<T>& run) const {
+int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opsplit::field::StepPlan<T>& plan,
+                                       const opsplit::field::Launchers<T>& run,
+                                       const opsplit::field::PassTerms<T>& terms) const {
   using namespace opsplit::field;
   const Grid& grid = field.grid();
   bool one_wide = true;
   for (int a = 0; a < 3; ++a) one_wide = one_wide && (!grid.active(a) || grid.g[a] == 1);
-  const bool fusable = plan.pure_diffusion && field.decomposition() == nullptr && one_wide;
+  const bool model_fuses = plan.nslots() == 0 && velocity_field_.empty();
+  const bool fusable = (plan.pure_diffusion || model_fuses) && field.decomposition() == nullptr && one_wide;
   if (!fusable) return 1;
-  const int most = run.max_steps_per_pass(grid, plan.step_faces.data(), !plan.sources.empty());
+  const int most = run.max_steps_per_pass(grid, plan.step_faces.data(), terms);
   return std::max(1, std::min(steps_per_pass_, most));
 }
 

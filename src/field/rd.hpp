@@ -31,6 +31,7 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   // Enum arguments arrive as the caller's int values and are checked here.
   void set_stencil(int stencil);
   void set_steps_per_pass(int steps);
+  int steps_per_pass_taken() const { return steps_per_pass_taken_; }
   void set_diffusion(int comp, double coefficient);
   void set_boundary(int face, int comp, int bc, double value);
   void set_reaction(int kind);
@@ -86,8 +87,8 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   template <class T>
   opsplit::field::StepPlan<T> plan_steps(const opsplit::Field& field, double dt) const;
   template <class T>
-  int fused_steps_per_pass(const opsplit::Field& field,
-                           const opsplit::field::StepPlan<T>& plan, const opsplit::field::Launchers<T>& run) const;
+  int fused_steps_per_pass(const opsplit::Field& field, const opsplit::field::StepPlan<T>& plan,
+                           const opsplit::field::Launchers<T>& run, const opsplit::field::PassTerms<T>& terms) const;
   template <class T>
   void refresh_wind_ghosts(opsplit::Field& field, const opsplit::field::FaceCondition* faces,
                            const std::vector<opsplit::field::FaceCondition>& faces_host, bool exchange);
@@ -103,6 +104,7 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
 
   int points_ = 7;
   int steps_per_pass_ = 1;  // the most steps a pass through memory fuses (opsplit_rd_set_steps_per_pass)
+  int steps_per_pass_taken_ = 0;  // by the last call's first pass
   std::vector<double> diffusion_;
   std::vector<opsplit::field::FaceCondition> faces_;  // 6 per component
   std::vector<double> rate_, source_;

@@ -546,6 +546,11 @@ static void sweep_rd(objects* o) {
   BAD_HANDLES(K_RD, opsplit_rd, opsplit_rd_clear_sources(H));
   BAD_HANDLES(K_RD, opsplit_rd, opsplit_rd_set_time(H, 0));
   for (int i = 0; i < 3; i++) BAD_ARG(opsplit_rd_set_time(o->rd, bad_value[i]));
+  int taken = -1;
+  BAD_HANDLES(K_RD, opsplit_rd, opsplit_rd_get_steps_per_pass_taken(H, &taken));
+  BAD_ARG(opsplit_rd_get_steps_per_pass_taken(o->rd, NULL));
+  CHECK_OK(opsplit_rd_get_steps_per_pass_taken(o->rd, &taken));
+  CHECK(taken >= 0 && taken <= 16);
   double t = -1;
   BAD_HANDLES(K_RD, opsplit_rd, opsplit_rd_get_time(H, &t));
   BAD_ARG(opsplit_rd_get_time(o->rd, NULL));

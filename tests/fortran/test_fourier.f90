@@ -176,6 +176,7 @@ contains
     real(c_double), allocatable :: c0(:, :, :), c(:, :, :)
     real(c_double) :: dt, limit, g, growth, err
     integer(c_int) :: face
+    integer :: taken
 
     allocate(c0(n(1), n(2), n(3)), c(n(1), n(2), n(3)))
     call fourier_mode(k, c0)
@@ -194,6 +195,8 @@ contains
                label // ': max_stable_dt = 2/(D * the largest |symbol|)')
     dt = 0.9_c_double * limit
     call rd%step(field, dt, nsteps)
+    taken = rd%steps_per_pass_taken()
+    call check(taken >= 1 .and. taken <= 4, label // ': the call took 1 to 4 steps a pass (the binding reads it)')
     c = -1.0_c_double
     call field%download(c)
 

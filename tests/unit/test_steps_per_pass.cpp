@@ -7,13 +7,17 @@
 // pass). Runs on the backend
 // OPSPLIT_BACKEND names (CUDA fuses up to 4 steps a pass on 3D fields, in tiles of
 // 64 x 16 or 32 cells and chunks of 128 planes: the 66 x 3 x 130 field crosses both; it
-// takes one step a pass on 1D and 2D fields and with sources: the same bits too). Each
-// case runs without and with point sources (the CPU adds them inside a pass).
+// takes one step a pass on 1D and 2D fields, with sources and with models: the same bits
+// too). Each case runs as pure diffusion, with point sources, as Turing's model with
+// sources, and with linear terms and a wind that changes every step (the CPU fuses all
+// four); opsplit_rd_get_steps_per_pass_taken says each call fused as it should.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "helpers.hpp"
@@ -60,32 +64,58 @@ struct Outcome {
   opsplit_status status = OPSPLIT_SUCCESS;
   std::string message;
   double time = 0.0;
+  int taken = 0;  // steps a pass (opsplit_rd_get_steps_per_pass_taken)
 };
 
-// Sources (source_rate != 0): four cells, at corners, on a face and inside, of both
-// components.
-Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<int64_t>& nsteps, bool poison = false,
-            double source_rate = 0.0) {
+// What a call adds to pure diffusion: point sources (source_rate != 0: four cells, at
+// corners, on a face and inside, of both components); a model (Turing's reaction; or
+// linear terms, a retarded component and a uniform wind that changes with time along
+// every axis, so that each step of a pass has its own Courant numbers); a poisoned
+// initial value (Inf in the middle of component 0).
+enum class Model { diffusion, turing, wind };
+struct Extras {
+  double source_rate = 0.0;
+  Model model = Model::diffusion;
+  bool poison = false;
+  double max_dt = HUGE_VAL;  // Turing's reaction (gamma = 26) is stable below about 2 / 26
+};
+
+std::string describe(const Extras& e) {
+  const char* models[] = {"", ", Turing", ", linear terms and wind"};
+  return std::string(models[static_cast<int>(e.model)]) + (e.source_rate != 0.0 ? ", sources" : "");
+}
+
+Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<int64_t>& nsteps,
+            const Extras& extras = {}) {
   const int ncomp = 2;
   test::Field field(ctx, c.n[0], c.n[1], c.n[2], ncomp, c.precision);
   test::Rd rd(ctx, ncomp);
   EXPECT_EQ(opsplit_rd_set_stencil(rd, c.stencil), OPSPLIT_SUCCESS);
   EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, k), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+  if (extras.model == Model::turing) {
+    EXPECT_EQ(opsplit_rd_set_reaction(rd, OPSPLIT_REACTION_TURING), OPSPLIT_SUCCESS);
+  }
   for (int comp = 0; comp < ncomp; ++comp) {
     EXPECT_EQ(opsplit_rd_set_diffusion(rd, comp, 0.5 + 0.5 * comp), OPSPLIT_SUCCESS);
     set_faces(rd, c, comp);
   }
-  if (source_rate != 0.0) {
+  if (extras.model == Model::wind) {
+    EXPECT_EQ(opsplit_rd_set_linear(rd, 0, -0.3, 0.05), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_retardation(rd, 1, 2.0), OPSPLIT_SUCCESS);
+    for (int axis = 0; axis < 3; ++axis)
+      EXPECT_EQ(opsplit_rd_set_velocity(rd, axis, 0.1 * (axis + 1), 0.3, 1.7 + axis, 0.2 * axis), OPSPLIT_SUCCESS);
+  }
+  if (extras.source_rate != 0.0) {
     const int64_t x = c.n[0] - 1, y = c.n[1] - 1, z = c.n[2] - 1;
     const int64_t places[4][4] = {{0, 0, 0, 0}, {1, x, y, z}, {0, x / 2, y / 2, z / 2}, {1, x, 0, z / 2}};
     for (const auto& p : places)
-      EXPECT_EQ(opsplit_rd_add_source(rd, static_cast<int>(p[0]), p[1], p[2], p[3], source_rate * (1 + p[0])),
+      EXPECT_EQ(opsplit_rd_add_source(rd, static_cast<int>(p[0]), p[1], p[2], p[3], extras.source_rate * (1 + p[0])),
                 OPSPLIT_SUCCESS);
   }
   const int64_t cells = c.n[0] * c.n[1] * c.n[2];
   std::vector<double> v(static_cast<size_t>(ncomp * cells));
   for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.731 * static_cast<double>(i)) + 0.1 * static_cast<double>(i % 7);
-  if (poison) v[static_cast<size_t>(cells / 2)] = HUGE_VAL;
+  if (extras.poison) v[static_cast<size_t>(cells / 2)] = HUGE_VAL;
   std::vector<float> vf(v.begin(), v.end());
   const void* host = c.precision == OPSPLIT_FLOAT32 ? static_cast<const void*>(vf.data()) : v.data();
   EXPECT_EQ(opsplit_field_upload(field, host, OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
@@ -93,11 +123,12 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
   EXPECT_EQ(opsplit_rd_max_stable_dt(rd, field, &dt), OPSPLIT_SUCCESS);
   Outcome out;
   for (int64_t n : nsteps) {
-    out.status = opsplit_rd_step(rd, field, 0.9 * dt, n);
+    out.status = opsplit_rd_step(rd, field, std::min(0.9 * dt, extras.max_dt), n);
     out.message = out.status == OPSPLIT_SUCCESS ? "" : opsplit_last_error_message();
     if (out.status != OPSPLIT_SUCCESS) break;
   }
   EXPECT_EQ(opsplit_rd_get_time(rd, &out.time), OPSPLIT_SUCCESS);
+  EXPECT_EQ(opsplit_rd_get_steps_per_pass_taken(rd, &out.taken), OPSPLIT_SUCCESS);
   const size_t bytes = static_cast<size_t>(ncomp * cells) * (c.precision == OPSPLIT_FLOAT32 ? 4 : 8);
   out.bytes.resize(bytes);
   EXPECT_EQ(opsplit_field_download(field, out.bytes.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
@@ -120,20 +151,37 @@ std::vector<Case> cases() {
   return all;
 }
 
+// The steps a pass a call of at least 16 steps takes (docs/API.md): on the CPU k, on a
+// periodic z axis at most nz; on CUDA at most 4, on a 3D field's pure diffusion without
+// sources, else 1. (So that the comparison below compares fused passes.)
+int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e) {
+  opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
+  EXPECT_EQ(opsplit_context_get_backend(ctx, &backend), OPSPLIT_SUCCESS);
+  if (backend == OPSPLIT_BACKEND_CUDA) {
+    const bool three_d = c.n[0] > 1 && c.n[1] > 1 && c.n[2] > 1;
+    return three_d && e.model == Model::diffusion && e.source_rate == 0.0 ? std::min(k, 4) : 1;
+  }
+  const bool periodic_z = c.n[2] > 1 && c.faces == Faces::periodic;
+  return periodic_z ? static_cast<int>(std::min<int64_t>(k, c.n[2])) : k;
+}
+
 TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
   test::Context ctx;
   ASSERT_EQ(opsplit_context_set_num_threads(ctx, 4), OPSPLIT_SUCCESS);  // a team, also on 2 cores
+  const Extras extras[] = {{}, {3.0, Model::diffusion}, {0.3, Model::turing, false, 0.05}, {0.0, Model::wind}};
   for (const Case& c : cases())
-    for (double source_rate : {0.0, 3.0}) {
-      const std::string what = describe(c) + (source_rate != 0.0 ? " with sources" : "");
+    for (const Extras& e : extras) {
+      const std::string what = describe(c) + describe(e);
       const std::vector<int64_t> calls = {9, 5, 17};  // 9 = 2 passes of 4 and a step; then more calls
-      const Outcome single = run(ctx, c, 1, calls, false, source_rate);
+      const Outcome single = run(ctx, c, 1, calls, e);
       ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << what << ": " << single.message;
+      EXPECT_EQ(single.taken, 1);
       for (int k : {2, 3, 4, 8, 16}) {
-        const Outcome fused = run(ctx, c, k, calls, false, source_rate);
+        const Outcome fused = run(ctx, c, k, calls, e);
         ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << what << ", k = " << k << ": " << fused.message;
         EXPECT_TRUE(fused.bytes == single.bytes) << what << ", k = " << k;
         EXPECT_EQ(fused.time, single.time);
+        EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, e)) << what << ", k = " << k;
       }
     }
 }
@@ -149,6 +197,38 @@ TEST(StepsPerPass, AFieldOfManyRowsFusesWhatFits) {
   EXPECT_TRUE(fused.bytes == single.bytes);
 }
 
+// A model's pass carries every component, so their y and z faces must be alike
+// periodic or not: where they differ, a model's call takes one step a pass and pure
+// diffusion (a component at a time) still fuses; the same bits either way.
+TEST(StepsPerPass, AModelWhoseComponentsDifferInPeriodicityTakesOneStepAPass) {
+  test::Context ctx;
+  const Case c{{10, 9, 8}, Faces::mixed, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT64};
+  for (Model model : {Model::diffusion, Model::turing}) {
+    auto outcome = [&](int k) {
+      test::Field field(ctx, c.n[0], c.n[1], c.n[2], 2, c.precision);
+      test::Rd rd(ctx, 2);
+      EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, k), OPSPLIT_SUCCESS);
+      if (model == Model::turing) {
+        EXPECT_EQ(opsplit_rd_set_reaction(rd, OPSPLIT_REACTION_TURING), OPSPLIT_SUCCESS);
+      }
+      for (int comp = 0; comp < 2; ++comp) set_faces(rd, c, comp);
+      for (opsplit_face f : {OPSPLIT_FACE_YLO, OPSPLIT_FACE_YHI})  // component 1 periodic in y
+        EXPECT_EQ(opsplit_rd_set_boundary(rd, f, 1, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
+      std::vector<double> v(static_cast<size_t>(2 * c.n[0] * c.n[1] * c.n[2]));
+      for (size_t i = 0; i < v.size(); ++i) v[i] = std::cos(0.37 * static_cast<double>(i));
+      EXPECT_EQ(opsplit_field_upload(field, v.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+      EXPECT_EQ(opsplit_rd_step(rd, field, 0.02, 8), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+      int taken = 0;
+      EXPECT_EQ(opsplit_rd_get_steps_per_pass_taken(rd, &taken), OPSPLIT_SUCCESS);
+      EXPECT_EQ(opsplit_field_download(field, v.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+      return std::make_pair(taken, v);
+    };
+    const auto single = outcome(1), fused = outcome(4);
+    EXPECT_TRUE(fused.second == single.second);
+    EXPECT_EQ(fused.first, steps_taken(ctx, c, 4, Extras{}) > 1 && model == Model::diffusion ? 4 : 1);
+  }
+}
+
 TEST(StepsPerPass, TheStepsChangeTheField) {  // the comparison above compares something
   test::Context ctx;
   const Case c{{10, 9, 8}, Faces::mixed, OPSPLIT_STENCIL_19POINT, OPSPLIT_FLOAT64};
@@ -159,7 +239,8 @@ TEST(StepsPerPass, AFailingPassReportsAsSingleSteps) {
   test::Context ctx;
   for (Faces f : {Faces::noflux, Faces::periodic}) {
     const Case c{{10, 9, 8}, f, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT64};
-    const Outcome single = run(ctx, c, 1, {6}, true), fused = run(ctx, c, 4, {6}, true);
+    const Extras poisoned{0.0, Model::diffusion, true};
+    const Outcome single = run(ctx, c, 1, {6}, poisoned), fused = run(ctx, c, 4, {6}, poisoned);
     EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL);
     EXPECT_EQ(fused.status, single.status);
     EXPECT_EQ(fused.message, single.message);
@@ -173,7 +254,8 @@ TEST(StepsPerPass, AFailingPassReportsAsSingleSteps) {
 TEST(StepsPerPass, ASourceThatOverflowsInAPassReportsAsSingleSteps) {
   test::Context ctx;
   const Case c{{10, 9, 8}, Faces::noflux, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT32};
-  const Outcome single = run(ctx, c, 1, {8}, false, 6e38), fused = run(ctx, c, 4, {8}, false, 6e38);
+  const Extras overflowing{6e38};
+  const Outcome single = run(ctx, c, 1, {8}, overflowing), fused = run(ctx, c, 4, {8}, overflowing);
   EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL);
   EXPECT_NE(single.message.find("step 2 of 8"), std::string::npos) << single.message;  // not a pass's first
   EXPECT_EQ(fused.status, single.status);
