@@ -95,10 +95,11 @@ OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil
 /* Up to `steps` (1..16, default 1) time steps of a call in one pass through memory
  * (temporal blocking): the field is read and written once a pass instead of once a step,
  * the same bits as one step at a time. In this version: pure diffusion on a field of one
- * process (on the CPU also with point sources); other calls take one step a pass. On the
- * CPU 2 to 4 steps a pass are the useful range. The CUDA backend fuses up to 4 steps of
- * a 3D field without sources, where it is slower than one step a pass today
- * (docs/API.md). Progress and cancellation fall between passes. */
+ * process; on the CPU also with point sources and the models without Cahn-Hilliard terms
+ * or a per-cell wind; other calls take one step a pass (docs/API.md). On the CPU 2 to 4
+ * steps a pass are the useful range. The CUDA backend fuses up to 4 steps of a 3D
+ * field's pure diffusion without sources, where it is slower than one step a pass today.
+ * Progress and cancellation fall between passes. */
 OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int steps);
 /* The steps a pass the last opsplit_rd_step took (its first pass: a call's last pass may
  * be shorter): the steps per pass set, fewer where the backend fuses fewer or the call

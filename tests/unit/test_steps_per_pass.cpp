@@ -9,8 +9,9 @@
 // 64 x 16 or 32 cells and chunks of 128 planes: the 66 x 3 x 130 field crosses both; it
 // takes one step a pass on 1D and 2D fields, with sources and with models: the same bits
 // too). Each case runs as pure diffusion, with point sources, as Turing's model with
-// sources, and with linear terms and a wind that changes every step (the CPU fuses all
-// four); opsplit_rd_get_steps_per_pass_taken says each call fused as it should.
+// sources, as Gray-Scott's, and with linear terms and a wind that changes every step
+// (the CPU fuses all five); opsplit_rd_get_steps_per_pass_taken says each call fused as
+// it should.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,16 +73,16 @@ struct Outcome {
 // linear terms, a retarded component and a uniform wind that changes with time along
 // every axis, so that each step of a pass has its own Courant numbers); a poisoned
 // initial value (Inf in the middle of component 0).
-enum class Model { diffusion, turing, wind };
+enum class Model { diffusion, turing, gray_scott, wind };
 struct Extras {
   double source_rate = 0.0;
   Model model = Model::diffusion;
   bool poison = false;
-  double max_dt = HUGE_VAL;  // Turing's reaction (gamma = 26) is stable below about 2 / 26
+  double max_dt = HUGE_VAL;  // the reactions: Turing (gamma = 26) is stable below about 2 / 26
 };
 
 std::string describe(const Extras& e) {
-  const char* models[] = {"", ", Turing", ", linear terms and wind"};
+  const char* models[] = {"", ", Turing", ", Gray-Scott", ", linear terms and wind"};
   return std::string(models[static_cast<int>(e.model)]) + (e.source_rate != 0.0 ? ", sources" : "");
 }
 
@@ -92,8 +93,9 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
   test::Rd rd(ctx, ncomp);
   EXPECT_EQ(opsplit_rd_set_stencil(rd, c.stencil), OPSPLIT_SUCCESS);
   EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, k), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-  if (extras.model == Model::turing) {
-    EXPECT_EQ(opsplit_rd_set_reaction(rd, OPSPLIT_REACTION_TURING), OPSPLIT_SUCCESS);
+  if (extras.model == Model::turing || extras.model == Model::gray_scott) {
+    const opsplit_reaction kind = extras.model == Model::turing ? OPSPLIT_REACTION_TURING : OPSPLIT_REACTION_GRAY_SCOTT;
+    EXPECT_EQ(opsplit_rd_set_reaction(rd, kind), OPSPLIT_SUCCESS);
   }
   for (int comp = 0; comp < ncomp; ++comp) {
     EXPECT_EQ(opsplit_rd_set_diffusion(rd, comp, 0.5 + 0.5 * comp), OPSPLIT_SUCCESS);
@@ -168,7 +170,11 @@ int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e)
 TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
   test::Context ctx;
   ASSERT_EQ(opsplit_context_set_num_threads(ctx, 4), OPSPLIT_SUCCESS);  // a team, also on 2 cores
-  const Extras extras[] = {{}, {3.0, Model::diffusion}, {0.3, Model::turing, false, 0.05}, {0.0, Model::wind}};
+  const Extras extras[] = {{},
+                           {3.0, Model::diffusion},
+                           {0.3, Model::turing, false, 0.05},
+                           {0.0, Model::gray_scott, false, 0.05},
+                           {0.0, Model::wind}};
   for (const Case& c : cases())
     for (const Extras& e : extras) {
       const std::string what = describe(c) + describe(e);
