@@ -104,7 +104,8 @@ OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int step
 /* The steps a pass the last opsplit_rd_step took (its first pass: a call's last pass may
  * be shorter): the steps per pass set, fewer where the backend fuses fewer or the call
  * has fewer steps, 1 where the call could not fuse (docs/API.md says which calls do);
- * 0 before the first call. How a host checks that its calls fuse. */
+ * 0 before the first call (a call of no steps leaves it). How a host checks that its
+ * calls fuse. */
 OPSPLIT_API opsplit_status opsplit_rd_get_steps_per_pass_taken(opsplit_rd rd, int* steps);
 OPSPLIT_API opsplit_status opsplit_rd_set_diffusion(opsplit_rd rd, int comp, double coefficient);
 OPSPLIT_API opsplit_status opsplit_rd_set_boundary(opsplit_rd rd, opsplit_face face, int comp, opsplit_bc bc,

@@ -1357,7 +1357,7 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
 // (A K whose tiles along y stay within gridDim.y's 65535: the float64 tiles are lower
 // than the march's, 8 rows at K = 4.)
 template <class T>
-int max_steps_per_pass(const Grid& grid, const FaceCondition*, const PassTerms<T>& terms) {
+int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition*, const PassTerms<T>& terms) {
   if (!marches(grid) || terms.model() || terms.nsources > 0) return 1;
   int most = 1;
   static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
@@ -1366,7 +1366,10 @@ int max_steps_per_pass(const Grid& grid, const FaceCondition*, const PassTerms<T
   });
   return most;
 }
-int64_t steps_scratch_values(const Context&, const Grid&, int) { return 0; }  // the levels live in shared memory
+template <class T>
+int64_t steps_scratch_values(const Context&, const Grid&, const PassTerms<T>&, int) {
+  return 0;  // the levels live in shared memory
+}
 
 template <class T>
 unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T*, const Grid& grid, int points,
@@ -1511,7 +1514,7 @@ const Launchers<T>& cuda_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read<T>, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,      row_sums<T>,     row_extremes<T>, row_energy<T>,
                                   pack_face<T>,   unpack_face<T>,  potential<T>,    steps_pass<T>,
-                                  max_steps_per_pass<T>, steps_scratch_values};
+                                  max_steps_per_pass<T>, steps_scratch_values<T>};
   return table;
 }
 

@@ -458,21 +458,25 @@ OPSPLIT_IVDEP
   return finite;
 }
 
-// How a pass's threads share the rows: slabs of at least `steps` rows (thinner ones
+// How a pass's threads share the rows: a slab each, the same for every pass of a call
+// (so that the scratch sized for its longest pass holds any shorter one: scratch_at grows
+// with steps). max_steps_per_pass keeps slabs at least `steps` rows thick (thinner ones
 // would spend more on their grown rows than on their own).
 struct PassSlabs {
   int threads;
   int64_t rows;  // of the grid (1 on a 1D grid)
+  int group;     // components a pass carries: one (pure diffusion) or all (a model)
 
-  PassSlabs(const Context& ctx, const Grid& grid, int steps)
-      : threads(static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads_for(ctx, grid), grid.n[1] / steps)))),
-        rows(grid.n[1]) {}
+  template <class T>
+  PassSlabs(const Context& ctx, const Grid& grid, const PassTerms<T>& terms)
+      : threads(static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads_for(ctx, grid), grid.n[1])))),
+        rows(grid.n[1]), group(terms.model() ? grid.ncomp : 1) {}
   int64_t first_row(int t) const { return rows * t / threads; }
   // The scratch of thread t's slab starts after the slabs before, each its rows and
   // `steps` more a side, three planes of them a level between input and output, for
-  // every component.
+  // each component the pass carries.
   int64_t scratch_at(const Grid& grid, int steps, int t) const {
-    return grid.ncomp * (steps - 1) * 3 * grid.stride[1] * (first_row(t) + 2 * steps * t);
+    return group * (steps - 1) * 3 * grid.stride[1] * (first_row(t) + 2 * steps * t);
   }
 };
 
@@ -657,14 +661,13 @@ class StepsPass {
 template <int Points, class T>
 unsigned steps_pass_points(const Context& ctx, const T* in, T* out, T* scratch, const Grid& grid,
                            const FaceCondition* faces, const PassTerms<T>& terms, int steps, Health health) {
-  const PassSlabs slabs(ctx, grid, steps);
-  const int group = terms.model() ? grid.ncomp : 1;  // components a pass carries
+  const PassSlabs slabs(ctx, grid, terms);
   unsigned long long first = kHealthy;
-  for (int c0 = 0; c0 < grid.ncomp; c0 += group) {
+  for (int c0 = 0; c0 < grid.ncomp; c0 += slabs.group) {
 #pragma omp parallel for num_threads(slabs.threads) schedule(static, 1) reduction(min : first)
     for (int t = 0; t < slabs.threads; ++t) {
       unsigned long long mine = kHealthy;
-      StepsPass<Points, T>(grid, in, out, scratch, faces, terms, steps, c0, group, health, slabs, t).run(mine);
+      StepsPass<Points, T>(grid, in, out, scratch, faces, terms, steps, c0, slabs.group, health, slabs, t).run(mine);
       first = mine < first ? mine : first;
     }
   }
@@ -680,24 +683,33 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const 
   return run(ctx, in.data, out, scratch, grid, in.faces, terms, steps, health);
 }
 
-// A periodic z axis computes steps (steps - 1) planes a pass beyond its nz (the levels'
-// extra planes): k is kept to nz there. A model's pass carries every component: their
-// y faces, and their z faces, must be alike periodic or not.
+// Each thread of the team a slab of at least k rows: a team's single steps share the
+// rows of every plane, which a pass cannot do with thinner slabs (a 1D field, an x-z
+// field, 3D fields of few rows: one step a pass there). A periodic z axis computes
+// k (k - 1) planes a pass beyond its nz (the levels' extra planes): k is kept to nz
+// there. A model's pass carries every component: their y faces, and their z faces, must
+// be alike periodic or not.
 template <class T>
-int max_steps_per_pass(const Grid& grid, const FaceCondition* faces_host, const PassTerms<T>& terms) {
-  bool periodic_z = false, alike = true;
+int max_steps_per_pass(const Context& ctx, const Grid& grid, const FaceCondition* faces_host,
+                       const PassTerms<T>& terms) {
+  const int threads = threads_for(ctx, grid);
+  int64_t most = threads > 1 ? grid.n[1] / threads : kMaxStepsPerPass;
+  bool alike = true;
   for (int c = 0; c < grid.ncomp; ++c) {
     const FaceCondition* f = faces_host + 6 * c;
-    periodic_z = periodic_z || (grid.active(2) && f[4].type == kPeriodic);
-    for (int a = 1; a < 3; ++a) alike = alike && (f[2 * a].type == kPeriodic) == (faces_host[2 * a].type == kPeriodic);
+    if (grid.active(2) && f[4].type == kPeriodic) most = std::min(most, grid.n[2]);
+    for (int a = 1; a < 3; ++a)
+      alike = alike && (!grid.active(a) || (f[2 * a].type == kPeriodic) == (faces_host[2 * a].type == kPeriodic));
   }
   if (terms.model() && !alike) return 1;
-  return periodic_z ? static_cast<int>(std::min<int64_t>(kMaxStepsPerPass, grid.n[2])) : kMaxStepsPerPass;
+  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(most, kMaxStepsPerPass)));
 }
 
-// Each slab's ring of three planes a level between the input and the output.
-int64_t steps_scratch_values(const Context& ctx, const Grid& grid, int steps) {
-  const PassSlabs slabs(ctx, grid, steps);
+// Each slab's ring of three planes a level between the input and the output, for a
+// call whose longest pass takes `steps` steps.
+template <class T>
+int64_t steps_scratch_values(const Context& ctx, const Grid& grid, const PassTerms<T>& terms, int steps) {
+  const PassSlabs slabs(ctx, grid, terms);
   return slabs.scratch_at(grid, steps, slabs.threads);
 }
 
@@ -707,7 +719,7 @@ const Launchers<T>& cpu_table() {
   static const Launchers<T> table{fill_ghosts<T>, ghosts_read, diffuse<T>,      update<T>,     add_sources<T>,
                                   pack<T>,        unpack<T>,   row_sums<T>,     row_extremes<T>, row_energy<T>,
                                   pack_face<T>,   unpack_face<T>,  potential<T>,  steps_pass<T>,
-                                  max_steps_per_pass<T>, steps_scratch_values};
+                                  max_steps_per_pass<T>, steps_scratch_values<T>};
   return table;
 }
 

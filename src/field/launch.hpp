@@ -134,7 +134,8 @@ struct Launchers {
   // blocking: docs/research/temporal_blocking_plan.md), the same bits as that many
   // diffuse or update calls each followed by add_sources, on a field of one process
   // whose ghosts are one cell wide; `scratch` holds steps_scratch_values(ctx, grid,
-  // steps) values. Health's step is the pass's first; a bad value is recorded under
+  // terms, s) values for some s >= steps. Health's step is the pass's first; a bad
+  // value is recorded under
   // some step of the pass (the CPU: its own step and position; CUDA: the pass's first
   // step, position 0), and the caller then runs the pass's steps again one at a time
   // from `in` (which the pass leaves as it was), which name it. Returns the axes of the
@@ -143,9 +144,10 @@ struct Launchers {
                          const PassTerms<T>& terms, int steps, Health);
   // The most steps steps_pass fuses into a pass of `terms` over `grid` whose faces are
   // `faces_host` (6 a component, host memory; 1: it does not fuse).
-  int (*max_steps_per_pass)(const Grid&, const FaceCondition* faces_host, const PassTerms<T>& terms);
-  // The scratch a pass of `steps` steps needs, in values (0: none).
-  int64_t (*steps_scratch_values)(const Context&, const Grid&, int steps);
+  int (*max_steps_per_pass)(const Context&, const Grid&, const FaceCondition* faces_host, const PassTerms<T>& terms);
+  // The scratch the passes of `terms` need, in values (0: none), each of at most `steps`
+  // steps.
+  int64_t (*steps_scratch_values)(const Context&, const Grid&, const PassTerms<T>& terms, int steps);
 };
 
 // The most steps a pass fuses (opsplit_rd_set_steps_per_pass).

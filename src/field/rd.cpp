@@ -581,10 +581,10 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
                                 placed.terms,      pass_steps.data(),
                                 placed.sources,    static_cast<int64_t>(plan.sources.size())};
   const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run, pass_terms), nsteps));
-  steps_per_pass_taken_ = fuse;
   opsplit::Buffer pass_scratch;
-  const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(ctx, grid, fuse) : 0;
+  const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(ctx, grid, pass_terms, fuse) : 0;
   if (scratch_values > 0) pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(scratch_values) * sizeof(T));
+  steps_per_pass_taken_ = fuse;
   auto one_pass = [&](int64_t n, int k) {
     for (int s = 0; s < static_cast<int>(pass_steps.size()) && s < k; ++s) {
       pass_steps[static_cast<size_t>(s)] = plan.step;
@@ -644,7 +644,7 @@ int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opspli
   const bool model_fuses = plan.nslots() == 0 && velocity_field_.empty();
   const bool fusable = (plan.pure_diffusion || model_fuses) && field.decomposition() == nullptr && one_wide;
   if (!fusable) return 1;
-  const int most = run.max_steps_per_pass(grid, plan.step_faces.data(), terms);
+  const int most = run.max_steps_per_pass(context(), grid, plan.step_faces.data(), terms);
   return std::max(1, std::min(steps_per_pass_, most));
 }
 
