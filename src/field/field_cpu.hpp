@@ -515,19 +515,19 @@ class StepsPass {
     return periodic_y_ ? j1_ + (steps_ - s) : std::min<int64_t>(j1_ + (steps_ - s), ny_ + 1);
   }
   bool cell_row(int64_t j) const { return periodic_y_ || !g_.active(1) || (j >= 0 && j < ny_); }
+  // The grid's row and plane that a cell row j of plane p stands for: its periodic image
+  // (a 2D field's one plane is its own z neighbour).
+  int64_t image_row(int64_t j) const { return periodic_y_ ? wrapped(j, ny_) : j; }
+  int64_t image_plane(int64_t p) const { return !g_.active(2) ? 0 : periodic_z_ ? wrapped(p, nz_) : p; }
 
   // Component c's row j of plane p of level s at cell 0 (0: the input, read at its
   // images; steps_: the output; else the slab's ring; p may be a ghost plane -1 or nz,
   // or beyond on a periodic z axis).
   T* row(int s, int64_t p, int64_t j, int c) const {
-    if (!g_.active(2)) p = 0;  // a 2D field: its one plane is its own z neighbour
-    if (s == 0) {
-      if (periodic_z_) p = wrapped(p, nz_);
-      if (periodic_y_) j = wrapped(j, ny_);
-      return const_cast<T*>(in_) + g_.index(c, 0, j, p);
-    }
+    if (s == 0) return const_cast<T*>(in_) + g_.index(c, 0, image_row(j), image_plane(p));
+    if (!g_.active(2)) p = 0;
     if (s == steps_) return out_ + g_.index(c, 0, j, p);
-    const int64_t slot = (s - 1) * 3 + (p % 3 + 3) % 3;
+    const int64_t slot = (s - 1) * 3 + wrapped(p, 3);
     return scratch_ + (slot * nc_ + c - c0_) * slab_plane_ + (j - (j0_ - steps_)) * g_.stride[1] + g_.lead[0];
   }
   // Values between one component's and the next's at level s.
@@ -616,10 +616,7 @@ class StepsPass {
   // update as add_sources adds them to a step's (before the row's ghosts are made).
   void add_row_sources(T* to, int c, int64_t j, int64_t q, bool owned, const Health& h,
                        unsigned long long& first) const {
-    if (periodic_y_) j = wrapped(j, ny_);
-    if (periodic_z_) q = wrapped(q, nz_);
-    if (!g_.active(2)) q = 0;
-    const int64_t row_position = planar_position(g_.n, c, 0, j, q);
+    const int64_t row_position = planar_position(g_.n, c, 0, image_row(j), image_plane(q));
     const SourceTerm<T>* end = terms_.sources + terms_.nsources;
     const SourceTerm<T>* s = std::lower_bound(terms_.sources, end, row_position,
                                               [](const SourceTerm<T>& a, int64_t p) { return a.position < p; });
