@@ -26,6 +26,12 @@
 //   mpi_field/wind19/reset_alone, reset_weak   each step its own call after setting the
 //                                  wind again (a host whose wind changes every step):
 //                                  weak pays the wind's exchange every step
+//   mpi_field/turing19/alone_fused/N:n/k:4, weak_fused/N:n/gpus:P/k:4   four steps a pass
+//                                  (opsplit_rd_set_steps_per_pass; the CPU backend fuses a
+//                                  distributed field, one swap of a 4-deep halo a pass;
+//                                  run with OPSPLIT_BACKEND=cpu): x_one_step_a_pass against
+//                                  alone and weak, steps_per_pass_taken, efficiency
+//                                  (weak_fused: alone_fused's time over its own)
 // Counters: Mpoints_per_s (all cells x steps / time), per_gpu_Mpoints_per_s;
 // efficiency (weak: the alone time / the attached time, the same run: the fraction of a
 // GPU's stepping rate kept while exchanging; cahn_hilliard19 also efficiency_unfused
@@ -57,8 +63,8 @@ namespace {
 int g_rank = 0, g_size = 1;
 double g_copy_bytes_per_s = 0;
 opsplit_context g_ctx = nullptr;
-// Per problem: the base times of a step (alone, alone_unfused, serial_halo).
-std::map<std::string, double> g_alone, g_alone_unfused, g_serial_halo;
+// Per problem: the base times of a step (alone, alone_unfused, serial_halo, weak, alone_fused).
+std::map<std::string, double> g_alone, g_alone_unfused, g_serial_halo, g_weak, g_alone_fused;
 
 enum class Wind { none, once, every_step };
 
@@ -67,6 +73,7 @@ struct Case {
   int64_t nx, ny, nz, nsteps;
   bool attach, weak, overlap = true, unfused = false;
   Wind wind = Wind::none;
+  int steps_per_pass = 1;
 };
 
 bench::Problem seed_problem(const std::string& name) {
@@ -117,6 +124,7 @@ bool make_run(Run& r, const Case& c, std::string& error) {
                                 &r.dt, error))
     return false;
   if (c.unfused) API_CHECK_RET(opsplit_rd_set_boundary(r.rd, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_DIRICHLET, 0.0), false);
+  API_CHECK_RET(opsplit_rd_set_steps_per_pass(r.rd, c.steps_per_pass), false);
   if (c.attach) {
     int dims[3] = {1, 1, g_size}, periods[3] = {0, 0, 0};
     MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &r.cart);
@@ -180,6 +188,18 @@ void BM_field(benchmark::State& state, Case c) {
     state.counters["frac_of_copy_bw"] = 2.0 * info.ncomp * 8 * cells / parts / per_step / g_copy_bytes_per_s;
   // The bases are keyed by problem and by whether the wind is set every step.
   const std::string key = c.problem + (c.wind == Wind::every_step ? "/reset" : "");
+  if (c.steps_per_pass > 1) {  // against the same case one step a pass (run before it)
+    int taken = 0;
+    opsplit_rd_get_steps_per_pass_taken(r.rd, &taken);
+    state.counters["steps_per_pass_taken"] = taken;
+    std::map<std::string, double>& base = c.attach ? g_weak : g_alone;
+    if (base.count(key)) state.counters["x_one_step_a_pass"] = base[key] / per_step;
+    if (!c.attach) g_alone_fused[key] = per_step;
+    if (c.attach && g_alone_fused.count(key)) state.counters["efficiency"] = g_alone_fused[key] / per_step;
+    unsetenv("OPSPLIT_HALO_OVERLAP");
+    return;
+  }
+  if (c.attach && c.weak && c.overlap) g_weak[key] = per_step;
   if (!c.attach) (c.unfused ? g_alone_unfused : g_alone)[key] = per_step;
   if (c.attach && c.weak && !c.overlap) g_serial_halo[key] = per_step;
   if (c.attach && c.weak && g_alone.count(key)) {
@@ -209,6 +229,11 @@ int main(int argc, char** argv) {
   add("turing19/alone" + N, {"turing19", n, n, n, 20, false, true});
   add("turing19/serial_halo" + N + gpus, {"turing19", n, n, n, 20, true, true, false});
   add("turing19/weak" + N + gpus, {"turing19", n, n, n, 20, true, true});
+  Case fused{"turing19", n, n, n, 20, false, true};
+  fused.steps_per_pass = 4;
+  add("turing19/alone_fused" + N + "/k:4", fused);
+  fused.attach = true;
+  add("turing19/weak_fused" + N + gpus + "/k:4", fused);
   if (1024 % (2 * g_size) == 0)
     add("turing19/strong/1024x512x512" + gpus, {"turing19", 1024, 512, 512 / g_size, 10, true, false});
   add("cahn_hilliard19/alone" + N, {"cahn_hilliard19", n, n, n, 20, false, true});

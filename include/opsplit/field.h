@@ -95,9 +95,10 @@ OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil
 /* Up to `steps` (1..16, default 1) time steps of a call in one pass through memory
  * (temporal blocking): the field is read and written once a pass instead of once a step,
  * the same bits as one step at a time. In this version: pure diffusion on a field of one
- * process; on the CPU also with point sources and the models without Cahn-Hilliard terms
- * or a per-cell wind; other calls take one step a pass (docs/API.md). On the CPU 2 to 4
- * steps a pass are the useful range. The CUDA backend fuses up to 4 steps of a 3D
+ * process; on the CPU also with point sources, the models without Cahn-Hilliard terms
+ * or a per-cell wind, and distributed fields whose x axis is not split (a halo k cells
+ * deep swapped once a pass); other calls take one step a pass (docs/API.md). On the
+ * CPU 2 to 4 steps a pass are the useful range. The CUDA backend fuses up to 4 steps of a 3D
  * field's pure diffusion without sources, where it is slower than one step a pass today.
  * Progress and cancellation fall between passes. */
 OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int steps);

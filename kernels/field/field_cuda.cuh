@@ -1352,13 +1352,14 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
   cuda::check_launch("diffuse_steps_kernel");
 }
 
-// Pure diffusion without sources on 3D grids (the march's): up to kCudaMaxStepsPerPass
-// steps a pass, whose levels fit in shared memory; elsewhere one step a pass.
+// Pure diffusion without sources on 3D grids (the march's), on one process: up to
+// kCudaMaxStepsPerPass steps a pass, whose levels fit in shared memory; elsewhere one
+// step a pass (a distributed field's deep swap is the CPU's alone so far).
 // (A K whose tiles along y stay within gridDim.y's 65535: the float64 tiles are lower
 // than the march's, 8 rows at K = 4.)
 template <class T>
 int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition*, const PassTerms<T>& terms) {
-  if (!marches(grid) || terms.model() || terms.nsources > 0) return 1;
+  if (!marches(grid) || terms.model() || terms.nsources > 0 || terms.group != nullptr) return 1;
   int most = 1;
   static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;

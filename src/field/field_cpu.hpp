@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
+#include "core/group.hpp"
 #include "field/launch.hpp"
 #include "field/layout.cuh"
 #include "field/reduce.cuh"
@@ -458,6 +460,110 @@ OPSPLIT_IVDEP
   return finite;
 }
 
+// The cells a pass on a distributed field reads beyond the faces that border another
+// process (kRemote), as deep as the pass has steps: swapped with the neighbours before
+// the pass, y first (the rows beyond a remote y face, over the grid's planes), then z
+// (the planes beyond a remote z face, over the rows with those beyond remote y faces,
+// so that an edge's cells come from the diagonal neighbour by way of the z neighbour's
+// y swap, as the single steps' exchange brings its edge ghosts). Rows of cells only:
+// the pass makes their x ghosts and every ghost row and plane by the face rules (a
+// pass never fuses with a remote x face: max_steps_per_pass). Storage, in the pass's
+// scratch: four slots an axis (sent low, high; received from low, high).
+template <class T>
+class DeepHalo {
+ public:
+  // Values for `steps` deep on every side that may be remote (both of y and z).
+  static int64_t values(const Grid& grid, int steps) {
+    return 4 * (y_slot(grid, steps) + z_slot(grid, steps, steps, steps));
+  }
+  // The bytes of one message of the y and of the z swap, on every side remote.
+  static int64_t largest_message(const Grid& grid, int steps) {
+    return std::max(y_slot(grid, steps), z_slot(grid, steps, steps, steps)) * static_cast<int64_t>(sizeof(T));
+  }
+
+  DeepHalo(const Grid& grid, const FaceCondition* faces, int steps, T* storage)
+      : g_(grid), k_(steps), storage_(storage) {
+    for (int a = 1; a < 3; ++a)
+      for (int side = 0; side < 2; ++side) remote_[a][side] = grid.active(a) && faces[2 * a + side].type == kRemote;
+    y_lo_ = remote_[1][0] ? k_ : 0;
+    z_rows_ = grid.n[1] + y_lo_ + (remote_[1][1] ? k_ : 0);
+  }
+
+  bool remote(int axis, int side) const { return remote_[axis][side]; }
+
+  // Component c's cells of row j of plane q (a cell's or, beyond a remote face, the
+  // neighbour's; j and q at their images on a periodic axis), from `in` or the swapped.
+  const T* cells(const T* in, int64_t q, int64_t j, int c) const {
+    const int64_t nx = g_.n[0], ny = g_.n[1], nz = g_.n[2];
+    if (q < 0 || q >= nz) {
+      const int side = q >= nz ? 1 : 0;
+      const int64_t depth = side ? q - nz : -q - 1;  // 0: next to the face
+      return received(2, side) + ((c * k_ + depth) * z_rows_ + j + y_lo_) * nx;
+    }
+    if (j < 0 || j >= ny) {
+      const int side = j >= ny ? 1 : 0;
+      const int64_t depth = side ? j - ny : -j - 1;
+      return received(1, side) + ((c * nz + q) * k_ + depth) * nx;
+    }
+    return in + g_.index(c, 0, j, q);
+  }
+
+  // Both swaps; collective over the group (every process of it swaps along the axes
+  // that are split).
+  void swap(const Group& group, const T* in) {
+    const int64_t nx = g_.n[0], ny = g_.n[1], nz = g_.n[2];
+    if (remote_[1][0] || remote_[1][1]) {
+      // To the low neighbour our rows 0, 1, ... (beyond its high face at depth 0, 1, ...),
+      // to the high one rows ny - 1, ny - 2, ...
+      for (int side = 0; side < 2; ++side)
+        if (remote_[1][side])
+          for (int c = 0; c < g_.ncomp; ++c)
+            for (int64_t q = 0; q < nz; ++q)
+              for (int64_t depth = 0; depth < k_; ++depth)
+                std::copy_n(cells(in, q, side ? ny - 1 - depth : depth, c), nx,
+                            sent(1, side) + ((c * nz + q) * k_ + depth) * nx);
+      exchange(group, 1, y_slot(g_, k_));
+    }
+    if (remote_[2][0] || remote_[2][1]) {
+      for (int side = 0; side < 2; ++side)
+        if (remote_[2][side])
+          for (int c = 0; c < g_.ncomp; ++c)
+            for (int64_t depth = 0; depth < k_; ++depth)
+              for (int64_t j = -y_lo_; j < z_rows_ - y_lo_; ++j)
+                std::copy_n(cells(in, side ? nz - 1 - depth : depth, j, c), nx,
+                            sent(2, side) + ((c * k_ + depth) * z_rows_ + j + y_lo_) * nx);
+      exchange(group, 2, z_slot(g_, k_, y_lo_, z_rows_ - ny - y_lo_));
+    }
+  }
+
+ private:
+  static int64_t y_slot(const Grid& grid, int steps) {
+    return grid.active(1) ? grid.ncomp * grid.n[2] * steps * grid.n[0] : 0;
+  }
+  static int64_t z_slot(const Grid& grid, int steps, int64_t y_lo, int64_t y_hi) {
+    return grid.active(2) ? grid.ncomp * steps * (grid.n[1] + y_lo + y_hi) * grid.n[0] : 0;
+  }
+  // Slot s (0, 1 sent; 2, 3 received) of an axis: the y slots, then the z slots.
+  T* slot(int axis, int s) const {
+    return storage_ + (axis == 1 ? s * y_slot(g_, k_) : 4 * y_slot(g_, k_) + s * z_slot(g_, k_, k_, k_));
+  }
+  T* sent(int axis, int side) const { return slot(axis, side); }
+  const T* received(int axis, int side) const { return slot(axis, 2 + side); }
+  void exchange(const Group& group, int axis, int64_t values) const {
+    const void* out[2] = {nullptr, nullptr};
+    void* in[2] = {nullptr, nullptr};
+    for (int side = 0; side < 2; ++side)
+      if (remote_[axis][side]) out[side] = slot(axis, side), in[side] = slot(axis, 2 + side);
+    group.exchange(axis, out, in, static_cast<size_t>(values) * sizeof(T));
+  }
+
+  const Grid& g_;
+  const int k_;
+  T* storage_;
+  bool remote_[3][2] = {};
+  int64_t y_lo_ = 0, z_rows_ = 0;  // the z slots' rows: the grid's and those beyond remote y faces
+};
+
 // How a pass's threads share the rows: a slab each, the same for every pass of a call
 // (so that the scratch sized for its longest pass holds any shorter one: scratch_at grows
 // with steps). max_steps_per_pass keeps slabs at least `steps` rows thick (thinner ones
@@ -466,17 +572,20 @@ struct PassSlabs {
   int threads;
   int64_t rows;  // of the grid (1 on a 1D grid)
   int group;     // components a pass carries: one (pure diffusion) or all (a model)
+  bool staged;   // a distributed field's: the input is a level in the ring too (StepsPass)
 
   template <class T>
   PassSlabs(const Context& ctx, const Grid& grid, const PassTerms<T>& terms)
       : threads(static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads_for(ctx, grid), grid.n[1])))),
-        rows(grid.n[1]), group(terms.model() ? grid.ncomp : 1) {}
+        rows(grid.n[1]), group(terms.model() ? grid.ncomp : 1), staged(terms.group != nullptr) {}
   int64_t first_row(int t) const { return rows * t / threads; }
+  // The levels in a slab's ring: those between input and output, and the input staged.
+  int ring_levels(int steps) const { return staged ? steps : steps - 1; }
   // The scratch of thread t's slab starts after the slabs before, each its rows and
-  // `steps` more a side, three planes of them a level between input and output, for
-  // each component the pass carries.
+  // `steps` more a side, three planes of them a level of the ring, for each component
+  // the pass carries.
   int64_t scratch_at(const Grid& grid, int steps, int t) const {
-    return group * (steps - 1) * 3 * grid.stride[1] * (first_row(t) + 2 * steps * t);
+    return group * ring_levels(steps) * 3 * grid.stride[1] * (first_row(t) + 2 * steps * t);
   }
 };
 
@@ -484,86 +593,106 @@ template <int Points, class T>
 class StepsPass {
  public:
   // Thread t of `slabs`, components c0 .. c0 + nc - 1.
+  // `halo`: a distributed field's cells beyond its remote faces (NULL: one process).
   StepsPass(const Grid& grid, const T* in, T* out, T* scratch, const FaceCondition* faces, const PassTerms<T>& terms,
-            int steps, int c0, int nc, Health health, const PassSlabs& slabs, int t)
+            int steps, int c0, int nc, Health health, const PassSlabs& slabs, int t, const DeepHalo<T>* halo)
       : g_(grid), in_(in), out_(out), scratch_(scratch + slabs.scratch_at(grid, steps, t)), faces_(faces),
-        terms_(terms), steps_(steps), c0_(c0), nc_(nc), health_(health),
+        terms_(terms), halo_(halo), steps_(steps), c0_(c0), nc_(nc), health_(health),
         periodic_y_(grid.active(1) && faces[6 * c0 + 2].type == kPeriodic),
         periodic_z_(grid.active(2) && faces[6 * c0 + 4].type == kPeriodic), ny_(grid.n[1]), nz_(grid.n[2]),
         j0_(slabs.first_row(t)), j1_(slabs.first_row(t + 1)),
-        slab_plane_((j1_ - j0_ + 2 * steps) * grid.stride[1]) {}
+        slab_plane_((j1_ - j0_ + 2 * steps) * grid.stride[1]) {
+    for (int side = 0; side < 2; ++side) {
+      beyond_y_[side] = periodic_y_ || (halo != nullptr && halo->remote(1, side));
+      beyond_z_[side] = periodic_z_ || (halo != nullptr && halo->remote(2, side));
+    }
+  }
 
   // Every level's planes; the first bad value of the slab's own rows lowers `first`.
   void run(unsigned long long& first) {
-    for (int s = 1; s <= steps_; ++s) top_[s] = low(s) - 1;
+    for (int s = first_ring_level(); s <= steps_; ++s) top_[s] = low(s) - 1;
     for (int64_t p = 0; p < nz_; ++p) ensure(steps_, p, first);
   }
 
  private:
-  // The planes level s is computed over: the grid's, or on a periodic z axis steps - s
-  // more on each side (what the levels above read).
-  int64_t low(int s) const { return periodic_z_ && s < steps_ ? -(steps_ - s) : 0; }
-  int64_t high(int s) const { return periodic_z_ && s < steps_ ? nz_ - 1 + (steps_ - s) : nz_ - 1; }
+  // The input read where it is (one process), or staged in the ring (a distributed
+  // field: its rows beyond the remote faces are elsewhere, and the update reads a row's
+  // y neighbours at one stride from it).
+  bool staged() const { return halo_ != nullptr; }
+  int first_ring_level() const { return staged() ? 0 : 1; }
+  // The planes level s is computed over: the grid's, or beyond a face with cells past it
+  // (periodic, or another process's) steps - s more (what the levels above read).
+  int64_t low(int s) const { return beyond_z_[0] && s < steps_ ? -(steps_ - s) : 0; }
+  int64_t high(int s) const { return beyond_z_[1] && s < steps_ ? nz_ - 1 + (steps_ - s) : nz_ - 1; }
   // The rows level s is computed over (cells and ghost rows): the slab grown by
-  // steps - s, or on an axis with faces up to its ghost rows.
+  // steps - s, or at a face with a ghost row up to it.
   int64_t first_row(int s) const {
     if (!g_.active(1)) return 0;
-    return periodic_y_ ? j0_ - (steps_ - s) : std::max<int64_t>(j0_ - (steps_ - s), -1);
+    return beyond_y_[0] ? j0_ - (steps_ - s) : std::max<int64_t>(j0_ - (steps_ - s), -1);
   }
   int64_t end_row(int s) const {
     if (!g_.active(1)) return 1;
-    return periodic_y_ ? j1_ + (steps_ - s) : std::min<int64_t>(j1_ + (steps_ - s), ny_ + 1);
+    return beyond_y_[1] ? j1_ + (steps_ - s) : std::min<int64_t>(j1_ + (steps_ - s), ny_ + 1);
   }
-  bool cell_row(int64_t j) const { return periodic_y_ || !g_.active(1) || (j >= 0 && j < ny_); }
+  bool cell_row(int64_t j) const {
+    return !g_.active(1) || (j >= 0 && j < ny_) || (j < 0 && beyond_y_[0]) || (j >= ny_ && beyond_y_[1]);
+  }
   // The grid's row and plane that a cell row j of plane p stands for: its periodic image
   // (a 2D field's one plane is its own z neighbour).
   int64_t image_row(int64_t j) const { return periodic_y_ ? wrapped(j, ny_) : j; }
   int64_t image_plane(int64_t p) const { return !g_.active(2) ? 0 : periodic_z_ ? wrapped(p, nz_) : p; }
 
   // Component c's row j of plane p of level s at cell 0 (0: the input, read at its
-  // images; steps_: the output; else the slab's ring; p may be a ghost plane -1 or nz,
-  // or beyond on a periodic z axis).
+  // images unless staged; steps_: the output; else the slab's ring; p may be a ghost
+  // plane -1 or nz, or beyond a face with cells past it).
   T* row(int s, int64_t p, int64_t j, int c) const {
-    if (s == 0) return const_cast<T*>(in_) + g_.index(c, 0, image_row(j), image_plane(p));
+    if (s == 0 && !staged()) return const_cast<T*>(in_) + g_.index(c, 0, image_row(j), image_plane(p));
     if (!g_.active(2)) p = 0;
     if (s == steps_) return out_ + g_.index(c, 0, j, p);
-    const int64_t slot = (s - 1) * 3 + wrapped(p, 3);
+    const int64_t slot = (s - first_ring_level()) * 3 + wrapped(p, 3);
     return scratch_ + (slot * nc_ + c - c0_) * slab_plane_ + (j - (j0_ - steps_)) * g_.stride[1] + g_.lead[0];
   }
   // Values between one component's and the next's at level s.
-  int64_t comp_stride(int s) const { return s == 0 || s == steps_ ? g_.comp_stride : slab_plane_; }
+  int64_t comp_stride(int s) const {
+    return (s == 0 && !staged()) || s == steps_ ? g_.comp_stride : slab_plane_;
+  }
 
   // Level s made up to plane p (a z ghost plane made when asked for).
   void ensure(int s, int64_t p, unsigned long long& first) {
-    if (s == 0 || (!g_.active(2) && top_[s] >= 0)) return;
-    if (g_.active(2) && !periodic_z_ && p == nz_) {
+    if (s < first_ring_level() || (!g_.active(2) && top_[s] >= 0)) return;
+    if (g_.active(2) && !beyond_z_[1] && p == nz_) {
       ensure(s, nz_ - 1, first);
       if (!high_ghost_made_[s]) z_ghost(s, 1), high_ghost_made_[s] = true;
       return;
     }
     while (top_[s] < p && top_[s] < high(s)) {
       const int64_t q = ++top_[s];
-      ensure(s - 1, g_.active(2) ? q + 1 : 0, first);
+      if (s > 0) ensure(s - 1, g_.active(2) ? q + 1 : 0, first);
       compute(s, q, first);
-      if (g_.active(2) && !periodic_z_ && q == 0 && s < steps_) z_ghost(s, 0);
+      if (g_.active(2) && !beyond_z_[0] && q == 0 && s < steps_) z_ghost(s, 0);
     }
   }
 
-  // Plane q of level s from level s - 1: its rows with their sources and x ghosts, then
-  // (below the output) the ghost rows beyond y faces.
+  // Plane q of level s from level s - 1 (level 0: the input staged): its rows with
+  // their sources and x ghosts, then (below the output) the ghost rows beyond y faces.
   void compute(int s, int64_t q, unsigned long long& first) {
-    const bool owned_plane = q >= 0 && q < nz_;  // the extra planes of a periodic axis are computed again as their images
+    const bool owned_plane = q >= 0 && q < nz_;  // the extra planes beyond a face are computed again as their owners'
     Health h = health_;
-    h.step += static_cast<unsigned long long>(s - 1);
+    h.step += static_cast<unsigned long long>(s > 0 ? s - 1 : 0);
     const bool output = s == steps_;
     const int64_t begin = output ? j0_ : first_row(s), end = output ? j1_ : end_row(s), nx = g_.n[0];
     for (int64_t j = begin; j < end; ++j) {
       if (!cell_row(j)) continue;  // a ghost row: below
       const bool owned = owned_plane && j >= j0_ && j < j1_;
-      update_row(s, q, j, owned, h, first);
+      if (s == 0) {
+        for (int c = c0_; c < c0_ + nc_; ++c)
+          std::copy_n(halo_->cells(in_, image_plane(q), image_row(j), c), nx, row(0, q, j, c));
+      } else {
+        update_row(s, q, j, owned, h, first);
+      }
       for (int c = c0_; c < c0_ + nc_; ++c) {
         T* to = row(s, q, j, c);
-        if (terms_.nsources > 0) add_row_sources(to, c, j, q, owned, h, first);
+        if (s > 0 && terms_.nsources > 0) add_row_sources(to, c, j, q, owned, h, first);
         if (!g_.active(0)) continue;
         for (int side = 0; side < 2; ++side) {
           const FedGhost ghost = ghost_fed_by(side, nx, faces_ + 6 * c);
@@ -574,6 +703,7 @@ class StepsPass {
     if (output || periodic_y_ || !g_.active(1)) return;
     for (int c = c0_; c < c0_ + nc_; ++c)
       for (int side = 0; side < 2; ++side) {
+        if (beyond_y_[side]) continue;  // another process's cells, not a ghost row
         const FedGhost ghost = ghost_fed_by(side, ny_, faces_ + 6 * c + 2);
         if (ghost.at < begin || ghost.at >= end) continue;
         const T* from = row(s, q, side == 0 ? 0 : ny_ - 1, c) - g_.g[0];
@@ -616,7 +746,11 @@ class StepsPass {
   // update as add_sources adds them to a step's (before the row's ghosts are made).
   void add_row_sources(T* to, int c, int64_t j, int64_t q, bool owned, const Health& h,
                        unsigned long long& first) const {
-    const int64_t row_position = planar_position(g_.n, c, 0, image_row(j), image_plane(q));
+    const int64_t at_row = image_row(j), at_plane = image_plane(q);
+    // Another process's cells: its sources are too far from the face to reach a level
+    // of the pass here (max_steps_per_pass).
+    if (at_row < 0 || at_row >= ny_ || at_plane < 0 || at_plane >= nz_) return;
+    const int64_t row_position = planar_position(g_.n, c, 0, at_row, at_plane);
     const SourceTerm<T>* end = terms_.sources + terms_.nsources;
     const SourceTerm<T>* s = std::lower_bound(terms_.sources, end, row_position,
                                               [](const SourceTerm<T>& a, int64_t p) { return a.position < p; });
@@ -645,9 +779,11 @@ class StepsPass {
   T *out_, *scratch_;
   const FaceCondition* faces_;  // 6 a component
   const PassTerms<T>& terms_;
+  const DeepHalo<T>* halo_;
   const int steps_, c0_, nc_;
   const Health health_;
   const bool periodic_y_, periodic_z_;
+  bool beyond_y_[2] = {}, beyond_z_[2] = {};  // per side: cells past the face (periodic, or another process's)
   const int64_t ny_, nz_;
   const int64_t j0_, j1_;     // the slab's own rows
   const int64_t slab_plane_;  // values in one component's plane of the slab's ring: its rows grown by steps a side
@@ -659,12 +795,19 @@ template <int Points, class T>
 unsigned steps_pass_points(const Context& ctx, const T* in, T* out, T* scratch, const Grid& grid,
                            const FaceCondition* faces, const PassTerms<T>& terms, int steps, Health health) {
   const PassSlabs slabs(ctx, grid, terms);
+  std::optional<DeepHalo<T>> halo;
+  if (terms.group != nullptr) {
+    halo.emplace(grid, faces, steps, scratch + slabs.scratch_at(grid, steps, slabs.threads));
+    halo->swap(*terms.group, in);
+  }
+  const DeepHalo<T>* deep = halo ? &*halo : nullptr;
   unsigned long long first = kHealthy;
   for (int c0 = 0; c0 < grid.ncomp; c0 += slabs.group) {
 #pragma omp parallel for num_threads(slabs.threads) schedule(static, 1) reduction(min : first)
     for (int t = 0; t < slabs.threads; ++t) {
       unsigned long long mine = kHealthy;
-      StepsPass<Points, T>(grid, in, out, scratch, faces, terms, steps, c0, slabs.group, health, slabs, t).run(mine);
+      StepsPass<Points, T>(grid, in, out, scratch, faces, terms, steps, c0, slabs.group, health, slabs, t, deep)
+          .run(mine);
       first = mine < first ? mine : first;
     }
   }
@@ -680,12 +823,40 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const 
   return run(ctx, in.data, out, scratch, grid, in.faces, terms, steps, health);
 }
 
+// The steps a pass on a distributed field may take, from `most` down (every process then
+// takes the least of the group's: rd.cpp). A remote x face takes one: the pass's rows
+// are whole in x, their x ghosts made from their own cells. Along a remote y or z face
+// the neighbour's cells k deep, so k <= n there (the neighbour's n too: the group's
+// least); each of the group's swaps one message (under 2^31 bytes). A point source d
+// cells from a remote face would change the neighbour's levels of our cells beyond its
+// face (it computes those at level s out to k - s cells, without our sources) unless
+// k <= d + 1.
+template <class T>
+int distributed_steps_per_pass(const Grid& grid, const FaceCondition* faces_host, const PassTerms<T>& terms,
+                               int most) {
+  if (grid.active(0) && (faces_host[0].type == kRemote || faces_host[1].type == kRemote)) return 1;
+  int64_t k = most;
+  for (int a = 1; a < 3; ++a)
+    if (grid.active(a) && (faces_host[2 * a].type == kRemote || faces_host[2 * a + 1].type == kRemote))
+      k = std::min(k, grid.n[a]);
+  for (int64_t s = 0; s < terms.nsources; ++s) {
+    const int64_t position = terms.sources[s].position;  // PLANAR: i fastest, then j, k, c
+    const int64_t at[3] = {0, position / grid.n[0] % grid.n[1], position / (grid.n[0] * grid.n[1]) % grid.n[2]};
+    for (int a = 1; a < 3; ++a) {
+      if (faces_host[2 * a].type == kRemote) k = std::min(k, at[a] + 1);
+      if (faces_host[2 * a + 1].type == kRemote) k = std::min(k, grid.n[a] - at[a]);
+    }
+  }
+  while (k > 1 && DeepHalo<T>::largest_message(grid, static_cast<int>(k)) > INT32_MAX) --k;
+  return static_cast<int>(std::max<int64_t>(k, 1));
+}
+
 // Each thread of the team a slab of at least k rows: a team's single steps share the
 // rows of every plane, which a pass cannot do with thinner slabs (a 1D field, an x-z
 // field, 3D fields of few rows: one step a pass there). A periodic z axis computes
 // k (k - 1) planes a pass beyond its nz (the levels' extra planes): k is kept to nz
 // there. A model's pass carries every component: their y faces, and their z faces, must
-// be alike periodic or not.
+// be alike periodic or not. A distributed field: distributed_steps_per_pass.
 template <class T>
 int max_steps_per_pass(const Context& ctx, const Grid& grid, const FaceCondition* faces_host,
                        const PassTerms<T>& terms) {
@@ -699,15 +870,18 @@ int max_steps_per_pass(const Context& ctx, const Grid& grid, const FaceCondition
       alike = alike && (!grid.active(a) || (f[2 * a].type == kPeriodic) == (faces_host[2 * a].type == kPeriodic));
   }
   if (terms.model() && !alike) return 1;
-  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(most, kMaxStepsPerPass)));
+  most = std::max<int64_t>(1, std::min<int64_t>(most, kMaxStepsPerPass));
+  return terms.group != nullptr ? distributed_steps_per_pass<T>(grid, faces_host, terms, static_cast<int>(most))
+                                : static_cast<int>(most);
 }
 
-// Each slab's ring of three planes a level between the input and the output, for a
-// call whose longest pass takes `steps` steps.
+// Each slab's ring of three planes a level, for a call whose longest pass takes `steps`
+// steps, and on a distributed field the cells swapped (DeepHalo).
 template <class T>
 int64_t steps_scratch_values(const Context& ctx, const Grid& grid, const PassTerms<T>& terms, int steps) {
   const PassSlabs slabs(ctx, grid, terms);
-  return slabs.scratch_at(grid, steps, slabs.threads);
+  return slabs.scratch_at(grid, steps, slabs.threads) +
+         (terms.group != nullptr ? DeepHalo<T>::values(grid, steps) : 0);
 }
 
 // The table of this value type's launchers (launch.hpp).

@@ -16,6 +16,10 @@
 #include "field/health.cuh"
 #include "field/model.cuh"
 
+namespace opsplit {
+class Group;  // core/group.hpp
+}
+
 namespace opsplit::field {
 
 // An emission into one cell: `amount` (dt x the rate) is added to storage index `at`,
@@ -31,7 +35,10 @@ struct SourceTerm {
 // (`weights`, a component each) or, with kind >= 0, the model's update (`terms`, a
 // component each; `step_terms`, a step of the pass each, in host memory: the Courant
 // numbers change with each step's wind), then the point sources (in order of
-// position).
+// position). On a distributed field (`group` not NULL: the faces that border another
+// process are kRemote) the pass first swaps with the neighbours the cells it reads
+// beyond those faces, as many deep as it has steps (the CPU's; CUDA takes one step a
+// pass there).
 template <class T>
 struct PassTerms {
   const DiffusionWeights<T>* weights;
@@ -40,6 +47,7 @@ struct PassTerms {
   const StepTerms<T>* step_terms;
   const SourceTerm<T>* sources;
   int64_t nsources;
+  const Group* group;  // NULL: one process
   bool model() const { return kind >= 0; }
 };
 

@@ -579,11 +579,18 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   std::vector<StepTerms<T>> pass_steps(plan.pure_diffusion ? 0 : kMaxStepsPerPass);
   const PassTerms<T> pass_terms{placed.weights,    plan.pure_diffusion ? -1 : kind_,
                                 placed.terms,      pass_steps.data(),
-                                placed.sources,    static_cast<int64_t>(plan.sources.size())};
+                                placed.sources,    static_cast<int64_t>(plan.sources.size()),
+                                decomposition != nullptr ? &decomposition->group : nullptr};
   const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run, pass_terms), nsteps));
   opsplit::Buffer pass_scratch;
   const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(ctx, grid, pass_terms, fuse) : 0;
-  if (scratch_values > 0) pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(scratch_values) * sizeof(T));
+  auto allocate = [&] {
+    if (scratch_values > 0) pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(scratch_values) * sizeof(T));
+  };
+  if (decomposition != nullptr)  // a process short of memory fails them all, before any swaps
+    decomposition->group.settle(opsplit::attempt(allocate), function);
+  else
+    allocate();
   steps_per_pass_taken_ = fuse;
   auto one_pass = [&](int64_t n, int k) {
     for (int s = 0; s < static_cast<int>(pass_steps.size()) && s < k; ++s) {
@@ -630,9 +637,9 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
 // How many steps a pass through memory takes in this call: the rd's steps per pass where
 // the backend fuses this call's steps (`terms`: pure diffusion, or a model without
-// Cahn-Hilliard terms or a per-cell wind; on one process, ghosts one cell wide), else 1.
-// (One process: a pass's failure is then the pass's own, its health word read after
-// the pass.)
+// Cahn-Hilliard terms or a per-cell wind; ghosts one cell wide), else 1. A distributed
+// field's processes take the least of theirs (each pass swaps its halo with the
+// neighbours: they pass together).
 template <class T>
 int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opsplit::field::StepPlan<T>& plan,
                                        const opsplit::field::Launchers<T>& run,
@@ -642,10 +649,15 @@ int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opspli
   bool one_wide = true;
   for (int a = 0; a < 3; ++a) one_wide = one_wide && (!grid.active(a) || grid.g[a] == 1);
   const bool model_fuses = plan.nslots() == 0 && velocity_field_.empty();
-  const bool fusable = (plan.pure_diffusion || model_fuses) && field.decomposition() == nullptr && one_wide;
-  if (!fusable) return 1;
-  const int most = run.max_steps_per_pass(context(), grid, plan.step_faces.data(), terms);
-  return std::max(1, std::min(steps_per_pass_, most));
+  int64_t steps = 1;
+  if ((plan.pure_diffusion || model_fuses) && one_wide)
+    steps = std::max(1, std::min(steps_per_pass_, run.max_steps_per_pass(context(), grid, plan.step_faces.data(), terms)));
+  if (const auto* d = field.decomposition()) {
+    int64_t negated = -steps;  // the group's least, as the all-max of the negated
+    d->group.allmax(&negated, 1);
+    steps = -negated;
+  }
+  return static_cast<int>(steps);
 }
 
 // The Courant numbers of a step that starts at t (the wind then).

@@ -139,14 +139,19 @@ class StepHealth {
   }
 
   // Whether a value went bad since the word was last clear (a pass of several steps:
-  // rd.cpp runs them again one at a time to find the step and cell); clears it.
+  // rd.cpp runs them again one at a time to find the step and cell); clears it. On a
+  // distributed field, whether it went bad on any process (they run the steps again
+  // together: each step exchanges).
   bool clear_failure() {
-    if (read() == kHealthy) return false;
-    if (ctx_.is_cuda())
-      ctx_.device().copy_to_device(first_bad_, &kHealthy, sizeof kHealthy);
-    else
-      *first_bad_ = kHealthy;
-    return true;
+    int64_t failed = read() != kHealthy;
+    if (failed) {
+      if (ctx_.is_cuda())
+        ctx_.device().copy_to_device(first_bad_, &kHealthy, sizeof kHealthy);
+      else
+        *first_bad_ = kHealthy;
+    }
+    if (auto* decomposition = field_.decomposition()) decomposition->group.allmax(&failed, 1);
+    return failed != 0;
   }
 
  private:

@@ -14,7 +14,10 @@
  * faces are not PERIODIC, dt differing between processes, Cahn-Hilliard terms or a
  * velocity field on one process only, a velocity field of the wrong size, a dt over one
  * process's stable limit, the free energy. A NaN fails every process, and the one that
- * holds it names the cell. */
+ * holds it names the cell. Several steps a pass (opsplit_rd_set_steps_per_pass): the
+ * distributed run fused (its halo as deep as a pass's steps), the one-process run one
+ * step a pass, the same bits; the steps a pass taken as the library's rules give them
+ * (expected_steps_per_pass), so that the comparison compares fused passes. */
 #define _POSIX_C_SOURCE 200112L /* setenv */
 #include <math.h>
 #include <mpi.h>
@@ -36,6 +39,7 @@ typedef struct {
   int ch;     /* CH_*: Cahn-Hilliard terms (CH_PRECIPITATION: ncomp 3, no Turing) */
   int noflux; /* every face NOFLUX */
   int wind;   /* WIND_*: a velocity field; changed between the two calls */
+  int steps_per_pass; /* of the distributed run (0: 1) */
 } Case;
 
 /* The start: a smooth pattern plus a hash, different in every component. */
@@ -49,6 +53,37 @@ static void share(int64_t n, int d, int coord, int64_t* first, int64_t* count) {
   const int64_t base = n / d, extra = n % d;
   *first = coord * base + (coord < extra ? coord : extra);
   *count = base + (coord < extra ? 1 : 0);
+}
+
+/* The steps a pass the distributed run takes (src/field/field_cpu.hpp,
+ * distributed_steps_per_pass; the same on every process: the group's least): one with
+ * a split x axis, a Cahn-Hilliard term or a velocity field; else at most each split
+ * axis's cells on a process, a periodic z axis's cells when z is not split, and for
+ * the point source (make_model) its distance d from a face between processes plus one;
+ * with a team of threads (`team_threads`, on a process's share of 2^15 values or more)
+ * at most its rows over the threads (a slab of rows a thread). */
+static int team_threads = 1;
+static int expected_steps_per_pass(const Case* k, const int coords[3], const int64_t offset[3],
+                                   const int64_t local[3], int nsteps) {
+  int64_t e = k->steps_per_pass > 1 ? k->steps_per_pass : 1;
+  if (k->dims[0] > 1 || k->ch != CH_NONE || k->wind != WIND_NONE) e = 1;
+  if (k->dims[2] == 1 && k->periodic[2] && k->n[2] > 1 && k->n[2] < e) e = k->n[2];
+  const int64_t source[3] = {2 - offset[0], 1 - offset[1], 0 - offset[2]};
+  const int holds = k->turing && source[0] >= 0 && source[0] < local[0] && source[1] >= 0 && source[1] < local[1] &&
+                    source[2] >= 0 && source[2] < local[2];
+  for (int a = 1; a < 3; ++a) {
+    if (k->dims[a] == 1) continue;
+    if (local[a] < e) e = local[a];
+    const int low_remote = coords[a] > 0 || k->periodic[a], high_remote = coords[a] < k->dims[a] - 1 || k->periodic[a];
+    if (holds && low_remote && source[a] + 1 < e) e = source[a] + 1;
+    if (holds && high_remote && local[a] - source[a] < e) e = local[a] - source[a];
+  }
+  if (team_threads > 1 && local[0] * local[1] * local[2] * k->ncomp >= (1 << 15) && local[1] / team_threads < e)
+    e = local[1] / team_threads;
+  if (e > nsteps) e = nsteps;
+  long long mine = e, least = 0;
+  MPI_Allreduce(&mine, &least, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  return (int)least;
 }
 
 /* A velocity field over this process's cells from global indices; `variant` 1 is the
@@ -146,11 +181,21 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
   opsplit_field whole = make_field(ctx, k, zero, k->n), mine = make_field(ctx, k, offset, local);
   opsplit_rd rd_whole = make_model(ctx, k, zero, k->n), rd_mine = make_model(ctx, k, offset, local);
   CHECK_OK(mpi_test_attach(mine, NULL, cart));
+  if (k->steps_per_pass > 1) CHECK_OK(opsplit_rd_set_steps_per_pass(rd_mine, k->steps_per_pass));
   double dt = 0;
   CHECK_OK(opsplit_rd_max_stable_dt(rd_whole, whole, &dt));
   dt *= 0.5;
   CHECK_OK(opsplit_rd_step(rd_whole, whole, dt, nsteps / 2));
   CHECK_OK(opsplit_rd_step(rd_mine, mine, dt, nsteps / 2)); /* in two calls */
+  int taken = 0, device = -1;
+  CHECK_OK(opsplit_rd_get_steps_per_pass_taken(rd_mine, &taken));
+  CHECK_OK(opsplit_context_get_cuda_device(ctx, &device));
+  /* On CUDA a distributed field takes one step a pass (field.h). */
+  const int expected = device >= 0 ? 1 : expected_steps_per_pass(k, coords, offset, local, nsteps / 2);
+  if (taken != expected)
+    fprintf(stderr, "process %d: %d steps a pass taken, %d expected (steps per pass %d, split %dx%dx%d)\n", rank, taken,
+            expected, k->steps_per_pass, k->dims[0], k->dims[1], k->dims[2]);
+  CHECK(taken == expected);
   if (k->wind == WIND_CHANGED_EVERYWHERE || k->wind == WIND_CHANGED_ON_0) {
     /* The changed wind: on every process, or in process 0's cells alone (the others'
      * models keep theirs, and must still take process 0's new border values). */
@@ -182,10 +227,10 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
   if (differ != 0)
     fprintf(stderr,
             "process %d: %lld rows differ (grid %lldx%lldx%lld split %dx%dx%d, periodic %d%d%d, %d points%s, "
-            "Cahn-Hilliard %d, wind %d%s)\n",
+            "Cahn-Hilliard %d, wind %d%s, %d steps a pass)\n",
             rank, (long long)differ, (long long)k->n[0], (long long)k->n[1], (long long)k->n[2], k->dims[0], k->dims[1],
             k->dims[2], k->periodic[0], k->periodic[1], k->periodic[2], k->points, k->turing ? ", Turing" : "", k->ch,
-            k->wind, k->noflux ? ", NOFLUX" : "");
+            k->wind, k->noflux ? ", NOFLUX" : "", taken);
   CHECK(differ == 0);
   free(w), free(m);
   opsplit_rd_destroy(&rd_whole), opsplit_rd_destroy(&rd_mine);
@@ -196,9 +241,11 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
 /* A NaN at global cell (5, 9, 10) of the split above: every process fails in the first
  * step, and the process that holds it names the first bad cell of that step, (5, 9, 9)
  * (7 points: the lowest position the NaN reaches), in its own coordinates; (5, 9, 8)
- * with a Cahn-Hilliard term, whose potential reaches one cell further. */
-static void nan_case(opsplit_context ctx, int ch) {
-  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE};
+ * with a Cahn-Hilliard term, whose potential reaches one cell further. With several
+ * steps a pass the same failure, and the field as the single steps left it (`after`:
+ * the field after the failure; compared with it where `compare`). */
+static void nan_case(opsplit_context ctx, int ch, int steps_per_pass, double* after, int compare) {
+  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE, 0};
   MPI_Comm cart;
   int coords[3];
   MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k.dims, (int*)k.periodic, 0, &cart);
@@ -207,6 +254,7 @@ static void nan_case(opsplit_context ctx, int ch) {
   for (int a = 0; a < 3; ++a) share(k.n[a], k.dims[a], coords[a], &offset[a], &local[a]);
   opsplit_field f = make_field(ctx, &k, offset, local);
   opsplit_rd rd = make_model(ctx, &k, offset, local);
+  CHECK_OK(opsplit_rd_set_steps_per_pass(rd, steps_per_pass));
   const int64_t at[3] = {5 - offset[0], 9 - offset[1], 10 - offset[2]};
   const int holds = at[1] >= 0 && at[1] < local[1] && at[2] >= 0 && at[2] < local[2];
   const int64_t cells = local[0] * local[1] * local[2];
@@ -219,6 +267,15 @@ static void nan_case(opsplit_context ctx, int ch) {
   snprintf(where, sizeof where, "at cell (%lld, %lld, %lld)", (long long)at[0], (long long)at[1],
            (long long)at[2] - (ch ? 2 : 1));
   EXPECT_ERROR(opsplit_rd_step(rd, f, 0.05, 4), OPSPLIT_ERROR_NUMERICAL, "opsplit_rd_step", holds ? where : "process");
+  int taken = 0, device = -1;
+  CHECK_OK(opsplit_rd_get_steps_per_pass_taken(rd, &taken));
+  CHECK_OK(opsplit_context_get_cuda_device(ctx, &device));
+  CHECK(taken == (device >= 0 ? 1 : steps_per_pass)); /* the pass was taken: local n >= 6 on every process */
+  CHECK_OK(opsplit_field_download(f, v, OPSPLIT_LAYOUT_PLANAR));
+  if (compare)
+    CHECK(memcmp(v, after, (size_t)cells * sizeof(double)) == 0);
+  else
+    memcpy(after, v, (size_t)cells * sizeof(double));
   free(v);
   opsplit_rd_destroy(&rd);
   opsplit_field_destroy(&f);
@@ -258,28 +315,45 @@ int main(int argc, char** argv) {
       for (int points = 7; points <= 19; points += 12)
         for (int turing = 0; turing < 2; ++turing) {
           Case k = {{13, 11, 9}, {splits[s][0], splits[s][1], splits[s][2]}, {periodic, periodic, 0},
-                    turing ? 2 : 1, points, turing, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE};
-          run_case(ctx, &k, 20);
-          if (splits[s][2] == 1) { /* the same split of a 2D grid */
-            Case flat = k;
-            flat.n[2] = 1;
-            flat.periodic[2] = 0;
-            run_case(ctx, &flat, 20);
+                    turing ? 2 : 1, points, turing, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0};
+          for (int fused = 0; fused < 2; ++fused) {
+            k.steps_per_pass = fused ? 4 : 1;
+            run_case(ctx, &k, 20);
+            if (splits[s][2] == 1) { /* the same split of a 2D grid */
+              Case flat = k;
+              flat.n[2] = 1;
+              flat.periodic[2] = 0;
+              run_case(ctx, &flat, 20);
+            }
           }
         }
   {
     const int* d = splits[0];
-    Case k = {{17, 10, 6}, {d[0], d[1], d[2]}, {1, 0, 1}, 2, 19, 1, OPSPLIT_FLOAT32, CH_NONE, 0, WIND_NONE};
+    Case k = {{17, 10, 6}, {d[0], d[1], d[2]}, {1, 0, 1}, 2, 19, 1, OPSPLIT_FLOAT32, CH_NONE, 0, WIND_NONE, 0};
+    run_case(ctx, &k, 30);
+    k.steps_per_pass = 3; /* periodic z not split: at most its 6 planes, and 3 of 15 steps a call: a shorter last pass */
+    run_case(ctx, &k, 30);
+    k.steps_per_pass = 8;
     run_case(ctx, &k, 30);
   }
 
   /* Long enough along y and z that every process splits its step around the exchange
    * (an interior, then a shell two cells deep: field/halo.hpp), periodic across. */
   {
-    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 2, 19, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE};
+    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 2, 19, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0};
     run_case(ctx, &k, 20);
+    for (int steps = 2; steps <= 8; steps *= 2) { /* y and z split, periodic across: edges from the diagonal neighbour */
+      Case fused = k;
+      fused.steps_per_pass = steps;
+      run_case(ctx, &fused, 20);
+      fused.turing = 0, fused.ncomp = 1; /* pure diffusion, no source */
+      run_case(ctx, &fused, 20);
+    }
     k.points = 7, k.periodic[1] = 0, k.precision = OPSPLIT_FLOAT32;
     run_case(ctx, &k, 20);
+    k.steps_per_pass = 3; /* y split, not periodic: DIRICHLET faces at the outer processes */
+    run_case(ctx, &k, 20);
+    k.steps_per_pass = 0;
     k.wind = WIND; /* the wind read through the interior and shell views */
     run_case(ctx, &k, 20);
     k.points = 19, k.periodic[1] = 1, k.precision = OPSPLIT_FLOAT64;
@@ -293,19 +367,32 @@ int main(int argc, char** argv) {
     run_case(ctx, &k, 20);
   }
 
+  /* A team of threads on each process, each a slab of rows with its own staged input
+   * rows (a share of more than 2^15 values a process). */
+  team_threads = 3;
+  CHECK_OK(opsplit_context_set_num_threads(ctx, team_threads));
+  {
+    Case k = {{40, 40, 84}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 4};
+    run_case(ctx, &k, 20);
+    k.points = 19, k.ncomp = 2, k.turing = 1, k.precision = OPSPLIT_FLOAT32, k.periodic[2] = 1, k.steps_per_pass = 8;
+    run_case(ctx, &k, 20);
+  }
+  team_threads = 1;
+  CHECK_OK(opsplit_context_set_num_threads(ctx, 0));
+
   /* Cahn-Hilliard terms and velocity fields over every split. */
   for (int s = 0; s < nsplits; ++s)
     for (int periodic = 0; periodic < 2; ++periodic)
       for (int points = 7; points <= 19; points += 12) {
         const Case cases[] = {
             /* n, dims, periodic, ncomp, points, turing, precision, ch, noflux, wind */
-            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT64, CH_ONE, 0, WIND_NONE},
-            {{13, 11, 9}, {0}, {0}, 3, points, 0, OPSPLIT_FLOAT64, CH_PRECIPITATION, 0, WIND_NONE},
-            {{13, 11, 9}, {0}, {0}, 2, points, 0, OPSPLIT_FLOAT64, CH_TWO, 0, WIND_NONE},
-            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND},
-            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT32, CH_ONE, 0, WIND}, /* the flagged loop reads mu */
-            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_EVERYWHERE},
-            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_ON_0},
+            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT64, CH_ONE, 0, WIND_NONE, 0},
+            {{13, 11, 9}, {0}, {0}, 3, points, 0, OPSPLIT_FLOAT64, CH_PRECIPITATION, 0, WIND_NONE, 0},
+            {{13, 11, 9}, {0}, {0}, 2, points, 0, OPSPLIT_FLOAT64, CH_TWO, 0, WIND_NONE, 0},
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND, 0},
+            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT32, CH_ONE, 0, WIND, 0}, /* the flagged loop reads mu */
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_EVERYWHERE, 0},
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_ON_0, 0},
         };
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
           Case k = cases[c];
@@ -323,13 +410,18 @@ int main(int argc, char** argv) {
    * potential inside the march (fused); split along y (and z) it cannot, and takes the
    * pass before the update. The two must agree bit for bit. */
   {
-    Case k = {{32, 12, 10}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 19, 0, OPSPLIT_FLOAT64, CH_ONE, 1, WIND_NONE};
+    Case k = {{32, 12, 10}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 19, 0, OPSPLIT_FLOAT64, CH_ONE, 1, WIND_NONE, 0};
     run_case(ctx, &k, 20);
     k.points = 7;
     run_case(ctx, &k, 20);
   }
-  nan_case(ctx, CH_NONE);
-  nan_case(ctx, CH_ONE);
+  {
+    double* after = malloc(12 * 13 * 14 * sizeof(double)); /* the whole of 12x13x14: a share fits */
+    nan_case(ctx, CH_NONE, 1, after, 0);
+    nan_case(ctx, CH_NONE, 4, after, 1); /* the pass fails on every process, its steps run again one at a time */
+    nan_case(ctx, CH_ONE, 1, after, 0);
+    free(after);
+  }
 
   /* Bad input. */
   {
