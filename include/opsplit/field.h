@@ -96,10 +96,11 @@ OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil
  * (temporal blocking): the field is read and written once a pass instead of once a step,
  * the same bits as one step at a time. In this version: pure diffusion on a field of one
  * process; on the CPU also with point sources, the models without Cahn-Hilliard terms
- * or a per-cell wind, and distributed fields whose x axis is not split (a halo k cells
- * deep swapped once a pass); other calls take one step a pass (docs/API.md). On the
- * CPU 2 to 4 steps a pass are the useful range. The CUDA backend fuses up to 4 steps of a 3D
- * field's pure diffusion without sources, where it is slower than one step a pass today.
+ * (a per-cell wind on one process), and distributed fields whose x axis is not split (a
+ * halo k cells deep swapped once a pass); other calls take one step a pass
+ * (docs/API.md). On the CPU 2 to 4 steps a pass are the useful range. The CUDA backend
+ * fuses up to 3 steps of a 3D field's pure diffusion without sources: 1.2-1.3x one step
+ * a pass at 7 points (3 steps a pass), slower than one step a pass at 19 points.
  * Progress and cancellation fall between passes. */
 OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int steps);
 /* The steps a pass the last opsplit_rd_step took (its first pass: a call's last pass may

@@ -1105,7 +1105,8 @@ void add_sources(const Context& ctx, T* out, const Grid&, const SourceTerm<T>* s
 
 // ---- several steps a pass (Launchers::steps_pass; docs/research/temporal_blocking_plan.md)
 //
-// Overlapped tiles streaming along z. A block owns an x-y tile of the output and a
+// 19 points (7 points: the register form below). Overlapped tiles
+// streaming along z. A block owns an x-y tile of the output and a
 // chunk of its planes; it reads the input over the tile grown by K cells a side and
 // computes level s (the state after s of the pass's K steps) over the tile grown by
 // K - s, so that level K is right on the tile without a word from another block. Each
@@ -1129,8 +1130,7 @@ void add_sources(const Context& ctx, T* out, const Grid&, const SourceTerm<T>* s
 //
 // The tile: 64 cells wide (two columns a thread, 32 apart), 8 thread rows of CY cell
 // rows; CY as high as the K levels' rings let two or three blocks share an SM's shared
-// memory (K x 4 planes x 64 x (8 CY + 2) values), except float64 at K = 4 (145 KiB: one
-// block an SM).
+// memory (K x 4 planes x 64 x (8 CY + 2) values).
 template <class T, int K>
 struct PassTile {
   static constexpr int CX = 2, BY = 8;
@@ -1148,7 +1148,6 @@ struct PassTile {
   // bounding the registers.
   static constexpr int MIN_BLOCKS = SHARED_BYTES <= 75 * 1024 ? 3 : SHARED_BYTES <= 113 * 1024 ? 2 : 1;
 };
-constexpr int kCudaMaxStepsPerPass = 4;
 #ifndef OPSPLIT_PASS_Z
 #define OPSPLIT_PASS_Z 128
 #endif
@@ -1352,14 +1351,329 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
   cuda::check_launch("diffuse_steps_kernel");
 }
 
+// ---- 7 points: the levels in registers (the AN5D form) --------------------------------
+//
+// The 7-point pass keeps no planes of its levels: every thread holds, per level, the
+// three planes around its cells in a register queue, and only the edge rows of a thread
+// row go through shared memory. A block owns an x-y tile (the output, grown by MX cells
+// a side along x and K along y) and marches along z. In round t, input plane t arrives
+// (loaded a round ahead) and level s = 1 .. K makes its plane t - s from level s - 1's
+// queue (planes t - s - 1 .. t - s + 1): each level trails the one below by one plane,
+// all of them in one round, within the thread. A cell's x neighbours across threads come
+// by warp shuffle (a thread row is a warp), its y neighbours across thread rows from the
+// edge rows its neighbour rows stored in the round before: double-buffered by round
+// parity, so one barrier a round serves every level. Level s is right on the tile grown
+// by K - s (a lane or a row at the tile's edge takes a neighbour that is not its own:
+// the ring that is computed twice and thrown away), so level K is right on the output.
+//
+// The boundaries (cell_read): along a PERIODIC axis every position is a cell, read at
+// its image: its update is its image's, bit for bit. Between two NOFLUX faces every
+// position is read at its mirror image, and the mirror symmetry carries through the
+// levels, so a position beyond a face holds its image's value at every level: the
+// ghost's. Otherwise a cell reads the ghost beyond a face at level s as the face's rule
+// applied to its own level-s value (the ghost's image is the cell itself), which is
+// what a step's fill writes there; a 7-point update reads no edge ghost, so the order
+// of the axes' fills does not enter.
+//
+// The tile: 32 x 16 threads of RX x 4 cells, 2 adjacent cells a thread in float (8-byte
+// loads and stores) and 1 in double (whose shuffle is two), and the grid persistent:
+// a block an SM (512 threads of up to 128 registers: the queues' 3 K RX 4 values fill
+// them) with an equal share of every (component, tile, plane), its segments each with
+// 2K rounds of warm-up. K up to 3: at 4 the queues and the library's update pass the
+// 128 registers and spill (H200, 512^3, float: 1.09x one step a pass at 4 against 1.18x
+// at 3; docs/research/temporal_blocking_plan.md).
+template <class T, int K>
+struct CrossTile {
+  static constexpr int BY = 16, RY = 4, RX = sizeof(T) == 4 ? 2 : 1;
+  static constexpr int TW = 32 * RX, TH = BY * RY;  // the tile grown, in cells
+  static constexpr int MX = (K + RX - 1) / RX * RX;  // the x margin: K in whole threads' cells
+  static constexpr int OW = TW - 2 * MX, OH = TH - 2 * K;  // the output
+  // Each thread row's first and last cell rows, between a slot each side that the
+  // tile's edge rows read (and nothing writes).
+  static constexpr int PLANE = (BY + 2) * 2 * TW;
+  static constexpr int SHARED_BYTES = 2 * K * PLANE * static_cast<int>(sizeof(T));
+};
+constexpr int kCudaMaxStepsPerPass = 3;
+
+// How the 7-point pass reads an axis beyond its faces: across a PERIODIC axis at the
+// image; between two NOFLUX faces at the mirror image, folded as often as it takes (the
+// values then stay mirror-symmetric about each face through every level: a position
+// beyond a face is updated from the mirror images of its image's neighbours, the same
+// sums in the other order, so it holds its image's value, the ghost's, with no test);
+// otherwise at the nearest cell (a ghost beyond a DIRICHLET face is the face's rule,
+// applied by the cell that reads it; the positions further out are read by no cell).
+enum AxisReading : int { kReadWrapped, kReadMirrored, kReadClamped };
+
+OPSPLIT_HD int axis_reading(const FaceCondition* axis_faces) {
+  if (axis_faces[0].type == kPeriodic) return kReadWrapped;
+  return axis_faces[0].type == kNoFlux && axis_faces[1].type == kNoFlux ? kReadMirrored : kReadClamped;
+}
+
+// The cell read for position g of an axis of n cells.
+template <class I>
+__device__ I cell_read(I g, I n, int reading) {
+  if (reading == kReadWrapped) return (g % n + n) % n;
+  if (reading == kReadMirrored) {
+    const I m = (g % (2 * n) + 2 * n) % (2 * n);
+    return m < n ? m : 2 * n - 1 - m;
+  }
+  return min(max(g, I(0)), n - 1);
+}
+
+// A thread's RX adjacent cells, moved as one access.
+template <class T, int RX>
+struct alignas(RX * sizeof(T)) Cells {
+  T v[RX];
+};
+
+template <class T, int RX>
+__device__ Cells<T, RX> cells_of(const T (&v)[RX]) {
+  Cells<T, RX> cells;
+#pragma unroll
+  for (int rx = 0; rx < RX; ++rx) cells.v[rx] = v[rx];
+  return cells;
+}
+
+// The seven values a 7-point update reads, in registers.
+template <class T>
+struct CrossAt {
+  T centre, x_low, x_high, y_low, y_high, z_low, z_high;
+  __device__ T operator()(int dx, int dy, int dz) const {
+    return dx < 0 ? x_low : dx > 0 ? x_high : dy < 0 ? y_low : dy > 0 ? y_high : dz < 0 ? z_low : dz > 0 ? z_high : centre;
+  }
+};
+
+// TestsFaces: some component has an axis read by kReadClamped, whose face cells apply
+// their ghosts (the tests cost registers, so a field without one does without them).
+template <int K, bool TestsFaces, class T>
+__global__ void __launch_bounds__(32 * CrossTile<T, K>::BY, 1)
+    diffuse_cross_steps_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
+                               const DiffusionWeights<T>* __restrict__ weights,
+                               const FaceCondition* __restrict__ faces, Health health) {
+  using S = CrossTile<T, K>;
+  constexpr int RX = S::RX, RY = S::RY, TW = S::TW, TH = S::TH, PLANE = S::PLANE;
+  constexpr int MX = S::MX, OW = S::OW, OH = S::OH;
+  constexpr unsigned kLanes = 0xffffffffu;
+  // Bits of a thread's cells that apply the ghost of a face (a kReadClamped axis's; x = 0
+  // can only be a thread's first column: tiles start at multiples of RX), then of the
+  // component's DIRICHLET faces.
+  constexpr int kXLow = 0, kXHigh = 1, kYLow = 1 + RX, kYHigh = 1 + RX + RY, kDirichletFace = 1 + RX + 2 * RY;
+  extern __shared__ __align__(16) unsigned char pass_shared[];
+  T* const edges = reinterpret_cast<T*>(pass_shared);  // [parity][level below K][PLANE]
+  __shared__ T twice_value[6];  // the component's faces' 2 x value in T (ghost_from's)
+  if (failed_before(health)) return;
+  const int tx = threadIdx.x, ty = threadIdx.y, cx = tx * RX, cy = ty * RY;
+  const int64_t n[3] = {grid.n[0], grid.n[1], grid.n[2]};
+  // Along z, and within a plane of storage, int: max_steps_per_pass leaves the larger
+  // planes to single steps.
+  const int nz = static_cast<int>(n[2]), lead_z = static_cast<int>(grid.lead[2]);
+  const int plane_stride = static_cast<int>(grid.stride[2]);
+  const int64_t tiles_x = (n[0] + OW - 1) / OW, tiles = tiles_x * ((n[1] + OH - 1) / OH);
+  const int64_t work = grid.ncomp * tiles * nz, share = (work + gridDim.x - 1) / gridDim.x;
+  const int64_t begin = min(work, blockIdx.x * share), end = min(work, begin + share);
+  T probe = T(0);  // NaN when an owned value is NaN or Inf (v * 0 is 0 for every finite v)
+
+  for (int64_t item = begin; item < end;) {  // segments: a run of planes of one tile
+    const int64_t column = item / nz, tile = column % tiles;
+    const int c = static_cast<int>(column / tiles);
+    const int z0 = static_cast<int>(item % nz), z1 = static_cast<int>(min(int64_t(nz), z0 + (end - item)));
+    item += z1 - z0;
+    if (ty == 0 && tx < 6) twice_value[tx] = static_cast<T>(2 * faces[6 * c + tx].value);
+    const DiffusionWeights<T> w = weights[c];
+    const int reading_x = axis_reading(faces + 6 * c), reading_y = axis_reading(faces + 6 * c + 2);
+    const int reading_z = axis_reading(faces + 6 * c + 4);
+    // The axes whose faces' ghosts the reading cells apply (cell_read).
+    const bool tests_x = reading_x == kReadClamped, tests_y = reading_y == kReadClamped;
+    const bool tests_z = reading_z == kReadClamped;
+    const int64_t x0 = (tile % tiles_x) * OW - MX, y0 = (tile / tiles_x) * OH - K;
+    // Where the thread's columns and rows are read in a plane, which cells sit on a face
+    // whose ghost they apply, and which are the tile's own.
+    int col[RX], row[RY];
+    unsigned on_face = 0, owned = 0;
+#pragma unroll
+    for (int rx = 0; rx < RX; ++rx) {
+      const int64_t x = x0 + cx + rx;
+      col[rx] = static_cast<int>(cell_read(x, n[0], reading_x) + grid.lead[0]);
+      if (tests_x && x == 0) on_face |= 1u << kXLow;
+      if (tests_x && x == n[0] - 1) on_face |= 1u << (kXHigh + rx);
+    }
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+      const int64_t y = y0 + cy + r;
+      row[r] = static_cast<int>((cell_read(y, n[1], reading_y) + grid.lead[1]) * grid.stride[1]);
+      if (tests_y && y == 0) on_face |= 1u << (kYLow + r);
+      if (tests_y && y == n[1] - 1) on_face |= 1u << (kYHigh + r);
+#pragma unroll
+      for (int rx = 0; rx < RX; ++rx)
+        if (cx + rx >= MX && cx + rx < TW - MX && x0 + cx + rx < n[0] && cy + r >= K && cy + r < TH - K && y < n[1])
+          owned |= 1u << (r * RX + rx);
+    }
+    for (int face = 0; face < 6; ++face)
+      if (faces[6 * c + face].type == kDirichlet) on_face |= 1u << (kDirichletFace + face);
+    // ghost_from(faces[face], cell), with the face's value from shared memory.
+    auto ghost = [&](int face, T cell) { return on_face >> (kDirichletFace + face) & 1u ? twice_value[face] - cell : cell; };
+    // Whole RX-cell accesses where the columns are adjacent in storage and aligned.
+    const bool whole = col[RX - 1] == col[0] + RX - 1 && col[0] % RX == 0;
+    // The tile has cells on an x or y face whose ghost they apply (the rest, most, skip
+    // the tests).
+    const bool tile_on_face = (tests_x && (x0 <= 0 || x0 + TW >= n[0])) || (tests_y && (y0 <= 0 || y0 + TH >= n[1]));
+    const T* in_c = in + c * grid.comp_stride;
+    T* out_c = out + c * grid.comp_stride;
+    auto plane_at = [&](int z) {
+      return static_cast<int64_t>(cell_read(z, nz, reading_z) + lead_z) * plane_stride;
+    };
+
+    T next[RY][RX];  // input plane t + 1
+    auto load = [&](int z) {
+      const T* plane = in_c + plane_at(z);
+#pragma unroll
+      for (int r = 0; r < RY; ++r) {
+        if (whole) {
+          const Cells<T, RX> v = *reinterpret_cast<const Cells<T, RX>*>(plane + row[r] + col[0]);
+#pragma unroll
+          for (int rx = 0; rx < RX; ++rx) next[r][rx] = v.v[rx];
+        } else {
+#pragma unroll
+          for (int rx = 0; rx < RX; ++rx) next[r][rx] = plane[row[r] + col[rx]];
+        }
+      }
+    };
+    // q[s][i][r][rx]: level s's planes p - 1, p, p + 1 (i = 0, 1, 2) of the plane p it
+    // last gave the level above. (Zero at first: what the warm-up's first rounds make
+    // from them never reaches the output.)
+    T q[K][3][RY][RX];
+#pragma unroll
+    for (int s = 0; s < K; ++s)
+#pragma unroll
+      for (int i = 0; i < 3; ++i)
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+#pragma unroll
+          for (int rx = 0; rx < RX; ++rx) q[s][i][r][rx] = T(0);
+    auto push = [&](T(&queue)[3][RY][RX], const T(&plane)[RY][RX], T* level_edges) {
+#pragma unroll
+      for (int r = 0; r < RY; ++r)
+#pragma unroll
+        for (int rx = 0; rx < RX; ++rx) {
+          queue[0][r][rx] = queue[1][r][rx];
+          queue[1][r][rx] = queue[2][r][rx];
+          queue[2][r][rx] = plane[r][rx];
+        }
+      *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2) * TW + cx) = cells_of(plane[0]);
+      *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2 + 1) * TW + cx) = cells_of(plane[RY - 1]);
+    };
+    // The next plane of a level from the queue below and its edge rows. on_face_tile (a
+    // constant where it is inlined): cells on a face read its ghost by the face's rule
+    // (z: `z_low`, `z_high` for the plane). (Not a generic lambda: array parameters in
+    // one crash nvcc 13.0's front end.)
+    auto advance = [&](bool on_face_tile, const T(&below)[3][RY][RX], const T* below_edges, bool z_low, bool z_high,
+                       T(&made)[RY][RX]) {
+      const Cells<T, RX> row_before = *reinterpret_cast<const Cells<T, RX>*>(below_edges + (ty * 2 + 1) * TW + cx);
+      const Cells<T, RX> row_after = *reinterpret_cast<const Cells<T, RX>*>(below_edges + ((ty + 2) * 2) * TW + cx);
+#pragma unroll
+      for (int r = 0; r < RY; ++r) {
+        const T x_before = __shfl_up_sync(kLanes, below[1][r][RX - 1], 1);
+        const T x_after = __shfl_down_sync(kLanes, below[1][r][0], 1);
+#pragma unroll
+        for (int rx = 0; rx < RX; ++rx) {
+          const T centre = below[1][r][rx];
+          CrossAt<T> at{centre,
+                        rx > 0 ? below[1][r][rx - 1] : x_before,
+                        rx < RX - 1 ? below[1][r][rx + 1] : x_after,
+                        r > 0 ? below[1][r - 1][rx] : row_before.v[rx],
+                        r < RY - 1 ? below[1][r + 1][rx] : row_after.v[rx],
+                        below[0][r][rx],
+                        below[2][r][rx]};
+          if (on_face_tile) {
+            if (rx == 0 && (on_face >> kXLow & 1u)) at.x_low = ghost(0, centre);
+            if (on_face >> (kXHigh + rx) & 1u) at.x_high = ghost(1, centre);
+            if (on_face >> (kYLow + r) & 1u) at.y_low = ghost(2, centre);
+            if (on_face >> (kYHigh + r) & 1u) at.y_high = ghost(3, centre);
+            if (z_low) at.z_low = ghost(4, centre);
+            if (z_high) at.z_high = ghost(5, centre);
+          }
+          made[r][rx] = diffusion_update<7>(at, w);
+        }
+      }
+    };
+    auto round = [&](auto on_face_constant, int t) {
+      const T* read = edges + (t & 1) * (K * PLANE);
+      T* written = edges + ((t + 1) & 1) * (K * PLANE);
+      push(q[0], next, written);
+      load(t + 1);
+      static_for<1, K + 1>([&](auto s_constant) {
+        constexpr int s = decltype(s_constant)::value;
+        const int p = t - s;
+        T made[RY][RX];
+        advance(decltype(on_face_constant)::value, q[s - 1], read + (s - 1) * PLANE, tests_z && p == 0, tests_z && p == nz - 1,
+                made);
+        if constexpr (s < K) {
+          push(q[s], made, written + s * PLANE);
+        } else if (p >= z0) {
+          T* plane = out_c + plane_at(p);
+#pragma unroll
+          for (int r = 0; r < RY; ++r) {
+            const unsigned mine = owned >> (r * RX) & ((1u << RX) - 1);
+            if (mine == (1u << RX) - 1 && whole) {
+              *reinterpret_cast<Cells<T, RX>*>(plane + row[r] + col[0]) = cells_of(made[r]);
+            } else {
+#pragma unroll
+              for (int rx = 0; rx < RX; ++rx)
+                if (mine >> rx & 1u) plane[row[r] + col[rx]] = made[r][rx];
+            }
+#pragma unroll
+            for (int rx = 0; rx < RX; ++rx) probe += (mine >> rx & 1u) ? made[r][rx] * T(0) : T(0);
+          }
+        }
+      });
+    };
+
+    __syncthreads();  // twice_value
+    load(z0 - K);
+    for (int t = z0 - K; t < z1 + K; ++t) {
+      // A round reads ghosts where the tile has face cells or one of its planes t - K ..
+      // t - 1 is a z face's.
+      if (TestsFaces && (tile_on_face || (tests_z && (t - K <= 0 || t - 1 >= nz - 1))))
+        round(std::integral_constant<bool, TestsFaces>{}, t);
+      else
+        round(std::false_type{}, t);
+      __syncthreads();
+    }
+  }
+  // A bad value: the caller runs the pass's steps again one at a time, which name it.
+  if (probe != probe) atomicMin(health.first_bad, health_key(health.step, 0));
+}
+
+template <int K, class T>
+void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid,
+                                const DiffusionWeights<T>* weights, const FaceCondition* faces,
+                                const FaceCondition* faces_host, Health health) {
+  using S = CrossTile<T, K>;
+  constexpr int threads = 32 * S::BY, bytes = S::SHARED_BYTES;
+  bool tests_faces = false;
+  for (int axis = 0; axis < 3 * grid.ncomp; ++axis) tests_faces |= axis_reading(faces_host + 2 * axis) == kReadClamped;
+  auto kernel = tests_faces ? diffuse_cross_steps_kernel<K, true, T> : diffuse_cross_steps_kernel<K, false, T>;
+  allow_shared_bytes(kernel, bytes);
+  int sms = 0, per_sm = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes) != cudaSuccess)
+    fail(OPSPLIT_ERROR_DEVICE, "cannot read the device's multiprocessors for diffuse_cross_steps_kernel");
+  const int64_t work = grid.ncomp * grid.n[2] * blocks_for(grid.n[0], S::OW) * blocks_for(grid.n[1], S::OH);
+  const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(work, int64_t(sms) * std::max(per_sm, 1)));
+  kernel<<<blocks, dim3(32, S::BY), bytes, stream_of(ctx)>>>(in, out, grid, weights, faces, health);
+  cuda::check_launch("diffuse_cross_steps_kernel");
+}
+
 // Pure diffusion without sources on 3D grids (the march's), on one process: up to
-// kCudaMaxStepsPerPass steps a pass, whose levels fit in shared memory; elsewhere one
-// step a pass (a distributed field's deep swap is the CPU's alone so far).
-// (A K whose tiles along y stay within gridDim.y's 65535: the float64 tiles are lower
-// than the march's, 8 rows at K = 4.)
+// kCudaMaxStepsPerPass steps a pass; elsewhere one step a pass (a distributed field's
+// deep swap is the CPU's alone so far). The 7-point pass addresses a plane of storage
+// in int (its planes all fit below 2^31 values); the 19-point pass's tiles along y stay
+// within gridDim.y's 65535 (its float64 tiles are lower than the march's: 10 rows at
+// K = 3).
 template <class T>
 int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition*, const PassTerms<T>& terms) {
   if (!marches(grid) || terms.model() || terms.nsources > 0 || terms.group != nullptr) return 1;
+  if (grid.stride[2] > INT32_MAX) return 1;
   int most = 1;
   static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;
@@ -1377,18 +1691,14 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T*, const Grid& gr
                     const PassTerms<T>& terms, int steps, Health health) {
   const DiffusionWeights<T>* weights = terms.weights;
   fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
-  auto run = [&](auto points_constant) {
-    constexpr int Points = decltype(points_constant)::value;
-    switch (steps) {
-      case 2: diffuse_steps_launch<Points, 2>(ctx, in.data, out, grid, weights, in.faces, health); break;
-      case 3: diffuse_steps_launch<Points, 3>(ctx, in.data, out, grid, weights, in.faces, health); break;
-      default: diffuse_steps_launch<Points, 4>(ctx, in.data, out, grid, weights, in.faces, health); break;
-    }
-  };
-  if (points == 19)
-    run(std::integral_constant<int, 19>{});
-  else
-    run(std::integral_constant<int, 7>{});
+  static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
+    constexpr int K = decltype(k_constant)::value;
+    if (steps != K) return;
+    if (points == 19)
+      diffuse_steps_launch<19, K>(ctx, in.data, out, grid, weights, in.faces, health);
+    else
+      diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, weights, in.faces, in.faces_host, health);
+  });
   return 0;
 }
 
