@@ -31,7 +31,9 @@
 // fuse, as with Cahn-Hilliard terms); GB_per_s counts one read and one write of every
 // component per step;
 // x_seed_cpu divides by the seed's serial CPU speed of the same problem (Table 6) and
-// x_seed_gtx275 by its best GTX 275 speed.
+// x_seed_gtx275 by its best GTX 275 speed. model_cpu/advection_field/...: the advection
+// problem with a per-cell velocity field instead of its uniform wind (bench_mpi_field's
+// wind19: u = 5 + 2 z / M, v = 1), the flux form's scalar row loop.
 //
 // Run: build-bench/bench/bench_diffusion_cpu [--benchmark_filter=...] [--benchmark_min_time=...]
 
@@ -301,7 +303,33 @@ int64_t model_n() {
   return 128;
 }
 
-void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec, int nthreads, int pass) {
+// The advection problem's wind as a per-cell velocity field (a shear along x growing with z).
+opsplit_status set_wind_field(opsplit_context ctx, opsplit_rd rd, opsplit_field field, int64_t n,
+                              opsplit_precision prec, double* dt) {
+  const int64_t plane = n * n, cells = plane * n;
+  std::vector<double> u(static_cast<size_t>(3 * cells), 0.0);
+  for (int64_t z = 0; z < n; ++z)
+    for (int64_t i = 0; i < plane; ++i) {
+      u[static_cast<size_t>(z * plane + i)] = 5.0 + 2.0 * static_cast<double>(z) / static_cast<double>(n);
+      u[static_cast<size_t>(cells + z * plane + i)] = 1.0;
+    }
+  std::vector<float> uf(u.begin(), u.end());
+  opsplit_field wind = nullptr;
+  opsplit_status st = opsplit_field_create(ctx, n, n, n, 3, prec, &wind);
+  if (st == OPSPLIT_SUCCESS)
+    st = opsplit_field_upload(wind, prec == OPSPLIT_FLOAT32 ? static_cast<const void*>(uf.data()) : u.data(),
+                              OPSPLIT_LAYOUT_PLANAR);
+  for (int a = 0; a < 3 && st == OPSPLIT_SUCCESS; ++a) st = opsplit_rd_set_velocity(rd, a, 0.0, 0.0, 0.0, 0.0);
+  if (st == OPSPLIT_SUCCESS) st = opsplit_rd_set_velocity_field(rd, wind);
+  double limit = 0.0;
+  if (st == OPSPLIT_SUCCESS) st = opsplit_rd_max_stable_dt(rd, field, &limit);
+  if (st == OPSPLIT_SUCCESS) *dt = std::min(*dt, 0.9 * limit);
+  if (wind) opsplit_field_destroy(&wind);  // the model keeps a copy
+  return st;
+}
+
+void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec, int nthreads, int pass,
+              bool wind_field) {
   const bench::ProblemInfo info = bench::problem_info(p);
   const int64_t n = model_n();
   std::string error;
@@ -314,7 +342,8 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec,
   if (st != OPSPLIT_SUCCESS) error = api_error("opsplit_context_create/set_num_threads", st);
   int taken = 0;
   if (error.empty() && bench::make_seed_problem(ctx, n, p, prec, &rd, &field, &dt, error)) {
-    st = opsplit_rd_set_steps_per_pass(rd, pass);
+    st = wind_field ? set_wind_field(ctx, rd, field, n, prec, &dt) : OPSPLIT_SUCCESS;
+    if (st == OPSPLIT_SUCCESS) st = opsplit_rd_set_steps_per_pass(rd, pass);
     if (st == OPSPLIT_SUCCESS) st = opsplit_rd_step(rd, field, dt, kStepsPerIteration);  // warm-up
     for (auto _ : state) {
       if (st != OPSPLIT_SUCCESS) break;
@@ -344,7 +373,8 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec,
   state.counters["x_seed_gtx275"] = mpoints / info.seed_gtx275_mpoints;
   state.counters["steps_per_pass"] = pass;
   state.counters["steps_per_pass_taken"] = taken;
-  const std::string key = std::string("model/") + info.name + (prec == OPSPLIT_FLOAT32 ? "/f32" : "/f64") +
+  const std::string problem = std::string(info.name) + (wind_field ? "_field" : "");
+  const std::string key = "model/" + problem + (prec == OPSPLIT_FLOAT32 ? "/f32" : "/f64") +
                           "/nthreads:" + std::to_string(nthreads);
   if (pass > 1) {
     const auto it = g_one_step_model_mpoints.find(key);
@@ -352,7 +382,7 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec,
     return;
   }
   g_one_step_model_mpoints[key] = mpoints;
-  const std::string model_key = std::string("model/") + info.name + (prec == OPSPLIT_FLOAT32 ? "/f32" : "/f64");
+  const std::string model_key = "model/" + problem + (prec == OPSPLIT_FLOAT32 ? "/f32" : "/f64");
   if (nthreads == 1) {
     g_one_thread_mpoints[model_key] = mpoints;
   } else {
@@ -401,18 +431,21 @@ int main(int argc, char** argv) {
         }
 
   for (bench::Problem p : bench::kProblems)
-    for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
-      for (int nt : thread_counts)
-        for (int pass : {1, 2, 4}) {  // one step a pass first: the fused cases read its result
-          if (pass > 1 && nt == 1) continue;
-          const std::string name = std::string("model_cpu/") + bench::problem_info(p).name + "/" +
-                                   (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") +
-                                   (pass > 1 ? "/steps_per_pass:" + std::to_string(pass) : std::string()) +
-                                   "/nthreads:" + std::to_string(nt);
-          benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec, nt, pass)
-              ->UseRealTime()
-              ->Unit(benchmark::kMillisecond);
-        }
+    for (bool wind_field : {false, true}) {
+      if (wind_field && p != bench::Problem::advection) continue;
+      for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
+        for (int nt : thread_counts)
+          for (int pass : {1, 2, 4}) {  // one step a pass first: the fused cases read its result
+            if (pass > 1 && nt == 1) continue;
+            const std::string name = std::string("model_cpu/") + bench::problem_info(p).name +
+                                     (wind_field ? "_field/" : "/") + (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") +
+                                     (pass > 1 ? "/steps_per_pass:" + std::to_string(pass) : std::string()) +
+                                     "/nthreads:" + std::to_string(nt);
+            benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec, nt, pass, wind_field)
+                ->UseRealTime()
+                ->Unit(benchmark::kMillisecond);
+          }
+    }
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -434,13 +434,22 @@ struct PlanesValues {
   }
 };
 
-// One row of a model's update (no per-cell wind, no potentials) from three planes'
-// rows of component 0 (components in_stride apart), every component into `out`
-// (out_stride apart); returns whether it is finite.
+// The velocity field a model's pass reads (its ghosts filled: rd.cpp), at a row's cell 0:
+// the field's geometry, component a comp_stride apart.
+template <class T>
+struct RowWind {
+  const T* at;  // NULL: no velocity field
+  int step[3];
+  int64_t comp_stride;
+};
+
+// One row of a model's update (no potentials) from three planes' rows of component 0
+// (components in_stride apart), every component into `out` (out_stride apart), a
+// per-cell velocity field's Courant numbers from `wind`; returns whether it is finite.
 template <int Points, int Kind, int NC, int Terms, class T>
 OPSPLIT_ROW_LOOP bool model_plane_row(const T* below, const T* centre, const T* above, int64_t in_stride, T* out,
                                       int64_t out_stride, int64_t n, int sx, int sy, const ComponentTerms<T>* terms,
-                                      const StepTerms<T>& step) {
+                                      const StepTerms<T>& step, RowWind<T> wind) {
   const StepTerms<T> s = step;  // local copies, as in update_row
   ComponentTerms<T> t[NC > 0 ? NC : 1];
   const ComponentTerms<T>* row_terms = terms;
@@ -452,8 +461,14 @@ OPSPLIT_ROW_LOOP bool model_plane_row(const T* below, const T* centre, const T* 
 OPSPLIT_IVDEP
   for (int64_t i = 0; i < n; ++i) {
     const PlanesValues<T> values{below + i, centre + i, above + i, in_stride, sx, sy};  // as diffuse_plane_row
-    cell_update<Points, Kind, NC, Terms>(values, values, no_wind, no_wind, row_terms, s,
-                                         [&](int c, T v) { out[c * out_stride + i] = v; });
+    auto store = [&](int c, T v) { out[c * out_stride + i] = v; };
+    if constexpr (Terms == kTermsFromFlags) {  // a per-cell wind takes this (transport_terms), a scalar loop
+      T s_lo[3], s_hi[3];
+      face_courants(s, wind.at, i, wind.step, wind.comp_stride, s_lo, s_hi);
+      cell_update<Points, Kind, NC, Terms>(values, values, s_lo, s_hi, row_terms, s, store);
+    } else {
+      cell_update<Points, Kind, NC, Terms>(values, values, no_wind, no_wind, row_terms, s, store);
+    }
   }
   bool finite = true;
   for (int c = 0; c < (NC > 0 ? NC : s.ncomp); ++c) finite &= row_is_finite(out + c * out_stride, n);
@@ -734,12 +749,21 @@ class StepsPass {
           constexpr int Kind = decltype(k)::value, NC = decltype(nc)::value, Terms = decltype(terms_constant)::value;
           finite = model_plane_row<Points, Kind, NC, Terms>(
               row(s - 1, q - 1, j, 0), row(s - 1, q, j, 0), row(s - 1, q + 1, j, 0), comp_stride(s - 1),
-              row(s, q, j, 0), out_stride, nx, static_cast<int>(sx), static_cast<int>(sy), terms_.terms, step);
+              row(s, q, j, 0), out_stride, nx, static_cast<int>(sx), static_cast<int>(sy), terms_.terms, step,
+              row_wind(q, j));
         });
       });
     });
     if (!finite && owned)
       for (int c = 0; c < g_.ncomp; ++c) record_first_bad(&first, h, g_, row(s, q, j, c), c, j, q);
+  }
+
+  // The velocity field at row j of plane q (at its image; NULL where there is none).
+  RowWind<T> row_wind(int64_t q, int64_t j) const {
+    const T* at = terms_.velocity != nullptr ? terms_.velocity + g_.index(0, 0, image_row(j), image_plane(q)) : nullptr;
+    return RowWind<T>{at,
+                      {static_cast<int>(g_.step(0)), static_cast<int>(g_.step(1)), static_cast<int>(g_.step(2))},
+                      g_.comp_stride};
   }
 
   // Component c's sources in row j of plane q (at their images), added to the row's

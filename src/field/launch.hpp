@@ -34,11 +34,11 @@ struct SourceTerm {
 // What a pass of several steps computes (Launchers::steps_pass): pure diffusion
 // (`weights`, a component each) or, with kind >= 0, the model's update (`terms`, a
 // component each; `step_terms`, a step of the pass each, in host memory: the Courant
-// numbers change with each step's wind), then the point sources (in order of
-// position). On a distributed field (`group` not NULL: the faces that border another
-// process are kRemote) the pass first swaps with the neighbours the cells it reads
-// beyond those faces, as many deep as it has steps (the CPU's; CUDA takes one step a
-// pass there).
+// numbers change with each step's wind; `velocity`: a per-cell wind, constant through
+// the pass), then the point sources (in order of position). On a distributed field
+// (`group` not NULL: the faces that border another process are kRemote) the pass first
+// swaps with the neighbours the cells it reads beyond those faces, as many deep as it
+// has steps (the CPU's; CUDA takes one step a pass there).
 template <class T>
 struct PassTerms {
   const DiffusionWeights<T>* weights;
@@ -48,6 +48,7 @@ struct PassTerms {
   const SourceTerm<T>* sources;
   int64_t nsources;
   const Group* group;  // NULL: one process
+  const T* velocity;   // a model's per-cell velocity field (the field's geometry, 3 components), or NULL
   bool model() const { return kind >= 0; }
 };
 

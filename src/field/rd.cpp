@@ -580,7 +580,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const PassTerms<T> pass_terms{placed.weights,    plan.pure_diffusion ? -1 : kind_,
                                 placed.terms,      pass_steps.data(),
                                 placed.sources,    static_cast<int64_t>(plan.sources.size()),
-                                decomposition != nullptr ? &decomposition->group : nullptr};
+                                decomposition != nullptr ? &decomposition->group : nullptr,
+                                velocity};
   const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run, pass_terms), nsteps));
   opsplit::Buffer pass_scratch;
   const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(ctx, grid, pass_terms, fuse) : 0;
@@ -637,9 +638,10 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
 
 // How many steps a pass through memory takes in this call: the rd's steps per pass where
 // the backend fuses this call's steps (`terms`: pure diffusion, or a model without
-// Cahn-Hilliard terms or a per-cell wind; ghosts one cell wide), else 1. A distributed
-// field's processes take the least of theirs (each pass swaps its halo with the
-// neighbours: they pass together).
+// Cahn-Hilliard terms; with a per-cell wind on one process: a distributed pass does not
+// swap the wind's cells; ghosts one cell wide), else 1. A distributed field's processes
+// take the least of theirs (each pass swaps its halo with the neighbours: they pass
+// together).
 template <class T>
 int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opsplit::field::StepPlan<T>& plan,
                                        const opsplit::field::Launchers<T>& run,
@@ -648,7 +650,7 @@ int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opspli
   const Grid& grid = field.grid();
   bool one_wide = true;
   for (int a = 0; a < 3; ++a) one_wide = one_wide && (!grid.active(a) || grid.g[a] == 1);
-  const bool model_fuses = plan.nslots() == 0 && velocity_field_.empty();
+  const bool model_fuses = plan.nslots() == 0 && (velocity_field_.empty() || field.decomposition() == nullptr);
   int64_t steps = 1;
   if ((plan.pure_diffusion || model_fuses) && one_wide)
     steps = std::max(1, std::min(steps_per_pass_, run.max_steps_per_pass(context(), grid, plan.step_faces.data(), terms)));

@@ -74,7 +74,7 @@ struct Outcome {
 // linear terms, a retarded component and a uniform wind that changes with time along
 // every axis, so that each step of a pass has its own Courant numbers); a poisoned
 // initial value (Inf in the middle of component 0).
-enum class Model { diffusion, turing, gray_scott, wind };
+enum class Model { diffusion, turing, gray_scott, wind, wind_field };
 struct Extras {
   double source_rate = 0.0;
   Model model = Model::diffusion;
@@ -83,7 +83,7 @@ struct Extras {
 };
 
 std::string describe(const Extras& e) {
-  const char* models[] = {"", ", Turing", ", Gray-Scott", ", linear terms and wind"};
+  const char* models[] = {"", ", Turing", ", Gray-Scott", ", linear terms and wind", ", Turing in a velocity field"};
   return std::string(models[static_cast<int>(e.model)]) + (e.source_rate != 0.0 ? ", sources" : "");
 }
 
@@ -94,8 +94,9 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
   test::Rd rd(ctx, ncomp);
   EXPECT_EQ(opsplit_rd_set_stencil(rd, c.stencil), OPSPLIT_SUCCESS);
   EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, k), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-  if (extras.model == Model::turing || extras.model == Model::gray_scott) {
-    const opsplit_reaction kind = extras.model == Model::turing ? OPSPLIT_REACTION_TURING : OPSPLIT_REACTION_GRAY_SCOTT;
+  if (extras.model == Model::turing || extras.model == Model::gray_scott || extras.model == Model::wind_field) {
+    const opsplit_reaction kind =
+        extras.model == Model::gray_scott ? OPSPLIT_REACTION_GRAY_SCOTT : OPSPLIT_REACTION_TURING;
     EXPECT_EQ(opsplit_rd_set_reaction(rd, kind), OPSPLIT_SUCCESS);
   }
   for (int comp = 0; comp < ncomp; ++comp) {
@@ -116,6 +117,17 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
                 OPSPLIT_SUCCESS);
   }
   const int64_t cells = c.n[0] * c.n[1] * c.n[2];
+  if (extras.model == Model::wind_field) {  // a per-cell wind and a uniform one that changes with time
+    std::vector<double> u(static_cast<size_t>(3 * cells));
+    for (size_t i = 0; i < u.size(); ++i) u[i] = 0.4 * std::sin(0.37 * static_cast<double>(i));
+    std::vector<float> uf(u.begin(), u.end());
+    test::Field wind(ctx, c.n[0], c.n[1], c.n[2], 3, c.precision);
+    EXPECT_EQ(opsplit_field_upload(wind, c.precision == OPSPLIT_FLOAT32 ? static_cast<const void*>(uf.data()) : u.data(),
+                                   OPSPLIT_LAYOUT_PLANAR),
+              OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_velocity_field(rd, wind), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+    EXPECT_EQ(opsplit_rd_set_velocity(rd, 1, 0.1, 0.2, 1.3, 0.0), OPSPLIT_SUCCESS);
+  }
   std::vector<double> v(static_cast<size_t>(ncomp * cells));
   for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.731 * static_cast<double>(i)) + 0.1 * static_cast<double>(i % 7);
   if (extras.poison) v[static_cast<size_t>(cells / 2)] = HUGE_VAL;
@@ -241,6 +253,31 @@ TEST(StepsPerPass, AModelWhoseComponentsDifferInPeriodicityTakesOneStepAPass) {
     EXPECT_TRUE(fused.second == single.second);
     EXPECT_EQ(fused.first, model == Model::diffusion ? steps_taken(ctx, c, 4, Extras{}) : 1);
   }
+}
+
+// A per-cell velocity field (the flux form's Courant numbers at every cell) fuses on the
+// CPU, read at each cell's image; CUDA takes one step a pass. A subset of the shapes:
+// the scalar row loop is slow under the sanitizers.
+TEST(StepsPerPass, AVelocityFieldFusesWithTheBitsOfSingleSteps) {
+  test::Context ctx;
+  ASSERT_EQ(opsplit_context_set_num_threads(ctx, 4), OPSPLIT_SUCCESS);
+  const Extras e{0.0, Model::wind_field, false, 0.05};
+  const int64_t shapes[][3] = {{13, 1, 1}, {9, 7, 1}, {10, 9, 8}, {17, 5, 3}, {40, 33, 30}};
+  for (const auto& n : shapes)
+    for (Faces f : {Faces::noflux, Faces::dirichlet, Faces::periodic, Faces::mixed})
+      for (opsplit_stencil st : {OPSPLIT_STENCIL_7POINT, OPSPLIT_STENCIL_19POINT})
+        for (opsplit_precision p : {OPSPLIT_FLOAT64, OPSPLIT_FLOAT32}) {
+          const Case c{{n[0], n[1], n[2]}, f, st, p};
+          const std::vector<int64_t> calls = {9, 5};
+          const Outcome single = run(ctx, c, 1, calls, e);
+          ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << describe(c) << ": " << single.message;
+          for (int k : {2, 4, 8}) {
+            const Outcome fused = run(ctx, c, k, calls, e);
+            ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << describe(c) << ", k = " << k << ": " << fused.message;
+            EXPECT_TRUE(fused.bytes == single.bytes) << describe(c) << describe(e) << ", k = " << k;
+            EXPECT_EQ(fused.taken, steps_taken(ctx, c, std::min<int>(k, 5), e)) << describe(c) << ", k = " << k;
+          }
+        }
 }
 
 TEST(StepsPerPass, TheStepsChangeTheField) {  // the comparison above compares something
