@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -51,16 +52,22 @@ class Silent : public benchmark::BenchmarkReporter {
 
 // MPI and Google Benchmark started, and a CUDA context on this process's GPU (that of
 // its node-local rank) and the GPU's copy bandwidth; false (MPI finalized) without one.
+// OPSPLIT_BACKEND=cpu: a CPU context instead (each process on OMP_NUM_THREADS threads),
+// and no copy bandwidth (0).
 inline bool start(int* argc, char** argv, int& rank, int& size, opsplit_context& ctx, double& copy_bytes_per_s) {
   MPI_Init(argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   benchmark::Initialize(argc, argv);
-  if (opsplit_context_create(OPSPLIT_BACKEND_CUDA, &ctx) != OPSPLIT_SUCCESS) {
-    if (rank == 0) std::fprintf(stderr, "no CUDA context: %s\n", opsplit_last_error_message());
+  const char* backend = std::getenv("OPSPLIT_BACKEND");
+  const bool cpu = backend != nullptr && std::string(backend) == "cpu";
+  if (opsplit_context_create(cpu ? OPSPLIT_BACKEND_CPU : OPSPLIT_BACKEND_CUDA, &ctx) != OPSPLIT_SUCCESS) {
+    if (rank == 0) std::fprintf(stderr, "no %s context: %s\n", cpu ? "CPU" : "CUDA", opsplit_last_error_message());
     MPI_Finalize();
     return false;
   }
+  copy_bytes_per_s = 0;
+  if (cpu) return true;
   int device = 0;
   opsplit_context_get_cuda_device(ctx, &device);
   cudaSetDevice(device);
