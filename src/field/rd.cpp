@@ -1,6 +1,7 @@
 #include "field/rd.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -655,11 +656,39 @@ int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opspli
   if ((plan.pure_diffusion || model_fuses) && one_wide)
     steps = std::max(1, std::min(steps_per_pass_, run.max_steps_per_pass(context(), grid, plan.step_faces.data(), terms)));
   if (const auto* d = field.decomposition()) {
-    int64_t negated = -steps;  // the group's least, as the all-max of the negated
-    d->group.allmax(&negated, 1);
-    steps = -negated;
+    // The group's least, as the all-max of the negated; and one step a pass unless every
+    // process steps the same model (each may have its own parameters: a process computes
+    // its neighbours' cells near their shared faces inside a pass, with its own).
+    const uint64_t digest = model_digest(field);
+    int64_t words[3] = {-steps, static_cast<int64_t>(digest), static_cast<int64_t>(~digest)};
+    d->group.allmax(words, 3);
+    const bool same_model = static_cast<uint64_t>(words[1]) == ~static_cast<uint64_t>(words[2]);
+    steps = same_model ? -words[0] : 1;
   }
   return static_cast<int>(steps);
+}
+
+// What a step's update of a cell depends on besides its values (FNV-1a of the model's
+// parameters, the spacing and the faces of the axes no process boundary splits; a split
+// axis's faces are the group's outer ones, which a neighbour's pass does not read).
+uint64_t opsplit_rd_s::model_digest(const opsplit::Field& field) const {
+  uint64_t h = 14695981039346656037ull;
+  auto add = [&h](uint64_t word) {
+    for (int b = 0; b < 8; ++b) h = (h ^ ((word >> (8 * b)) & 0xffu)) * 1099511628211ull;
+  };
+  auto add_all = [&](const auto& values) {
+    for (const auto& v : values) add(opsplit::bits_of(static_cast<double>(v)));
+  };
+  add(static_cast<uint64_t>(points_)), add(static_cast<uint64_t>(kind_));
+  add_all(reaction_), add_all(diffusion_), add_all(rate_), add_all(source_), add_all(retardation_), add_all(mobile_);
+  for (const Velocity& v : velocity_) add_all(std::array<double, 4>{v.constant, v.amplitude, v.omega, v.phase});
+  for (int a = 0; a < 3; ++a) add(opsplit::bits_of(field.spacing()[a]));
+  const auto* d = field.decomposition();
+  for (size_t f = 0; f < faces_.size(); ++f) {
+    if (d->place.dims[f % 6 / 2] > 1) continue;
+    add(static_cast<uint64_t>(faces_[f].type)), add(opsplit::bits_of(faces_[f].value));
+  }
+  return h;
 }
 
 // The Courant numbers of a step that starts at t (the wind then).

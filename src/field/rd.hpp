@@ -101,6 +101,8 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   opsplit::Buffer& potential_storage(opsplit::Field& field) const;
   // The ghost condition of the chemical potential of component c on a face.
   opsplit::field::FaceCondition potential_face(int c, int face) const;
+  // A distributed field's processes fuse steps only with the same digest (rd.cpp).
+  uint64_t model_digest(const opsplit::Field& field) const;
 
   int points_ = 7;
   int steps_per_pass_ = 1;  // the most steps a pass through memory fuses (opsplit_rd_set_steps_per_pass)

@@ -40,7 +40,13 @@ typedef struct {
   int noflux; /* every face NOFLUX */
   int wind;   /* WIND_*: a velocity field; changed between the two calls */
   int steps_per_pass; /* of the distributed run (0: 1) */
+  int source_high;    /* Turing's source near the high y and z faces, not at (2, 1, 0) */
 } Case;
+
+/* The global cell of Turing's point source (make_model). */
+static void source_cell(const Case* k, int64_t at[3]) {
+  at[0] = 2, at[1] = k->source_high ? k->n[1] - 2 : 1, at[2] = k->source_high && k->n[2] > 2 ? k->n[2] - 3 : 0;
+}
 
 /* The start: a smooth pattern plus a hash, different in every component. */
 static double start_value(int c, int64_t i, int64_t j, int64_t k) {
@@ -68,7 +74,9 @@ static int expected_steps_per_pass(const Case* k, const int coords[3], const int
   int64_t e = k->steps_per_pass > 1 ? k->steps_per_pass : 1;
   if (k->dims[0] > 1 || k->ch != CH_NONE || k->wind != WIND_NONE) e = 1;
   if (k->dims[2] == 1 && k->periodic[2] && k->n[2] > 1 && k->n[2] < e) e = k->n[2];
-  const int64_t source[3] = {2 - offset[0], 1 - offset[1], 0 - offset[2]};
+  int64_t source[3];
+  source_cell(k, source);
+  for (int a = 0; a < 3; ++a) source[a] -= offset[a];
   const int holds = k->turing && source[0] >= 0 && source[0] < local[0] && source[1] >= 0 && source[1] < local[1] &&
                     source[2] >= 0 && source[2] < local[2];
   for (int a = 1; a < 3; ++a) {
@@ -135,8 +143,10 @@ static opsplit_rd make_model(opsplit_context ctx, const Case* k, const int64_t o
     CHECK_OK(opsplit_rd_set_reaction(rd, OPSPLIT_REACTION_TURING));
     CHECK_OK(opsplit_rd_set_velocity(rd, 0, 0.3, 0.0, 0.0, 0.0));
     CHECK_OK(opsplit_rd_set_velocity(rd, 1, -0.2, 0.0, 0.0, 0.0));
-    /* A source at global cell (2, 1, 0) of component 1, on the process that holds it. */
-    const int64_t at[3] = {2 - offset[0], 1 - offset[1], 0 - offset[2]};
+    /* A source at global cell source_cell of component 1, on the process that holds it. */
+    int64_t at[3];
+    source_cell(k, at);
+    for (int a = 0; a < 3; ++a) at[a] -= offset[a];
     if (at[0] >= 0 && at[0] < local[0] && at[1] >= 0 && at[1] < local[1] && at[2] >= 0 && at[2] < local[2])
       CHECK_OK(opsplit_rd_add_source(rd, 1, at[0], at[1], at[2], 5.0));
   }
@@ -245,7 +255,7 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
  * steps a pass the same failure, and the field as the single steps left it (`after`:
  * the field after the failure; compared with it where `compare`). */
 static void nan_case(opsplit_context ctx, int ch, int steps_per_pass, double* after, int compare) {
-  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE, 0};
+  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE, 0, 0};
   MPI_Comm cart;
   int coords[3];
   MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k.dims, (int*)k.periodic, 0, &cart);
@@ -315,7 +325,7 @@ int main(int argc, char** argv) {
       for (int points = 7; points <= 19; points += 12)
         for (int turing = 0; turing < 2; ++turing) {
           Case k = {{13, 11, 9}, {splits[s][0], splits[s][1], splits[s][2]}, {periodic, periodic, 0},
-                    turing ? 2 : 1, points, turing, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0};
+                    turing ? 2 : 1, points, turing, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0, 0};
           for (int fused = 0; fused < 2; ++fused) {
             k.steps_per_pass = fused ? 4 : 1;
             run_case(ctx, &k, 20);
@@ -329,7 +339,7 @@ int main(int argc, char** argv) {
         }
   {
     const int* d = splits[0];
-    Case k = {{17, 10, 6}, {d[0], d[1], d[2]}, {1, 0, 1}, 2, 19, 1, OPSPLIT_FLOAT32, CH_NONE, 0, WIND_NONE, 0};
+    Case k = {{17, 10, 6}, {d[0], d[1], d[2]}, {1, 0, 1}, 2, 19, 1, OPSPLIT_FLOAT32, CH_NONE, 0, WIND_NONE, 0, 0};
     run_case(ctx, &k, 30);
     k.steps_per_pass = 3; /* periodic z not split: at most its 6 planes, and 3 of 15 steps a call: a shorter last pass */
     run_case(ctx, &k, 30);
@@ -340,13 +350,15 @@ int main(int argc, char** argv) {
   /* Long enough along y and z that every process splits its step around the exchange
    * (an interior, then a shell two cells deep: field/halo.hpp), periodic across. */
   {
-    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 2, 19, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0};
+    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 2, 19, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0, 0};
     run_case(ctx, &k, 20);
     for (int steps = 2; steps <= 8; steps *= 2) { /* y and z split, periodic across: edges from the diagonal neighbour */
       Case fused = k;
       fused.steps_per_pass = steps;
       run_case(ctx, &fused, 20);
       fused.turing = 0, fused.ncomp = 1; /* pure diffusion, no source */
+      run_case(ctx, &fused, 20);
+      fused.turing = 1, fused.ncomp = 2, fused.source_high = 1; /* the source 1 and 2 cells from high faces */
       run_case(ctx, &fused, 20);
     }
     k.points = 7, k.periodic[1] = 0, k.precision = OPSPLIT_FLOAT32;
@@ -372,7 +384,7 @@ int main(int argc, char** argv) {
   team_threads = 3;
   CHECK_OK(opsplit_context_set_num_threads(ctx, team_threads));
   {
-    Case k = {{40, 40, 84}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 4};
+    Case k = {{40, 40, 84}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 4, 0};
     run_case(ctx, &k, 20);
     k.points = 19, k.ncomp = 2, k.turing = 1, k.precision = OPSPLIT_FLOAT32, k.periodic[2] = 1, k.steps_per_pass = 8;
     run_case(ctx, &k, 20);
@@ -380,19 +392,45 @@ int main(int argc, char** argv) {
   team_threads = 1;
   CHECK_OK(opsplit_context_set_num_threads(ctx, 0));
 
+  /* Each process's model is its own: where they differ (process 1's diffusion), a pass
+   * would compute a neighbour's cells with the wrong one, so every process takes one
+   * step a pass; with the same model, four. */
+  for (int differ = 0; differ < 2; ++differ) {
+    const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 1, WIND_NONE, 4, 0};
+    MPI_Comm cart;
+    int coords[3];
+    MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k.dims, (int*)k.periodic, 0, &cart);
+    MPI_Cart_coords(cart, rank, 3, coords);
+    int64_t offset[3], local[3];
+    for (int a = 0; a < 3; ++a) share(k.n[a], k.dims[a], coords[a], &offset[a], &local[a]);
+    opsplit_field f = make_field(ctx, &k, offset, local);
+    opsplit_rd rd = make_model(ctx, &k, offset, local);
+    if (differ && rank == 1) CHECK_OK(opsplit_rd_set_diffusion(rd, 0, 0.75));
+    CHECK_OK(opsplit_rd_set_steps_per_pass(rd, 4));
+    CHECK_OK(mpi_test_attach(f, NULL, cart));
+    CHECK_OK(opsplit_rd_step(rd, f, 0.02, 8));
+    int taken = 0, device = -1;
+    CHECK_OK(opsplit_rd_get_steps_per_pass_taken(rd, &taken));
+    CHECK_OK(opsplit_context_get_cuda_device(ctx, &device));
+    CHECK(taken == (device >= 0 || (differ && size > 1) ? 1 : 4));
+    opsplit_rd_destroy(&rd);
+    opsplit_field_destroy(&f);
+    MPI_Comm_free(&cart);
+  }
+
   /* Cahn-Hilliard terms and velocity fields over every split. */
   for (int s = 0; s < nsplits; ++s)
     for (int periodic = 0; periodic < 2; ++periodic)
       for (int points = 7; points <= 19; points += 12) {
         const Case cases[] = {
             /* n, dims, periodic, ncomp, points, turing, precision, ch, noflux, wind */
-            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT64, CH_ONE, 0, WIND_NONE, 0},
-            {{13, 11, 9}, {0}, {0}, 3, points, 0, OPSPLIT_FLOAT64, CH_PRECIPITATION, 0, WIND_NONE, 0},
-            {{13, 11, 9}, {0}, {0}, 2, points, 0, OPSPLIT_FLOAT64, CH_TWO, 0, WIND_NONE, 0},
-            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND, 0},
-            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT32, CH_ONE, 0, WIND, 0}, /* the flagged loop reads mu */
-            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_EVERYWHERE, 0},
-            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_ON_0, 0},
+            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT64, CH_ONE, 0, WIND_NONE, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 3, points, 0, OPSPLIT_FLOAT64, CH_PRECIPITATION, 0, WIND_NONE, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 2, points, 0, OPSPLIT_FLOAT64, CH_TWO, 0, WIND_NONE, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT32, CH_ONE, 0, WIND, 0, 0}, /* the flagged loop reads mu */
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_EVERYWHERE, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_ON_0, 0, 0},
         };
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
           Case k = cases[c];
@@ -410,7 +448,7 @@ int main(int argc, char** argv) {
    * potential inside the march (fused); split along y (and z) it cannot, and takes the
    * pass before the update. The two must agree bit for bit. */
   {
-    Case k = {{32, 12, 10}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 19, 0, OPSPLIT_FLOAT64, CH_ONE, 1, WIND_NONE, 0};
+    Case k = {{32, 12, 10}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 19, 0, OPSPLIT_FLOAT64, CH_ONE, 1, WIND_NONE, 0, 0};
     run_case(ctx, &k, 20);
     k.points = 7;
     run_case(ctx, &k, 20);
