@@ -61,6 +61,16 @@ static void share(int64_t n, int d, int coord, int64_t* first, int64_t* count) {
   *count = base + (coord < extra ? 1 : 0);
 }
 
+/* The case's Cartesian communicator, and this process's place in it: its coordinates,
+ * its first cell and its cells along each axis. */
+static MPI_Comm place(const Case* k, int coords[3], int64_t offset[3], int64_t local[3]) {
+  MPI_Comm cart;
+  MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k->dims, (int*)k->periodic, 0, &cart);
+  MPI_Cart_coords(cart, rank, 3, coords);
+  for (int a = 0; a < 3; ++a) share(k->n[a], k->dims[a], coords[a], &offset[a], &local[a]);
+  return cart;
+}
+
 /* The steps a pass the distributed run takes (src/field/field_cpu.hpp,
  * distributed_steps_per_pass; the same on every process: the group's least): one with
  * a split x axis, a Cahn-Hilliard term or a velocity field; else at most each split
@@ -180,12 +190,9 @@ static opsplit_field make_field(opsplit_context ctx, const Case* k, const int64_
 /* One case: the distributed run against the one-process run. */
 static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
   if (!mpi_test_selected()) return;
-  MPI_Comm cart;
   int coords[3];
-  MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k->dims, (int*)k->periodic, 0, &cart);
-  MPI_Cart_coords(cart, rank, 3, coords);
   int64_t offset[3], local[3];
-  for (int a = 0; a < 3; ++a) share(k->n[a], k->dims[a], coords[a], &offset[a], &local[a]);
+  MPI_Comm cart = place(k, coords, offset, local);
   const int64_t zero[3] = {0, 0, 0};
 
   opsplit_field whole = make_field(ctx, k, zero, k->n), mine = make_field(ctx, k, offset, local);
@@ -256,12 +263,9 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
  * the field after the failure; compared with it where `compare`). */
 static void nan_case(opsplit_context ctx, int ch, int steps_per_pass, double* after, int compare) {
   const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE, 0, 0};
-  MPI_Comm cart;
   int coords[3];
-  MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k.dims, (int*)k.periodic, 0, &cart);
-  MPI_Cart_coords(cart, rank, 3, coords);
   int64_t offset[3], local[3];
-  for (int a = 0; a < 3; ++a) share(k.n[a], k.dims[a], coords[a], &offset[a], &local[a]);
+  MPI_Comm cart = place(&k, coords, offset, local);
   opsplit_field f = make_field(ctx, &k, offset, local);
   opsplit_rd rd = make_model(ctx, &k, offset, local);
   CHECK_OK(opsplit_rd_set_steps_per_pass(rd, steps_per_pass));
@@ -397,12 +401,9 @@ int main(int argc, char** argv) {
    * step a pass; with the same model, four. */
   for (int differ = 0; differ < 2; ++differ) {
     const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 1, WIND_NONE, 4, 0};
-    MPI_Comm cart;
     int coords[3];
-    MPI_Cart_create(MPI_COMM_WORLD, 3, (int*)k.dims, (int*)k.periodic, 0, &cart);
-    MPI_Cart_coords(cart, rank, 3, coords);
     int64_t offset[3], local[3];
-    for (int a = 0; a < 3; ++a) share(k.n[a], k.dims[a], coords[a], &offset[a], &local[a]);
+    MPI_Comm cart = place(&k, coords, offset, local);
     opsplit_field f = make_field(ctx, &k, offset, local);
     opsplit_rd rd = make_model(ctx, &k, offset, local);
     if (differ && rank == 1) CHECK_OK(opsplit_rd_set_diffusion(rd, 0, 0.75));
