@@ -37,8 +37,12 @@ OPSPLIT_HD int64_t image_of(int64_t g, int64_t n, bool periodic) {
 }
 
 // The image in 0 .. n - 1 of position g any distance beyond a periodic axis of n cells
-// (image_of wraps one period only; a pass of several steps reads further).
-OPSPLIT_HD int64_t wrapped(int64_t g, int64_t n) { return (g % n + n) % n; }
+// (image_of wraps one period only; a pass of several steps reads further). I: int64_t,
+// or int where the axis is known to fit (fewer instructions in a kernel's loop).
+template <class I>
+OPSPLIT_HD I wrapped(I g, I n) {
+  return (g % n + n) % n;
+}
 
 // A ghost's index along its axis and the condition of its face.
 struct FedGhost {

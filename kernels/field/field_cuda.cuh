@@ -1379,9 +1379,8 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
 // loads and stores) and 1 in double (whose shuffle is two), and the grid persistent:
 // a block an SM (512 threads of up to 128 registers: the queues' 3 K RX 4 values fill
 // them) with an equal share of every (component, tile, plane), its segments each with
-// 2K rounds of warm-up. K up to 3: at 4 the queues and the library's update pass the
-// 128 registers and spill (H200, 512^3, float: 1.09x one step a pass at 4 against 1.18x
-// at 3; docs/research/temporal_blocking_plan.md).
+// 2K rounds of warm-up. K up to 4 (kCudaMaxStepsPerPass): the queues' 3 K RX 4 values
+// are 96 registers of a float thread's 128 at 4 (docs/research/temporal_blocking_plan.md).
 template <class T, int K>
 struct CrossTile {
   static constexpr int BY = 16, RY = 4, RX = sizeof(T) == 4 ? 2 : 1;
@@ -1393,7 +1392,8 @@ struct CrossTile {
   static constexpr int PLANE = (BY + 2) * 2 * TW;
   static constexpr int SHARED_BYTES = 2 * K * PLANE * static_cast<int>(sizeof(T));
 };
-constexpr int kCudaMaxStepsPerPass = 3;
+constexpr int kCudaMaxStepsPerPass = 4;    // the 7-point pass, in registers
+constexpr int kCudaMaxStepsPerPass19 = 3;  // the 19-point pass, in shared memory
 
 // How the 7-point pass reads an axis beyond its faces: across a PERIODIC axis at the
 // image; between two NOFLUX faces at the mirror image, folded as often as it takes (the
@@ -1409,10 +1409,12 @@ OPSPLIT_HD int axis_reading(const FaceCondition* axis_faces) {
   return axis_faces[0].type == kNoFlux && axis_faces[1].type == kNoFlux ? kReadMirrored : kReadClamped;
 }
 
-// The cell read for position g of an axis of n cells.
+// The cell read for position g of an axis of n cells. (The test for a cell first: the
+// pass's loop reads a plane a round, and the divisions are for the planes beyond a face.)
 template <class I>
 __device__ I cell_read(I g, I n, int reading) {
-  if (reading == kReadWrapped) return (g % n + n) % n;
+  if (g >= 0 && g < n) return g;
+  if (reading == kReadWrapped) return wrapped(g, n);
   if (reading == kReadMirrored) {
     const I m = (g % (2 * n) + 2 * n) % (2 * n);
     return m < n ? m : 2 * n - 1 - m;
@@ -1463,6 +1465,14 @@ __global__ void __launch_bounds__(32 * CrossTile<T, K>::BY, 1)
   __shared__ T twice_value[6];  // the component's faces' 2 x value in T (ghost_from's)
   if (failed_before(health)) return;
   const int tx = threadIdx.x, ty = threadIdx.y, cx = tx * RX, cy = ty * RY;
+  // The slots beyond the first and last thread rows' edge rows, which the tile's edge
+  // rows read and nothing writes: zero, so that every value the pass makes is finite
+  // where the input is (the health probe reads them all). (Ordered before the first
+  // round by the segment's first barrier.)
+  for (int i = ty * 32 + tx; i < 4 * K * TW; i += 32 * S::BY) {
+    const int slot = i / TW, at = i % TW;  // (parity, level, side)
+    edges[(slot >> 1) * PLANE + (slot & 1 ? 2 * S::BY + 2 : 1) * TW + at] = T(0);
+  }
   const int64_t n[3] = {grid.n[0], grid.n[1], grid.n[2]};
   // Along z, and within a plane of storage, int: max_steps_per_pass leaves the larger
   // planes to single steps.
@@ -1600,13 +1610,15 @@ __global__ void __launch_bounds__(32 * CrossTile<T, K>::BY, 1)
       const T* read = edges + (t & 1) * (K * PLANE);
       T* written = edges + ((t + 1) & 1) * (K * PLANE);
       push(q[0], next, written);
-      load(t + 1);
       static_for<1, K + 1>([&](auto s_constant) {
         constexpr int s = decltype(s_constant)::value;
         const int p = t - s;
         T made[RY][RX];
         advance(decltype(on_face_constant)::value, q[s - 1], read + (s - 1) * PLANE, tests_z && p == 0, tests_z && p == nz - 1,
                 made);
+        // The next input plane once level 1 has read the oldest of level 0's: `next`
+        // takes that plane's registers (8 in float), and the levels above hide the load.
+        if constexpr (s == 1) load(t + 1);
         if constexpr (s < K) {
           push(q[s], made, written + s * PLANE);
         } else if (p >= z0) {
@@ -1621,8 +1633,10 @@ __global__ void __launch_bounds__(32 * CrossTile<T, K>::BY, 1)
               for (int rx = 0; rx < RX; ++rx)
                 if (mine >> rx & 1u) plane[row[r] + col[rx]] = made[r][rx];
             }
+            // Every cell of the tile, owned or not: the others' values are finite where
+            // the input is (the edge slots nothing writes are zeroed, below).
 #pragma unroll
-            for (int rx = 0; rx < RX; ++rx) probe += (mine >> rx & 1u) ? made[r][rx] * T(0) : T(0);
+            for (int rx = 0; rx < RX; ++rx) probe += made[r][rx] * T(0);
           }
         }
       });
@@ -1665,17 +1679,19 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
 }
 
 // Pure diffusion without sources on 3D grids (the march's), on one process: up to
-// kCudaMaxStepsPerPass steps a pass; elsewhere one step a pass (a distributed field's
+// kCudaMaxStepsPerPass steps a pass at 7 points, kCudaMaxStepsPerPass19 at 19; elsewhere
+// one step a pass (a distributed field's
 // deep swap is the CPU's alone so far). The 7-point pass addresses a plane of storage
 // in int (its planes all fit below 2^31 values); the 19-point pass's tiles along y stay
 // within gridDim.y's 65535 (its float64 tiles are lower than the march's: 10 rows at
 // K = 3).
 template <class T>
-int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition*, const PassTerms<T>& terms) {
+int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition*, int points, const PassTerms<T>& terms) {
   if (!marches(grid) || terms.model() || terms.nsources > 0 || terms.group != nullptr) return 1;
   if (grid.stride[2] > INT32_MAX) return 1;
+  if (points == 7) return kCudaMaxStepsPerPass;
   int most = 1;
-  static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
+  static_for<2, kCudaMaxStepsPerPass19 + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;
     if (blocks_for(grid.n[1], PassTile<T, K>::RH - 2 * K) <= 65535) most = K;
   });
@@ -1694,10 +1710,10 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T*, const Grid& gr
   static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;
     if (steps != K) return;
-    if (points == 19)
-      diffuse_steps_launch<19, K>(ctx, in.data, out, grid, weights, in.faces, health);
-    else
-      diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, weights, in.faces, in.faces_host, health);
+    if constexpr (K <= kCudaMaxStepsPerPass19) {
+      if (points == 19) return diffuse_steps_launch<19, K>(ctx, in.data, out, grid, weights, in.faces, health);
+    }
+    diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, weights, in.faces, in.faces_host, health);
   });
   return 0;
 }

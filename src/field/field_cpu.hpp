@@ -664,7 +664,7 @@ class StepsPass {
     if (s == 0 && !staged()) return const_cast<T*>(in_) + g_.index(c, 0, image_row(j), image_plane(p));
     if (!g_.active(2)) p = 0;
     if (s == steps_) return out_ + g_.index(c, 0, j, p);
-    const int64_t slot = (s - first_ring_level()) * 3 + wrapped(p, 3);
+    const int64_t slot = (s - first_ring_level()) * 3 + wrapped<int64_t>(p, 3);
     return scratch_ + (slot * nc_ + c - c0_) * slab_plane_ + (j - (j0_ - steps_)) * g_.stride[1] + g_.lead[0];
   }
   // Values between one component's and the next's at level s.
@@ -882,7 +882,7 @@ int distributed_steps_per_pass(const Grid& grid, const FaceCondition* faces_host
 // there. A model's pass carries every component: their y faces, and their z faces, must
 // be alike periodic or not. A distributed field: distributed_steps_per_pass.
 template <class T>
-int max_steps_per_pass(const Context& ctx, const Grid& grid, const FaceCondition* faces_host,
+int max_steps_per_pass(const Context& ctx, const Grid& grid, const FaceCondition* faces_host, int /*points*/,
                        const PassTerms<T>& terms) {
   const int threads = threads_for(ctx, grid);
   int64_t most = threads > 1 ? grid.n[1] / threads : kMaxStepsPerPass;

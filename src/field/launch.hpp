@@ -152,8 +152,10 @@ struct Launchers {
   unsigned (*steps_pass)(const Context&, Input<T>& in, T* out, T* scratch, const Grid&, int points,
                          const PassTerms<T>& terms, int steps, Health);
   // The most steps steps_pass fuses into a pass of `terms` over `grid` whose faces are
-  // `faces_host` (6 a component, host memory; 1: it does not fuse).
-  int (*max_steps_per_pass)(const Context&, const Grid&, const FaceCondition* faces_host, const PassTerms<T>& terms);
+  // `faces_host` (6 a component, host memory) with the stencil of `points` (1: it does
+  // not fuse).
+  int (*max_steps_per_pass)(const Context&, const Grid&, const FaceCondition* faces_host, int points,
+                            const PassTerms<T>& terms);
   // The scratch the passes of `terms` need, in values (0: none), each of at most `steps`
   // steps.
   int64_t (*steps_scratch_values)(const Context&, const Grid&, const PassTerms<T>& terms, int steps);

@@ -654,7 +654,8 @@ int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opspli
   const bool model_fuses = plan.nslots() == 0 && (velocity_field_.empty() || field.decomposition() == nullptr);
   int64_t steps = 1;
   if ((plan.pure_diffusion || model_fuses) && one_wide)
-    steps = std::max(1, std::min(steps_per_pass_, run.max_steps_per_pass(context(), grid, plan.step_faces.data(), terms)));
+    steps = std::max(1, std::min(steps_per_pass_,
+                                 run.max_steps_per_pass(context(), grid, plan.step_faces.data(), points_, terms)));
   if (const auto* d = field.decomposition()) {
     // The group's least, as the all-max of the negated; and one step a pass unless every
     // process steps the same model (each may have its own parameters: a process computes
