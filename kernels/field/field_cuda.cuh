@@ -1375,15 +1375,19 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
 // what a step's fill writes there; a 7-point update reads no edge ghost, so the order
 // of the axes' fills does not enter.
 //
-// The tile: 32 x 16 threads of RX x 4 cells, 2 adjacent cells a thread in float (8-byte
+// The tile: 32 x 12 threads of RX x 4 cells, 2 adjacent cells a thread in float (8-byte
 // loads and stores) and 1 in double (whose shuffle is two), and the grid persistent:
-// a block an SM (512 threads of up to 128 registers: the queues' 3 K RX 4 values fill
-// them) with an equal share of every (component, tile, plane), its segments each with
-// 2K rounds of warm-up. K up to 4 (kCudaMaxStepsPerPass): the queues' 3 K RX 4 values
-// are 96 registers of a float thread's 128 at 4 (docs/research/temporal_blocking_plan.md).
-template <class T, int K>
+// a block an SM (384 threads of up to 168 registers) with an equal share of every
+// (component, tile, plane), its segments each with 2K rounds of warm-up. K up to 4
+// (kCudaMaxStepsPerPass): the queues' 3 K RX 4 values are 96 registers at 4. Measured
+// (H200, 512^3, the pass alone, fraction of the copy bound; session 15's harness,
+// docs/research/temporal_blocking_plan.md): 32 x 16 threads (128 registers) spill at 4
+// steps, float 1.22 / double 1.40 (queues moved each round) and 0.75 / 1.35 (the ring);
+// 32 x 12 gives 1.37 / 1.52 and 1.42 / 1.54; at 5 steps the ring spills in float (0.99),
+// and 32 x 8 threads of 8 rows (255 registers) spill in float (0.68).
+template <class T, int K, int ThreadRows = 12, int RowsAThread = 4>
 struct CrossTile {
-  static constexpr int BY = 16, RY = 4, RX = sizeof(T) == 4 ? 2 : 1;
+  static constexpr int BY = ThreadRows, RY = RowsAThread, RX = sizeof(T) == 4 ? 2 : 1;
   static constexpr int TW = 32 * RX, TH = BY * RY;  // the tile grown, in cells
   static constexpr int MX = (K + RX - 1) / RX * RX;  // the x margin: K in whole threads' cells
   static constexpr int OW = TW - 2 * MX, OH = TH - 2 * K;  // the output
@@ -1447,12 +1451,12 @@ struct CrossAt {
 
 // TestsFaces: some component has an axis read by kReadClamped, whose face cells apply
 // their ghosts (the tests cost registers, so a field without one does without them).
-template <int K, bool TestsFaces, class T>
-__global__ void __launch_bounds__(32 * CrossTile<T, K>::BY, 1)
+// (S: the tile, a CrossTile<T, K, ...>.)
+template <int K, bool TestsFaces, class T, class S = CrossTile<T, K>>
+__global__ void __launch_bounds__(32 * S::BY, 1)
     diffuse_cross_steps_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
                                const DiffusionWeights<T>* __restrict__ weights,
                                const FaceCondition* __restrict__ faces, Health health) {
-  using S = CrossTile<T, K>;
   constexpr int RX = S::RX, RY = S::RY, TW = S::TW, TH = S::TH, PLANE = S::PLANE;
   constexpr int MX = S::MX, OW = S::OW, OH = S::OH;
   constexpr unsigned kLanes = 0xffffffffu;
@@ -1523,7 +1527,18 @@ __global__ void __launch_bounds__(32 * CrossTile<T, K>::BY, 1)
     // ghost_from(faces[face], cell), with the face's value from shared memory.
     auto ghost = [&](int face, T cell) { return on_face >> (kDirichletFace + face) & 1u ? twice_value[face] - cell : cell; };
     // Whole RX-cell accesses where the columns are adjacent in storage and aligned.
-    const bool whole = col[RX - 1] == col[0] + RX - 1 && col[0] % RX == 0;
+    // (Warp-wide, so that the round branches past the cell-by-cell accesses instead of
+    // issuing them under a predicate.)
+    const bool whole = __all_sync(kLanes, col[RX - 1] == col[0] + RX - 1 && col[0] % RX == 0);
+    // And every thread of the warp owns each of its rows whole or not at all (all but a
+    // tile on a high x face of an odd number of cells in float): a row a store.
+    bool pairs = true;
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+      const unsigned mine = owned >> (r * RX) & ((1u << RX) - 1);
+      pairs = pairs && (mine == 0 || mine == (1u << RX) - 1);
+    }
+    const bool rows_whole = whole && __all_sync(kLanes, pairs);
     // The tile has cells on an x or y face whose ghost they apply (the rest, most, skip
     // the tests).
     const bool tile_on_face = (tests_x && (x0 <= 0 || x0 + TW >= n[0])) || (tests_y && (y0 <= 0 || y0 + TH >= n[1]));
@@ -1533,24 +1548,10 @@ __global__ void __launch_bounds__(32 * CrossTile<T, K>::BY, 1)
       return static_cast<int64_t>(cell_read(z, nz, reading_z) + lead_z) * plane_stride;
     };
 
-    T next[RY][RX];  // input plane t + 1
-    auto load = [&](int z) {
-      const T* plane = in_c + plane_at(z);
-#pragma unroll
-      for (int r = 0; r < RY; ++r) {
-        if (whole) {
-          const Cells<T, RX> v = *reinterpret_cast<const Cells<T, RX>*>(plane + row[r] + col[0]);
-#pragma unroll
-          for (int rx = 0; rx < RX; ++rx) next[r][rx] = v.v[rx];
-        } else {
-#pragma unroll
-          for (int rx = 0; rx < RX; ++rx) next[r][rx] = plane[row[r] + col[rx]];
-        }
-      }
-    };
-    // q[s][i][r][rx]: level s's planes p - 1, p, p + 1 (i = 0, 1, 2) of the plane p it
-    // last gave the level above. (Zero at first: what the warm-up's first rounds make
-    // from them never reaches the output.)
+    // q[s][slot][r][rx]: level s's last three planes, a ring: the plane a level makes in
+    // round t goes to slot (t - t0) % 3 (t0 the segment's first round), so that with the
+    // loop unrolled by three every slot is a constant and no register moves. (Zero at
+    // first: what the warm-up's first rounds make from them never reaches the output.)
     T q[K][3][RY][RX];
 #pragma unroll
     for (int s = 0; s < K; ++s)
@@ -1560,40 +1561,49 @@ __global__ void __launch_bounds__(32 * CrossTile<T, K>::BY, 1)
         for (int r = 0; r < RY; ++r)
 #pragma unroll
           for (int rx = 0; rx < RX; ++rx) q[s][i][r][rx] = T(0);
-    auto push = [&](T(&queue)[3][RY][RX], const T(&plane)[RY][RX], T* level_edges) {
+    auto load = [&](int z, T(&plane_values)[RY][RX]) {
+      const T* plane = in_c + plane_at(z);
+      if (whole) {
 #pragma unroll
-      for (int r = 0; r < RY; ++r)
+        for (int r = 0; r < RY; ++r) {
+          const Cells<T, RX> v = *reinterpret_cast<const Cells<T, RX>*>(plane + (row[r] + col[0]));
 #pragma unroll
-        for (int rx = 0; rx < RX; ++rx) {
-          queue[0][r][rx] = queue[1][r][rx];
-          queue[1][r][rx] = queue[2][r][rx];
-          queue[2][r][rx] = plane[r][rx];
+          for (int rx = 0; rx < RX; ++rx) plane_values[r][rx] = v.v[rx];
         }
+      } else {
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+#pragma unroll
+          for (int rx = 0; rx < RX; ++rx) plane_values[r][rx] = plane[row[r] + col[rx]];  // (int sums)
+      }
+    };
+    // A plane's first and last rows, for the thread rows beside.
+    auto store_edges = [&](const T(&plane)[RY][RX], T* level_edges) {
       *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2) * TW + cx) = cells_of(plane[0]);
       *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2 + 1) * TW + cx) = cells_of(plane[RY - 1]);
     };
-    // The next plane of a level from the queue below and its edge rows. on_face_tile (a
-    // constant where it is inlined): cells on a face read its ghost by the face's rule
-    // (z: `z_low`, `z_high` for the plane). (Not a generic lambda: array parameters in
-    // one crash nvcc 13.0's front end.)
-    auto advance = [&](bool on_face_tile, const T(&below)[3][RY][RX], const T* below_edges, bool z_low, bool z_high,
-                       T(&made)[RY][RX]) {
+    // The next plane of a level from the three planes below (`low`, `mid`, `high` along z)
+    // and the edge rows of `mid`. on_face_tile (a constant where it is inlined): cells on
+    // a face read its ghost by the face's rule (z: `z_low`, `z_high` for the plane). (Not
+    // a generic lambda: array parameters in one crash nvcc 13.0's front end.)
+    auto advance = [&](bool on_face_tile, const T(&low)[RY][RX], const T(&mid)[RY][RX], const T(&high)[RY][RX],
+                       const T* below_edges, bool z_low, bool z_high, T(&made)[RY][RX]) {
       const Cells<T, RX> row_before = *reinterpret_cast<const Cells<T, RX>*>(below_edges + (ty * 2 + 1) * TW + cx);
       const Cells<T, RX> row_after = *reinterpret_cast<const Cells<T, RX>*>(below_edges + ((ty + 2) * 2) * TW + cx);
 #pragma unroll
       for (int r = 0; r < RY; ++r) {
-        const T x_before = __shfl_up_sync(kLanes, below[1][r][RX - 1], 1);
-        const T x_after = __shfl_down_sync(kLanes, below[1][r][0], 1);
+        const T x_before = __shfl_up_sync(kLanes, mid[r][RX - 1], 1);
+        const T x_after = __shfl_down_sync(kLanes, mid[r][0], 1);
 #pragma unroll
         for (int rx = 0; rx < RX; ++rx) {
-          const T centre = below[1][r][rx];
+          const T centre = mid[r][rx];
           CrossAt<T> at{centre,
-                        rx > 0 ? below[1][r][rx - 1] : x_before,
-                        rx < RX - 1 ? below[1][r][rx + 1] : x_after,
-                        r > 0 ? below[1][r - 1][rx] : row_before.v[rx],
-                        r < RY - 1 ? below[1][r + 1][rx] : row_after.v[rx],
-                        below[0][r][rx],
-                        below[2][r][rx]};
+                        rx > 0 ? mid[r][rx - 1] : x_before,
+                        rx < RX - 1 ? mid[r][rx + 1] : x_after,
+                        r > 0 ? mid[r - 1][rx] : row_before.v[rx],
+                        r < RY - 1 ? mid[r + 1][rx] : row_after.v[rx],
+                        low[r][rx],
+                        high[r][rx]};
           if (on_face_tile) {
             if (rx == 0 && (on_face >> kXLow & 1u)) at.x_low = ghost(0, centre);
             if (on_face >> (kXHigh + rx) & 1u) at.x_high = ghost(1, centre);
@@ -1606,52 +1616,70 @@ __global__ void __launch_bounds__(32 * CrossTile<T, K>::BY, 1)
         }
       }
     };
-    auto round = [&](auto on_face_constant, int t) {
+    // Round t, (t - t0) % 3 = phase: input plane t is level 0's newest, in its slot since
+    // the round before.
+    auto round = [&](auto on_face_constant, auto phase_constant, int t) {
+      constexpr int newest = decltype(phase_constant)::value, mid = (newest + 2) % 3, oldest = (newest + 1) % 3;
       const T* read = edges + (t & 1) * (K * PLANE);
       T* written = edges + ((t + 1) & 1) * (K * PLANE);
-      push(q[0], next, written);
+      store_edges(q[0][newest], written);
       static_for<1, K + 1>([&](auto s_constant) {
         constexpr int s = decltype(s_constant)::value;
         const int p = t - s;
-        T made[RY][RX];
-        advance(decltype(on_face_constant)::value, q[s - 1], read + (s - 1) * PLANE, tests_z && p == 0, tests_z && p == nz - 1,
-                made);
-        // The next input plane once level 1 has read the oldest of level 0's: `next`
-        // takes that plane's registers (8 in float), and the levels above hide the load.
-        if constexpr (s == 1) load(t + 1);
+        const auto& below = q[s - 1];
+        const bool face = decltype(on_face_constant)::value;
+        const bool z_low = tests_z && p == 0, z_high = tests_z && p == nz - 1;
         if constexpr (s < K) {
-          push(q[s], made, written + s * PLANE);
-        } else if (p >= z0) {
-          T* plane = out_c + plane_at(p);
+          // Into the slot of the level's oldest plane, which level s + 1 read last round.
+          advance(face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high, q[s][newest]);
+          store_edges(q[s][newest], written + s * PLANE);
+        } else {
+          T made[RY][RX];
+          advance(face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high, made);
+          if (p >= z0) {
+            T* plane = out_c + plane_at(p);
+            if (rows_whole) {
 #pragma unroll
-          for (int r = 0; r < RY; ++r) {
-            const unsigned mine = owned >> (r * RX) & ((1u << RX) - 1);
-            if (mine == (1u << RX) - 1 && whole) {
-              *reinterpret_cast<Cells<T, RX>*>(plane + row[r] + col[0]) = cells_of(made[r]);
+              for (int r = 0; r < RY; ++r)
+                if (owned >> (r * RX) & 1u)
+                  *reinterpret_cast<Cells<T, RX>*>(plane + (row[r] + col[0])) = cells_of(made[r]);
             } else {
 #pragma unroll
-              for (int rx = 0; rx < RX; ++rx)
-                if (mine >> rx & 1u) plane[row[r] + col[rx]] = made[r][rx];
+              for (int r = 0; r < RY; ++r)
+#pragma unroll
+                for (int rx = 0; rx < RX; ++rx)
+                  if (owned >> (r * RX + rx) & 1u) plane[row[r] + col[rx]] = made[r][rx];
             }
             // Every cell of the tile, owned or not: the others' values are finite where
             // the input is (the edge slots nothing writes are zeroed, below).
 #pragma unroll
-            for (int rx = 0; rx < RX; ++rx) probe += made[r][rx] * T(0);
+            for (int r = 0; r < RY; ++r)
+#pragma unroll
+              for (int rx = 0; rx < RX; ++rx) probe += made[r][rx] * T(0);
           }
         }
+        // The next input plane, once level 1 has read the oldest of level 0's, into its
+        // slot (the levels above hide the load).
+        if constexpr (s == 1) load(t + 1, q[0][oldest]);
       });
     };
-
-    __syncthreads();  // twice_value
-    load(z0 - K);
-    for (int t = z0 - K; t < z1 + K; ++t) {
+    // A round, then the barrier that hands its edge rows to the next.
+    auto step_round = [&](auto phase_constant, int t) {
       // A round reads ghosts where the tile has face cells or one of its planes t - K ..
       // t - 1 is a z face's.
       if (TestsFaces && (tile_on_face || (tests_z && (t - K <= 0 || t - 1 >= nz - 1))))
-        round(std::integral_constant<bool, TestsFaces>{}, t);
+        round(std::integral_constant<bool, TestsFaces>{}, phase_constant, t);
       else
-        round(std::false_type{}, t);
+        round(std::false_type{}, phase_constant, t);
       __syncthreads();
+    };
+
+    __syncthreads();  // twice_value
+    load(z0 - K, q[0][0]);
+    for (int t = z0 - K; t < z1 + K; t += 3) {
+      step_round(std::integral_constant<int, 0>{}, t);
+      if (t + 1 < z1 + K) step_round(std::integral_constant<int, 1>{}, t + 1);
+      if (t + 2 < z1 + K) step_round(std::integral_constant<int, 2>{}, t + 2);
     }
   }
   // A bad value: the caller runs the pass's steps again one at a time, which name it.
@@ -1706,13 +1734,16 @@ template <class T>
 unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T*, const Grid& grid, int points,
                     const PassTerms<T>& terms, int steps, Health health) {
   const DiffusionWeights<T>* weights = terms.weights;
-  fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
   static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;
     if (steps != K) return;
     if constexpr (K <= kCudaMaxStepsPerPass19) {
-      if (points == 19) return diffuse_steps_launch<19, K>(ctx, in.data, out, grid, weights, in.faces, health);
+      if (points == 19) {
+        fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
+        return diffuse_steps_launch<19, K>(ctx, in.data, out, grid, weights, in.faces, health);
+      }
     }
+    // (The 7-point pass reads no ghost: cell_read.)
     diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, weights, in.faces, in.faces_host, health);
   });
   return 0;
