@@ -99,8 +99,8 @@ OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil
  * (a per-cell wind on one process), and distributed fields whose x axis is not split (a
  * halo k cells deep swapped once a pass); other calls take one step a pass
  * (docs/API.md). On the CPU 2 to 4 steps a pass are the useful range. The CUDA backend
- * fuses up to 3 steps of a 3D field's pure diffusion without sources: 1.2-1.3x one step
- * a pass at 7 points (3 steps a pass), slower than one step a pass at 19 points.
+ * fuses a 3D field's pure diffusion without sources: up to 4 steps at 7 points (about
+ * 2x one step a pass at 4 steps), up to 3 at 19 points (slower than one step a pass).
  * Progress and cancellation fall between passes. */
 OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int steps);
 /* The steps a pass the last opsplit_rd_step took (its first pass: a call's last pass may

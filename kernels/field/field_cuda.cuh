@@ -1380,8 +1380,8 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
 // a block an SM (384 threads of up to 168 registers) with an equal share of every
 // (component, tile, plane), its segments each with 2K rounds of warm-up. K up to 4
 // (kCudaMaxStepsPerPass): the queues' 3 K RX 4 values are 96 registers at 4. Measured
-// (H200, 512^3, the pass alone, fraction of the copy bound; session 15's harness,
-// docs/research/temporal_blocking_plan.md): 32 x 16 threads (128 registers) spill at 4
+// (H200, 512^3, the pass alone, fraction of the copy bound; docs/PERFORMANCE.md note
+// (p), docs/research/an5d_prototype/library_tiles.cu): 32 x 16 threads (128 registers) spill at 4
 // steps, float 1.22 / double 1.40 (queues moved each round) and 0.75 / 1.35 (the ring);
 // 32 x 12 gives 1.37 / 1.52 and 1.42 / 1.54; at 5 steps the ring spills in float (0.99),
 // and 32 x 8 threads of 8 rows (255 registers) spill in float (0.68).

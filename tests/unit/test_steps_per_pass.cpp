@@ -6,9 +6,9 @@
 // diffusion finite values stay finite, so only a call's first step can fail, in its first
 // pass). Runs on the backend
 // OPSPLIT_BACKEND names (CUDA fuses up to 4 steps a pass on 3D fields at 7 points, 3 at
-// 19: 7 points in tiles of 64 x 64 or 32 x 64 cells less the steps' margins, a block's share of the
-// planes cut across tiles; 19 points in tiles of 64 x 16 or 32 cells and chunks of 128
-// planes: the 66 x 3 x 130 field crosses both; it takes one step a pass on 1D and 2D
+// 19: 7 points in tiles of 64 x 48 or 32 x 48 cells less the steps' margins, a block's
+// share of the planes cut across tiles; 19 points in tiles of 64 x 16 or 32 cells and
+// chunks of 128 planes: the 66 x 3 x 130 field crosses both; it takes one step a pass on 1D and 2D
 // fields, with sources and with models: the same bits too). Each case runs as pure
 // diffusion, with point sources, as Turing's model with sources, as Gray-Scott's, and
 // with linear terms and a wind that changes every step (the CPU fuses all five);
