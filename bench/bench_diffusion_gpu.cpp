@@ -15,7 +15,9 @@
 // with /steps_per_pass:k (k = 2, 3, 4) fuse k steps into one pass through memory; their
 // frac_of_copy_bw above 1 is past what one step a pass can reach (its bound is the copy
 // bandwidth), and x_one_step_a_pass divides their Mpoints/s by the one-step case's of
-// the same run.
+// the same run (of the same faces). The 7-point cases also run with DIRICHLET on every
+// face (value 0.5; /dirichlet, 1 and 4 steps a pass): the fused pass's tiles on a face
+// then test their cells.
 //
 // Bound: device-to-device copy bandwidth, cudaMemcpyAsync of a 1 GiB buffer on the same
 // stream, counting bytes read + written (2 x 1 GiB), best of 10 after a warm-up,
@@ -171,15 +173,19 @@ bool measure_copy_gbps(double* gbps, std::string& error) {
   return true;
 }
 
+// NOFLUX or DIRICHLET (value 0.5) on every face of the rd's component.
+bool set_faces(opsplit_rd rd, opsplit_bc bc, std::string& error) {
+  for (int face = OPSPLIT_FACE_XLO; face <= OPSPLIT_FACE_ZHI; ++face)
+    API_CHECK_RET(opsplit_rd_set_boundary(rd, static_cast<opsplit_face>(face), 0, bc, 0.5), false);
+  return true;
+}
+
 bool make_rd(int stencil, opsplit_rd* out, std::string& error) {
   API_CHECK_RET(opsplit_rd_create(g_world.ctx, 1, out), false);
   API_CHECK_RET(opsplit_rd_set_stencil(*out, stencil == 7 ? OPSPLIT_STENCIL_7POINT : OPSPLIT_STENCIL_19POINT),
                 false);
   API_CHECK_RET(opsplit_rd_set_diffusion(*out, 0, 1.0), false);
-  for (int face = OPSPLIT_FACE_XLO; face <= OPSPLIT_FACE_ZHI; ++face)
-    API_CHECK_RET(opsplit_rd_set_boundary(*out, static_cast<opsplit_face>(face), 0, OPSPLIT_BC_NOFLUX, 0.0),
-                  false);
-  return true;
+  return set_faces(*out, OPSPLIT_BC_NOFLUX, error);
 }
 
 // Sets up everything but the fields; on failure g_world.error says why.
@@ -302,9 +308,10 @@ bool report_rates(benchmark::State& state, int ncomp, opsplit_precision prec, in
 
 // Mpoints/s of each diffusion case at one step a pass, by stencil and precision: the
 // fused cases' reference (they run after it).
-double g_one_step_mpoints[20][2] = {};
+// [stencil][precision][DIRICHLET faces]
+double g_one_step_mpoints[20][2][2] = {};
 
-void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, int steps_per_pass) {
+void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, int steps_per_pass, opsplit_bc bc) {
   world_init();
   World& w = g_world;
   if (w.error.empty() && !w.field[prec]) {
@@ -327,11 +334,13 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, 
     const double dt = 0.9 * dt_max;
     double total = 0.0;
     API_CHECK_RET(opsplit_rd_set_steps_per_pass(rd, steps_per_pass), false);
+    if (!set_faces(rd, bc, error)) return false;
     const bool timed = time_steps(state, rd, field, dt, nsteps, &total, error);
     API_CHECK_RET(opsplit_rd_set_steps_per_pass(rd, 1), false);
+    if (!set_faces(rd, OPSPLIT_BC_NOFLUX, error)) return false;
     if (!timed || !report_rates(state, 1, prec, nsteps, total, kSeedGtx275Mpoints, error, steps_per_pass))
       return false;
-    double& one_step = g_one_step_mpoints[stencil][prec == OPSPLIT_FLOAT32 ? 0 : 1];
+    double& one_step = g_one_step_mpoints[stencil][prec == OPSPLIT_FLOAT32 ? 0 : 1][bc == OPSPLIT_BC_DIRICHLET];
     if (steps_per_pass == 1) one_step = state.counters["Mpoints_per_s"];
     state.counters["steps_per_pass"] = steps_per_pass;
     if (steps_per_pass > 1 && one_step > 0) state.counters["x_one_step_a_pass"] = state.counters["Mpoints_per_s"] / one_step;
@@ -400,9 +409,15 @@ int main(int argc, char** argv) {
                                (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
       for (int k : {1, 2, 3, 4})
         benchmark::RegisterBenchmark((name + (k > 1 ? "/steps_per_pass:" + std::to_string(k) : "")).c_str(),
-                                     BM_diffusion, stencil, prec, k)
+                                     BM_diffusion, stencil, prec, k, OPSPLIT_BC_NOFLUX)
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
+      if (stencil == 7)
+        for (int k : {1, 4})
+          benchmark::RegisterBenchmark((name + "/dirichlet" + (k > 1 ? "/steps_per_pass:" + std::to_string(k) : "")).c_str(),
+                                       BM_diffusion, stencil, prec, k, OPSPLIT_BC_DIRICHLET)
+              ->UseManualTime()
+              ->Unit(benchmark::kMillisecond);
     }
 
   for (bench::Problem p : bench::kProblems)
