@@ -104,6 +104,9 @@ struct opsplit_rd_s : opsplit::Handle<opsplit::HandleKind::rd>, opsplit::Context
   // A distributed field's processes fuse steps only with the same digest (rd.cpp).
   uint64_t model_digest(const opsplit::Field& field) const;
 
+  // What a step's update reads, from points_ to sources_: a member added among them
+  // must enter model_digest (rd.cpp), or processes of a distributed field that differ
+  // in it would fuse steps over each other's cells.
   int points_ = 7;
   int steps_per_pass_ = 1;  // the most steps a pass through memory fuses (opsplit_rd_set_steps_per_pass)
   int steps_per_pass_taken_ = 0;  // by the last call's first pass
