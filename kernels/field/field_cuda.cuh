@@ -1395,6 +1395,10 @@ struct CrossTile {
   // tile's edge rows read (and nothing writes).
   static constexpr int PLANE = (BY + 2) * 2 * TW;
   static constexpr int SHARED_BYTES = 2 * K * PLANE * static_cast<int>(sizeof(T));
+  // Whether tile column i (row j) has cells on a face of an axis of n cells: its grown
+  // tile starts at or before cell 0 or reaches cell n - 1.
+  static __device__ bool column_at_face(int64_t i, int64_t n) { return i * OW - MX <= 0 || i * OW - MX + TW >= n; }
+  static __device__ bool row_at_face(int64_t j, int64_t n) { return j * OH - K <= 0 || j * OH - K + TH >= n; }
 };
 constexpr int kCudaMaxStepsPerPass = 4;    // the 7-point pass, in registers
 constexpr int kCudaMaxStepsPerPass19 = 3;  // the 19-point pass, in shared memory
@@ -1433,13 +1437,13 @@ constexpr int64_t kPlainRoundCost = 5, kFaceRoundCost = 9;
 
 // The first work item (component, tile, plane; planes fastest) of share `part` of
 // `parts` of the 7-point pass, the shares of equal cost (kFaceRoundCost). A tile tests
-// when it has cells on a face of an axis read by kReadClamped: the first tile column
-// or row (x0, y0 <= 0) and those reaching the high face.
+// when it has cells on a face of an axis read by kReadClamped (S: the CrossTile).
+template <class S>
 __device__ int64_t item_of_cost(int64_t part, int64_t parts, const Grid& grid, const FaceCondition* faces,
-                                int64_t tiles_x, int64_t tiles_y, int OW, int OH, int MX, int K, int TW, int TH) {
+                                int64_t tiles_x, int64_t tiles_y) {
   const int64_t nz = grid.n[2], tiles = tiles_x * tiles_y;
-  auto on_x_face = [&](int64_t i) { return i * OW - MX <= 0 || i * OW - MX + TW >= grid.n[0]; };
-  auto on_y_face = [&](int64_t j) { return j * OH - K <= 0 || j * OH - K + TH >= grid.n[1]; };
+  auto on_x_face = [&](int64_t i) { return S::column_at_face(i, grid.n[0]); };
+  auto on_y_face = [&](int64_t j) { return S::row_at_face(j, grid.n[1]); };
   int64_t face_columns = 0, face_rows = 0;
   for (int64_t i = 0; i < tiles_x; ++i) face_columns += on_x_face(i);
   for (int64_t j = 0; j < tiles_y; ++j) face_rows += on_y_face(j);
@@ -1538,8 +1542,8 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // Shares of equal cost rather than equal planes: a tile with cells on an x or y face
     // whose ghosts they apply runs the round that tests, about 1.8x the others' (its
     // loop's instructions; with equal planes the blocks given such tiles finish last).
-    begin = item_of_cost(blockIdx.x, gridDim.x, grid, faces, tiles_x, tiles_y, OW, OH, MX, K, TW, TH);
-    end = item_of_cost(blockIdx.x + 1, gridDim.x, grid, faces, tiles_x, tiles_y, OW, OH, MX, K, TW, TH);
+    begin = item_of_cost<S>(blockIdx.x, gridDim.x, grid, faces, tiles_x, tiles_y);
+    end = item_of_cost<S>(blockIdx.x + 1, gridDim.x, grid, faces, tiles_x, tiles_y);
   } else {
     const int64_t share = (work + gridDim.x - 1) / gridDim.x;
     begin = min(work, blockIdx.x * share);
@@ -1601,7 +1605,8 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     const bool rows_whole = whole && __all_sync(kLanes, pairs);
     // The tile has cells on an x or y face whose ghost they apply (the rest, most, skip
     // the tests).
-    const bool tile_on_face = (tests_x && (x0 <= 0 || x0 + TW >= n[0])) || (tests_y && (y0 <= 0 || y0 + TH >= n[1]));
+    const bool tile_on_face =
+        (tests_x && S::column_at_face(tile % tiles_x, n[0])) || (tests_y && S::row_at_face(tile / tiles_x, n[1]));
     const T* in_c = in + c * grid.comp_stride;
     T* out_c = out + c * grid.comp_stride;
     auto plane_at = [&](int z) {
