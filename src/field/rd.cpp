@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 
+#include "core/hash.hpp"
 #include "core/progress.hpp"
 #include "field/diffusion.cuh"
 #include "field/halo.hpp"
@@ -673,10 +674,8 @@ int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opspli
 // parameters, the spacing and the faces of the axes no process boundary splits; a split
 // axis's faces are the group's outer ones, which a neighbour's pass does not read).
 uint64_t opsplit_rd_s::model_digest(const opsplit::Field& field) const {
-  uint64_t h = 14695981039346656037ull;
-  auto add = [&h](uint64_t word) {
-    for (int b = 0; b < 8; ++b) h = (h ^ ((word >> (8 * b)) & 0xffu)) * 1099511628211ull;
-  };
+  opsplit::Fnv1a h;
+  auto add = [&h](uint64_t word) { h.add(word); };
   auto add_all = [&](const auto& values) {
     for (const auto& v : values) add(opsplit::bits_of(static_cast<double>(v)));
   };
@@ -689,7 +688,7 @@ uint64_t opsplit_rd_s::model_digest(const opsplit::Field& field) const {
     if (d->place.dims[f % 6 / 2] > 1) continue;
     add(static_cast<uint64_t>(faces_[f].type)), add(opsplit::bits_of(faces_[f].value));
   }
-  return h;
+  return h.value;
 }
 
 // The Courant numbers of a step that starts at t (the wind then).
