@@ -1410,11 +1410,14 @@ constexpr int kCudaMaxStepsPerPass19 = 3;  // the 19-point pass, in shared memor
 // sums in the other order, so it holds its image's value, the ghost's, with no test);
 // otherwise at the nearest cell (a ghost beyond a DIRICHLET face is the face's rule,
 // applied by the cell that reads it; the positions further out are read by no cell).
+// A wind's upwind terms are not mirror-symmetric: with one (`symmetric` false), NOFLUX
+// faces are read as the nearest cell too, their ghosts the face cells' values.
 enum AxisReading : int { kReadWrapped, kReadMirrored, kReadClamped };
 
-OPSPLIT_HD int axis_reading(const FaceCondition* axis_faces) {
+OPSPLIT_HD int axis_reading(const FaceCondition* axis_faces, bool symmetric) {
   if (axis_faces[0].type == kPeriodic) return kReadWrapped;
-  return axis_faces[0].type == kNoFlux && axis_faces[1].type == kNoFlux ? kReadMirrored : kReadClamped;
+  const bool mirrors = symmetric && axis_faces[0].type == kNoFlux && axis_faces[1].type == kNoFlux;
+  return mirrors ? kReadMirrored : kReadClamped;
 }
 
 // The cell read for position g of an axis of n cells. (The test for a cell first: the
@@ -1437,17 +1440,18 @@ constexpr int64_t kPlainRoundCost = 5, kFaceRoundCost = 9;
 
 // The first work item (component, tile, plane; planes fastest) of share `part` of
 // `parts` of the 7-point pass, the shares of equal cost (kFaceRoundCost). A tile tests
-// when it has cells on a face of an axis read by kReadClamped (S: the CrossTile).
+// when it has cells on a face of an axis read by kReadClamped (S: the CrossTile;
+// symmetric: axis_reading's).
 template <class S>
 __device__ int64_t item_of_cost(int64_t part, int64_t parts, const Grid& grid, const FaceCondition* faces,
-                                int64_t tiles_x, int64_t tiles_y) {
+                                bool symmetric, int64_t tiles_x, int64_t tiles_y) {
   const int64_t nz = grid.n[2], tiles = tiles_x * tiles_y;
   auto on_x_face = [&](int64_t i) { return S::column_at_face(i, grid.n[0]); };
   auto on_y_face = [&](int64_t j) { return S::row_at_face(j, grid.n[1]); };
   int64_t face_columns = 0, face_rows = 0;
   for (int64_t i = 0; i < tiles_x; ++i) face_columns += on_x_face(i);
   for (int64_t j = 0; j < tiles_y; ++j) face_rows += on_y_face(j);
-  auto tests = [&](int c, int axis) { return axis_reading(faces + 6 * c + 2 * axis) == kReadClamped; };
+  auto tests = [&](int c, int axis) { return axis_reading(faces + 6 * c + 2 * axis, symmetric) == kReadClamped; };
   auto component_cost = [&](int c) {
     const int64_t plain = (tests(c, 0) ? tiles_x - face_columns : tiles_x) * (tests(c, 1) ? tiles_y - face_rows : tiles_y);
     return nz * (plain * kPlainRoundCost + (tiles - plain) * kFaceRoundCost);
@@ -1502,17 +1506,33 @@ struct CrossAt {
   }
 };
 
+// What the 7-point pass steps: pure diffusion (diffusion_update), or a model whose
+// components do not couple (the LINEAR kind: each component's diffusion, uniform wind,
+// rate and source, model.cuh's cell_update) with its transport terms known
+// (kNoTransport or kUniformAdvectionOnly: no per-cell wind, no Cahn-Hilliard term).
+constexpr int kPassPureDiffusion = -1;
+
+// A model pass's step terms, one a level (the wind changes from step to step), passed by
+// value.
+template <class T, int K>
+struct LevelSteps {
+  StepTerms<T> at[K];
+};
+
 // TestsFaces: some component has an axis read by kReadClamped, whose face cells apply
 // their ghosts (the tests cost registers, so a field without one does without them).
-// (S: the tile, a CrossTile<T, K, ...>.)
-template <int K, bool TestsFaces, class T, class S = CrossTile<T, K>>
+// (S: the tile, a CrossTile<T, K, ...>; Model: kPassPureDiffusion, or the transport terms
+// of a LINEAR model, whose components' terms are `terms`.)
+template <int K, bool TestsFaces, class T, class S = CrossTile<T, K>, int Model = kPassPureDiffusion>
 __global__ void __launch_bounds__(32 * S::BY, 1)
     diffuse_cross_steps_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
                                const DiffusionWeights<T>* __restrict__ weights,
+                               const ComponentTerms<T>* __restrict__ terms, LevelSteps<T, K> steps,
                                const FaceCondition* __restrict__ faces, Health health) {
   constexpr int RX = S::RX, RY = S::RY, TW = S::TW, TH = S::TH, PLANE = S::PLANE;
   constexpr int MX = S::MX, OW = S::OW, OH = S::OH;
   constexpr unsigned kLanes = 0xffffffffu;
+  constexpr bool kSymmetric = Model != kUniformAdvectionOnly;  // (axis_reading)
   // Bits of a thread's cells that apply the ghost of a face (a kReadClamped axis's; x = 0
   // can only be a thread's first column: tiles start at multiples of RX), then of the
   // component's DIRICHLET faces.
@@ -1542,8 +1562,8 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // Shares of equal cost rather than equal planes: a tile with cells on an x or y face
     // whose ghosts they apply runs the round that tests, about 1.8x the others' (its
     // loop's instructions; with equal planes the blocks given such tiles finish last).
-    begin = item_of_cost<S>(blockIdx.x, gridDim.x, grid, faces, tiles_x, tiles_y);
-    end = item_of_cost<S>(blockIdx.x + 1, gridDim.x, grid, faces, tiles_x, tiles_y);
+    begin = item_of_cost<S>(blockIdx.x, gridDim.x, grid, faces, kSymmetric, tiles_x, tiles_y);
+    end = item_of_cost<S>(blockIdx.x + 1, gridDim.x, grid, faces, kSymmetric, tiles_x, tiles_y);
   } else {
     const int64_t share = (work + gridDim.x - 1) / gridDim.x;
     begin = min(work, blockIdx.x * share);
@@ -1557,9 +1577,23 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     const int z0 = static_cast<int>(item % nz), z1 = static_cast<int>(min(int64_t(nz), z0 + (end - item)));
     item += z1 - z0;
     if (ty == 0 && tx < 6) twice_value[tx] = static_cast<T>(2 * faces[6 * c + tx].value);
-    const DiffusionWeights<T> w = weights[c];
-    const int reading_x = axis_reading(faces + 6 * c), reading_y = axis_reading(faces + 6 * c + 2);
-    const int reading_z = axis_reading(faces + 6 * c + 4);
+    const DiffusionWeights<T> w = Model == kPassPureDiffusion ? weights[c] : DiffusionWeights<T>{};
+    const ComponentTerms<T> model_terms = Model == kPassPureDiffusion ? ComponentTerms<T>{} : terms[c];
+    // Level s's value of a cell (the pass's step s - 1) from the seven values it reads.
+    auto step_of = [&](int s, const CrossAt<T>& at) {
+      if constexpr (Model == kPassPureDiffusion) {
+        return diffusion_update<7>(at, w);
+      } else {
+        const T no_wind[3] = {T(0), T(0), T(0)};  // (read only with a per-cell wind)
+        const auto values = [&](int) { return at; };
+        T made = T(0);
+        cell_update<7, kLinear, 1, Model>(values, values, no_wind, no_wind, &model_terms, steps.at[s - 1],
+                                          [&](int, T v) { made = v; });
+        return made;
+      }
+    };
+    const int reading_x = axis_reading(faces + 6 * c, kSymmetric), reading_y = axis_reading(faces + 6 * c + 2, kSymmetric);
+    const int reading_z = axis_reading(faces + 6 * c + 4, kSymmetric);
     // The axes whose faces' ghosts the reading cells apply (cell_read).
     const bool tests_x = reading_x == kReadClamped, tests_y = reading_y == kReadClamped;
     const bool tests_z = reading_z == kReadClamped;
@@ -1651,7 +1685,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // and the edge rows of `mid`. on_face_tile (a constant where it is inlined): cells on
     // a face read its ghost by the face's rule (z: `z_low`, `z_high` for the plane). (Not
     // a generic lambda: array parameters in one crash nvcc 13.0's front end.)
-    auto advance = [&](bool on_face_tile, const T(&low)[RY][RX], const T(&mid)[RY][RX], const T(&high)[RY][RX],
+    auto advance = [&](int s, bool on_face_tile, const T(&low)[RY][RX], const T(&mid)[RY][RX], const T(&high)[RY][RX],
                        const T* below_edges, bool z_low, bool z_high, T(&made)[RY][RX]) {
       const Cells<T, RX> row_before = *reinterpret_cast<const Cells<T, RX>*>(below_edges + (ty * 2 + 1) * TW + cx);
       const Cells<T, RX> row_after = *reinterpret_cast<const Cells<T, RX>*>(below_edges + ((ty + 2) * 2) * TW + cx);
@@ -1677,7 +1711,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
             if (z_low) at.z_low = ghost(4, centre);
             if (z_high) at.z_high = ghost(5, centre);
           }
-          made[r][rx] = diffusion_update<7>(at, w);
+          made[r][rx] = step_of(s, at);
         }
       }
     };
@@ -1696,11 +1730,12 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
         const bool z_low = tests_z && p == 0, z_high = tests_z && p == nz - 1;
         if constexpr (s < K) {
           // Into the slot of the level's oldest plane, which level s + 1 read last round.
-          advance(face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high, q[s][newest]);
+          advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high,
+                  q[s][newest]);
           store_edges(q[s][newest], written + s * PLANE);
         } else {
           T made[RY][RX];
-          advance(face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high, made);
+          advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high, made);
           if (p >= z0) {
             T* plane = out_c + plane_at(p);
             if (rows_whole) {
@@ -1776,14 +1811,26 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
 }
 
 template <int K, class T>
-void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid,
-                                const DiffusionWeights<T>* weights, const FaceCondition* faces,
-                                const FaceCondition* faces_host, Health health) {
+void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid, const PassTerms<T>& terms,
+                                const FaceCondition* faces, const FaceCondition* faces_host, Health health) {
   using S = CrossTile<T, K>;
   constexpr int threads = 32 * S::BY, bytes = S::SHARED_BYTES;
+  LevelSteps<T, K> steps{};
+  if (terms.model())
+    for (int s = 0; s < K; ++s) steps.at[s] = terms.step_terms[s];
+  // (A uniform wind's upwind terms only where there is one: with zero weights they
+  // would still turn a -0 into +0.)
+  const int model = !terms.model() ? kPassPureDiffusion : steps.at[0].advect ? kUniformAdvectionOnly : kNoTransport;
   bool tests_faces = false;
-  for (int axis = 0; axis < 3 * grid.ncomp; ++axis) tests_faces |= axis_reading(faces_host + 2 * axis) == kReadClamped;
-  auto kernel = tests_faces ? diffuse_cross_steps_kernel<K, true, T> : diffuse_cross_steps_kernel<K, false, T>;
+  for (int axis = 0; axis < 3 * grid.ncomp; ++axis)
+    tests_faces |= axis_reading(faces_host + 2 * axis, model != kUniformAdvectionOnly) == kReadClamped;
+  auto kernel_for = [&](auto model_constant) {
+    constexpr int M = decltype(model_constant)::value;
+    return tests_faces ? diffuse_cross_steps_kernel<K, true, T, S, M> : diffuse_cross_steps_kernel<K, false, T, S, M>;
+  };
+  const auto kernel = model == kPassPureDiffusion ? kernel_for(std::integral_constant<int, kPassPureDiffusion>{})
+                      : model == kNoTransport     ? kernel_for(std::integral_constant<int, kNoTransport>{})
+                                                  : kernel_for(std::integral_constant<int, kUniformAdvectionOnly>{});
   allow_shared_bytes(kernel, bytes);
   int sms = 0, per_sm = 0;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess ||
@@ -1791,20 +1838,23 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
     fail(OPSPLIT_ERROR_DEVICE, "cannot read the device's multiprocessors for diffuse_cross_steps_kernel");
   const int64_t work = grid.ncomp * grid.n[2] * blocks_for(grid.n[0], S::OW) * blocks_for(grid.n[1], S::OH);
   const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(work, int64_t(sms) * std::max(per_sm, 1)));
-  kernel<<<blocks, dim3(32, S::BY), bytes, stream_of(ctx)>>>(in, out, grid, weights, faces, health);
+  kernel<<<blocks, dim3(32, S::BY), bytes, stream_of(ctx)>>>(in, out, grid, terms.weights, terms.terms, steps, faces,
+                                                              health);
   cuda::check_launch("diffuse_cross_steps_kernel");
 }
 
-// Pure diffusion without sources on 3D grids (the march's), on one process: up to
-// kCudaMaxStepsPerPass steps a pass at 7 points, kCudaMaxStepsPerPass19 at 19; elsewhere
-// one step a pass (a distributed field's
-// deep swap is the CPU's alone so far). The 7-point pass addresses a plane of storage
-// in int (its planes all fit below 2^31 values); the 19-point pass's tiles along y stay
-// within gridDim.y's 65535 (its float64 tiles are lower than the march's: 10 rows at
-// K = 3).
+// On 3D grids (the march's), on one process, without sources: pure diffusion up to
+// kCudaMaxStepsPerPass steps a pass at 7 points, kCudaMaxStepsPerPass19 at 19; a LINEAR
+// model without a per-cell wind up to kCudaMaxStepsPerPass at 7 points (the caller fuses
+// models without Cahn-Hilliard terms only: opsplit_rd_s::fused_steps_per_pass);
+// elsewhere one step a pass (a distributed field's deep swap is the CPU's alone so far).
+// The 7-point pass addresses a plane of storage in int (its planes all fit below 2^31
+// values); the 19-point pass's tiles along y stay within gridDim.y's 65535 (its float64
+// tiles are lower than the march's: 10 rows at K = 3).
 template <class T>
 int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition*, int points, const PassTerms<T>& terms) {
-  if (!marches(grid) || terms.model() || terms.nsources > 0 || terms.group != nullptr) return 1;
+  if (!marches(grid) || terms.nsources > 0 || terms.group != nullptr) return 1;
+  if (terms.model() && (points != 7 || terms.kind != kLinear || terms.velocity != nullptr)) return 1;
   // (The 7-point pass folds z positions in int: cell_read's 2 nz.)
   if (grid.stride[2] > INT32_MAX || grid.n[2] > INT32_MAX / 2) return 1;
   if (points == 7) return kCudaMaxStepsPerPass;
@@ -1838,7 +1888,7 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T*, const Grid& gr
       return;
     }
     // (The 7-point pass reads no ghost: cell_read.)
-    diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, weights, in.faces, in.faces_host, health);
+    diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, terms, in.faces, in.faces_host, health);
   });
   return 0;
 }

@@ -8,8 +8,9 @@
 // OPSPLIT_BACKEND names (CUDA fuses up to 4 steps a pass on 3D fields at 7 points, 3 at
 // 19: 7 points in tiles of 64 x 48 or 32 x 48 cells less the steps' margins, a block's
 // share of the planes cut across tiles; 19 points in tiles of 64 x 16 or 32 cells and
-// chunks of 128 planes: the 66 x 3 x 130 field crosses both; it takes one step a pass on 1D and 2D
-// fields, with sources and with models: the same bits too). Each case runs as pure
+// chunks of 128 planes: the 66 x 3 x 130 field crosses both; linear terms and a wind fuse
+// as pure diffusion does at 7 points; it takes one step a pass on 1D and 2D fields, with
+// sources and with the other models: the same bits too). Each case runs as pure
 // diffusion, with point sources, as Turing's model with sources, as Gray-Scott's, and
 // with linear terms and a wind that changes every step (the CPU fuses all five);
 // opsplit_rd_get_steps_per_pass_taken says each call fused as it should.
@@ -72,9 +73,10 @@ struct Outcome {
 // What a call adds to pure diffusion: point sources (source_rate != 0: four cells, at
 // corners, on a face and inside, of both components); a model (Turing's reaction; or
 // linear terms, a retarded component and a uniform wind that changes with time along
-// every axis, so that each step of a pass has its own Courant numbers); a poisoned
-// initial value (Inf in the middle of component 0).
-enum class Model { diffusion, turing, gray_scott, wind, wind_field };
+// every axis, so that each step of a pass has its own Courant numbers; or those linear
+// terms and retardation without a wind); a poisoned initial value (Inf in the middle of
+// component 0).
+enum class Model { diffusion, turing, gray_scott, wind, wind_field, linear };
 struct Extras {
   double source_rate = 0.0;
   Model model = Model::diffusion;
@@ -83,7 +85,12 @@ struct Extras {
 };
 
 std::string describe(const Extras& e) {
-  const char* models[] = {"", ", Turing", ", Gray-Scott", ", linear terms and wind", ", Turing in a velocity field"};
+  const char* models[] = {"",
+                          ", Turing",
+                          ", Gray-Scott",
+                          ", linear terms and wind",
+                          ", Turing in a velocity field",
+                          ", linear terms"};
   return std::string(models[static_cast<int>(e.model)]) + (e.source_rate != 0.0 ? ", sources" : "");
 }
 
@@ -103,9 +110,11 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
     EXPECT_EQ(opsplit_rd_set_diffusion(rd, comp, 0.5 + 0.5 * comp), OPSPLIT_SUCCESS);
     set_faces(rd, c, comp);
   }
-  if (extras.model == Model::wind) {
+  if (extras.model == Model::wind || extras.model == Model::linear) {
     EXPECT_EQ(opsplit_rd_set_linear(rd, 0, -0.3, 0.05), OPSPLIT_SUCCESS);
     EXPECT_EQ(opsplit_rd_set_retardation(rd, 1, 2.0), OPSPLIT_SUCCESS);
+  }
+  if (extras.model == Model::wind) {
     for (int axis = 0; axis < 3; ++axis)
       EXPECT_EQ(opsplit_rd_set_velocity(rd, axis, 0.1 * (axis + 1), 0.3, 1.7 + axis, 0.2 * axis), OPSPLIT_SUCCESS);
   }
@@ -170,7 +179,7 @@ std::vector<Case> cases() {
 // most ny / threads with a team (a slab of at least k rows a thread: the team is the
 // test's 4 threads from 2^15 values up, below that one) and at most nz on a periodic z
 // axis; on CUDA at most 4 (7 points) or 3 (19 points), on a 3D field's pure diffusion
-// without sources, else 1. (So
+// without sources, and at most 4 with linear terms (and a wind) at 7 points, else 1. (So
 // that the comparison below compares fused passes where they should be.)
 int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e) {
   opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
@@ -178,7 +187,10 @@ int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e)
   if (backend == OPSPLIT_BACKEND_CUDA) {
     const bool three_d = c.n[0] > 1 && c.n[1] > 1 && c.n[2] > 1;
     const int most = c.stencil == OPSPLIT_STENCIL_7POINT ? 4 : 3;
-    return three_d && e.model == Model::diffusion && e.source_rate == 0.0 ? std::min(k, most) : 1;
+    const bool seven = c.stencil == OPSPLIT_STENCIL_7POINT;
+    const bool linear = e.model == Model::wind || e.model == Model::linear;
+    const bool fuses = e.model == Model::diffusion || (linear && seven);
+    return three_d && fuses && e.source_rate == 0.0 ? std::min(k, most) : 1;
   }
   const int threads = 2 * c.n[0] * c.n[1] * c.n[2] >= (int64_t(1) << 15) ? 4 : 1;
   int64_t most = threads > 1 ? c.n[1] / threads : k;
@@ -193,7 +205,8 @@ TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
                            {3.0, Model::diffusion},
                            {0.3, Model::turing, false, 0.05},
                            {0.0, Model::gray_scott, false, 0.05},
-                           {0.0, Model::wind}};
+                           {0.0, Model::wind},
+                           {0.0, Model::linear}};
   for (const Case& c : cases())
     for (const Extras& e : extras) {
       const std::string what = describe(c) + describe(e);
