@@ -38,6 +38,13 @@
 // reference Mpoints/s x speedup: Turing 31.1 x 36.7, CH 11.1 x 42.3, advection 61.6 x
 // 24.4; seed 003 gives no Mpoints/s: its case is divided by the seed 000 CH number).
 //
+// Several steps a pass for a model (issue 44): model_gpu/advection/7pt/periodic/<precision>
+// runs seed 000's advection problem (a uniform and a time-varying wind, diffusion, a point
+// source) with the 7-point stencil and PERIODIC faces, one to 4 steps a pass
+// (/steps_per_pass:k, with x_one_step_a_pass): the CUDA pass fuses the steps of LINEAR
+// models at 7 points where it tests no face (a wind on no-flux faces is read at the face
+// cells: that pass is not taken, it ran slower than one step a pass).
+//
 // Without a usable CUDA device (opsplit_cuda_available() == 0) every case is skipped with
 // an error message and the program exits 0.
 //
@@ -378,6 +385,51 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec)
   if (field) opsplit_field_destroy(&field);
 }
 
+// Mpoints/s of the advection problem at 7 points, one step a pass, by precision.
+double g_advection7_one_step[2] = {};
+
+void BM_model_7pt(benchmark::State& state, bench::Problem p, opsplit_precision prec, int steps_per_pass) {
+  world_init();
+  World& w = g_world;
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  for (opsplit_field& f : w.field)
+    if (f) opsplit_field_destroy(&f);
+  const bench::ProblemInfo info = bench::problem_info(p);
+  std::string error;
+  opsplit_rd rd = nullptr;
+  opsplit_field field = nullptr;
+  auto run_case = [&]() -> bool {
+    double dt = 0.0;
+    if (!bench::make_seed_problem(w.ctx, w.n, p, prec, &rd, &field, &dt, error)) return false;
+    API_CHECK_RET(opsplit_rd_set_stencil(rd, OPSPLIT_STENCIL_7POINT), false);
+    for (int f = 0; f < 6; ++f)
+      API_CHECK_RET(opsplit_rd_set_boundary(rd, static_cast<opsplit_face>(f), 0, OPSPLIT_BC_PERIODIC, 0.0), false);
+    API_CHECK_RET(opsplit_rd_set_steps_per_pass(rd, steps_per_pass), false);
+    const int64_t nsteps = steps_per_iteration(prec);
+    double total = 0.0;
+    if (!time_steps(state, rd, field, dt, nsteps, &total, error)) return false;
+    int taken = 0;
+    API_CHECK_RET(opsplit_rd_get_steps_per_pass_taken(rd, &taken), false);
+    if (taken != steps_per_pass) {
+      error = "took " + std::to_string(taken) + " steps a pass, not " + std::to_string(steps_per_pass);
+      return false;
+    }
+    if (!report_rates(state, info.ncomp, prec, nsteps, total, info.seed_gtx275_mpoints, error, steps_per_pass))
+      return false;
+    double& one_step = g_advection7_one_step[prec == OPSPLIT_FLOAT32 ? 0 : 1];
+    if (steps_per_pass == 1) one_step = state.counters["Mpoints_per_s"];
+    state.counters["steps_per_pass"] = steps_per_pass;
+    if (steps_per_pass > 1 && one_step > 0) state.counters["x_one_step_a_pass"] = state.counters["Mpoints_per_s"] / one_step;
+    return true;
+  };
+  if (!run_case()) state.SkipWithError(error.c_str());
+  if (rd) opsplit_rd_destroy(&rd);
+  if (field) opsplit_field_destroy(&field);
+}
+
 #undef CUDA_CHECK_RET
 #undef API_CHECK_RET
 
@@ -425,6 +477,15 @@ int main(int argc, char** argv) {
       const std::string name = std::string("model_gpu/") + bench::problem_info(p).name + "/" +
                                (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
       benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec)->UseManualTime()->Unit(benchmark::kMillisecond);
+    }
+  for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
+    for (int k : {1, 2, 3, 4}) {
+      const std::string name = std::string("model_gpu/advection/7pt/periodic/") +
+                               (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") +
+                               (k > 1 ? "/steps_per_pass:" + std::to_string(k) : "");
+      benchmark::RegisterBenchmark(name.c_str(), BM_model_7pt, bench::Problem::advection, prec, k)
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
     }
 
   benchmark::RunSpecifiedBenchmarks();

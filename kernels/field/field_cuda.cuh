@@ -1522,12 +1522,16 @@ struct LevelSteps {
 // TestsFaces: some component has an axis read by kReadClamped, whose face cells apply
 // their ghosts (the tests cost registers, so a field without one does without them).
 // (S: the tile, a CrossTile<T, K, ...>; Model: kPassPureDiffusion, or the transport terms
-// of a LINEAR model, whose components' terms are `terms`.)
-template <int K, bool TestsFaces, class T, class S = CrossTile<T, K>, int Model = kPassPureDiffusion>
+// of a LINEAR model, whose components' terms are `terms`; Sources: there are point
+// sources, `sources` and their index `source_planes` (a flag of the template: their code
+// costs the rounds registers).)
+template <int K, bool TestsFaces, class T, class S = CrossTile<T, K>, int Model = kPassPureDiffusion,
+          bool Sources = false>
 __global__ void __launch_bounds__(32 * S::BY, 1)
     diffuse_cross_steps_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
                                const DiffusionWeights<T>* __restrict__ weights,
                                const ComponentTerms<T>* __restrict__ terms, LevelSteps<T, K> steps,
+                               const SourceTerm<T>* __restrict__ sources, const int64_t* __restrict__ source_planes,
                                const FaceCondition* __restrict__ faces, Health health) {
   constexpr int RX = S::RX, RY = S::RY, TW = S::TW, TH = S::TH, PLANE = S::PLANE;
   constexpr int MX = S::MX, OW = S::OW, OH = S::OH;
@@ -1681,6 +1685,27 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
       *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2) * TW + cx) = cells_of(plane[0]);
       *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2 + 1) * TW + cx) = cells_of(plane[RY - 1]);
     };
+    // The point sources of the plane a level made at position p (its cell's, read as the
+    // level's values are: a position beyond a face holds its image's value), added as
+    // add_sources adds them after a step. source_planes[c nz + z]: the first source of
+    // component c's plane z (sorted by position).
+    auto add_sources_at = [&](int p, T(&made)[RY][RX]) {
+      if constexpr (Sources) {
+        const int zc = static_cast<int>(cell_read(p, nz, reading_z));
+        const int64_t key = static_cast<int64_t>(c) * nz + zc;
+        const int64_t from = source_planes[key], to = source_planes[key + 1];
+        const int64_t plane_start = c * grid.comp_stride + static_cast<int64_t>(zc + lead_z) * plane_stride;
+        for (int64_t i = from; i < to; ++i) {
+          const int64_t in_plane = sources[i].at - plane_start;
+          const T amount = sources[i].amount;
+#pragma unroll
+          for (int r = 0; r < RY; ++r)
+#pragma unroll
+            for (int rx = 0; rx < RX; ++rx)
+              if (row[r] + col[rx] == in_plane) made[r][rx] = made[r][rx] + amount;
+        }
+      }
+    };
     // The next plane of a level from the three planes below (`low`, `mid`, `high` along z)
     // and the edge rows of `mid`. on_face_tile (a constant where it is inlined): cells on
     // a face read its ghost by the face's rule (z: `z_low`, `z_high` for the plane). (Not
@@ -1732,10 +1757,12 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
           // Into the slot of the level's oldest plane, which level s + 1 read last round.
           advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high,
                   q[s][newest]);
+          add_sources_at(p, q[s][newest]);
           store_edges(q[s][newest], written + s * PLANE);
         } else {
           T made[RY][RX];
           advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high, made);
+          add_sources_at(p, made);
           if (p >= z0) {
             T* plane = out_c + plane_at(p);
             if (rows_whole) {
@@ -1812,7 +1839,8 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
 
 template <int K, class T>
 void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid, const PassTerms<T>& terms,
-                                const FaceCondition* faces, const FaceCondition* faces_host, Health health) {
+                                const int64_t* source_planes, const FaceCondition* faces,
+                                const FaceCondition* faces_host, Health health) {
   using S = CrossTile<T, K>;
   constexpr int threads = 32 * S::BY, bytes = S::SHARED_BYTES;
   LevelSteps<T, K> steps{};
@@ -1824,13 +1852,20 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
   bool tests_faces = false;
   for (int axis = 0; axis < 3 * grid.ncomp; ++axis)
     tests_faces |= axis_reading(faces_host + 2 * axis, model != kUniformAdvectionOnly) == kReadClamped;
-  auto kernel_for = [&](auto model_constant) {
+  // (The face tests only for pure diffusion without sources: max_steps_per_pass.)
+  if (tests_faces && (model != kPassPureDiffusion || source_planes != nullptr))
+    fail(OPSPLIT_ERROR_INTERNAL, "a 7-point pass of a model or sources that tests faces");
+  auto with_sources = [&](auto model_constant) {
     constexpr int M = decltype(model_constant)::value;
-    return tests_faces ? diffuse_cross_steps_kernel<K, true, T, S, M> : diffuse_cross_steps_kernel<K, false, T, S, M>;
+    if (source_planes != nullptr) return diffuse_cross_steps_kernel<K, false, T, S, M, true>;
+    if constexpr (M == kPassPureDiffusion) {
+      if (tests_faces) return diffuse_cross_steps_kernel<K, true, T, S, M>;
+    }
+    return diffuse_cross_steps_kernel<K, false, T, S, M>;
   };
-  const auto kernel = model == kPassPureDiffusion ? kernel_for(std::integral_constant<int, kPassPureDiffusion>{})
-                      : model == kNoTransport     ? kernel_for(std::integral_constant<int, kNoTransport>{})
-                                                  : kernel_for(std::integral_constant<int, kUniformAdvectionOnly>{});
+  const auto kernel = model == kPassPureDiffusion ? with_sources(std::integral_constant<int, kPassPureDiffusion>{})
+                      : model == kNoTransport     ? with_sources(std::integral_constant<int, kNoTransport>{})
+                                                  : with_sources(std::integral_constant<int, kUniformAdvectionOnly>{});
   allow_shared_bytes(kernel, bytes);
   int sms = 0, per_sm = 0;
   if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess ||
@@ -1838,23 +1873,32 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
     fail(OPSPLIT_ERROR_DEVICE, "cannot read the device's multiprocessors for diffuse_cross_steps_kernel");
   const int64_t work = grid.ncomp * grid.n[2] * blocks_for(grid.n[0], S::OW) * blocks_for(grid.n[1], S::OH);
   const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(work, int64_t(sms) * std::max(per_sm, 1)));
-  kernel<<<blocks, dim3(32, S::BY), bytes, stream_of(ctx)>>>(in, out, grid, terms.weights, terms.terms, steps, faces,
-                                                              health);
+  kernel<<<blocks, dim3(32, S::BY), bytes, stream_of(ctx)>>>(in, out, grid, terms.weights, terms.terms, steps,
+                                                              terms.sources, source_planes, faces, health);
   cuda::check_launch("diffuse_cross_steps_kernel");
 }
 
-// On 3D grids (the march's), on one process, without sources: pure diffusion up to
-// kCudaMaxStepsPerPass steps a pass at 7 points, kCudaMaxStepsPerPass19 at 19; a LINEAR
-// model without a per-cell wind up to kCudaMaxStepsPerPass at 7 points (the caller fuses
-// models without Cahn-Hilliard terms only: opsplit_rd_s::fused_steps_per_pass);
-// elsewhere one step a pass (a distributed field's deep swap is the CPU's alone so far).
+// On 3D grids (the march's), on one process: pure diffusion up to kCudaMaxStepsPerPass
+// steps a pass at 7 points, kCudaMaxStepsPerPass19 at 19 (without sources); at 7 points
+// also a LINEAR model without a per-cell wind (the caller fuses models without
+// Cahn-Hilliard terms only: opsplit_rd_s::fused_steps_per_pass) and point sources, where
+// the pass tests no face (every axis PERIODIC or, without a wind, NOFLUX on both faces:
+// the pass that tests faces holds more values than the registers do with them, and ran
+// slower than one step a pass, docs/PERFORMANCE.md note (q)); elsewhere one step a pass
+// (a distributed field's deep swap is the CPU's alone so far).
 // The 7-point pass addresses a plane of storage in int (its planes all fit below 2^31
 // values); the 19-point pass's tiles along y stay within gridDim.y's 65535 (its float64
 // tiles are lower than the march's: 10 rows at K = 3).
 template <class T>
-int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition*, int points, const PassTerms<T>& terms) {
-  if (!marches(grid) || terms.nsources > 0 || terms.group != nullptr) return 1;
-  if (terms.model() && (points != 7 || terms.kind != kLinear || terms.velocity != nullptr)) return 1;
+int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* faces_host, int points,
+                       const PassTerms<T>& terms) {
+  if (!marches(grid) || terms.group != nullptr) return 1;
+  if (terms.model() || terms.nsources > 0) {
+    if (points != 7 || (terms.model() && (terms.kind != kLinear || terms.velocity != nullptr))) return 1;
+    const bool symmetric = !terms.model() || !terms.step_terms[0].advect;
+    for (int axis = 0; axis < 3 * grid.ncomp; ++axis)
+      if (axis_reading(faces_host + 2 * axis, symmetric) == kReadClamped) return 1;
+  }
   // (The 7-point pass folds z positions in int: cell_read's 2 nz.)
   if (grid.stride[2] > INT32_MAX || grid.n[2] > INT32_MAX / 2) return 1;
   if (points == 7) return kCudaMaxStepsPerPass;
@@ -1866,14 +1910,43 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition*, i
   return most;
 }
 template <class T>
-int64_t steps_scratch_values(const Context&, const Grid&, const PassTerms<T>&, int) {
-  return 0;  // the levels live in shared memory
+int64_t steps_scratch_values(const Context&, const Grid& grid, const PassTerms<T>& terms, int) {
+  // The levels live in shared memory; the sources' index of planes (source_planes_kernel)
+  // in the scratch.
+  if (terms.nsources == 0) return 0;
+  return ((grid.ncomp * grid.n[2] + 1) * static_cast<int64_t>(sizeof(int64_t)) + sizeof(T) - 1) / sizeof(T);
+}
+
+// first[key] for key = c nz + z in 0 .. keys: the first source (sorted by position) of
+// component c's plane z or later; first[keys] = n.
+template <class T>
+__global__ void source_planes_kernel(const SourceTerm<T>* sources, int64_t n, int64_t plane_cells, int64_t keys,
+                                     int64_t* first) {
+  const int64_t key = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (key > keys) return;
+  int64_t lo = 0, hi = n;  // the first source whose position is key * plane_cells or beyond
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (sources[mid].position < key * plane_cells)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  first[key] = lo;
 }
 
 template <class T>
-unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T*, const Grid& grid, int points,
+unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const Grid& grid, int points,
                     const PassTerms<T>& terms, int steps, Health health) {
   const DiffusionWeights<T>* weights = terms.weights;
+  int64_t* source_planes = nullptr;
+  if (terms.nsources > 0) {
+    source_planes = reinterpret_cast<int64_t*>(scratch);
+    const int64_t keys = grid.ncomp * grid.n[2];
+    source_planes_kernel<<<blocks_for(keys + 1, 128), 128, 0, stream_of(ctx)>>>(
+        terms.sources, terms.nsources, grid.n[0] * grid.n[1], keys, source_planes);
+    cuda::check_launch("source_planes_kernel");
+  }
   static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;
     if (steps != K) return;
@@ -1888,7 +1961,7 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T*, const Grid& gr
       return;
     }
     // (The 7-point pass reads no ghost: cell_read.)
-    diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, terms, in.faces, in.faces_host, health);
+    diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, terms, source_planes, in.faces, in.faces_host, health);
   });
   return 0;
 }

@@ -577,8 +577,9 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // caller runs those steps one at a time and reports the failure as they find it. On
   // the GPU the word is read after every pass (a wait of the host for the stream's
   // work: a few microseconds against a pass's milliseconds at 256^3 and beyond).
-  // A model's pass takes each of its steps' StepTerms (set_courant).
-  std::vector<StepTerms<T>> pass_steps(plan.pure_diffusion ? 0 : kMaxStepsPerPass);
+  // A model's pass takes each of its steps' StepTerms (set_courant); the plan's until
+  // then (what fuses may depend on whether the model advects).
+  std::vector<StepTerms<T>> pass_steps(plan.pure_diffusion ? 0 : kMaxStepsPerPass, plan.step);
   const PassTerms<T> pass_terms{placed.weights,    plan.pure_diffusion ? -1 : kind_,
                                 placed.terms,      pass_steps.data(),
                                 placed.sources,    static_cast<int64_t>(plan.sources.size()),

@@ -8,9 +8,10 @@
 // OPSPLIT_BACKEND names (CUDA fuses up to 4 steps a pass on 3D fields at 7 points, 3 at
 // 19: 7 points in tiles of 64 x 48 or 32 x 48 cells less the steps' margins, a block's
 // share of the planes cut across tiles; 19 points in tiles of 64 x 16 or 32 cells and
-// chunks of 128 planes: the 66 x 3 x 130 field crosses both; linear terms and a wind fuse
-// as pure diffusion does at 7 points; it takes one step a pass on 1D and 2D fields, with
-// sources and with the other models: the same bits too). Each case runs as pure
+// chunks of 128 planes: the 66 x 3 x 130 field crosses both; linear terms, a wind and
+// sources fuse at 7 points on periodic faces, and without a wind on no-flux ones; it takes
+// one step a pass on 1D and 2D fields, elsewhere with sources and with the other models:
+// the same bits too). Each case runs as pure
 // diffusion, with point sources, as Turing's model with sources, as Gray-Scott's, and
 // with linear terms and a wind that changes every step (the CPU fuses all five);
 // opsplit_rd_get_steps_per_pass_taken says each call fused as it should.
@@ -178,8 +179,9 @@ std::vector<Case> cases() {
 // The steps a pass a call of at least 16 steps takes (docs/API.md): on the CPU k, at
 // most ny / threads with a team (a slab of at least k rows a thread: the team is the
 // test's 4 threads from 2^15 values up, below that one) and at most nz on a periodic z
-// axis; on CUDA at most 4 (7 points) or 3 (19 points), on a 3D field's pure diffusion
-// without sources, and at most 4 with linear terms (and a wind) at 7 points, else 1. (So
+// axis; on CUDA, on a 3D field, pure diffusion without sources at most 4 at 7 points and 3
+// at 19; at 7 points also at most 4 with sources or linear terms and a wind where the
+// pass tests no face (periodic faces, or no-flux ones without a wind); else 1. (So
 // that the comparison below compares fused passes where they should be.)
 int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e) {
   opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
@@ -188,9 +190,12 @@ int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e)
     const bool three_d = c.n[0] > 1 && c.n[1] > 1 && c.n[2] > 1;
     const int most = c.stencil == OPSPLIT_STENCIL_7POINT ? 4 : 3;
     const bool seven = c.stencil == OPSPLIT_STENCIL_7POINT;
-    const bool linear = e.model == Model::wind || e.model == Model::linear;
-    const bool fuses = e.model == Model::diffusion || (linear && seven);
-    return three_d && fuses && e.source_rate == 0.0 ? std::min(k, most) : 1;
+    const bool plain = e.model == Model::diffusion && e.source_rate == 0.0;
+    const bool linear = e.model == Model::diffusion || e.model == Model::wind || e.model == Model::linear;
+    // (A model's or sources' pass only where it tests no face.)
+    const bool tests = c.faces != Faces::periodic && (c.faces != Faces::noflux || e.model == Model::wind);
+    const bool fuses = plain || (seven && linear && !tests);
+    return three_d && fuses ? std::min(k, most) : 1;
   }
   const int threads = 2 * c.n[0] * c.n[1] * c.n[2] >= (int64_t(1) << 15) ? 4 : 1;
   int64_t most = threads > 1 ? c.n[1] / threads : k;
@@ -206,6 +211,7 @@ TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
                            {0.3, Model::turing, false, 0.05},
                            {0.0, Model::gray_scott, false, 0.05},
                            {0.0, Model::wind},
+                           {0.5, Model::wind},
                            {0.0, Model::linear}};
   for (const Case& c : cases())
     for (const Extras& e : extras) {

@@ -85,7 +85,7 @@ void run_variant(Kernel kernel, const Setup& su, Buffers<T>& b, const char* name
   const unsigned blocks = unsigned(std::min<int64_t>(int64_t(sms) * std::max(per_sm, 1), g.n[2] * 1000));
   Health h{su.first_bad, 0};
   CK(cudaMemset(su.first_bad, 0xff, 8));
-  kernel<<<blocks, dim3(32, BY), S::SHARED_BYTES>>>(b.in, b.out, g, dw, nullptr, LevelSteps<T, K>{}, su.faces, h);
+  kernel<<<blocks, dim3(32, BY), S::SHARED_BYTES>>>(b.in, b.out, g, dw, nullptr, LevelSteps<T, K>{}, nullptr, nullptr, su.faces, h);
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
   CK(cudaMemcpy(got.data(), b.out, bytes, cudaMemcpyDeviceToHost));
@@ -104,7 +104,7 @@ void run_variant(Kernel kernel, const Setup& su, Buffers<T>& b, const char* name
   std::vector<float> ms;
   for (int rep = 0; rep < 13; ++rep) {
     cudaEventRecord(e0);
-    kernel<<<blocks, dim3(32, BY), S::SHARED_BYTES>>>(b.in, b.out, g, dw, nullptr, LevelSteps<T, K>{}, su.faces, h);
+    kernel<<<blocks, dim3(32, BY), S::SHARED_BYTES>>>(b.in, b.out, g, dw, nullptr, LevelSteps<T, K>{}, nullptr, nullptr, su.faces, h);
     cudaEventRecord(e1);
     cudaEventSynchronize(e1);
     float t;
