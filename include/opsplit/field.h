@@ -100,7 +100,9 @@ OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil
  * halo k cells deep swapped once a pass); other calls take one step a pass
  * (docs/API.md). On the CPU 2 to 4 steps a pass are the useful range. The CUDA backend
  * fuses a 3D field's pure diffusion without sources: up to 4 steps at 7 points (about
- * 2x one step a pass at 4 steps), up to 3 at 19 points (slower than one step a pass).
+ * 2x one step a pass at 4 steps), up to 3 at 19 points (slower than one step a pass);
+ * and at 7 points up to 4 steps of linear terms, a uniform wind and point sources where
+ * every face is PERIODIC, or NOFLUX without a wind (1.1-1.4x).
  * Progress and cancellation fall between passes. */
 OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int steps);
 /* The steps a pass the last opsplit_rd_step took (its first pass: a call's last pass may

@@ -1688,12 +1688,21 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // The point sources of the plane a level made at position p (its cell's, read as the
     // level's values are: a position beyond a face holds its image's value), added as
     // add_sources adds them after a step. source_planes[c nz + z]: the first source of
-    // component c's plane z (sorted by position).
-    auto add_sources_at = [&](int p, T(&made)[RY][RX]) {
+    // component c's plane z (sorted by position). Whether a level's plane has any is a
+    // bit of planes_with_sources, shifted in a round for level 1's plane: its test a
+    // round ahead (`next_has`), so that no round waits for the index (which cost the
+    // rounds about 15 % when each level read it: docs/PERFORMANCE.md note (q)).
+    auto sources_of = [&](int p) {
+      const int64_t key = static_cast<int64_t>(c) * nz + cell_read(p, nz, reading_z);
+      return std::make_pair(source_planes[key], source_planes[key + 1]);
+    };
+    unsigned planes_with_sources = 0;  // bit s - 1: level s's plane this round
+    bool next_has = false;             // plane t - 1's, for round t
+    auto add_sources_at = [&](int s, int p, T(&made)[RY][RX]) {
       if constexpr (Sources) {
+        if ((planes_with_sources >> (s - 1) & 1u) == 0) return;
         const int zc = static_cast<int>(cell_read(p, nz, reading_z));
-        const int64_t key = static_cast<int64_t>(c) * nz + zc;
-        const int64_t from = source_planes[key], to = source_planes[key + 1];
+        const auto [from, to] = sources_of(p);
         const int64_t plane_start = c * grid.comp_stride + static_cast<int64_t>(zc + lead_z) * plane_stride;
         for (int64_t i = from; i < to; ++i) {
           const int64_t in_plane = sources[i].at - plane_start;
@@ -1747,6 +1756,11 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
       const T* read = edges + (t & 1) * (K * PLANE);
       T* written = edges + ((t + 1) & 1) * (K * PLANE);
       store_edges(q[0][newest], written);
+      if constexpr (Sources) {
+        planes_with_sources = planes_with_sources << 1 | static_cast<unsigned>(next_has);
+        const auto [from, to] = sources_of(t);
+        next_has = to > from;
+      }
       static_for<1, K + 1>([&](auto s_constant) {
         constexpr int s = decltype(s_constant)::value;
         const int p = t - s;
@@ -1757,12 +1771,12 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
           // Into the slot of the level's oldest plane, which level s + 1 read last round.
           advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high,
                   q[s][newest]);
-          add_sources_at(p, q[s][newest]);
+          add_sources_at(s, p, q[s][newest]);
           store_edges(q[s][newest], written + s * PLANE);
         } else {
           T made[RY][RX];
           advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high, made);
-          add_sources_at(p, made);
+          add_sources_at(s, p, made);
           if (p >= z0) {
             T* plane = out_c + plane_at(p);
             if (rows_whole) {
@@ -1810,6 +1824,10 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     __syncthreads();  // twice_value
     const int first = z0 - K, t_end = z1 + K;
     load(first, q[0][0]);
+    if constexpr (Sources) {  // (the levels' planes of the first rounds are warm-up: none read)
+      const auto [from, to] = sources_of(first - 1);
+      next_has = to > from;
+    }
     if constexpr (TestsFaces) {
       // The rounds that read ghosts: all of a tile with face cells, and those of levels at
       // a z face's plane (round t makes planes t - K .. t - 1). The others, [lo, hi) in
