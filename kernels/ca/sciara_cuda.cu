@@ -441,7 +441,6 @@ class CudaLava final : public LavaBackend, public LavaLaunches {
   double known_time_ = 0.0;     // fv3: the latest time read back
   bool known_stalled_ = false;  // fv3: the latest read back stopped on a stall
   int max_blocks_ = 0, max_blocks3_ = 0;
-  int sms_ = 0;                 // the device's multiprocessors (a block's launches)
   double* shortest_ = nullptr;  // pinned: a block's shortest time, read back
   Buffer vents_, rates_;        // the vents' schedules and their rates
 };
@@ -515,11 +514,10 @@ bool CudaLava::read_state(LavaState& s) {
 int CudaLava::prepare(const LavaPlanes& g, int nsteps, bool all_cells, const void* kernel, int threads) {
   int& max_blocks = kernel == reinterpret_cast<const void*>(lava_steps_kernel) ? max_blocks_ : max_blocks3_;
   if (max_blocks == 0) {  // all blocks of a cooperative launch must be resident at once
-    int per_sm = 0, sms = 0;
+    int per_sm = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx_.device().id()), "cudaDeviceGetAttribute");
-    max_blocks = std::max(1, per_sm * sms);
+    max_blocks = std::max(1, per_sm * ctx_.device().multiprocessors());
   }
   // The launch before last is waited for (at most two in flight), and its state read.
   Slot& slot = slots_[launches_ % 2];
@@ -586,10 +584,9 @@ void CudaLava::launch_until(const LavaPlanes& g, int current, int64_t done_steps
 }
 
 int CudaLava::blocks_for(int64_t work, int per_block) {
-  if (sms_ == 0)
-    check(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, ctx_.device().id()), "cudaDeviceGetAttribute");
   // Enough to fill the device a few times over; the kernels stride over the rest.
-  return static_cast<int>(std::clamp<int64_t>((work + per_block - 1) / per_block, 1, int64_t(sms_) * 8));
+  const int64_t sms = ctx_.device().multiprocessors();
+  return static_cast<int>(std::clamp<int64_t>((work + per_block - 1) / per_block, 1, sms * 8));
 }
 
 cudaStream_t stream_of(Context& ctx) { return static_cast<cudaStream_t>(ctx.device().stream()); }

@@ -1885,10 +1885,10 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
                       : model == kNoTransport     ? with_sources(std::integral_constant<int, kNoTransport>{})
                                                   : with_sources(std::integral_constant<int, kUniformAdvectionOnly>{});
   allow_shared_bytes(kernel, bytes);
-  int sms = 0, per_sm = 0;
-  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes) != cudaSuccess)
-    fail(OPSPLIT_ERROR_DEVICE, "cannot read the device's multiprocessors for diffuse_cross_steps_kernel");
+  const int sms = ctx.device().multiprocessors();
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes) != cudaSuccess)
+    fail(OPSPLIT_ERROR_DEVICE, "cannot read diffuse_cross_steps_kernel's blocks a multiprocessor");
   const int64_t work = grid.ncomp * grid.n[2] * blocks_for(grid.n[0], S::OW) * blocks_for(grid.n[1], S::OH);
   const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(work, int64_t(sms) * std::max(per_sm, 1)));
   kernel<<<blocks, dim3(32, S::BY), bytes, stream_of(ctx)>>>(in, out, grid, terms.weights, terms.terms, steps,

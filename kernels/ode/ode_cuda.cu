@@ -307,12 +307,7 @@ constexpr int64_t kRoundWarpsPerSm = 4;
 bool use_rounds(const Context& ctx, environment::Rounds mode, void* round_storage, int64_t systems) {
   if (round_storage == nullptr) return false;
   if (mode == environment::Rounds::kAlways) return true;
-  int sms = 0;
-  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device().id()) != cudaSuccess) {
-    cudaGetLastError();
-    return true;
-  }
-  return systems >= kRoundWarpsPerSm * 32 * static_cast<int64_t>(sms);
+  return systems >= kRoundWarpsPerSm * 32 * static_cast<int64_t>(ctx.device().multiprocessors());
 }
 
 void run_systems(Context& ctx, KernelArgs a, const Batch& b, environment::Rounds mode, void* round_storage,
@@ -361,10 +356,10 @@ DeviceCopies device_copies(Context& ctx, const Batch& b, Buffer& storage) {
   const void* kernel = kernel_for(b);
   const char* name = b.gas ? "integrate_large_reactor_kernel" : "integrate_large_mass_action_kernel";
   const cuda::Device& dev = ctx.device();
-  int sms = 0, blocks_per_sm = 0;
+  const int sms = dev.multiprocessors();
+  int blocks_per_sm = 0;
   size_t free_bytes = 0, total_bytes = 0;
-  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev.id()) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kThreads, 0) != cudaSuccess ||
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kThreads, 0) != cudaSuccess ||
       cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
     const cudaError_t error = cudaGetLastError();
     fail(OPSPLIT_ERROR_DEVICE, std::string("sizing ") + name + "'s memory: " + cudaGetErrorString(error));

@@ -149,6 +149,8 @@ Device::Device(int device) : id_(device) {
              std::to_string(prop.major) + "." + std::to_string(prop.minor) +
              ") is not covered by the CUDA architectures opsplit was built for (" + cudaGetErrorName(err) + ")");
   }
+  check(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device),
+        "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
   cudaStream_t s = nullptr;
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
   own_stream_ = s;

@@ -38,6 +38,7 @@ class Device {
   Device& operator=(const Device&) = delete;
 
   int id() const { return id_; }
+  int multiprocessors() const { return multiprocessors_; }  // the device's SM count, read once
   void* stream() const { return stream_ != nullptr ? stream_ : own_stream_; }  // a cudaStream_t
   void set_stream(void* stream) { stream_ = stream; }
   void activate() const;     // cudaSetDevice before work on this context
@@ -92,6 +93,7 @@ class Device {
 
  private:
   int id_;
+  int multiprocessors_ = 0;
   void* own_stream_ = nullptr;
   void* stream_ = nullptr;  // the host's stream, when it gave one
   // [[maybe_unused]]: a build without CUDA defines this class's functions as stubs
