@@ -313,6 +313,14 @@ bool report_rates(benchmark::State& state, int ncomp, opsplit_precision prec, in
   return true;
 }
 
+// steps_per_pass, and past one step a pass x_one_step_a_pass against `one_step`: the
+// same case's Mpoints/s at one step a pass, which that case sets (it runs first).
+void report_steps_per_pass(benchmark::State& state, double& one_step, int steps_per_pass) {
+  if (steps_per_pass == 1) one_step = state.counters["Mpoints_per_s"];
+  state.counters["steps_per_pass"] = steps_per_pass;
+  if (steps_per_pass > 1 && one_step > 0) state.counters["x_one_step_a_pass"] = state.counters["Mpoints_per_s"] / one_step;
+}
+
 // Mpoints/s of each diffusion case at one step a pass, by stencil and precision: the
 // fused cases' reference (they run after it).
 // [stencil][precision][DIRICHLET faces]
@@ -347,10 +355,8 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, 
     if (!set_faces(rd, OPSPLIT_BC_NOFLUX, error)) return false;
     if (!timed || !report_rates(state, 1, prec, nsteps, total, kSeedGtx275Mpoints, error, steps_per_pass))
       return false;
-    double& one_step = g_one_step_mpoints[stencil][prec == OPSPLIT_FLOAT32 ? 0 : 1][bc == OPSPLIT_BC_DIRICHLET];
-    if (steps_per_pass == 1) one_step = state.counters["Mpoints_per_s"];
-    state.counters["steps_per_pass"] = steps_per_pass;
-    if (steps_per_pass > 1 && one_step > 0) state.counters["x_one_step_a_pass"] = state.counters["Mpoints_per_s"] / one_step;
+    report_steps_per_pass(state, g_one_step_mpoints[stencil][prec == OPSPLIT_FLOAT32 ? 0 : 1][bc == OPSPLIT_BC_DIRICHLET],
+                          steps_per_pass);
     return true;
   };
   if (!run_case()) state.SkipWithError(error.c_str());
@@ -358,7 +364,13 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, 
 
 // ---- models ---------------------------------------------------------------------------
 
-void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec) {
+// Mpoints/s of the models' cases at 7 points, one step a pass, by precision (the fused
+// cases' reference: they run after it).
+double g_model_7pt_one_step[2] = {};
+
+// The seed problem as it is (steps_per_pass 0), or with the 7-point stencil and PERIODIC
+// faces, `steps_per_pass` steps a pass (and refused unless the calls took that many).
+void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec, int steps_per_pass) {
   world_init();
   World& w = g_world;
   if (!w.error.empty()) {
@@ -369,60 +381,31 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec)
   for (opsplit_field& f : w.field)
     if (f) opsplit_field_destroy(&f);
   const bench::ProblemInfo info = bench::problem_info(p);
+  const bool seven_point = steps_per_pass > 0;
   std::string error;
   opsplit_rd rd = nullptr;
   opsplit_field field = nullptr;
   auto run_case = [&]() -> bool {
     double dt = 0.0;
     if (!bench::make_seed_problem(w.ctx, w.n, p, prec, &rd, &field, &dt, error)) return false;
-    const int64_t nsteps = steps_per_iteration(prec) / 2;
-    double total = 0.0;
-    if (!time_steps(state, rd, field, dt, nsteps, &total, error)) return false;
-    return report_rates(state, info.ncomp, prec, nsteps, total, info.seed_gtx275_mpoints, error);
-  };
-  if (!run_case()) state.SkipWithError(error.c_str());
-  if (rd) opsplit_rd_destroy(&rd);
-  if (field) opsplit_field_destroy(&field);
-}
-
-// Mpoints/s of the advection problem at 7 points, one step a pass, by precision.
-double g_advection7_one_step[2] = {};
-
-void BM_model_7pt(benchmark::State& state, bench::Problem p, opsplit_precision prec, int steps_per_pass) {
-  world_init();
-  World& w = g_world;
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
-  for (opsplit_field& f : w.field)
-    if (f) opsplit_field_destroy(&f);
-  const bench::ProblemInfo info = bench::problem_info(p);
-  std::string error;
-  opsplit_rd rd = nullptr;
-  opsplit_field field = nullptr;
-  auto run_case = [&]() -> bool {
-    double dt = 0.0;
-    if (!bench::make_seed_problem(w.ctx, w.n, p, prec, &rd, &field, &dt, error)) return false;
-    API_CHECK_RET(opsplit_rd_set_stencil(rd, OPSPLIT_STENCIL_7POINT), false);
-    for (int f = 0; f < 6; ++f)
-      API_CHECK_RET(opsplit_rd_set_boundary(rd, static_cast<opsplit_face>(f), 0, OPSPLIT_BC_PERIODIC, 0.0), false);
-    API_CHECK_RET(opsplit_rd_set_steps_per_pass(rd, steps_per_pass), false);
-    const int64_t nsteps = steps_per_iteration(prec);
+    if (seven_point) {
+      API_CHECK_RET(opsplit_rd_set_stencil(rd, OPSPLIT_STENCIL_7POINT), false);
+      for (int f = 0; f < 6; ++f)
+        for (int c = 0; c < info.ncomp; ++c)
+          API_CHECK_RET(opsplit_rd_set_boundary(rd, static_cast<opsplit_face>(f), c, OPSPLIT_BC_PERIODIC, 0.0), false);
+      API_CHECK_RET(opsplit_rd_set_steps_per_pass(rd, steps_per_pass), false);
+    }
+    const int64_t nsteps = steps_per_iteration(prec) / (seven_point ? 1 : 2);
     double total = 0.0;
     if (!time_steps(state, rd, field, dt, nsteps, &total, error)) return false;
     int taken = 0;
     API_CHECK_RET(opsplit_rd_get_steps_per_pass_taken(rd, &taken), false);
-    if (taken != steps_per_pass) {
+    if (seven_point && taken != steps_per_pass) {
       error = "took " + std::to_string(taken) + " steps a pass, not " + std::to_string(steps_per_pass);
       return false;
     }
-    if (!report_rates(state, info.ncomp, prec, nsteps, total, info.seed_gtx275_mpoints, error, steps_per_pass))
-      return false;
-    double& one_step = g_advection7_one_step[prec == OPSPLIT_FLOAT32 ? 0 : 1];
-    if (steps_per_pass == 1) one_step = state.counters["Mpoints_per_s"];
-    state.counters["steps_per_pass"] = steps_per_pass;
-    if (steps_per_pass > 1 && one_step > 0) state.counters["x_one_step_a_pass"] = state.counters["Mpoints_per_s"] / one_step;
+    if (!report_rates(state, info.ncomp, prec, nsteps, total, info.seed_gtx275_mpoints, error, taken)) return false;
+    if (seven_point) report_steps_per_pass(state, g_model_7pt_one_step[prec == OPSPLIT_FLOAT32 ? 0 : 1], steps_per_pass);
     return true;
   };
   if (!run_case()) state.SkipWithError(error.c_str());
@@ -476,14 +459,14 @@ int main(int argc, char** argv) {
     for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64}) {
       const std::string name = std::string("model_gpu/") + bench::problem_info(p).name + "/" +
                                (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
-      benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec)->UseManualTime()->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec, 0)->UseManualTime()->Unit(benchmark::kMillisecond);
     }
   for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
     for (int k : {1, 2, 3, 4}) {
       const std::string name = std::string("model_gpu/advection/7pt/periodic/") +
                                (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") +
                                (k > 1 ? "/steps_per_pass:" + std::to_string(k) : "");
-      benchmark::RegisterBenchmark(name.c_str(), BM_model_7pt, bench::Problem::advection, prec, k)
+      benchmark::RegisterBenchmark(name.c_str(), BM_model, bench::Problem::advection, prec, k)
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
     }
