@@ -524,29 +524,36 @@ class DeepHalo {
   }
 
   // Both swaps; collective over the group (every process of it swaps along the axes
-  // that are split).
-  void swap(const Group& group, const T* in) {
+  // that are split). The rows sent are copied by `threads` threads.
+  void swap(const Group& group, const T* in, int threads) {
     const int64_t nx = g_.n[0], ny = g_.n[1], nz = g_.n[2];
     if (remote_[1][0] || remote_[1][1]) {
       // To the low neighbour our rows 0, 1, ... (beyond its high face at depth 0, 1, ...),
-      // to the high one rows ny - 1, ny - 2, ...
-      for (int side = 0; side < 2; ++side)
-        if (remote_[1][side])
-          for (int c = 0; c < g_.ncomp; ++c)
-            for (int64_t q = 0; q < nz; ++q)
-              for (int64_t depth = 0; depth < k_; ++depth)
-                std::copy_n(cells(in, q, side ? ny - 1 - depth : depth, c), nx,
-                            sent(1, side) + ((c * nz + q) * k_ + depth) * nx);
+      // to the high one rows ny - 1, ny - 2, ...: row ((c nz + q) k + depth) of the slot.
+      for (int side = 0; side < 2; ++side) {
+        if (!remote_[1][side]) continue;
+        const int64_t rows = g_.ncomp * nz * k_;
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int64_t row = 0; row < rows; ++row) {
+          const int64_t depth = row % k_, q = row / k_ % nz;
+          const int c = static_cast<int>(row / (k_ * nz));
+          std::copy_n(cells(in, q, side ? ny - 1 - depth : depth, c), nx, sent(1, side) + row * nx);
+        }
+      }
       exchange(group, 1, y_slot(g_, k_));
     }
     if (remote_[2][0] || remote_[2][1]) {
-      for (int side = 0; side < 2; ++side)
-        if (remote_[2][side])
-          for (int c = 0; c < g_.ncomp; ++c)
-            for (int64_t depth = 0; depth < k_; ++depth)
-              for (int64_t j = -y_lo_; j < z_rows_ - y_lo_; ++j)
-                std::copy_n(cells(in, side ? nz - 1 - depth : depth, j, c), nx,
-                            sent(2, side) + ((c * k_ + depth) * z_rows_ + j + y_lo_) * nx);
+      // Row ((c k + depth) z_rows + j + y_lo) of the slot: plane depth from the face.
+      for (int side = 0; side < 2; ++side) {
+        if (!remote_[2][side]) continue;
+        const int64_t rows = g_.ncomp * k_ * z_rows_;
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int64_t row = 0; row < rows; ++row) {
+          const int64_t j = row % z_rows_ - y_lo_, depth = row / z_rows_ % k_;
+          const int c = static_cast<int>(row / (z_rows_ * k_));
+          std::copy_n(cells(in, side ? nz - 1 - depth : depth, j, c), nx, sent(2, side) + row * nx);
+        }
+      }
       exchange(group, 2, z_slot(g_, k_, y_lo_, z_rows_ - ny - y_lo_));
     }
   }
@@ -822,7 +829,7 @@ unsigned steps_pass_points(const Context& ctx, const T* in, T* out, T* scratch, 
   std::optional<DeepHalo<T>> halo;
   if (terms.group != nullptr) {
     halo.emplace(grid, faces, steps, scratch + slabs.scratch_at(grid, steps, slabs.threads));
-    halo->swap(*terms.group, in);
+    halo->swap(*terms.group, in, threads_for(ctx, grid));
   }
   const DeepHalo<T>* deep = halo ? &*halo : nullptr;
   unsigned long long first = kHealthy;
