@@ -12,8 +12,9 @@
 // sources fuse at 7 points on periodic faces, and without a wind on no-flux ones; it takes
 // one step a pass on 1D and 2D fields, elsewhere with sources and with the other models:
 // the same bits too). Each case runs as pure
-// diffusion, with point sources, as Turing's model with sources, as Gray-Scott's, and
-// with linear terms and a wind that changes every step (the CPU fuses all five);
+// diffusion, with point sources, as Turing's model with sources, as Gray-Scott's, with
+// linear terms and a wind that changes every step (with sources and without), and with
+// the linear terms alone (the CPU fuses all seven);
 // opsplit_rd_get_steps_per_pass_taken says each call fused as it should.
 #include <gtest/gtest.h>
 
@@ -191,10 +192,10 @@ int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e)
     const int most = c.stencil == OPSPLIT_STENCIL_7POINT ? 4 : 3;
     const bool seven = c.stencil == OPSPLIT_STENCIL_7POINT;
     const bool plain = e.model == Model::diffusion && e.source_rate == 0.0;
-    const bool linear = e.model == Model::diffusion || e.model == Model::wind || e.model == Model::linear;
+    const bool linear_kind = e.model == Model::diffusion || e.model == Model::wind || e.model == Model::linear;
     // (A model's or sources' pass only where it tests no face.)
     const bool tests = c.faces != Faces::periodic && (c.faces != Faces::noflux || e.model == Model::wind);
-    const bool fuses = plain || (seven && linear && !tests);
+    const bool fuses = plain || (seven && linear_kind && !tests);
     return three_d && fuses ? std::min(k, most) : 1;
   }
   const int threads = 2 * c.n[0] * c.n[1] * c.n[2] >= (int64_t(1) << 15) ? 4 : 1;
