@@ -1957,6 +1957,8 @@ template <class T>
 unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const Grid& grid, int points,
                     const PassTerms<T>& terms, int steps, Health health) {
   const DiffusionWeights<T>* weights = terms.weights;
+  if (points == 19 && (terms.model() || terms.nsources > 0))
+    fail(OPSPLIT_ERROR_INTERNAL, "a 19-point pass of a model or sources (max_steps_per_pass allows none)");
   int64_t* source_planes = nullptr;
   if (terms.nsources > 0) {
     source_planes = reinterpret_cast<int64_t*>(scratch);

@@ -14,7 +14,7 @@
 // the same bits too). Each case runs as pure
 // diffusion, with point sources, as Turing's model with sources, as Gray-Scott's, with
 // linear terms and a wind that changes every step (with sources and without), and with
-// the linear terms alone (the CPU fuses all seven);
+// the linear terms alone (with sources and without; the CPU fuses all eight);
 // opsplit_rd_get_steps_per_pass_taken says each call fused as it should.
 #include <gtest/gtest.h>
 
@@ -213,7 +213,8 @@ TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
                            {0.0, Model::gray_scott, false, 0.05},
                            {0.0, Model::wind},
                            {0.5, Model::wind},
-                           {0.0, Model::linear}};
+                           {0.0, Model::linear},
+                           {0.5, Model::linear}};
   for (const Case& c : cases())
     for (const Extras& e : extras) {
       const std::string what = describe(c) + describe(e);
@@ -329,6 +330,7 @@ TEST(StepsPerPass, ASourceThatOverflowsInAPassReportsAsSingleSteps) {
   const Case c{{10, 9, 8}, Faces::noflux, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT32};
   const Extras overflowing{6e38};
   const Outcome single = run(ctx, c, 1, {8}, overflowing), fused = run(ctx, c, 4, {8}, overflowing);
+  EXPECT_EQ(fused.taken, steps_taken(ctx, c, 4, overflowing));  // (a pass of sources on CUDA too)
   EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL);
   EXPECT_NE(single.message.find("step 2 of 8"), std::string::npos) << single.message;  // not a pass's first
   EXPECT_EQ(fused.status, single.status);
