@@ -1512,6 +1512,10 @@ struct CrossAt {
 // (kNoTransport or kUniformAdvectionOnly: no per-cell wind, no Cahn-Hilliard term).
 constexpr int kPassPureDiffusion = -1;
 
+// Whether the update of a pass of `model` is mirror-symmetric, so that the pass reads
+// NOFLUX faces at the mirror image (axis_reading): all but a wind's.
+constexpr bool symmetric_update(int model) { return model != kUniformAdvectionOnly; }
+
 // A model pass's step terms, one a level (the wind changes from step to step), passed by
 // value.
 template <class T, int K>
@@ -1536,7 +1540,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   constexpr int RX = S::RX, RY = S::RY, TW = S::TW, TH = S::TH, PLANE = S::PLANE;
   constexpr int MX = S::MX, OW = S::OW, OH = S::OH;
   constexpr unsigned kLanes = 0xffffffffu;
-  constexpr bool kSymmetric = Model != kUniformAdvectionOnly;  // (axis_reading)
+  constexpr bool kSymmetric = symmetric_update(Model);  // (axis_reading)
   // Bits of a thread's cells that apply the ghost of a face (a kReadClamped axis's; x = 0
   // can only be a thread's first column: tiles start at multiples of RX), then of the
   // component's DIRICHLET faces.
@@ -1855,6 +1859,22 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   if (probe != probe) atomicMin(health.first_bad, health_key(health.step, 0));
 }
 
+// What the 7-point pass of `terms` steps (the kernel's Model): pure diffusion, or a LINEAR
+// model with or without a uniform wind (step_terms[0], in host memory, says which).
+template <class T>
+int cross_pass_model(const PassTerms<T>& terms) {
+  if (!terms.model()) return kPassPureDiffusion;
+  return terms.step_terms[0].advect ? kUniformAdvectionOnly : kNoTransport;
+}
+
+// Whether that pass's cells test faces for their rule: some axis of some component read
+// by kReadClamped (faces_host: 6 a component, host memory).
+inline bool cross_pass_tests_faces(const Grid& grid, const FaceCondition* faces_host, int model) {
+  for (int axis = 0; axis < 3 * grid.ncomp; ++axis)
+    if (axis_reading(faces_host + 2 * axis, symmetric_update(model)) == kReadClamped) return true;
+  return false;
+}
+
 template <int K, class T>
 void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid, const PassTerms<T>& terms,
                                 const int64_t* source_planes, const FaceCondition* faces,
@@ -1866,10 +1886,8 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
     for (int s = 0; s < K; ++s) steps.at[s] = terms.step_terms[s];
   // (A uniform wind's upwind terms only where there is one: with zero weights they
   // would still turn a -0 into +0.)
-  const int model = !terms.model() ? kPassPureDiffusion : steps.at[0].advect ? kUniformAdvectionOnly : kNoTransport;
-  bool tests_faces = false;
-  for (int axis = 0; axis < 3 * grid.ncomp; ++axis)
-    tests_faces |= axis_reading(faces_host + 2 * axis, model != kUniformAdvectionOnly) == kReadClamped;
+  const int model = cross_pass_model(terms);
+  const bool tests_faces = cross_pass_tests_faces(grid, faces_host, model);
   // (The face tests only for pure diffusion without sources: max_steps_per_pass.)
   if (tests_faces && (model != kPassPureDiffusion || source_planes != nullptr))
     fail(OPSPLIT_ERROR_INTERNAL, "a 7-point pass of a model or sources that tests faces");
@@ -1913,9 +1931,7 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
   if (!marches(grid) || terms.group != nullptr) return 1;
   if (terms.model() || terms.nsources > 0) {
     if (points != 7 || (terms.model() && (terms.kind != kLinear || terms.velocity != nullptr))) return 1;
-    const bool symmetric = !terms.model() || !terms.step_terms[0].advect;
-    for (int axis = 0; axis < 3 * grid.ncomp; ++axis)
-      if (axis_reading(faces_host + 2 * axis, symmetric) == kReadClamped) return 1;
+    if (cross_pass_tests_faces(grid, faces_host, cross_pass_model(terms))) return 1;
   }
   // (The 7-point pass folds z positions in int: cell_read's 2 nz.)
   if (grid.stride[2] > INT32_MAX || grid.n[2] > INT32_MAX / 2) return 1;
