@@ -825,6 +825,9 @@ class StepsPass {
 template <int Points, class T>
 unsigned steps_pass_points(const Context& ctx, const T* in, T* out, T* scratch, const Grid& grid,
                            const FaceCondition* faces, const PassTerms<T>& terms, int steps, Health health) {
+  // After a failed launch, nothing (rd.cpp reads the word once after a run of passes; a
+  // distributed field's processes after each, so that none skips the swap alone).
+  if (terms.group == nullptr && failed_before(health)) return 0;
   const PassSlabs slabs(ctx, grid, terms);
   std::optional<DeepHalo<T>> halo;
   if (terms.group != nullptr) {

@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/hash.hpp"
 #include "core/progress.hpp"
@@ -559,6 +561,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   unsigned ghosts_valid = field.ghost_record().take(plan.step_faces);
   // Every step checked at once on one process's CPU; elsewhere at each report and the end.
   const bool check_every_step = !ctx.is_cuda() && !decomposition;
+  int64_t swaps = 0;  // of the field's two buffers, in this call
   auto one_step = [&](int64_t n) {
     const Health health{placed.first_bad, static_cast<unsigned long long>(n)};
     if (!plan.pure_diffusion) set_courant(plan.step, field, t0 + static_cast<double>(n) * dt, dt);
@@ -570,15 +573,12 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     // the record's faces, which say kRemote there, match no undistributed step.
     ghosts_valid = written & ~plan.source_axes;
     field.data().swap(target);
+    ++swaps;
     if (check_every_step) health_check.check(n + 1);
   };
-  // Steps n .. n + k - 1 in one pass (k >= 2); false when a value went bad: nothing
-  // changed but the input's ghosts, and the health word is clear again, so that the
-  // caller runs those steps one at a time and reports the failure as they find it. On
-  // the GPU the word is read after every pass (a wait of the host for the stream's
-  // work: a few microseconds against a pass's milliseconds at 256^3 and beyond).
-  // A model's pass takes each of its steps' StepTerms (set_courant); the plan's until
-  // then (what fuses may depend on whether the model advects).
+  // Passes of several steps. A model's pass takes each of its steps' StepTerms
+  // (set_courant); the plan's until then (what fuses may depend on whether the model
+  // advects).
   std::vector<StepTerms<T>> pass_steps(plan.pure_diffusion ? 0 : kMaxStepsPerPass, plan.step);
   const PassTerms<T> pass_terms{placed.weights,    plan.pure_diffusion ? -1 : kind_,
                                 placed.terms,      pass_steps.data(),
@@ -596,32 +596,68 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   else
     allocate();
   steps_per_pass_taken_ = fuse;
-  auto one_pass = [&](int64_t n, int k) {
+  // The passes launched since the health word was last read: each one's first step, its
+  // steps, the swaps of the field's buffers before it and the ghosts valid in its input.
+  // A launch after a failed one does nothing (failed_before) but swap, so the word is
+  // read once after a run of passes, before a single step or the chunk's end: read after
+  // every pass, the host's wait for it left the GPU idle between passes (about 2 % of a
+  // 4-step pass at 512^3). A distributed field's processes read it after every pass:
+  // the others' passes after a failed one were not idle.
+  struct Pass {
+    int64_t first;
+    int steps;
+    int64_t swaps_before;
+    unsigned ghosts_valid;
+  };
+  std::vector<Pass> unread;
+  auto launch_pass = [&](int64_t n, int k) {
     for (int s = 0; s < static_cast<int>(pass_steps.size()) && s < k; ++s) {
       pass_steps[static_cast<size_t>(s)] = plan.step;
       set_courant(pass_steps[static_cast<size_t>(s)], field, t0 + static_cast<double>(n + s) * dt, dt);
     }
+    unread.push_back(Pass{n, k, swaps, ghosts_valid});
     Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
-    const unsigned written = run.steps_pass(ctx, in, target.as<T>(), pass_scratch.as<T>(), grid, points_, pass_terms, k,
-                                            Health{placed.first_bad, static_cast<unsigned long long>(n)});
-    ghosts_valid = in.ghosts_valid;
-    if (health_check.clear_failure()) return false;
-    ghosts_valid = written;
+    ghosts_valid = run.steps_pass(ctx, in, target.as<T>(), pass_scratch.as<T>(), grid, points_, pass_terms, k,
+                                  Health{placed.first_bad, static_cast<unsigned long long>(n)});
     field.data().swap(target);
-    return true;
+    ++swaps;
+  };
+  // Reads the word after the unread passes. When one of them found a bad value: the field
+  // holds its input again (its ghosts as valid as they were; the other buffer its output)
+  // and the word is clear, and that pass is returned. (No single step runs while passes
+  // are unread, so a failure is a pass's.)
+  auto failed_pass = [&]() -> std::optional<Pass> {
+    if (unread.empty()) return std::nullopt;
+    const int64_t failed = health_check.clear_failure(unread.back().first);
+    std::optional<Pass> found;
+    for (const Pass& pass : unread)
+      if (failed >= 0 && !found && failed < pass.first + pass.steps) found = pass;
+    unread.clear();
+    if (!found) return std::nullopt;
+    if ((swaps - found->swaps_before) % 2 != 0) {
+      field.data().swap(target);
+      ++swaps;
+    }
+    ghosts_valid = found->ghosts_valid;
+    return found;
   };
   auto work = [&](int64_t begin, int64_t end) {
     for (int64_t n = begin; n < end;) {
       const int k = static_cast<int>(std::min<int64_t>(fuse, end - n));
-      if (k > 1 && one_pass(n, k)) {
-        n += k;
+      if (k < 2) {
+        one_step(n++);
         continue;
       }
-      const bool pass_failed = k > 1;
-      for (const int64_t stop = n + k; n < stop; ++n) one_step(n);
-      // The steps of a failed pass, one at a time, fail again: report before the next
-      // pass, whose first read of the word would take their failure for its own.
-      if (pass_failed) health_check.check(n);
+      launch_pass(n, k);
+      n += k;
+      if (decomposition == nullptr && end - n >= 2) continue;  // (the next launch is a pass)
+      if (const std::optional<Pass> pass = failed_pass()) {
+        // Its steps one at a time, which fail again: reported before the next pass, whose
+        // first read of the word would take their failure for its own. (The passes after
+        // it did nothing: they run again.)
+        for (n = pass->first; n < pass->first + pass->steps; ++n) one_step(n);
+        health_check.check(n);
+      }
     }
     return end;
   };

@@ -138,20 +138,25 @@ class StepHealth {
     decomposition->group.settle(mine == earliest ? own : nullptr, function_);
   }
 
-  // Whether a value went bad since the word was last clear (a pass of several steps:
-  // rd.cpp runs them again one at a time to find the step and cell); clears it. On a
-  // distributed field, whether it went bad on any process (they run the steps again
-  // together: each step exchanges).
-  bool clear_failure() {
-    int64_t failed = read() != kHealthy;
-    if (failed) {
+  // The first step of the launch that found a value bad since the word was last clear,
+  // or -1 (passes of several steps: rd.cpp runs the failed one's steps again one at a
+  // time to find the step and cell); clears it. On a distributed field, read after every
+  // pass (`last`, the pass's first step): `last` when a value went bad on any process
+  // (they run the steps again together: each step exchanges).
+  int64_t clear_failure(int64_t last) {
+    const unsigned long long key = read();
+    if (key != kHealthy) {
       if (ctx_.is_cuda())
         ctx_.device().copy_to_device(first_bad_, &kHealthy, sizeof kHealthy);
       else
         *first_bad_ = kHealthy;
     }
-    if (auto* decomposition = field_.decomposition()) decomposition->group.allmax(&failed, 1);
-    return failed != 0;
+    if (auto* decomposition = field_.decomposition()) {
+      int64_t failed = key != kHealthy;
+      decomposition->group.allmax(&failed, 1);
+      return failed != 0 ? last : -1;
+    }
+    return key != kHealthy ? static_cast<int64_t>(key >> kHealthStepShift) : -1;
   }
 
  private:

@@ -84,6 +84,7 @@ struct Extras {
   Model model = Model::diffusion;
   bool poison = false;
   double max_dt = HUGE_VAL;  // the reactions: Turing (gamma = 26) is stable below about 2 / 26
+  double growth = -0.3;      // Model::linear's rate of component 0 (> 0: it grows)
 };
 
 std::string describe(const Extras& e) {
@@ -113,7 +114,7 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
     set_faces(rd, c, comp);
   }
   if (extras.model == Model::wind || extras.model == Model::linear) {
-    EXPECT_EQ(opsplit_rd_set_linear(rd, 0, -0.3, 0.05), OPSPLIT_SUCCESS);
+    EXPECT_EQ(opsplit_rd_set_linear(rd, 0, extras.growth, 0.05), OPSPLIT_SUCCESS);
     EXPECT_EQ(opsplit_rd_set_retardation(rd, 1, 2.0), OPSPLIT_SUCCESS);
   }
   if (extras.model == Model::wind) {
@@ -337,6 +338,32 @@ TEST(StepsPerPass, ASourceThatOverflowsInAPassReportsAsSingleSteps) {
   EXPECT_EQ(fused.message, single.message);
   EXPECT_EQ(fused.time, single.time);
   EXPECT_TRUE(fused.bytes == single.bytes);
+}
+
+// A failure in a later pass of a call, with passes after it (the health word is read
+// once after a run of passes; the launches after a failed one do nothing): component 0
+// grows by a linear rate until it overflows float at step 6, 9 or 12 of 20, fused 3 and
+// 4 steps a pass (a failed pass followed by an odd and by an even number of passes, its
+// first or its last step failing), and gives the message, time and field of single
+// steps.
+TEST(StepsPerPass, AFailureInALaterPassReportsAsSingleSteps) {
+  test::Context ctx;
+  const Case c{{10, 9, 8}, Faces::periodic, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT32};
+  const std::pair<double, const char*> growths[] = {{2e7, "step 6 of 20"}, {1.3e5, "step 9 of 20"}, {6e3, "step 12 of 20"}};
+  for (const auto& [growth, failing] : growths) {
+    const Extras growing{0.0, Model::linear, false, HUGE_VAL, growth};
+    const Outcome single = run(ctx, c, 1, {20}, growing);
+    EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL) << growth;
+    EXPECT_NE(single.message.find(failing), std::string::npos) << single.message;
+    for (int k : {3, 4}) {
+      const Outcome fused = run(ctx, c, k, {20}, growing);
+      EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, growing)) << growth << " " << k;
+      EXPECT_EQ(fused.status, single.status) << growth << " " << k;
+      EXPECT_EQ(fused.message, single.message) << growth << " " << k;
+      EXPECT_EQ(fused.time, single.time) << growth << " " << k;
+      EXPECT_TRUE(fused.bytes == single.bytes) << growth << " " << k;
+    }
+  }
 }
 
 TEST(StepsPerPass, OutOfRangeIsRefused) {
