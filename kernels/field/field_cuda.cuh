@@ -1362,7 +1362,8 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
 // all of them in one round, within the thread. A cell's x neighbours across threads come
 // by warp shuffle (a thread row is a warp), its y neighbours across thread rows from the
 // edge rows its neighbour rows stored in the round before: double-buffered by round
-// parity, so one barrier a round serves every level. Level s is right on the tile grown
+// parity, so one barrier a round serves every level. (Double's pass of pure diffusion
+// stores every row and reads the x neighbours there too: CrossTile's XS.) Level s is right on the tile grown
 // by K - s (a lane or a row at the tile's edge takes a neighbour that is not its own:
 // the ring that is computed twice and thrown away), so level K is right on the output.
 //
@@ -1384,16 +1385,29 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
 // (p), docs/research/an5d_prototype/library_tiles.cu): 32 x 16 threads (128 registers) spill at 4
 // steps, float 1.22 / double 1.40 (queues moved each round) and 0.75 / 1.35 (the ring);
 // 32 x 12 gives 1.37 / 1.52 and 1.42 / 1.54; at 5 steps the ring spills in float (0.99),
-// and 32 x 8 threads of 8 rows (255 registers) spill in float (0.68).
-template <class T, int K, int ThreadRows = 12, int RowsAThread = 4>
+// and 32 x 8 threads of 8 rows (255 registers) spill in float (0.68). The x neighbours
+// from the level's whole plane in shared memory (XS: a store and two loads a row against
+// four shuffles in double): double's pure diffusion at 4 steps 1.511 / 1.514 and 1.525 /
+// 1.531 against 1.501 / 1.500 and 1.513 / 1.512 in two runs; but float loses (1.44
+// against 1.60), and so do double's passes that test faces (they spill: the DIRICHLET
+// pass 1.26x one step a pass against 1.32x) and 32 x 10, 14 and 16 threads and 5 steps
+// (1.34; 1.11-1.20 spilling at 128 or 168 registers). So XS is double's pass of pure
+// diffusion that tests no face alone (diffuse_cross_steps_launch).
+template <class T, int K, int ThreadRows = 12, int RowsAThread = 4, bool XShared = false>
 struct CrossTile {
   static constexpr int BY = ThreadRows, RY = RowsAThread, RX = sizeof(T) == 4 ? 2 : 1;
   static constexpr int TW = 32 * RX, TH = BY * RY;  // the tile grown, in cells
   static constexpr int MX = (K + RX - 1) / RX * RX;  // the x margin: K in whole threads' cells
   static constexpr int OW = TW - 2 * MX, OH = TH - 2 * K;  // the output
-  // Each thread row's first and last cell rows, between a slot each side that the
-  // tile's edge rows read (and nothing writes).
-  static constexpr int PLANE = (BY + 2) * 2 * TW;
+  // XS: a level's whole plane goes through shared memory and the x neighbours across
+  // threads are read there (rather than shuffled): tile row y at row y + 2, between two
+  // rows each side that the edge cells read (and nothing writes). Otherwise each thread
+  // row's first and last cell rows, between a slot each side that the tile's edge rows
+  // read (and nothing writes).
+  static constexpr bool XS = XShared;
+  static constexpr int PLANE = XS ? (TH + 4) * TW : (BY + 2) * 2 * TW;
+  static constexpr int UNWRITTEN_ROWS = XS ? 4 : 2;  // a plane's rows that nothing writes
+  static __device__ int unwritten_row(int i) { return XS ? (i < 2 ? i : TH + i) : (i == 0 ? 1 : 2 * BY + 2); }
   static constexpr int SHARED_BYTES = 2 * K * PLANE * static_cast<int>(sizeof(T));
   // Whether tile column i (row j) has cells on a face of an axis of n cells: its grown
   // tile starts at or before cell 0 or reaches cell n - 1.
@@ -1554,9 +1568,9 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   // rows read and nothing writes: zero, so that every value the pass makes is finite
   // where the input is (the health probe reads them all). (Ordered before the first
   // round by the segment's first barrier.)
-  for (int i = ty * 32 + tx; i < 4 * K * TW; i += 32 * S::BY) {
-    const int slot = i / TW, at = i % TW;  // (parity, level, side)
-    edges[(slot >> 1) * PLANE + (slot & 1 ? 2 * S::BY + 2 : 1) * TW + at] = T(0);
+  for (int i = ty * 32 + tx; i < 2 * K * S::UNWRITTEN_ROWS * TW; i += 32 * S::BY) {
+    const int slot = i / TW, at = i % TW;  // (parity, level, row)
+    edges[slot / S::UNWRITTEN_ROWS * PLANE + S::unwritten_row(slot % S::UNWRITTEN_ROWS) * TW + at] = T(0);
   }
   const int64_t n[3] = {grid.n[0], grid.n[1], grid.n[2]};
   // Along z, and within a plane of storage, int: max_steps_per_pass leaves the larger
@@ -1684,10 +1698,17 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
           for (int rx = 0; rx < RX; ++rx) plane_values[r][rx] = plane[row[r] + col[rx]];  // (int sums)
       }
     };
-    // A plane's first and last rows, for the thread rows beside.
+    // A plane's first and last rows, for the thread rows beside (XS: every row, for the
+    // threads beside too).
     auto store_edges = [&](const T(&plane)[RY][RX], T* level_edges) {
-      *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2) * TW + cx) = cells_of(plane[0]);
-      *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2 + 1) * TW + cx) = cells_of(plane[RY - 1]);
+      if constexpr (S::XS) {
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+          *reinterpret_cast<Cells<T, RX>*>(level_edges + (cy + r + 2) * TW + cx) = cells_of(plane[r]);
+      } else {
+        *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2) * TW + cx) = cells_of(plane[0]);
+        *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2 + 1) * TW + cx) = cells_of(plane[RY - 1]);
+      }
     };
     // The point sources of the plane a level made at position p (its cell's, read as the
     // level's values are: a position beyond a face holds its image's value), added as
@@ -1725,12 +1746,15 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // a generic lambda: array parameters in one crash nvcc 13.0's front end.)
     auto advance = [&](int s, bool on_face_tile, const T(&low)[RY][RX], const T(&mid)[RY][RX], const T(&high)[RY][RX],
                        const T* below_edges, bool z_low, bool z_high, T(&made)[RY][RX]) {
-      const Cells<T, RX> row_before = *reinterpret_cast<const Cells<T, RX>*>(below_edges + (ty * 2 + 1) * TW + cx);
-      const Cells<T, RX> row_after = *reinterpret_cast<const Cells<T, RX>*>(below_edges + ((ty + 2) * 2) * TW + cx);
+      const int before = S::XS ? (cy + 1) * TW : (ty * 2 + 1) * TW, after = S::XS ? (cy + RY + 2) * TW : (ty + 2) * 2 * TW;
+      const Cells<T, RX> row_before = *reinterpret_cast<const Cells<T, RX>*>(below_edges + before + cx);
+      const Cells<T, RX> row_after = *reinterpret_cast<const Cells<T, RX>*>(below_edges + after + cx);
 #pragma unroll
       for (int r = 0; r < RY; ++r) {
-        const T x_before = __shfl_up_sync(kLanes, mid[r][RX - 1], 1);
-        const T x_after = __shfl_down_sync(kLanes, mid[r][0], 1);
+        // (The lanes at a warp's ends read a cell that is not their neighbour, the other
+        // end of a row: theirs is the ring thrown away.)
+        const T x_before = S::XS ? below_edges[(cy + r + 2) * TW + cx - 1] : __shfl_up_sync(kLanes, mid[r][RX - 1], 1);
+        const T x_after = S::XS ? below_edges[(cy + r + 2) * TW + cx + RX] : __shfl_down_sync(kLanes, mid[r][0], 1);
 #pragma unroll
         for (int rx = 0; rx < RX; ++rx) {
           const T centre = mid[r][rx];
@@ -1880,7 +1904,8 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
                                 const int64_t* source_planes, const FaceCondition* faces,
                                 const FaceCondition* faces_host, Health health) {
   using S = CrossTile<T, K>;
-  constexpr int threads = 32 * S::BY, bytes = S::SHARED_BYTES;
+  using Plain = CrossTile<T, K, S::BY, S::RY, sizeof(T) == 8>;  // pure diffusion testing no face (CrossTile: XS)
+  constexpr int threads = 32 * S::BY;
   LevelSteps<T, K> steps{};
   if (terms.model())
     for (int s = 0; s < K; ++s) steps.at[s] = terms.step_terms[s];
@@ -1894,14 +1919,15 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
   auto with_sources = [&](auto model_constant) {
     constexpr int M = decltype(model_constant)::value;
     if (source_planes != nullptr) return diffuse_cross_steps_kernel<K, false, T, S, M, true>;
-    if constexpr (M == kPassPureDiffusion) {
-      if (tests_faces) return diffuse_cross_steps_kernel<K, true, T, S, M>;
-    }
+    if constexpr (M == kPassPureDiffusion)
+      return tests_faces ? diffuse_cross_steps_kernel<K, true, T, S, M> : diffuse_cross_steps_kernel<K, false, T, Plain, M>;
     return diffuse_cross_steps_kernel<K, false, T, S, M>;
   };
   const auto kernel = model == kPassPureDiffusion ? with_sources(std::integral_constant<int, kPassPureDiffusion>{})
                       : model == kNoTransport     ? with_sources(std::integral_constant<int, kNoTransport>{})
                                                   : with_sources(std::integral_constant<int, kUniformAdvectionOnly>{});
+  const bool plain = model == kPassPureDiffusion && !tests_faces && source_planes == nullptr;
+  const int bytes = plain ? Plain::SHARED_BYTES : S::SHARED_BYTES;
   allow_shared_bytes(kernel, bytes);
   const int sms = ctx.device().multiprocessors();
   int per_sm = 0;
