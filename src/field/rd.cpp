@@ -33,6 +33,12 @@ constexpr int kPrecipitationPhase = 2;  // the component that phase-separates
 // component 2's Cahn-Hilliard m, b, u, kappa: they are kept there, not in reaction_.
 constexpr int kPrecipitationPhaseParams = 2;
 
+// The health word is read at least this often in a call: after this many passes (launched
+// back to back: run_steps) and this many single steps (a key holds 24 bits of
+// step counted from the last read: StepHealth::step).
+constexpr size_t kMostUnreadPasses = 256;
+constexpr int64_t kMostUnreadSteps = int64_t(1) << 20;
+
 }  // namespace
 
 using opsplit::fail_argument;
@@ -563,7 +569,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   const bool check_every_step = !ctx.is_cuda() && !decomposition;
   int64_t swaps = 0;  // of the field's two buffers, in this call
   auto one_step = [&](int64_t n) {
-    const Health health{placed.first_bad, static_cast<unsigned long long>(n)};
+    const Health health{placed.first_bad, health_check.step(n)};
     if (!plan.pure_diffusion) set_courant(plan.step, field, t0 + static_cast<double>(n) * dt, dt);
     Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
     const unsigned written = sweep.step(in, health);
@@ -599,10 +605,11 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // The passes launched since the health word was last read: each one's first step, its
   // steps, the swaps of the field's buffers before it and the ghosts valid in its input.
   // A launch after a failed one does nothing (failed_before) but swap, so the word is
-  // read once after a run of passes, before a single step or the chunk's end: read after
-  // every pass, the host's wait for it left the GPU idle between passes (about 2 % of a
-  // 4-step pass at 512^3). A distributed field's processes read it after every pass:
-  // the others' passes after a failed one were not idle.
+  // read once after a run of passes (at most kMostUnreadPasses), before a single step or
+  // the chunk's end: read after every pass, the host's wait for it left the GPU idle
+  // between passes (about 2 % of a 4-step pass at 512^3). A distributed field's
+  // processes read it after every pass: the others' passes after a failed one were not
+  // idle.
   struct Pass {
     int64_t first;
     int steps;
@@ -610,6 +617,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     unsigned ghosts_valid;
   };
   std::vector<Pass> unread;
+  unread.reserve(kMostUnreadPasses);
   auto launch_pass = [&](int64_t n, int k) {
     for (int s = 0; s < static_cast<int>(pass_steps.size()) && s < k; ++s) {
       pass_steps[static_cast<size_t>(s)] = plan.step;
@@ -618,7 +626,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     unread.push_back(Pass{n, k, swaps, ghosts_valid});
     Input<T> in{field.data().as<T>(), placed.faces, plan.step_faces.data(), ghosts_valid};
     ghosts_valid = run.steps_pass(ctx, in, target.as<T>(), pass_scratch.as<T>(), grid, points_, pass_terms, k,
-                                  Health{placed.first_bad, static_cast<unsigned long long>(n)});
+                                  Health{placed.first_bad, health_check.step(n)});
     field.data().swap(target);
     ++swaps;
   };
@@ -628,11 +636,14 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   // are unread, so a failure is a pass's.)
   auto failed_pass = [&]() -> std::optional<Pass> {
     if (unread.empty()) return std::nullopt;
-    const int64_t failed = health_check.clear_failure(unread.back().first);
+    const int64_t failed = health_check.clear_failure(unread.back().first, unread.back().first + unread.back().steps);
     std::optional<Pass> found;
     for (const Pass& pass : unread)
-      if (failed >= 0 && !found && failed < pass.first + pass.steps) found = pass;
+      if (pass.first <= failed && failed < pass.first + pass.steps) found = pass;
     unread.clear();
+    if (failed >= 0 && !found)
+      opsplit::fail(OPSPLIT_ERROR_INTERNAL, "the health word names step " + num(static_cast<long long>(failed)) +
+                                                ", which none of the passes read took");
     if (!found) return std::nullopt;
     if ((swaps - found->swaps_before) % 2 != 0) {
       field.data().swap(target);
@@ -645,12 +656,15 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
     for (int64_t n = begin; n < end;) {
       const int k = static_cast<int>(std::min<int64_t>(fuse, end - n));
       if (k < 2) {
+        // (A key holds 24 bits of step from the last read: StepHealth::step.)
+        if (health_check.steps_unread(n) >= kMostUnreadSteps) health_check.check(n);
         one_step(n++);
         continue;
       }
       launch_pass(n, k);
       n += k;
-      if (decomposition == nullptr && end - n >= 2) continue;  // (the next launch is a pass)
+      if (decomposition == nullptr && end - n >= 2 && unread.size() < kMostUnreadPasses)
+        continue;  // (the next launch is a pass)
       if (const std::optional<Pass> pass = failed_pass()) {
         // Its steps one at a time, which fail again: reported before the next pass, whose
         // first read of the word would take their failure for its own. (The passes after

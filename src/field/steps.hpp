@@ -112,6 +112,13 @@ class StepHealth {
       : ctx_(ctx), field_(field), target_(target), first_bad_(first_bad), time_(time), t0_(time), dt_(dt),
         nsteps_(nsteps), function_(function) {}
 
+  // The step a launch of step n gives its Health: n less the steps launched at the word's
+  // last clear read. A key holds its step in 24 bits (health.cuh): rd.cpp reads the word
+  // at least every kMostUnreadSteps steps, so that a call of more steps than that keeps
+  // its keys and failed_before exact.
+  unsigned long long step(int64_t n) const { return static_cast<unsigned long long>(n - base_); }
+  int64_t steps_unread(int64_t launched) const { return launched - base_; }
+
   // After `launched` steps. Every process of a distributed field checks (and fails)
   // together. The earliest bad step is the cause (a bad value crosses to a neighbour in
   // a later step): the process that found it names the cell, the others name that
@@ -123,27 +130,31 @@ class StepHealth {
     if (!decomposition) {
       const unsigned long long key = read();
       if (key != kHealthy) fail(key, launched);
+      base_ = launched;
       return;
     }
     unsigned long long key = kHealthy;
     const std::exception_ptr unread = attempt([&] { key = read(); });
-    const int64_t mine = unread ? -1 : key == kHealthy ? INT64_MAX : static_cast<int64_t>(key >> kHealthStepShift);
+    const int64_t mine = unread ? -1 : key == kHealthy ? INT64_MAX : step_of(key);
     int64_t earliest = -mine;  // the group's all-max of the negated steps
     decomposition->group.allmax(&earliest, 1);
     earliest = -earliest;
-    if (earliest == INT64_MAX) return;  // healthy everywhere
+    if (earliest == INT64_MAX) {  // healthy everywhere
+      base_ = launched;
+      return;
+    }
     std::exception_ptr own = unread;
     if (!unread && key != kHealthy) own = attempt([&] { fail(key, launched); });
     if (unread || key == kHealthy) time_ = t0_ + static_cast<double>(launched) * dt_;  // the steps it took
     decomposition->group.settle(mine == earliest ? own : nullptr, function_);
   }
 
-  // The first step of the launch that found a value bad since the word was last clear,
-  // or -1 (passes of several steps: rd.cpp runs the failed one's steps again one at a
-  // time to find the step and cell); clears it. On a distributed field, read after every
-  // pass (`last`, the pass's first step): `last` when a value went bad on any process
-  // (they run the steps again together: each step exchanges).
-  int64_t clear_failure(int64_t last) {
+  // After `launched` steps, the first step of the launch that found a value bad since the
+  // word was last clear, or -1 (passes of several steps: rd.cpp runs the failed one's
+  // steps again one at a time to find the step and cell); clears it. On a distributed
+  // field, read after every pass (`last`, the pass's first step): `last` when a value went
+  // bad on any process (they run the steps again together: each step exchanges).
+  int64_t clear_failure(int64_t last, int64_t launched) {
     const unsigned long long key = read();
     if (key != kHealthy) {
       if (ctx_.is_cuda())
@@ -151,15 +162,20 @@ class StepHealth {
       else
         *first_bad_ = kHealthy;
     }
+    int64_t failed = key != kHealthy ? step_of(key) : -1;
     if (auto* decomposition = field_.decomposition()) {
-      int64_t failed = key != kHealthy;
-      decomposition->group.allmax(&failed, 1);
-      return failed != 0 ? last : -1;
+      int64_t any = failed >= 0;
+      decomposition->group.allmax(&any, 1);
+      failed = any != 0 ? last : -1;
     }
-    return key != kHealthy ? static_cast<int64_t>(key >> kHealthStepShift) : -1;
+    if (failed < 0) base_ = launched;
+    return failed;
   }
 
  private:
+  // The step (of the call) a key names.
+  int64_t step_of(unsigned long long key) const { return base_ + static_cast<int64_t>(key >> kHealthStepShift); }
+
   // The first bad step and cell so far (kHealthy: none).
   unsigned long long read() const {
     unsigned long long key = kHealthy;
@@ -172,7 +188,7 @@ class StepHealth {
 
   // After `launched` steps, step `key` failed: puts the state before it back.
   [[noreturn]] void fail(unsigned long long key, int64_t launched) {
-    const int64_t failed = static_cast<int64_t>(key >> kHealthStepShift);
+    const int64_t failed = step_of(key);
     if ((failed & 1) != (launched & 1)) field_.data().swap(target_);  // the failing step's input
     time_ = t0_ + static_cast<double>(failed) * dt_;
     const int64_t position = static_cast<int64_t>(key & kHealthPositionMask);
@@ -200,6 +216,7 @@ class StepHealth {
   const double t0_, dt_;
   const int64_t nsteps_;
   const char* function_;
+  int64_t base_ = 0;  // the steps launched at the word's last clear read
 };
 
 // One step of the call: the field's values into `target`, and on a distributed field

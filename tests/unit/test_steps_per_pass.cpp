@@ -366,6 +366,28 @@ TEST(StepsPerPass, AFailureInALaterPassReportsAsSingleSteps) {
   }
 }
 
+// The same with a progress callback: the call runs in chunks of 4 of its 400 steps, the
+// word read after each (the keys count steps from the last read, StepHealth::step), and
+// the failure at step 191 falls in a chunk's pass (3 steps and a single one, or 4).
+TEST(StepsPerPass, AFailureInALaterChunkReportsAsSingleSteps) {
+  test::Context ctx;
+  ASSERT_EQ(opsplit_context_set_progress_callback(ctx, [](double, const char*, void*) { return 0; }, nullptr),
+            OPSPLIT_SUCCESS);
+  const Case c{{10, 9, 8}, Faces::periodic, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT32};
+  const Extras growing{0.0, Model::linear, false, HUGE_VAL, 2.0};
+  const Outcome single = run(ctx, c, 1, {400}, growing);
+  EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL);
+  EXPECT_NE(single.message.find("step 191 of 400"), std::string::npos) << single.message;
+  for (int k : {3, 4}) {
+    const Outcome fused = run(ctx, c, k, {400}, growing);
+    EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, growing)) << k;
+    EXPECT_EQ(fused.status, single.status) << k;
+    EXPECT_EQ(fused.message, single.message) << k;
+    EXPECT_EQ(fused.time, single.time) << k;
+    EXPECT_TRUE(fused.bytes == single.bytes) << k;
+  }
+}
+
 TEST(StepsPerPass, OutOfRangeIsRefused) {
   test::Context ctx;
   test::Rd rd(ctx, 1);
