@@ -1,11 +1,13 @@
 // Research harness (issue 44, fifteenth session; not built by the project): the
 // library's 7-point register pass (diffuse_cross_steps_kernel) with other tiles
-// (CrossTile's threads rows and rows a thread), timed alone at 512^3 NOFLUX on one GPU
+// (CrossTile's threads rows and rows a thread), timed alone at 512^3 on one GPU
 // against the device-to-device copy, each checked bit for bit against K naive steps.
 // Build where nvcc is, from the repository root (a configured build/ for its headers):
 //   nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -DOPSPLIT_HAVE_CUDA=1 \
 //     -Iinclude -Ibuild/include -Isrc -Ikernels docs/research/an5d_prototype/library_tiles.cu -o library_tiles
-// and run ./library_tiles [n]. The "queues moved each round" rows of PERFORMANCE.md's
+// and run ./library_tiles [n]. It times each tile with NOFLUX faces (the pass that tests
+// none) and then DIRICHLET ones (the pass that tests the faces' cells), the reference
+// applying each face's ghost rule. The "queues moved each round" rows of PERFORMANCE.md's
 // note (p) came from the same harness over 367f9fe's kernel.
 #include "field/field_cuda.cuh"
 
@@ -15,17 +17,23 @@
 
 using namespace opsplit::field;
 
+constexpr double kDirichletValue = 0.5;
+
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
+// One step with every face NOFLUX (twice_value < 0: the ghost is the face cell) or
+// DIRICHLET (the ghost 2 value - the face cell, as ghost_from).
 template <class T>
-__global__ void naive_step(const T* in, T* out, Grid g, DiffusionWeights<T> w) {
+__global__ void naive_step(const T* in, T* out, Grid g, DiffusionWeights<T> w, T twice_value) {
   const int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x, j = blockIdx.y, k = blockIdx.z;
   if (i >= g.n[0]) return;
   auto at = [&](int64_t x, int64_t y, int64_t z) {
+    const bool beyond = x < 0 || x >= g.n[0] || y < 0 || y >= g.n[1] || z < 0 || z >= g.n[2];
     x = x < 0 ? 0 : x >= g.n[0] ? g.n[0] - 1 : x;
     y = y < 0 ? 0 : y >= g.n[1] ? g.n[1] - 1 : y;
     z = z < 0 ? 0 : z >= g.n[2] ? g.n[2] - 1 : z;
-    return in[g.index(0, x, y, z)];
+    const T cell = in[g.index(0, x, y, z)];
+    return beyond && twice_value >= T(0) ? twice_value - cell : cell;
   };
   CrossAt<T> a{at(i, j, k), at(i - 1, j, k), at(i + 1, j, k), at(i, j - 1, k), at(i, j + 1, k), at(i, j, k - 1), at(i, j, k + 1)};
   out[g.index(0, i, j, k)] = diffusion_update<7>(a, w);
@@ -42,7 +50,8 @@ __global__ void init(T* d, Grid g) {
 
 struct Setup {
   int64_t n;
-  FaceCondition* faces;
+  FaceCondition* faces;  // every face NOFLUX, or DIRICHLET at kDirichletValue
+  bool dirichlet;
   unsigned long long* first_bad;
   double copy_gbps;
 };
@@ -74,7 +83,7 @@ void run_variant(Kernel kernel, const Setup& su, Buffers<T>& b, const char* name
   const T* src = b.in;
   for (int s = 0; s < K; ++s) {
     T* dst = s % 2 == 0 ? b.ref : b.tmp;
-    naive_step<T><<<nb, 128>>>(src, dst, g, w);
+    naive_step<T><<<nb, 128>>>(src, dst, g, w, su.dirichlet ? static_cast<T>(2 * kDirichletValue) : T(-1));
     src = dst;
   }
   CK(cudaDeviceSynchronize());
@@ -125,7 +134,10 @@ void run_variant(Kernel kernel, const Setup& su, Buffers<T>& b, const char* name
 template <class T, int K, int BY, int RY, bool XS = false>
 void variant(const Setup& su, Buffers<T>& b, const char* name) {
   using S = CrossTile<T, K, BY, RY, XS>;
-  run_variant<T, K, S>(diffuse_cross_steps_kernel<K, false, T, S>, su, b, name);
+  if (su.dirichlet)  // (the pass that tests faces)
+    run_variant<T, K, S>(diffuse_cross_steps_kernel<K, true, T, S>, su, b, name);
+  else
+    run_variant<T, K, S>(diffuse_cross_steps_kernel<K, false, T, S>, su, b, name);
 }
 template <class T>
 Buffers<T> buffers(int64_t n) {
@@ -168,35 +180,35 @@ double copy_bandwidth(size_t bytes) {
 
 int main(int argc, char** argv) {
   const int64_t n = argc > 1 ? atoll(argv[1]) : 512;
-  Setup su{n, nullptr, nullptr, copy_bandwidth(size_t(1) << 30)};
+  Setup su{n, nullptr, false, nullptr, copy_bandwidth(size_t(1) << 30)};
   printf("n %lld copy %.0f GB/s\n", (long long)n, su.copy_gbps);
-  std::vector<FaceCondition> f(6, FaceCondition{kNoFlux, 0.0});
   CK(cudaMalloc(&su.faces, 6 * sizeof(FaceCondition)));
-  CK(cudaMemcpy(su.faces, f.data(), 6 * sizeof(FaceCondition), cudaMemcpyHostToDevice));
   CK(cudaMalloc(&su.first_bad, 8));
-  // (x by shuffles, then "xs": x neighbours through shared memory, the whole plane a level)
-  {
-    auto b = buffers<float>(n);
-    variant<float, 4, 12, 4>(su, b, "f32");
-    variant<float, 4, 12, 4, true>(su, b, "f32xs");
-    variant<float, 3, 12, 4, true>(su, b, "f32xs");
-    release(b);
-  }
-  {
-    auto b = buffers<double>(n);
-    variant<double, 4, 12, 4>(su, b, "f64");
-    variant<double, 3, 12, 4>(su, b, "f64");
-    variant<double, 4, 12, 4, true>(su, b, "f64xs");
-    variant<double, 3, 12, 4, true>(su, b, "f64xs");
-    variant<double, 4, 16, 4, true>(su, b, "f64xs");
-    variant<double, 3, 16, 4, true>(su, b, "f64xs");
-    variant<double, 4, 10, 4, true>(su, b, "f64xs");
-    variant<double, 4, 14, 4, true>(su, b, "f64xs");
-    variant<double, 5, 12, 4, true>(su, b, "f64xs");
-    variant<double, 5, 10, 4, true>(su, b, "f64xs");
-    variant<double, 4, 12, 4>(su, b, "f64");
-    variant<double, 4, 12, 4, true>(su, b, "f64xs");
-    release(b);
+  for (bool dirichlet : {false, true}) {
+    su.dirichlet = dirichlet;
+    std::vector<FaceCondition> f(6, FaceCondition{dirichlet ? kDirichlet : kNoFlux, kDirichletValue});
+    CK(cudaMemcpy(su.faces, f.data(), 6 * sizeof(FaceCondition), cudaMemcpyHostToDevice));
+    printf("%s faces\n", dirichlet ? "DIRICHLET (the testing pass)" : "NOFLUX");
+    // (x by shuffles; "xs": x neighbours through shared memory, the whole plane a level)
+    {
+      auto b = buffers<float>(n);
+      variant<float, 4, 12, 4>(su, b, "f32");
+      variant<float, 4, 12, 3>(su, b, "f32");
+      variant<float, 4, 12, 2>(su, b, "f32");
+      variant<float, 3, 12, 4>(su, b, "f32");
+      release(b);
+    }
+    {
+      auto b = buffers<double>(n);
+      variant<double, 4, 12, 4>(su, b, "f64");
+      variant<double, 4, 12, 4, true>(su, b, "f64xs");
+      variant<double, 4, 12, 3>(su, b, "f64");
+      variant<double, 4, 12, 2>(su, b, "f64");
+      variant<double, 4, 16, 2>(su, b, "f64");
+      variant<double, 3, 12, 4>(su, b, "f64");
+      variant<double, 3, 12, 2>(su, b, "f64");
+      release(b);
+    }
   }
   return 0;
 }
