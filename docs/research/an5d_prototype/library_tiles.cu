@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 using namespace opsplit::field;
@@ -180,6 +181,8 @@ double copy_bandwidth(size_t bytes) {
 
 int main(int argc, char** argv) {
   const int64_t n = argc > 1 ? atoll(argv[1]) : 512;
+  // "library": the library's own tiles alone, NOFLUX and DIRICHLET (for a profiler)
+  const bool library_only = argc > 2 && std::string(argv[2]) == "library";
   Setup su{n, nullptr, false, nullptr, copy_bandwidth(size_t(1) << 30)};
   printf("n %lld copy %.0f GB/s\n", (long long)n, su.copy_gbps);
   CK(cudaMalloc(&su.faces, 6 * sizeof(FaceCondition)));
@@ -190,6 +193,18 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(su.faces, f.data(), 6 * sizeof(FaceCondition), cudaMemcpyHostToDevice));
     printf("%s faces\n", dirichlet ? "DIRICHLET (the testing pass)" : "NOFLUX");
     // (x by shuffles; "xs": x neighbours through shared memory, the whole plane a level)
+    if (library_only) {
+      auto f = buffers<float>(n);
+      variant<float, 4, 12, 4>(su, f, "f32");
+      release(f);
+      auto d = buffers<double>(n);
+      if (dirichlet)
+        variant<double, 4, 12, 4>(su, d, "f64");
+      else
+        variant<double, 4, 12, 4, true>(su, d, "f64xs");
+      release(d);
+      continue;
+    }
     {
       auto b = buffers<float>(n);
       variant<float, 4, 12, 4>(su, b, "f32");
