@@ -49,6 +49,173 @@ __global__ void init(T* d, Grid g) {
   d[g.index(0, i, j, k)] = T(0.25) + T(0.75) * T(h & 0xffffff) / T(0x1000000);
 }
 
+
+// Research (seventeenth session; not the library's): the register pass with its levels
+// trailing by two planes. Level s makes plane t - 2s in round t, the levels run from K
+// down to 1 and level 0's load lands last, so each level reads only the last three planes
+// the level below made in earlier rounds (still in its three-slot ring: level s reads the
+// oldest before level s - 1 overwrites it) and a round's K levels are independent
+// (docs/research/temporal_blocking_plan.md). Edges of the plane made in round t - 2 are
+// read in round t: three buffers by round mod 3; level 0's edges are stored the round
+// after its load. Pure diffusion between NOFLUX faces (read at the mirror image).
+template <int K, class T, class S>
+__global__ void __launch_bounds__(32 * S::BY, 1)
+    trail2_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
+                  const DiffusionWeights<T>* __restrict__ weights, const ComponentTerms<T>*, LevelSteps<T, K>,
+                  const SourceTerm<T>*, const int64_t*, const FaceCondition* __restrict__ faces, Health health) {
+  constexpr int RX = S::RX, RY = S::RY, TW = S::TW, TH = S::TH, PLANE = S::PLANE;
+  constexpr int MX = S::MX, OW = S::OW, OH = S::OH;
+  constexpr unsigned kLanes = 0xffffffffu;
+  extern __shared__ __align__(16) unsigned char pass_shared[];
+  T* const edges = reinterpret_cast<T*>(pass_shared);  // [round % 3][level below K][PLANE]
+  if (failed_before(health)) return;
+  const int tx = threadIdx.x, ty = threadIdx.y, cx = tx * RX, cy = ty * RY;
+  for (int i = ty * 32 + tx; i < 3 * K * S::UNWRITTEN_ROWS * TW; i += 32 * S::BY) {
+    const int slot = i / TW, at = i % TW;
+    edges[slot / S::UNWRITTEN_ROWS * PLANE + S::unwritten_row(slot % S::UNWRITTEN_ROWS) * TW + at] = T(0);
+  }
+  const int64_t n[3] = {grid.n[0], grid.n[1], grid.n[2]};
+  const int nz = static_cast<int>(n[2]), lead_z = static_cast<int>(grid.lead[2]);
+  const int plane_stride = static_cast<int>(grid.stride[2]);
+  const int64_t tiles_x = (n[0] + OW - 1) / OW, tiles_y = (n[1] + OH - 1) / OH, tiles = tiles_x * tiles_y;
+  const int64_t work = grid.ncomp * tiles * nz;
+  const int64_t share = (work + gridDim.x - 1) / gridDim.x;
+  const int64_t begin = min(work, blockIdx.x * share), end = min(work, begin + share);
+  T probe = T(0);
+  for (int64_t item = begin; item < end;) {
+    const int64_t column = item / nz, tile = column % tiles;
+    const int c = static_cast<int>(column / tiles);
+    const int z0 = static_cast<int>(item % nz), z1 = static_cast<int>(min(int64_t(nz), z0 + (end - item)));
+    item += z1 - z0;
+    const DiffusionWeights<T> w = weights[c];
+    const int reading_x = axis_reading(faces + 6 * c, true), reading_y = axis_reading(faces + 6 * c + 2, true);
+    const int reading_z = axis_reading(faces + 6 * c + 4, true);
+    const int64_t x0 = (tile % tiles_x) * OW - MX, y0 = (tile / tiles_x) * OH - K;
+    int col[RX], row[RY];
+    unsigned owned = 0;
+#pragma unroll
+    for (int rx = 0; rx < RX; ++rx) col[rx] = static_cast<int>(cell_read(x0 + cx + rx, n[0], reading_x) + grid.lead[0]);
+#pragma unroll
+    for (int r = 0; r < RY; ++r) {
+      const int64_t y = y0 + cy + r;
+      row[r] = static_cast<int>((cell_read(y, n[1], reading_y) + grid.lead[1]) * grid.stride[1]);
+#pragma unroll
+      for (int rx = 0; rx < RX; ++rx)
+        if (cx + rx >= MX && cx + rx < TW - MX && x0 + cx + rx < n[0] && cy + r >= K && cy + r < TH - K && y < n[1])
+          owned |= 1u << (r * RX + rx);
+    }
+    const bool whole = __all_sync(kLanes, col[RX - 1] == col[0] + RX - 1 && col[0] % RX == 0);
+    const T* in_c = in + c * grid.comp_stride;
+    T* out_c = out + c * grid.comp_stride;
+    auto plane_at = [&](int z) { return static_cast<int64_t>(cell_read(z, nz, reading_z) + lead_z) * plane_stride; };
+    T q[K][3][RY][RX];
+#pragma unroll
+    for (int s = 0; s < K; ++s)
+#pragma unroll
+      for (int i = 0; i < 3; ++i)
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+#pragma unroll
+          for (int rx = 0; rx < RX; ++rx) q[s][i][r][rx] = T(0);
+    auto load = [&](int z, T(&plane_values)[RY][RX]) {
+      const T* plane = in_c + plane_at(z);
+      if (whole) {
+#pragma unroll
+        for (int r = 0; r < RY; ++r) {
+          const Cells<T, RX> v = *reinterpret_cast<const Cells<T, RX>*>(plane + (row[r] + col[0]));
+#pragma unroll
+          for (int rx = 0; rx < RX; ++rx) plane_values[r][rx] = v.v[rx];
+        }
+      } else {
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+#pragma unroll
+          for (int rx = 0; rx < RX; ++rx) plane_values[r][rx] = plane[row[r] + col[rx]];
+      }
+    };
+    auto store_edges = [&](const T(&plane)[RY][RX], T* level_edges) {
+      if constexpr (S::XS) {
+#pragma unroll
+        for (int r = 0; r < RY; ++r)
+          *reinterpret_cast<Cells<T, RX>*>(level_edges + (cy + r + 2) * TW + cx) = cells_of(plane[r]);
+      } else {
+        *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2) * TW + cx) = cells_of(plane[0]);
+        *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2 + 1) * TW + cx) = cells_of(plane[RY - 1]);
+      }
+    };
+    auto advance = [&](const T(&low)[RY][RX], const T(&mid)[RY][RX], const T(&high)[RY][RX], const T* below_edges,
+                       T(&made)[RY][RX]) {
+      const int before = S::XS ? (cy + 1) * TW : (ty * 2 + 1) * TW, after = S::XS ? (cy + RY + 2) * TW : (ty + 2) * 2 * TW;
+      const Cells<T, RX> row_before = *reinterpret_cast<const Cells<T, RX>*>(below_edges + before + cx);
+      const Cells<T, RX> row_after = *reinterpret_cast<const Cells<T, RX>*>(below_edges + after + cx);
+#pragma unroll
+      for (int r = 0; r < RY; ++r) {
+        const T x_before = S::XS ? below_edges[(cy + r + 2) * TW + cx - 1] : __shfl_up_sync(kLanes, mid[r][RX - 1], 1);
+        const T x_after = S::XS ? below_edges[(cy + r + 2) * TW + cx + RX] : __shfl_down_sync(kLanes, mid[r][0], 1);
+#pragma unroll
+        for (int rx = 0; rx < RX; ++rx) {
+          const CrossAt<T> at{mid[r][rx],
+                              rx > 0 ? mid[r][rx - 1] : x_before,
+                              rx < RX - 1 ? mid[r][rx + 1] : x_after,
+                              r > 0 ? mid[r - 1][rx] : row_before.v[rx],
+                              r < RY - 1 ? mid[r + 1][rx] : row_after.v[rx],
+                              low[r][rx],
+                              high[r][rx]};
+          made[r][rx] = diffusion_update<7>(at, w);
+        }
+      }
+    };
+    // Round t at ring phase ph = (t - first) % 3: slots ph, ph + 1, ph + 2 hold the planes
+    // made in rounds t - 3, t - 2, t - 1; edge buffer ph is this round's.
+    auto round = [&](auto phase_constant, int t) {
+      constexpr int ph = decltype(phase_constant)::value, older = (ph + 1) % 3, newer = (ph + 2) % 3;
+      T* written = edges + ph * (K * PLANE);
+      store_edges(q[0][newer], written);  // level 0's plane t - 1
+      static_for<0, K>([&](auto i_constant) {
+        constexpr int s = K - decltype(i_constant)::value;
+        const int p = t - 2 * s;
+        const T* read = s == 1 ? edges + newer * (K * PLANE) : edges + older * (K * PLANE) + (s - 1) * PLANE;
+        const auto& below = q[s - 1];
+        if constexpr (s < K) {
+          advance(below[ph], below[older], below[newer], read, q[s][ph]);
+          store_edges(q[s][ph], written + s * PLANE);
+        } else {
+          T made[RY][RX];
+          advance(below[ph], below[older], below[newer], read, made);
+          if (p >= z0) {
+            T* plane = out_c + plane_at(p);
+#pragma unroll
+            for (int r = 0; r < RY; ++r)
+#pragma unroll
+              for (int rx = 0; rx < RX; ++rx)
+                if (owned >> (r * RX + rx) & 1u) plane[row[r] + col[rx]] = made[r][rx];
+#pragma unroll
+            for (int r = 0; r < RY; ++r)
+#pragma unroll
+              for (int rx = 0; rx < RX; ++rx) probe += made[r][rx] * T(0);
+          }
+        }
+      });
+      load(t, q[0][ph]);  // plane t, into the slot level 1 has read
+    };
+    __syncthreads();
+    const int first = z0 - K, t_end = z1 + 2 * K;
+    for (int t = first; t < t_end; t += 3) {
+      round(std::integral_constant<int, 0>{}, t);
+      __syncthreads();
+      if (t + 1 < t_end) {
+        round(std::integral_constant<int, 1>{}, t + 1);
+        __syncthreads();
+      }
+      if (t + 2 < t_end) {
+        round(std::integral_constant<int, 2>{}, t + 2);
+        __syncthreads();
+      }
+    }
+  }
+  if (probe != probe) atomicMin(health.first_bad, health_key(health.step, 0));
+}
+
 struct Setup {
   int64_t n;
   FaceCondition* faces;  // every face NOFLUX, or DIRICHLET at kDirichletValue
@@ -140,6 +307,16 @@ void variant(const Setup& su, Buffers<T>& b, const char* name) {
   else
     run_variant<T, K, S>(diffuse_cross_steps_kernel<K, false, T, S>, su, b, name);
 }
+// The levels trailing by two planes (trail2_kernel): three edge buffers.
+template <class S>
+struct ThreeBuffers : S {
+  static constexpr int SHARED_BYTES = S::SHARED_BYTES / 2 * 3;
+};
+template <class T, int K, int BY, int RY, bool XS = false>
+void variant2(const Setup& su, Buffers<T>& b, const char* name) {
+  using S = CrossTile<T, K, BY, RY, XS>;
+  run_variant<T, K, ThreeBuffers<S>>(trail2_kernel<K, T, S>, su, b, name);
+}
 template <class T>
 Buffers<T> buffers(int64_t n) {
   Buffers<T> b;
@@ -187,6 +364,24 @@ int main(int argc, char** argv) {
   printf("n %lld copy %.0f GB/s\n", (long long)n, su.copy_gbps);
   CK(cudaMalloc(&su.faces, 6 * sizeof(FaceCondition)));
   CK(cudaMalloc(&su.first_bad, 8));
+  if (argc > 2 && std::string(argv[2]) == "trail2") {  // NOFLUX: the levels trailing by two planes ("t2")
+    std::vector<FaceCondition> f(6, FaceCondition{kNoFlux, 0.0});
+    CK(cudaMemcpy(su.faces, f.data(), 6 * sizeof(FaceCondition), cudaMemcpyHostToDevice));
+    auto fb = buffers<float>(n);
+    variant<float, 4, 12, 4>(su, fb, "f32");
+    variant2<float, 4, 12, 4>(su, fb, "f32t2");
+    variant2<float, 3, 12, 4>(su, fb, "f32t2");
+    release(fb);
+    auto db = buffers<double>(n);
+    variant<double, 4, 12, 4, true>(su, db, "f64xs");
+    variant2<double, 4, 12, 4, true>(su, db, "f64xst2");
+    variant2<double, 3, 12, 4, true>(su, db, "f64xst2");
+    variant2<double, 4, 12, 4>(su, db, "f64t2");
+    variant2<double, 4, 10, 4, true>(su, db, "f64xst2");
+    variant<double, 4, 12, 4, true>(su, db, "f64xs");
+    release(db);
+    return 0;
+  }
   for (bool dirichlet : {false, true}) {
     su.dirichlet = dirichlet;
     std::vector<FaceCondition> f(6, FaceCondition{dirichlet ? kDirichlet : kNoFlux, kDirichletValue});
