@@ -1363,9 +1363,10 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
 // by warp shuffle (a thread row is a warp), its y neighbours across thread rows from the
 // edge rows its neighbour rows stored in the round before: double-buffered by round
 // parity, so one barrier a round serves every level. (Double's pass of pure diffusion
-// stores every row and reads the x neighbours there too: CrossTile's XS.) Level s is right on the tile grown
-// by K - s (a lane or a row at the tile's edge takes a neighbour that is not its own:
-// the ring that is computed twice and thrown away), so level K is right on the output.
+// stores every row and reads the x neighbours there too: CrossTile's XS.) Level s is
+// right on the tile grown by K - s (a lane or a row at the tile's edge takes a neighbour
+// that is not its own: the ring that is computed twice and thrown away), so level K is
+// right on the output.
 //
 // The boundaries (cell_read): along a PERIODIC axis every position is a cell, read at
 // its image: its update is its image's, bit for bit. Between two NOFLUX faces every
@@ -1905,6 +1906,7 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
                                 const FaceCondition* faces_host, Health health) {
   using S = CrossTile<T, K>;
   using Plain = CrossTile<T, K, S::BY, S::RY, sizeof(T) == 8>;  // pure diffusion testing no face (CrossTile: XS)
+  static_assert(Plain::OW == S::OW && Plain::OH == S::OH, "the tiles differ in their shared memory alone");
   constexpr int threads = 32 * S::BY;
   LevelSteps<T, K> steps{};
   if (terms.model())
@@ -1916,18 +1918,23 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
   // (The face tests only for pure diffusion without sources: max_steps_per_pass.)
   if (tests_faces && (model != kPassPureDiffusion || source_planes != nullptr))
     fail(OPSPLIT_ERROR_INTERNAL, "a 7-point pass of a model or sources that tests faces");
-  auto with_sources = [&](auto model_constant) {
-    constexpr int M = decltype(model_constant)::value;
-    if (source_planes != nullptr) return diffuse_cross_steps_kernel<K, false, T, S, M, true>;
-    if constexpr (M == kPassPureDiffusion)
-      return tests_faces ? diffuse_cross_steps_kernel<K, true, T, S, M> : diffuse_cross_steps_kernel<K, false, T, Plain, M>;
-    return diffuse_cross_steps_kernel<K, false, T, S, M>;
+  // The kernel with its tile's shared bytes.
+  struct Choice {
+    decltype(&diffuse_cross_steps_kernel<K, false, T, S>) kernel;
+    int bytes;
   };
-  const auto kernel = model == kPassPureDiffusion ? with_sources(std::integral_constant<int, kPassPureDiffusion>{})
-                      : model == kNoTransport     ? with_sources(std::integral_constant<int, kNoTransport>{})
-                                                  : with_sources(std::integral_constant<int, kUniformAdvectionOnly>{});
-  const bool plain = model == kPassPureDiffusion && !tests_faces && source_planes == nullptr;
-  const int bytes = plain ? Plain::SHARED_BYTES : S::SHARED_BYTES;
+  auto with_sources = [&](auto model_constant) -> Choice {
+    constexpr int M = decltype(model_constant)::value;
+    if (source_planes != nullptr) return {diffuse_cross_steps_kernel<K, false, T, S, M, true>, S::SHARED_BYTES};
+    if constexpr (M == kPassPureDiffusion) {
+      if (tests_faces) return {diffuse_cross_steps_kernel<K, true, T, S, M>, S::SHARED_BYTES};
+      return {diffuse_cross_steps_kernel<K, false, T, Plain, M>, Plain::SHARED_BYTES};
+    }
+    return {diffuse_cross_steps_kernel<K, false, T, S, M>, S::SHARED_BYTES};
+  };
+  const auto [kernel, bytes] = model == kPassPureDiffusion ? with_sources(std::integral_constant<int, kPassPureDiffusion>{})
+                               : model == kNoTransport ? with_sources(std::integral_constant<int, kNoTransport>{})
+                                                       : with_sources(std::integral_constant<int, kUniformAdvectionOnly>{});
   allow_shared_bytes(kernel, bytes);
   const int sms = ctx.device().multiprocessors();
   int per_sm = 0;
