@@ -41,9 +41,11 @@
 // Several steps a pass for a model (issue 44): model_gpu/advection/7pt/periodic/<precision>
 // runs seed 000's advection problem (a uniform and a time-varying wind, diffusion, a point
 // source) with the 7-point stencil and PERIODIC faces, one to 4 steps a pass
-// (/steps_per_pass:k, with x_one_step_a_pass): the CUDA pass fuses the steps of LINEAR
-// models at 7 points where it tests no face (a wind on no-flux faces is read at the face
-// cells: that pass is not taken, it ran slower than one step a pass).
+// (/steps_per_pass:k, with x_one_step_a_pass): the CUDA pass fuses the steps of models at
+// 7 points where it tests no face (a wind on no-flux faces is read at the face cells: that
+// pass is not taken, it ran slower than one step a pass). model_gpu/turing/7pt/<precision>:
+// seed 000's Turing problem (two coupled components, NOFLUX faces, read at the mirror
+// image) with the 7-point stencil, one to 3 steps a pass (the most its pass takes).
 //
 // Without a usable CUDA device (opsplit_cuda_available() == 0) every case is skipped with
 // an error message and the program exits 0.
@@ -364,12 +366,13 @@ void BM_diffusion(benchmark::State& state, int stencil, opsplit_precision prec, 
 
 // ---- models ---------------------------------------------------------------------------
 
-// Mpoints/s of the models' cases at 7 points, one step a pass, by precision (the fused
-// cases' reference: they run after it).
-double g_model_7pt_one_step[2] = {};
+// Mpoints/s of the models' cases at 7 points, one step a pass, by problem and precision
+// (the fused cases' reference: they run after it).
+double g_model_7pt_one_step[4][2] = {};
 
-// The seed problem as it is (steps_per_pass 0), or with the 7-point stencil and PERIODIC
-// faces, `steps_per_pass` steps a pass (and refused unless the calls took that many).
+// The seed problem as it is (steps_per_pass 0), or with the 7-point stencil (advection
+// also with PERIODIC faces), `steps_per_pass` steps a pass (and refused unless the calls
+// took that many).
 void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec, int steps_per_pass) {
   world_init();
   World& w = g_world;
@@ -390,7 +393,7 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec,
     if (!bench::make_seed_problem(w.ctx, w.n, p, prec, &rd, &field, &dt, error)) return false;
     if (seven_point) {
       API_CHECK_RET(opsplit_rd_set_stencil(rd, OPSPLIT_STENCIL_7POINT), false);
-      for (int f = 0; f < 6; ++f)
+      for (int f = 0; f < 6 && p == bench::Problem::advection; ++f)
         for (int c = 0; c < info.ncomp; ++c)
           API_CHECK_RET(opsplit_rd_set_boundary(rd, static_cast<opsplit_face>(f), c, OPSPLIT_BC_PERIODIC, 0.0), false);
       API_CHECK_RET(opsplit_rd_set_steps_per_pass(rd, steps_per_pass), false);
@@ -405,7 +408,9 @@ void BM_model(benchmark::State& state, bench::Problem p, opsplit_precision prec,
       return false;
     }
     if (!report_rates(state, info.ncomp, prec, nsteps, total, info.seed_gtx275_mpoints, error, taken)) return false;
-    if (seven_point) report_steps_per_pass(state, g_model_7pt_one_step[prec == OPSPLIT_FLOAT32 ? 0 : 1], steps_per_pass);
+    if (seven_point)
+      report_steps_per_pass(state, g_model_7pt_one_step[static_cast<int>(p)][prec == OPSPLIT_FLOAT32 ? 0 : 1],
+                            steps_per_pass);
     return true;
   };
   if (!run_case()) state.SkipWithError(error.c_str());
@@ -461,15 +466,15 @@ int main(int argc, char** argv) {
                                (prec == OPSPLIT_FLOAT32 ? "f32" : "f64");
       benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec, 0)->UseManualTime()->Unit(benchmark::kMillisecond);
     }
-  for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
-    for (int k : {1, 2, 3, 4}) {
-      const std::string name = std::string("model_gpu/advection/7pt/periodic/") +
-                               (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") +
-                               (k > 1 ? "/steps_per_pass:" + std::to_string(k) : "");
-      benchmark::RegisterBenchmark(name.c_str(), BM_model, bench::Problem::advection, prec, k)
-          ->UseManualTime()
-          ->Unit(benchmark::kMillisecond);
-    }
+  for (bench::Problem p : {bench::Problem::advection, bench::Problem::turing})
+    for (opsplit_precision prec : {OPSPLIT_FLOAT32, OPSPLIT_FLOAT64})
+      for (int k = 1; k <= (p == bench::Problem::turing ? 3 : 4); ++k) {  // (Turing's pass: 3 at most)
+        const std::string name = std::string("model_gpu/") + bench::problem_info(p).name +
+                                 (p == bench::Problem::advection ? "/7pt/periodic/" : "/7pt/") +
+                                 (prec == OPSPLIT_FLOAT32 ? "f32" : "f64") +
+                                 (k > 1 ? "/steps_per_pass:" + std::to_string(k) : "");
+        benchmark::RegisterBenchmark(name.c_str(), BM_model, p, prec, k)->UseManualTime()->Unit(benchmark::kMillisecond);
+      }
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

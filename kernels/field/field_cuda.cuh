@@ -1394,9 +1394,11 @@ void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& g
 // pass 1.26x one step a pass against 1.32x) and 32 x 10, 14 and 16 threads and 5 steps
 // (1.34; 1.11-1.20 spilling at 128 or 168 registers). So XS is double's pass of pure
 // diffusion that tests no face alone (diffuse_cross_steps_launch).
-template <class T, int K, int ThreadRows = 12, int RowsAThread = 4, bool XShared = false>
+// Components: how many components a tile steps together (a coupled model's: each level's
+// plane holds all of them; 1 where components do not couple, each a tile of its own).
+template <class T, int K, int ThreadRows = 12, int RowsAThread = 4, bool XShared = false, int Components = 1>
 struct CrossTile {
-  static constexpr int BY = ThreadRows, RY = RowsAThread, RX = sizeof(T) == 4 ? 2 : 1;
+  static constexpr int BY = ThreadRows, RY = RowsAThread, RX = sizeof(T) == 4 ? 2 : 1, NC = Components;
   static constexpr int TW = 32 * RX, TH = BY * RY;  // the tile grown, in cells
   static constexpr int MX = (K + RX - 1) / RX * RX;  // the x margin: K in whole threads' cells
   static constexpr int OW = TW - 2 * MX, OH = TH - 2 * K;  // the output
@@ -1409,7 +1411,7 @@ struct CrossTile {
   static constexpr int PLANE = XS ? (TH + 4) * TW : (BY + 2) * 2 * TW;
   static constexpr int UNWRITTEN_ROWS = XS ? 4 : 2;  // a plane's rows that nothing writes
   static __device__ int unwritten_row(int i) { return XS ? (i < 2 ? i : TH + i) : (i == 0 ? 1 : 2 * BY + 2); }
-  static constexpr int SHARED_BYTES = 2 * K * PLANE * static_cast<int>(sizeof(T));
+  static constexpr int SHARED_BYTES = 2 * K * NC * PLANE * static_cast<int>(sizeof(T));
   // Whether tile column i (row j) has cells on a face of an axis of n cells: its grown
   // tile starts at or before cell 0 or reaches cell n - 1.
   static __device__ bool column_at_face(int64_t i, int64_t n) { return i * OW - MX <= 0 || i * OW - MX + TW >= n; }
@@ -1521,10 +1523,12 @@ struct CrossAt {
   }
 };
 
-// What the 7-point pass steps: pure diffusion (diffusion_update), or a model whose
-// components do not couple (the LINEAR kind: each component's diffusion, uniform wind,
-// rate and source, model.cuh's cell_update) with its transport terms known
-// (kNoTransport or kUniformAdvectionOnly: no per-cell wind, no Cahn-Hilliard term).
+// What the 7-point pass steps: pure diffusion (diffusion_update), or a model
+// (model.cuh's cell_update: each component's diffusion, uniform wind, rate and source,
+// and the reaction kind's terms) with its transport terms known (kNoTransport or
+// kUniformAdvectionOnly: no per-cell wind, no Cahn-Hilliard term). A LINEAR model's
+// components do not couple (a tile steps one); TURING's and GRAY_SCOTT's two do (a tile
+// steps both: CrossTile's Components).
 constexpr int kPassPureDiffusion = -1;
 
 // Whether the update of a pass of `model` is mirror-symmetric, so that the pass reads
@@ -1541,11 +1545,11 @@ struct LevelSteps {
 // TestsFaces: some component has an axis read by kReadClamped, whose face cells apply
 // their ghosts (the tests cost registers, so a field without one does without them).
 // (S: the tile, a CrossTile<T, K, ...>; Model: kPassPureDiffusion, or the transport terms
-// of a LINEAR model, whose components' terms are `terms`; Sources: there are point
-// sources, `sources` and their index `source_planes` (a flag of the template: their code
-// costs the rounds registers).)
+// of a model of reaction kind Kind, whose components' terms are `terms`; Sources: there
+// are point sources, `sources` and their index `source_planes` (a flag of the template:
+// their code costs the rounds registers).)
 template <int K, bool TestsFaces, class T, class S = CrossTile<T, K>, int Model = kPassPureDiffusion,
-          bool Sources = false>
+          bool Sources = false, int Kind = kLinear>
 __global__ void __launch_bounds__(32 * S::BY, 1)
     diffuse_cross_steps_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
                                const DiffusionWeights<T>* __restrict__ weights,
@@ -1553,15 +1557,17 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
                                const SourceTerm<T>* __restrict__ sources, const int64_t* __restrict__ source_planes,
                                const FaceCondition* __restrict__ faces, Health health) {
   constexpr int RX = S::RX, RY = S::RY, TW = S::TW, TH = S::TH, PLANE = S::PLANE;
-  constexpr int MX = S::MX, OW = S::OW, OH = S::OH;
+  constexpr int MX = S::MX, OW = S::OW, OH = S::OH, NC = S::NC;
   constexpr unsigned kLanes = 0xffffffffu;
+  static_assert(NC == (Kind == kLinear ? 1 : reacting_components<Kind>()), "a tile steps the components that couple");
+  static_assert(NC == 1 || (!TestsFaces && Model != kPassPureDiffusion), "coupled components: a model's, no face test");
   constexpr bool kSymmetric = symmetric_update(Model);  // (axis_reading)
   // Bits of a thread's cells that apply the ghost of a face (a kReadClamped axis's; x = 0
   // can only be a thread's first column: tiles start at multiples of RX), then of the
   // component's DIRICHLET faces.
   constexpr int kXLow = 0, kXHigh = 1, kYLow = 1 + RX, kYHigh = 1 + RX + RY, kDirichletFace = 1 + RX + 2 * RY;
   extern __shared__ __align__(16) unsigned char pass_shared[];
-  T* const edges = reinterpret_cast<T*>(pass_shared);  // [parity][level below K][PLANE]
+  T* const edges = reinterpret_cast<T*>(pass_shared);  // [parity][level below K][component][PLANE]
   __shared__ T twice_value[6];  // the component's faces' 2 x value in T (ghost_from's)
   if (failed_before(health)) return;
   const int tx = threadIdx.x, ty = threadIdx.y, cx = tx * RX, cy = ty * RY;
@@ -1569,8 +1575,8 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   // rows read and nothing writes: zero, so that every value the pass makes is finite
   // where the input is (the health probe reads them all). (Ordered before the first
   // round by the segment's first barrier.)
-  for (int i = ty * 32 + tx; i < 2 * K * S::UNWRITTEN_ROWS * TW; i += 32 * S::BY) {
-    const int slot = i / TW, at = i % TW;  // (parity, level, row)
+  for (int i = ty * 32 + tx; i < 2 * K * NC * S::UNWRITTEN_ROWS * TW; i += 32 * S::BY) {
+    const int slot = i / TW, at = i % TW;  // (parity, level, component, row)
     edges[slot / S::UNWRITTEN_ROWS * PLANE + S::unwritten_row(slot % S::UNWRITTEN_ROWS) * TW + at] = T(0);
   }
   const int64_t n[3] = {grid.n[0], grid.n[1], grid.n[2]};
@@ -1579,7 +1585,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   const int nz = static_cast<int>(n[2]), lead_z = static_cast<int>(grid.lead[2]);
   const int plane_stride = static_cast<int>(grid.stride[2]);
   const int64_t tiles_x = (n[0] + OW - 1) / OW, tiles_y = (n[1] + OH - 1) / OH, tiles = tiles_x * tiles_y;
-  const int64_t work = grid.ncomp * tiles * nz;
+  const int64_t work = grid.ncomp / NC * tiles * nz;
   int64_t begin, end;
   if constexpr (TestsFaces) {
     // Shares of equal cost rather than equal planes: a tile with cells on an x or y face
@@ -1596,23 +1602,24 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
 
   for (int64_t item = begin; item < end;) {  // segments: a run of planes of one tile
     const int64_t column = item / nz, tile = column % tiles;
-    const int c = static_cast<int>(column / tiles);
+    const int c = static_cast<int>(column / tiles) * NC;  // the tile's (first) component
     const int z0 = static_cast<int>(item % nz), z1 = static_cast<int>(min(int64_t(nz), z0 + (end - item)));
     item += z1 - z0;
     if (ty == 0 && tx < 6) twice_value[tx] = static_cast<T>(2 * faces[6 * c + tx].value);
     const DiffusionWeights<T> w = Model == kPassPureDiffusion ? weights[c] : DiffusionWeights<T>{};
-    const ComponentTerms<T> model_terms = Model == kPassPureDiffusion ? ComponentTerms<T>{} : terms[c];
-    // Level s's value of a cell (the pass's step s - 1) from the seven values it reads.
-    auto step_of = [&](int s, const CrossAt<T>& at) {
+    ComponentTerms<T> model_terms[NC];
+#pragma unroll
+    for (int j = 0; j < NC; ++j) model_terms[j] = Model == kPassPureDiffusion ? ComponentTerms<T>{} : terms[c + j];
+    // Level s's values of a cell (the pass's step s - 1) from the seven values of each
+    // component it reads.
+    auto step_of = [&](int s, const CrossAt<T>(&at)[NC], T(&made)[NC]) {
       if constexpr (Model == kPassPureDiffusion) {
-        return diffusion_update<7>(at, w);
+        made[0] = diffusion_update<7>(at[0], w);
       } else {
         const T no_wind[3] = {T(0), T(0), T(0)};  // (read only with a per-cell wind)
-        const auto values = [&](int) { return at; };
-        T made = T(0);
-        cell_update<7, kLinear, 1, Model>(values, values, no_wind, no_wind, &model_terms, steps.at[s - 1],
-                                          [&](int, T v) { made = v; });
-        return made;
+        const auto values = [&](int j) { return at[j]; };
+        cell_update<7, Kind, NC, Model>(values, values, no_wind, no_wind, model_terms, steps.at[s - 1],
+                                        [&](int j, T v) { made[j] = v; });
       }
     };
     const int reading_x = axis_reading(faces + 6 * c, kSymmetric), reading_y = axis_reading(faces + 6 * c + 2, kSymmetric);
@@ -1664,51 +1671,61 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // the tests).
     const bool tile_on_face =
         (tests_x && S::column_at_face(tile % tiles_x, n[0])) || (tests_y && S::row_at_face(tile / tiles_x, n[1]));
-    const T* in_c = in + c * grid.comp_stride;
+    const T* in_c = in + c * grid.comp_stride;  // (component c + j at j comp_stride on)
     T* out_c = out + c * grid.comp_stride;
     auto plane_at = [&](int z) {
       return static_cast<int64_t>(cell_read(z, nz, reading_z) + lead_z) * plane_stride;
     };
 
-    // q[s][slot][r][rx]: level s's last three planes, a ring: the plane a level makes in
-    // round t goes to slot (t - t0) % 3 (t0 the segment's first round), so that with the
-    // loop unrolled by three every slot is a constant and no register moves. (Zero at
-    // first: what the warm-up's first rounds make from them never reaches the output.)
-    T q[K][3][RY][RX];
+    // q[s][slot][j][r][rx]: level s's last three planes (of each component j), a ring:
+    // the plane a level makes in round t goes to slot (t - t0) % 3 (t0 the segment's first
+    // round), so that with the loop unrolled by three every slot is a constant and no
+    // register moves. (Zero at first: what the warm-up's first rounds make from them
+    // never reaches the output.)
+    T q[K][3][NC][RY][RX];
 #pragma unroll
     for (int s = 0; s < K; ++s)
 #pragma unroll
       for (int i = 0; i < 3; ++i)
 #pragma unroll
-        for (int r = 0; r < RY; ++r)
+        for (int j = 0; j < NC; ++j)
 #pragma unroll
-          for (int rx = 0; rx < RX; ++rx) q[s][i][r][rx] = T(0);
-    auto load = [&](int z, T(&plane_values)[RY][RX]) {
-      const T* plane = in_c + plane_at(z);
-      if (whole) {
+          for (int r = 0; r < RY; ++r)
 #pragma unroll
-        for (int r = 0; r < RY; ++r) {
-          const Cells<T, RX> v = *reinterpret_cast<const Cells<T, RX>*>(plane + (row[r] + col[0]));
+            for (int rx = 0; rx < RX; ++rx) q[s][i][j][r][rx] = T(0);
+    auto load = [&](int z, T(&plane_values)[NC][RY][RX]) {
 #pragma unroll
-          for (int rx = 0; rx < RX; ++rx) plane_values[r][rx] = v.v[rx];
+      for (int j = 0; j < NC; ++j) {
+        const T* plane = in_c + j * grid.comp_stride + plane_at(z);
+        if (whole) {
+#pragma unroll
+          for (int r = 0; r < RY; ++r) {
+            const Cells<T, RX> v = *reinterpret_cast<const Cells<T, RX>*>(plane + (row[r] + col[0]));
+#pragma unroll
+            for (int rx = 0; rx < RX; ++rx) plane_values[j][r][rx] = v.v[rx];
+          }
+        } else {
+#pragma unroll
+          for (int r = 0; r < RY; ++r)
+#pragma unroll
+            for (int rx = 0; rx < RX; ++rx) plane_values[j][r][rx] = plane[row[r] + col[rx]];  // (int sums)
         }
-      } else {
-#pragma unroll
-        for (int r = 0; r < RY; ++r)
-#pragma unroll
-          for (int rx = 0; rx < RX; ++rx) plane_values[r][rx] = plane[row[r] + col[rx]];  // (int sums)
       }
     };
     // A plane's first and last rows, for the thread rows beside (XS: every row, for the
-    // threads beside too).
-    auto store_edges = [&](const T(&plane)[RY][RX], T* level_edges) {
-      if constexpr (S::XS) {
+    // threads beside too); component j's PLANE values after j - 1's.
+    auto store_edges = [&](const T(&plane)[NC][RY][RX], T* level_edges) {
 #pragma unroll
-        for (int r = 0; r < RY; ++r)
-          *reinterpret_cast<Cells<T, RX>*>(level_edges + (cy + r + 2) * TW + cx) = cells_of(plane[r]);
-      } else {
-        *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2) * TW + cx) = cells_of(plane[0]);
-        *reinterpret_cast<Cells<T, RX>*>(level_edges + ((ty + 1) * 2 + 1) * TW + cx) = cells_of(plane[RY - 1]);
+      for (int j = 0; j < NC; ++j) {
+        T* const to = level_edges + j * PLANE;
+        if constexpr (S::XS) {
+#pragma unroll
+          for (int r = 0; r < RY; ++r)
+            *reinterpret_cast<Cells<T, RX>*>(to + (cy + r + 2) * TW + cx) = cells_of(plane[j][r]);
+        } else {
+          *reinterpret_cast<Cells<T, RX>*>(to + ((ty + 1) * 2) * TW + cx) = cells_of(plane[j][0]);
+          *reinterpret_cast<Cells<T, RX>*>(to + ((ty + 1) * 2 + 1) * TW + cx) = cells_of(plane[j][RY - 1]);
+        }
       }
     };
     // The point sources of the plane a level made at position p (its cell's, read as the
@@ -1718,26 +1735,38 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // bit of planes_with_sources, shifted in a round for level 1's plane: its test a
     // round ahead (`next_has`), so that no round waits for the index (which cost the
     // rounds about 15 % when each level read it: docs/PERFORMANCE.md note (q)).
-    auto sources_of = [&](int p) {
-      const int64_t key = static_cast<int64_t>(c) * nz + cell_read(p, nz, reading_z);
+    auto sources_of = [&](int j, int p) {
+      const int64_t key = static_cast<int64_t>(c + j) * nz + cell_read(p, nz, reading_z);
       return std::make_pair(source_planes[key], source_planes[key + 1]);
+    };
+    auto plane_has_sources = [&](int p) {
+      bool any = false;
+#pragma unroll
+      for (int j = 0; j < NC; ++j) {
+        const auto [from, to] = sources_of(j, p);
+        any = any || to > from;
+      }
+      return any;
     };
     unsigned planes_with_sources = 0;  // bit s - 1: level s's plane this round
     bool next_has = false;             // plane t - 1's, for round t
-    auto add_sources_at = [&](int s, int p, T(&made)[RY][RX]) {
+    auto add_sources_at = [&](int s, int p, T(&made)[NC][RY][RX]) {
       if constexpr (Sources) {
         if ((planes_with_sources >> (s - 1) & 1u) == 0) return;
         const int zc = static_cast<int>(cell_read(p, nz, reading_z));
-        const auto [from, to] = sources_of(p);
-        const int64_t plane_start = c * grid.comp_stride + static_cast<int64_t>(zc + lead_z) * plane_stride;
-        for (int64_t i = from; i < to; ++i) {
-          const int64_t in_plane = sources[i].at - plane_start;
-          const T amount = sources[i].amount;
 #pragma unroll
-          for (int r = 0; r < RY; ++r)
+        for (int j = 0; j < NC; ++j) {
+          const auto [from, to] = sources_of(j, p);
+          const int64_t plane_start = (c + j) * grid.comp_stride + static_cast<int64_t>(zc + lead_z) * plane_stride;
+          for (int64_t i = from; i < to; ++i) {
+            const int64_t in_plane = sources[i].at - plane_start;
+            const T amount = sources[i].amount;
 #pragma unroll
-            for (int rx = 0; rx < RX; ++rx)
-              if (row[r] + col[rx] == in_plane) made[r][rx] = made[r][rx] + amount;
+            for (int r = 0; r < RY; ++r)
+#pragma unroll
+              for (int rx = 0; rx < RX; ++rx)
+                if (row[r] + col[rx] == in_plane) made[j][r][rx] = made[j][r][rx] + amount;
+          }
         }
       }
     };
@@ -1745,36 +1774,53 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // and the edge rows of `mid`. on_face_tile (a constant where it is inlined): cells on
     // a face read its ghost by the face's rule (z: `z_low`, `z_high` for the plane). (Not
     // a generic lambda: array parameters in one crash nvcc 13.0's front end.)
-    auto advance = [&](int s, bool on_face_tile, const T(&low)[RY][RX], const T(&mid)[RY][RX], const T(&high)[RY][RX],
-                       const T* below_edges, bool z_low, bool z_high, T(&made)[RY][RX]) {
+    auto advance = [&](int s, bool on_face_tile, const T(&low)[NC][RY][RX], const T(&mid)[NC][RY][RX],
+                       const T(&high)[NC][RY][RX], const T* below_edges, bool z_low, bool z_high,
+                       T(&made)[NC][RY][RX]) {
       const int before = S::XS ? (cy + 1) * TW : (ty * 2 + 1) * TW, after = S::XS ? (cy + RY + 2) * TW : (ty + 2) * 2 * TW;
-      const Cells<T, RX> row_before = *reinterpret_cast<const Cells<T, RX>*>(below_edges + before + cx);
-      const Cells<T, RX> row_after = *reinterpret_cast<const Cells<T, RX>*>(below_edges + after + cx);
+      Cells<T, RX> row_before[NC], row_after[NC];
+#pragma unroll
+      for (int j = 0; j < NC; ++j) {
+        row_before[j] = *reinterpret_cast<const Cells<T, RX>*>(below_edges + j * PLANE + before + cx);
+        row_after[j] = *reinterpret_cast<const Cells<T, RX>*>(below_edges + j * PLANE + after + cx);
+      }
 #pragma unroll
       for (int r = 0; r < RY; ++r) {
         // (The lanes at a warp's ends read a cell that is not their neighbour, the other
         // end of a row: theirs is the ring thrown away.)
-        const T x_before = S::XS ? below_edges[(cy + r + 2) * TW + cx - 1] : __shfl_up_sync(kLanes, mid[r][RX - 1], 1);
-        const T x_after = S::XS ? below_edges[(cy + r + 2) * TW + cx + RX] : __shfl_down_sync(kLanes, mid[r][0], 1);
+        T x_before[NC], x_after[NC];
+#pragma unroll
+        for (int j = 0; j < NC; ++j) {
+          const T* const plane_edges = below_edges + j * PLANE;
+          x_before[j] = S::XS ? plane_edges[(cy + r + 2) * TW + cx - 1] : __shfl_up_sync(kLanes, mid[j][r][RX - 1], 1);
+          x_after[j] = S::XS ? plane_edges[(cy + r + 2) * TW + cx + RX] : __shfl_down_sync(kLanes, mid[j][r][0], 1);
+        }
 #pragma unroll
         for (int rx = 0; rx < RX; ++rx) {
-          const T centre = mid[r][rx];
-          CrossAt<T> at{centre,
-                        rx > 0 ? mid[r][rx - 1] : x_before,
-                        rx < RX - 1 ? mid[r][rx + 1] : x_after,
-                        r > 0 ? mid[r - 1][rx] : row_before.v[rx],
-                        r < RY - 1 ? mid[r + 1][rx] : row_after.v[rx],
-                        low[r][rx],
-                        high[r][rx]};
-          if (on_face_tile) {
-            if (rx == 0 && (on_face >> kXLow & 1u)) at.x_low = ghost(0, centre);
-            if (on_face >> (kXHigh + rx) & 1u) at.x_high = ghost(1, centre);
-            if (on_face >> (kYLow + r) & 1u) at.y_low = ghost(2, centre);
-            if (on_face >> (kYHigh + r) & 1u) at.y_high = ghost(3, centre);
-            if (z_low) at.z_low = ghost(4, centre);
-            if (z_high) at.z_high = ghost(5, centre);
+          CrossAt<T> at[NC];
+#pragma unroll
+          for (int j = 0; j < NC; ++j) {
+            const T centre = mid[j][r][rx];
+            at[j] = CrossAt<T>{centre,
+                               rx > 0 ? mid[j][r][rx - 1] : x_before[j],
+                               rx < RX - 1 ? mid[j][r][rx + 1] : x_after[j],
+                               r > 0 ? mid[j][r - 1][rx] : row_before[j].v[rx],
+                               r < RY - 1 ? mid[j][r + 1][rx] : row_after[j].v[rx],
+                               low[j][r][rx],
+                               high[j][r][rx]};
+            if (on_face_tile) {  // (TestsFaces: one component)
+              if (rx == 0 && (on_face >> kXLow & 1u)) at[j].x_low = ghost(0, centre);
+              if (on_face >> (kXHigh + rx) & 1u) at[j].x_high = ghost(1, centre);
+              if (on_face >> (kYLow + r) & 1u) at[j].y_low = ghost(2, centre);
+              if (on_face >> (kYHigh + r) & 1u) at[j].y_high = ghost(3, centre);
+              if (z_low) at[j].z_low = ghost(4, centre);
+              if (z_high) at[j].z_high = ghost(5, centre);
+            }
           }
-          made[r][rx] = step_of(s, at);
+          T cell[NC];
+          step_of(s, at, cell);
+#pragma unroll
+          for (int j = 0; j < NC; ++j) made[j][r][rx] = cell[j];
         }
       }
     };
@@ -1782,13 +1828,13 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // the round before.
     auto round = [&](auto on_face_constant, auto phase_constant, int t) {
       constexpr int newest = decltype(phase_constant)::value, mid = (newest + 2) % 3, oldest = (newest + 1) % 3;
-      const T* read = edges + (t & 1) * (K * PLANE);
-      T* written = edges + ((t + 1) & 1) * (K * PLANE);
+      constexpr int kLevelPlanes = NC * PLANE;  // a level's values in `edges`
+      const T* read = edges + (t & 1) * (K * kLevelPlanes);
+      T* written = edges + ((t + 1) & 1) * (K * kLevelPlanes);
       store_edges(q[0][newest], written);
       if constexpr (Sources) {
         planes_with_sources = planes_with_sources << 1 | static_cast<unsigned>(next_has);
-        const auto [from, to] = sources_of(t);
-        next_has = to > from;
+        next_has = plane_has_sources(t);
       }
       static_for<1, K + 1>([&](auto s_constant) {
         constexpr int s = decltype(s_constant)::value;
@@ -1798,34 +1844,38 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
         const bool z_low = tests_z && p == 0, z_high = tests_z && p == nz - 1;
         if constexpr (s < K) {
           // Into the slot of the level's oldest plane, which level s + 1 read last round.
-          advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high,
+          advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * kLevelPlanes, z_low, z_high,
                   q[s][newest]);
           add_sources_at(s, p, q[s][newest]);
-          store_edges(q[s][newest], written + s * PLANE);
+          store_edges(q[s][newest], written + s * kLevelPlanes);
         } else {
-          T made[RY][RX];
-          advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * PLANE, z_low, z_high, made);
+          T made[NC][RY][RX];
+          advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * kLevelPlanes, z_low, z_high,
+                  made);
           add_sources_at(s, p, made);
           if (p >= z0) {
-            T* plane = out_c + plane_at(p);
-            if (rows_whole) {
+#pragma unroll
+            for (int j = 0; j < NC; ++j) {
+              T* plane = out_c + j * grid.comp_stride + plane_at(p);
+              if (rows_whole) {
+#pragma unroll
+                for (int r = 0; r < RY; ++r)
+                  if (owned >> (r * RX) & 1u)
+                    *reinterpret_cast<Cells<T, RX>*>(plane + (row[r] + col[0])) = cells_of(made[j][r]);
+              } else {
+#pragma unroll
+                for (int r = 0; r < RY; ++r)
+#pragma unroll
+                  for (int rx = 0; rx < RX; ++rx)
+                    if (owned >> (r * RX + rx) & 1u) plane[row[r] + col[rx]] = made[j][r][rx];
+              }
+              // Every cell of the tile, owned or not: the others' values are finite where
+              // the input is (the edge slots nothing writes are zeroed at the kernel's start).
 #pragma unroll
               for (int r = 0; r < RY; ++r)
-                if (owned >> (r * RX) & 1u)
-                  *reinterpret_cast<Cells<T, RX>*>(plane + (row[r] + col[0])) = cells_of(made[r]);
-            } else {
 #pragma unroll
-              for (int r = 0; r < RY; ++r)
-#pragma unroll
-                for (int rx = 0; rx < RX; ++rx)
-                  if (owned >> (r * RX + rx) & 1u) plane[row[r] + col[rx]] = made[r][rx];
+                for (int rx = 0; rx < RX; ++rx) probe += made[j][r][rx] * T(0);
             }
-            // Every cell of the tile, owned or not: the others' values are finite where
-            // the input is (the edge slots nothing writes are zeroed at the kernel's start).
-#pragma unroll
-            for (int r = 0; r < RY; ++r)
-#pragma unroll
-              for (int rx = 0; rx < RX; ++rx) probe += made[r][rx] * T(0);
           }
         }
         // The next input plane, once level 1 has read the oldest of level 0's, into its
@@ -1853,10 +1903,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     __syncthreads();  // twice_value
     const int first = z0 - K, t_end = z1 + K;
     load(first, q[0][0]);
-    if constexpr (Sources) {  // (the levels' planes of the first rounds are warm-up: none read)
-      const auto [from, to] = sources_of(first - 1);
-      next_has = to > from;
-    }
+    if constexpr (Sources) next_has = plane_has_sources(first - 1);  // (the first rounds' levels: warm-up)
     if constexpr (TestsFaces) {
       // The rounds that read ghosts: all of a tile with face cells, and those of levels at
       // a z face's plane (round t makes planes t - K .. t - 1). The others, [lo, hi) in
@@ -1884,7 +1931,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   if (probe != probe) atomicMin(health.first_bad, health_key(health.step, 0));
 }
 
-// What the 7-point pass of `terms` steps (the kernel's Model): pure diffusion, or a LINEAR
+// What the 7-point pass of `terms` steps (the kernel's Model): pure diffusion, or a
 // model with or without a uniform wind (step_terms[0], in host memory, says which).
 template <class T>
 int cross_pass_model(const PassTerms<T>& terms) {
@@ -1900,14 +1947,39 @@ inline bool cross_pass_tests_faces(const Grid& grid, const FaceCondition* faces_
   return false;
 }
 
+// Whether the 7-point pass steps a model of reaction kind `kind` on `grid`: LINEAR (a tile
+// a component), or TURING or GRAY_SCOTT with its two reacting components alone, which a
+// tile steps together and so reads alike along each axis (a third, LINEAR component, or
+// components of which one is periodic along an axis and the other not: one step a pass).
+inline bool cross_pass_steps_kind(int kind, const Grid& grid, const FaceCondition* faces_host, int model) {
+  if (kind == kLinear) return true;
+  if ((kind != kTuring && kind != kGrayScott) || grid.ncomp != 2) return false;
+  const bool symmetric = symmetric_update(model);
+  for (int axis = 0; axis < 3; ++axis)
+    if (axis_reading(faces_host + 2 * axis, symmetric) != axis_reading(faces_host + 6 + 2 * axis, symmetric))
+      return false;
+  return true;
+}
+
+// The tile of the 7-point pass of a coupled model's two components (CrossTile<T, K> is
+// pure diffusion's and LINEAR models', a component a tile): rows a thread so that both
+// components' three planes of K levels fit the registers, at most 3 steps a pass.
+// Measured (docs/research/an5d_prototype/coupled_tiles.cu, H200, 512^3, Turing on NOFLUX
+// faces, fraction of the copy bound, float32 / float64): 3 steps in 12 thread rows of 3
+// 1.171 / 1.099 (10 or 11 rows of 3: 1.02-1.13, 8 of 4: 1.00 / 1.05); 4 steps in 12 of 2
+// 0.972 / 0.979 (its tile's output is 16 rows of 24; 8 of 4: 0.95 / 1.10, 10 of 3 spills:
+// 0.66); 2 steps in 12 of 4 0.916 / 1.056.
+constexpr int kCudaMaxCoupledStepsPerPass = 3;
+template <class T, int K>
+using CoupledCrossTile = CrossTile<T, K, 12, K == 2 ? 4 : 3, false, 2>;
+
 template <int K, class T>
 void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid, const PassTerms<T>& terms,
                                 const int64_t* source_planes, const FaceCondition* faces,
                                 const FaceCondition* faces_host, Health health) {
   using S = CrossTile<T, K>;
   using Plain = CrossTile<T, K, S::BY, S::RY, sizeof(T) == 8>;  // pure diffusion testing no face (CrossTile: XS)
-  static_assert(Plain::OW == S::OW && Plain::OH == S::OH, "the tiles differ in their shared memory alone");
-  constexpr int threads = 32 * S::BY;
+  using Coupled = CoupledCrossTile<T, K>;
   LevelSteps<T, K> steps{};
   if (terms.model())
     for (int s = 0; s < K; ++s) steps.at[s] = terms.step_terms[s];
@@ -1918,40 +1990,69 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
   // (The face tests only for pure diffusion without sources: max_steps_per_pass.)
   if (tests_faces && (model != kPassPureDiffusion || source_planes != nullptr))
     fail(OPSPLIT_ERROR_INTERNAL, "a 7-point pass of a model or sources that tests faces");
-  // The kernel with its tile's shared bytes.
+  if (terms.model() && !cross_pass_steps_kind(terms.kind, grid, faces_host, model))
+    fail(OPSPLIT_ERROR_INTERNAL, "a 7-point pass of a model it does not step");
+  // The kernel with its tile: shared bytes, thread rows, output cells and components.
   struct Choice {
     decltype(&diffuse_cross_steps_kernel<K, false, T, S>) kernel;
-    int bytes;
+    int bytes, thread_rows, width, height, components;
   };
-  auto with_sources = [&](auto model_constant) -> Choice {
-    constexpr int M = decltype(model_constant)::value;
-    if (source_planes != nullptr) return {diffuse_cross_steps_kernel<K, false, T, S, M, true>, S::SHARED_BYTES};
-    if constexpr (M == kPassPureDiffusion) {
-      if (tests_faces) return {diffuse_cross_steps_kernel<K, true, T, S, M>, S::SHARED_BYTES};
-      return {diffuse_cross_steps_kernel<K, false, T, Plain, M>, Plain::SHARED_BYTES};
+  auto choice = [](auto tile, auto kernel) -> Choice {
+    using Tile = decltype(tile);
+    return {kernel, Tile::SHARED_BYTES, Tile::BY, Tile::OW, Tile::OH, Tile::NC};
+  };
+  auto with_sources = [&](auto model_constant, auto kind_constant) -> Choice {
+    constexpr int M = decltype(model_constant)::value, Kd = decltype(kind_constant)::value;
+    if constexpr (Kd != kLinear) {
+      if constexpr (K <= kCudaMaxCoupledStepsPerPass) {
+        if (source_planes != nullptr)
+          return choice(Coupled{}, diffuse_cross_steps_kernel<K, false, T, Coupled, M, true, Kd>);
+        return choice(Coupled{}, diffuse_cross_steps_kernel<K, false, T, Coupled, M, false, Kd>);
+      } else {
+        fail(OPSPLIT_ERROR_INTERNAL, "a 7-point pass of a coupled model's " + std::to_string(K) +
+                                         " steps (max_steps_per_pass allows " +
+                                         std::to_string(kCudaMaxCoupledStepsPerPass) + ")");
+      }
+    } else {
+      if (source_planes != nullptr) return choice(S{}, diffuse_cross_steps_kernel<K, false, T, S, M, true>);
+      if constexpr (M == kPassPureDiffusion) {
+        if (tests_faces) return choice(S{}, diffuse_cross_steps_kernel<K, true, T, S, M>);
+        return choice(Plain{}, diffuse_cross_steps_kernel<K, false, T, Plain, M>);
+      }
+      return choice(S{}, diffuse_cross_steps_kernel<K, false, T, S, M>);
     }
-    return {diffuse_cross_steps_kernel<K, false, T, S, M>, S::SHARED_BYTES};
   };
-  const auto [kernel, bytes] = model == kPassPureDiffusion ? with_sources(std::integral_constant<int, kPassPureDiffusion>{})
-                               : model == kNoTransport ? with_sources(std::integral_constant<int, kNoTransport>{})
-                                                       : with_sources(std::integral_constant<int, kUniformAdvectionOnly>{});
-  allow_shared_bytes(kernel, bytes);
-  const int sms = ctx.device().multiprocessors();
+  auto of_kind = [&](auto model_constant) -> Choice {
+    if constexpr (decltype(model_constant)::value == kPassPureDiffusion) {
+      return with_sources(model_constant, std::integral_constant<int, kLinear>{});
+    } else {
+      if (terms.kind == kTuring) return with_sources(model_constant, std::integral_constant<int, kTuring>{});
+      if (terms.kind == kGrayScott) return with_sources(model_constant, std::integral_constant<int, kGrayScott>{});
+      return with_sources(model_constant, std::integral_constant<int, kLinear>{});
+    }
+  };
+  const Choice chosen = model == kPassPureDiffusion ? of_kind(std::integral_constant<int, kPassPureDiffusion>{})
+                        : model == kNoTransport     ? of_kind(std::integral_constant<int, kNoTransport>{})
+                                                    : of_kind(std::integral_constant<int, kUniformAdvectionOnly>{});
+  allow_shared_bytes(chosen.kernel, chosen.bytes);
+  const int sms = ctx.device().multiprocessors(), threads = 32 * chosen.thread_rows;
   int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes) != cudaSuccess)
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chosen.kernel, threads, chosen.bytes) != cudaSuccess)
     fail(OPSPLIT_ERROR_DEVICE, "cannot read diffuse_cross_steps_kernel's blocks a multiprocessor");
-  const int64_t work = grid.ncomp * grid.n[2] * blocks_for(grid.n[0], S::OW) * blocks_for(grid.n[1], S::OH);
+  const int64_t work = grid.ncomp / chosen.components * grid.n[2] * blocks_for(grid.n[0], chosen.width) *
+                       blocks_for(grid.n[1], chosen.height);
   const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(work, int64_t(sms) * std::max(per_sm, 1)));
-  kernel<<<blocks, dim3(32, S::BY), bytes, stream_of(ctx)>>>(in, out, grid, terms.weights, terms.terms, steps,
-                                                              terms.sources, source_planes, faces, health);
+  chosen.kernel<<<blocks, dim3(32, chosen.thread_rows), chosen.bytes, stream_of(ctx)>>>(
+      in, out, grid, terms.weights, terms.terms, steps, terms.sources, source_planes, faces, health);
   cuda::check_launch("diffuse_cross_steps_kernel");
 }
 
 // On 3D grids (the march's), on one process: pure diffusion up to kCudaMaxStepsPerPass
 // steps a pass at 7 points, kCudaMaxStepsPerPass19 at 19 (without sources); at 7 points
-// also a LINEAR model without a per-cell wind (the caller fuses models without
-// Cahn-Hilliard terms only: opsplit_rd_s::fused_steps_per_pass) and point sources, where
-// the pass tests no face (every axis PERIODIC or, without a wind, NOFLUX on both faces:
+// also a model without a per-cell wind (the caller fuses models without Cahn-Hilliard
+// terms only: opsplit_rd_s::fused_steps_per_pass; LINEAR ones, and TURING and GRAY_SCOTT
+// with their two components alone, read alike, up to kCudaMaxCoupledStepsPerPass:
+// cross_pass_steps_kind) and point sources, where the pass tests no face (every axis PERIODIC or, without a wind, NOFLUX on both faces:
 // the pass that tests faces holds more values than the registers do with them, and ran
 // slower than one step a pass, docs/PERFORMANCE.md note (q)); elsewhere one step a pass
 // (a distributed field's deep swap is the CPU's alone so far).
@@ -1963,12 +2064,14 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
                        const PassTerms<T>& terms) {
   if (!marches(grid) || terms.group != nullptr) return 1;
   if (terms.model() || terms.nsources > 0) {
-    if (points != 7 || (terms.model() && (terms.kind != kLinear || terms.velocity != nullptr))) return 1;
-    if (cross_pass_tests_faces(grid, faces_host, cross_pass_model(terms))) return 1;
+    if (points != 7 || (terms.model() && terms.velocity != nullptr)) return 1;
+    const int model = cross_pass_model(terms);
+    if (cross_pass_tests_faces(grid, faces_host, model)) return 1;
+    if (terms.model() && !cross_pass_steps_kind(terms.kind, grid, faces_host, model)) return 1;
   }
   // (The 7-point pass folds z positions in int: cell_read's 2 nz.)
   if (grid.stride[2] > INT32_MAX || grid.n[2] > INT32_MAX / 2) return 1;
-  if (points == 7) return kCudaMaxStepsPerPass;
+  if (points == 7) return terms.model() && terms.kind != kLinear ? kCudaMaxCoupledStepsPerPass : kCudaMaxStepsPerPass;
   int most = 1;
   static_for<2, kCudaMaxStepsPerPass19 + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;

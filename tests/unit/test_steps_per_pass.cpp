@@ -6,12 +6,14 @@
 // diffusion finite values stay finite, so only a call's first step can fail, in its first
 // pass). Runs on the backend
 // OPSPLIT_BACKEND names (CUDA fuses up to 4 steps a pass on 3D fields at 7 points, 3 at
-// 19: 7 points in tiles of 64 x 48 or 32 x 48 cells less the steps' margins, a block's
-// share of the planes cut across tiles; 19 points in tiles of 64 x 16 or 32 cells and
-// chunks of 128 planes: the 66 x 3 x 130 field crosses both; linear terms, a wind and
-// sources fuse at 7 points on periodic faces, and without a wind on no-flux ones; it takes
-// one step a pass on 1D and 2D fields, elsewhere with sources and with the other models:
-// the same bits too). Each case runs as pure
+// 19: 7 points in tiles of 64 x 48 or 32 x 48 cells less the steps' margins (Turing's and
+// Gray-Scott's two components together, up to 3 steps, in tiles of 64 x 36 or 32 x 36,
+// at 2 steps 48 rows), a block's share
+// of the planes cut across tiles; 19 points in tiles of 64 x 16 or 32 cells and chunks of
+// 128 planes: the 66 x 3 x 130 field crosses both; linear terms, Turing's and
+// Gray-Scott's reactions, a wind and sources fuse at 7 points on periodic faces, and
+// without a wind on no-flux ones; it takes one step a pass on 1D and 2D fields,
+// elsewhere with sources and with a per-cell wind: the same bits too). Each case runs as pure
 // diffusion, with point sources, as Turing's model with sources, as Gray-Scott's, with
 // linear terms and a wind that changes every step (with sources and without), and with
 // the linear terms alone (with sources and without; the CPU fuses all eight);
@@ -85,6 +87,7 @@ struct Extras {
   bool poison = false;
   double max_dt = HUGE_VAL;  // the reactions: Turing (gamma = 26) is stable below about 2 / 26
   double growth = -0.3;      // Model::linear's rate of component 0 (> 0: it grows)
+  double amplitude = 1.0;    // the initial values' scale
 };
 
 std::string describe(const Extras& e) {
@@ -141,7 +144,8 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
     EXPECT_EQ(opsplit_rd_set_velocity(rd, 1, 0.1, 0.2, 1.3, 0.0), OPSPLIT_SUCCESS);
   }
   std::vector<double> v(static_cast<size_t>(ncomp * cells));
-  for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.731 * static_cast<double>(i)) + 0.1 * static_cast<double>(i % 7);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = extras.amplitude * (std::sin(0.731 * static_cast<double>(i)) + 0.1 * static_cast<double>(i % 7));
   if (extras.poison) v[static_cast<size_t>(cells / 2)] = HUGE_VAL;
   std::vector<float> vf(v.begin(), v.end());
   const void* host = c.precision == OPSPLIT_FLOAT32 ? static_cast<const void*>(vf.data()) : v.data();
@@ -182,21 +186,25 @@ std::vector<Case> cases() {
 // most ny / threads with a team (a slab of at least k rows a thread: the team is the
 // test's 4 threads from 2^15 values up, below that one) and at most nz on a periodic z
 // axis; on CUDA, on a 3D field, pure diffusion without sources at most 4 at 7 points and 3
-// at 19; at 7 points also at most 4 with sources or linear terms and a wind where the
-// pass tests no face (periodic faces, or no-flux ones without a wind); else 1. (So
+// at 19; at 7 points also at most 4 with sources or a model without a per-cell wind (3
+// for Turing's and Gray-Scott's) where the pass tests no face (periodic faces, or no-flux
+// ones without a wind); else 1. (So
 // that the comparison below compares fused passes where they should be.)
 int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e) {
   opsplit_backend backend = OPSPLIT_BACKEND_AUTO;
   EXPECT_EQ(opsplit_context_get_backend(ctx, &backend), OPSPLIT_SUCCESS);
   if (backend == OPSPLIT_BACKEND_CUDA) {
     const bool three_d = c.n[0] > 1 && c.n[1] > 1 && c.n[2] > 1;
-    const int most = c.stencil == OPSPLIT_STENCIL_7POINT ? 4 : 3;
     const bool seven = c.stencil == OPSPLIT_STENCIL_7POINT;
+    const bool coupled = e.model == Model::turing || e.model == Model::gray_scott;  // (3 steps a pass at most)
+    const int most = seven && !coupled ? 4 : 3;
     const bool plain = e.model == Model::diffusion && e.source_rate == 0.0;
-    const bool linear_kind = e.model == Model::diffusion || e.model == Model::wind || e.model == Model::linear;
+    // (Every model but a per-cell wind's: LINEAR ones, and Turing's and Gray-Scott's two
+    // components, which the pass steps together.)
+    const bool pass_model = e.model != Model::wind_field;
     // (A model's or sources' pass only where it tests no face.)
     const bool tests = c.faces != Faces::periodic && (c.faces != Faces::noflux || e.model == Model::wind);
-    const bool fuses = plain || (seven && linear_kind && !tests);
+    const bool fuses = plain || (seven && pass_model && !tests);
     return three_d && fuses ? std::min(k, most) : 1;
   }
   const int threads = 2 * c.n[0] * c.n[1] * c.n[2] >= (int64_t(1) << 15) ? 4 : 1;
@@ -249,34 +257,37 @@ TEST(StepsPerPass, AFieldOfManyRowsFusesWhatFits) {
 
 // A model's pass carries every component, so their y and z faces must be alike
 // periodic or not: where they differ, a model's call takes one step a pass and pure
-// diffusion (a component at a time) still fuses; the same bits either way.
+// diffusion (a component at a time) still fuses; the same bits either way. (On mixed
+// faces, and on no-flux ones, which CUDA's 7-point pass of Turing's two components a tile
+// reads at the mirror image, with component 1 periodic in y.)
 TEST(StepsPerPass, AModelWhoseComponentsDifferInPeriodicityTakesOneStepAPass) {
   test::Context ctx;
-  const Case c{{10, 9, 8}, Faces::mixed, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT64};
-  for (Model model : {Model::diffusion, Model::turing}) {
-    auto outcome = [&](int k) {
-      test::Field field(ctx, c.n[0], c.n[1], c.n[2], 2, c.precision);
-      test::Rd rd(ctx, 2);
-      EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, k), OPSPLIT_SUCCESS);
-      if (model == Model::turing) {
-        EXPECT_EQ(opsplit_rd_set_reaction(rd, OPSPLIT_REACTION_TURING), OPSPLIT_SUCCESS);
-      }
-      for (int comp = 0; comp < 2; ++comp) set_faces(rd, c, comp);
-      for (opsplit_face f : {OPSPLIT_FACE_YLO, OPSPLIT_FACE_YHI})  // component 1 periodic in y
-        EXPECT_EQ(opsplit_rd_set_boundary(rd, f, 1, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
-      std::vector<double> v(static_cast<size_t>(2 * c.n[0] * c.n[1] * c.n[2]));
-      for (size_t i = 0; i < v.size(); ++i) v[i] = std::cos(0.37 * static_cast<double>(i));
-      EXPECT_EQ(opsplit_field_upload(field, v.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
-      EXPECT_EQ(opsplit_rd_step(rd, field, 0.02, 8), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-      int taken = 0;
-      EXPECT_EQ(opsplit_rd_get_steps_per_pass_taken(rd, &taken), OPSPLIT_SUCCESS);
-      EXPECT_EQ(opsplit_field_download(field, v.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
-      return std::make_pair(taken, v);
-    };
-    const auto single = outcome(1), fused = outcome(4);
-    EXPECT_TRUE(fused.second == single.second);
-    EXPECT_EQ(fused.first, model == Model::diffusion ? steps_taken(ctx, c, 4, Extras{}) : 1);
-  }
+  for (Faces faces : {Faces::mixed, Faces::noflux})
+    for (Model model : {Model::diffusion, Model::turing}) {
+      const Case c{{10, 9, 8}, faces, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT64};
+      auto outcome = [&](int k) {
+        test::Field field(ctx, c.n[0], c.n[1], c.n[2], 2, c.precision);
+        test::Rd rd(ctx, 2);
+        EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, k), OPSPLIT_SUCCESS);
+        if (model == Model::turing) {
+          EXPECT_EQ(opsplit_rd_set_reaction(rd, OPSPLIT_REACTION_TURING), OPSPLIT_SUCCESS);
+        }
+        for (int comp = 0; comp < 2; ++comp) set_faces(rd, c, comp);
+        for (opsplit_face f : {OPSPLIT_FACE_YLO, OPSPLIT_FACE_YHI})  // component 1 periodic in y
+          EXPECT_EQ(opsplit_rd_set_boundary(rd, f, 1, OPSPLIT_BC_PERIODIC, 0.0), OPSPLIT_SUCCESS);
+        std::vector<double> v(static_cast<size_t>(2 * c.n[0] * c.n[1] * c.n[2]));
+        for (size_t i = 0; i < v.size(); ++i) v[i] = std::cos(0.37 * static_cast<double>(i));
+        EXPECT_EQ(opsplit_field_upload(field, v.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+        EXPECT_EQ(opsplit_rd_step(rd, field, 0.02, 8), OPSPLIT_SUCCESS) << opsplit_last_error_message();
+        int taken = 0;
+        EXPECT_EQ(opsplit_rd_get_steps_per_pass_taken(rd, &taken), OPSPLIT_SUCCESS);
+        EXPECT_EQ(opsplit_field_download(field, v.data(), OPSPLIT_LAYOUT_PLANAR), OPSPLIT_SUCCESS);
+        return std::make_pair(taken, v);
+      };
+      const auto single = outcome(1), fused = outcome(4);
+      EXPECT_TRUE(fused.second == single.second);
+      EXPECT_EQ(fused.first, model == Model::diffusion ? steps_taken(ctx, c, 4, Extras{}) : 1);
+    }
 }
 
 // A per-cell velocity field (the flux form's Courant numbers at every cell) fuses on the
@@ -385,6 +396,31 @@ TEST(StepsPerPass, AFailureInALaterChunkReportsAsSingleSteps) {
     EXPECT_EQ(fused.message, single.message) << k;
     EXPECT_EQ(fused.time, single.time) << k;
     EXPECT_TRUE(fused.bytes == single.bytes) << k;
+  }
+}
+
+// The same in a pass of Turing's two components (CUDA steps them together, a tile both):
+// initial values of amplitude 3.5 or 5 overshoot the cubic term's pull until they
+// overflow float in a later pass (at step 6 or 5 on the CPU; the step is read from the
+// message, as rounding may differ between backends), fused 3 and 4 steps a pass.
+TEST(StepsPerPass, ACoupledModelFailingInALaterPassReportsAsSingleSteps) {
+  test::Context ctx;
+  const Case c{{40, 33, 30}, Faces::noflux, OPSPLIT_STENCIL_7POINT, OPSPLIT_FLOAT32};
+  for (double amplitude : {3.5, 5.0}) {
+    const Extras blowing_up{0.0, Model::turing, false, 0.08, -0.3, amplitude};
+    const Outcome single = run(ctx, c, 1, {20}, blowing_up);
+    EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL) << amplitude;
+    const size_t at = single.message.find("step ");
+    ASSERT_NE(at, std::string::npos) << single.message;
+    EXPECT_GT(std::stoi(single.message.substr(at + 5)), 4) << single.message;  // past a first pass of 4
+    for (int k : {3, 4}) {
+      const Outcome fused = run(ctx, c, k, {20}, blowing_up);
+      EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, blowing_up)) << amplitude << " " << k;
+      EXPECT_EQ(fused.status, single.status) << amplitude << " " << k;
+      EXPECT_EQ(fused.message, single.message) << amplitude << " " << k;
+      EXPECT_EQ(fused.time, single.time) << amplitude << " " << k;
+      EXPECT_TRUE(fused.bytes == single.bytes) << amplitude << " " << k;
+    }
   }
 }
 
