@@ -1533,7 +1533,7 @@ constexpr int kPassPureDiffusion = -1;
 
 // Whether the update of a pass of `model` is mirror-symmetric, so that the pass reads
 // NOFLUX faces at the mirror image (axis_reading): all but a wind's.
-constexpr bool symmetric_update(int model) { return model != kUniformAdvectionOnly; }
+constexpr bool symmetric_update(int model) { return model == kPassPureDiffusion || (model & kUniformVelocity) == 0; }
 
 // A model pass's step terms, one a level (the wind changes from step to step), passed by
 // value.
@@ -1545,7 +1545,8 @@ struct LevelSteps {
 // TestsFaces: some component has an axis read by kReadClamped, whose face cells apply
 // their ghosts (the tests cost registers, so a field without one does without them).
 // (S: the tile, a CrossTile<T, K, ...>; Model: kPassPureDiffusion, or the transport terms
-// of a model of reaction kind Kind, whose components' terms are `terms`; Sources: there
+// of a model of reaction kind Kind, whose components' terms are `terms`, with
+// kNoLinearTerms where no component has linear terms (cross_pass_model); Sources: there
 // are point sources, `sources` and their index `source_planes` (a flag of the template:
 // their code costs the rounds registers).)
 template <int K, bool TestsFaces, class T, class S = CrossTile<T, K>, int Model = kPassPureDiffusion,
@@ -1932,11 +1933,13 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
 }
 
 // What the 7-point pass of `terms` steps (the kernel's Model): pure diffusion, or a
-// model with or without a uniform wind (step_terms[0], in host memory, says which).
+// model with or without a uniform wind (step_terms[0], in host memory, says which), and
+// with or without linear terms.
 template <class T>
 int cross_pass_model(const PassTerms<T>& terms) {
   if (!terms.model()) return kPassPureDiffusion;
-  return terms.step_terms[0].advect ? kUniformAdvectionOnly : kNoTransport;
+  return (terms.step_terms[0].advect ? kUniformAdvectionOnly : kNoTransport) |
+         (terms.linear_terms ? 0 : kNoLinearTerms);
 }
 
 // Whether that pass's cells test faces for their rule: some axis of some component read
@@ -2031,9 +2034,17 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
       return with_sources(model_constant, std::integral_constant<int, kLinear>{});
     }
   };
-  const Choice chosen = model == kPassPureDiffusion ? of_kind(std::integral_constant<int, kPassPureDiffusion>{})
-                        : model == kNoTransport     ? of_kind(std::integral_constant<int, kNoTransport>{})
-                                                    : of_kind(std::integral_constant<int, kUniformAdvectionOnly>{});
+  const Choice chosen = [&] {
+    switch (model) {
+      case kPassPureDiffusion: return of_kind(std::integral_constant<int, kPassPureDiffusion>{});
+      case kNoTransport: return of_kind(std::integral_constant<int, kNoTransport>{});
+      case kNoTransport | kNoLinearTerms: return of_kind(std::integral_constant<int, kNoTransport | kNoLinearTerms>{});
+      case kUniformAdvectionOnly: return of_kind(std::integral_constant<int, kUniformAdvectionOnly>{});
+      case kUniformAdvectionOnly | kNoLinearTerms:
+        return of_kind(std::integral_constant<int, kUniformAdvectionOnly | kNoLinearTerms>{});
+      default: fail(OPSPLIT_ERROR_INTERNAL, "a 7-point pass of transport terms it has no kernel for");
+    }
+  }();
   allow_shared_bytes(chosen.kernel, chosen.bytes);
   const int sms = ctx.device().multiprocessors(), threads = 32 * chosen.thread_rows;
   int per_sm = 0;

@@ -39,6 +39,7 @@ struct ComponentTerms {
   T transport;                    // what advection is multiplied by: 1/R, 0 if immobile (1: exact)
   int mu_slot;                    // its plane of the chemical-potential buffer; -1: none
   int diffuses;                   // D != 0 (the CUDA kernels skip a stencil of zero weights)
+  int linear;                     // rate_dt or source_dt != 0: the linear terms are added (cell_update)
 };
 
 // The chemical potential of a Cahn-Hilliard component.
@@ -83,6 +84,20 @@ OPSPLIT_HD T kept_or_zero(T v, bool keep) {
   Bits b;
   memcpy(&b, &v, sizeof b);
   b &= Bits(0) - static_cast<Bits>(keep);
+  memcpy(&v, &b, sizeof b);
+  return v;
+}
+
+// v where keep, else -0 (a + -0 is a for every a, -0 and +0 included), by the bits: no
+// branch.
+template <class T>
+OPSPLIT_HD T kept_or_negative_zero(T v, bool keep) {
+  using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+  constexpr Bits kSign = Bits(1) << (8 * sizeof(T) - 1);
+  const Bits mask = Bits(0) - static_cast<Bits>(keep);
+  Bits b;
+  memcpy(&b, &v, sizeof b);
+  b = (b & mask) | (kSign & ~mask);
   memcpy(&v, &b, sizeof b);
   return v;
 }
@@ -151,6 +166,7 @@ enum TransportTerms : int {
   kKnownTerms = 1,        // the bits that follow are the terms
   kUniformVelocity = 2,   // upwind terms of a uniform velocity
   kPotentialTerms = 4,    // the Cahn-Hilliard term of every component that has one
+  kNoLinearTerms = 8,     // no component has linear terms (ComponentTerms::linear; the 7-point pass's alone)
   kNoTransport = kKnownTerms,
   kUniformAdvectionOnly = kKnownTerms | kUniformVelocity,
 };
@@ -243,7 +259,13 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
     if constexpr (NR > 0) {  // (no rate[NR - 1] to read, even unreached, without reactions)
       if (c < NR) acc += s.dt * (c == 0 ? rate[0] : (c == 1 ? rate[NR > 1 ? 1 : 0] : rate[NR - 1]));
     }
-    acc += t.rate_dt * x + t.source_dt;
+    // The linear terms where a component has them (ComponentTerms::linear), on every path
+    // alike, so that a pass that knows no component has them (kNoLinearTerms) leaves their
+    // two operations out with the bits of the others: elsewhere a component without them
+    // adds -0, the sum's identity (their +0 would turn a -0 sum into +0), without a branch
+    // (the CPU's row loops vectorize).
+    if constexpr ((Terms & kNoLinearTerms) == 0)
+      acc += kept_or_negative_zero(t.rate_dt * x + t.source_dt, t.linear != 0);
     store(c, x + acc);
   }
 }

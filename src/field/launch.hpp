@@ -49,6 +49,7 @@ struct PassTerms {
   int64_t nsources;
   const Group* group;  // NULL: one process
   const T* velocity;   // a model's per-cell velocity field (the field's geometry, 3 components), or NULL
+  bool linear_terms;   // some component has linear terms (ComponentTerms::linear)
   bool model() const { return kind >= 0; }
 };
 

@@ -448,6 +448,7 @@ opsplit::field::StepPlan<T> opsplit_rd_s::plan_steps(const opsplit::Field& field
     plan.weights.push_back(t.diffusion);
     t.rate_dt = static_cast<T>(rate_[ci] * dt);
     t.source_dt = static_cast<T>(source_[ci] * dt);
+    t.linear = t.rate_dt != T(0) || t.source_dt != T(0);
     linear_terms |= rate_[ci] != 0.0 || source_[ci] != 0.0;
     t.mu_slot = -1;
     if (ch.m > 0.0) {
@@ -590,7 +591,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
                                 placed.terms,      pass_steps.data(),
                                 placed.sources,    static_cast<int64_t>(plan.sources.size()),
                                 decomposition != nullptr ? &decomposition->group : nullptr,
-                                velocity};
+                                velocity,
+                                std::any_of(plan.terms.begin(), plan.terms.end(), [](const auto& t) { return t.linear; })};
   const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run, pass_terms), nsteps));
   opsplit::Buffer pass_scratch;
   const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(ctx, grid, pass_terms, fuse) : 0;

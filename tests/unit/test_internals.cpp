@@ -16,6 +16,7 @@
 #include "field/grid.cuh"
 #include "field/halo.hpp"
 #include "field/layout.cuh"
+#include "field/model.cuh"
 #include "core/default_device.hpp"
 #include "core/device_array.hpp"
 #include "core/environment.hpp"
@@ -267,6 +268,28 @@ void expect_grouped_rounding() {
 TEST(StencilSum, UniformGivesZeroAndRoundingStaysAtTheValuesUlp) {
   expect_grouped_rounding<double>();
   expect_grouped_rounding<float>();
+}
+
+// A component without linear terms adds kept_or_negative_zero's -0 (cell_update), which
+// must leave every sum's bits as skipping the terms does (the 7-point pass skips them,
+// kNoLinearTerms): a + -0 is a, for -0 and +0 too (+0 would turn -0 into +0); kept, the
+// value is itself.
+template <class T>
+void expect_negative_zero_is_the_identity() {
+  const T values[] = {T(0), -T(0), T(1.5), -T(2.25), std::numeric_limits<T>::denorm_min(),
+                      -std::numeric_limits<T>::max(), std::numeric_limits<T>::infinity()};
+  for (T a : values)
+    for (T v : values) {
+      const T skipped = a, added = a + opsplit::field::kept_or_negative_zero(v, false);
+      EXPECT_EQ(std::memcmp(&skipped, &added, sizeof(T)), 0) << a << " + dropped " << v;
+      const T kept = opsplit::field::kept_or_negative_zero(v, true);
+      EXPECT_EQ(std::memcmp(&kept, &v, sizeof(T)), 0) << v;
+    }
+}
+
+TEST(LinearTerms, ADroppedTermLeavesTheSumsBits) {
+  expect_negative_zero_is_the_identity<double>();
+  expect_negative_zero_is_the_identity<float>();
 }
 
 // The GPU of a context from opsplit_context_create: OPSPLIT_CUDA_DEVICE, else the

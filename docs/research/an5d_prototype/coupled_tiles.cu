@@ -53,10 +53,10 @@ void launch(const Setup<T>& su, const T* in, T* out, int blocks) {
   CK(cudaGetLastError());
 }
 
-template <class T, int K, int BY, int RY>
+template <class T, int K, int BY, int RY, bool XS = false>
 void variant(Setup<T>& su, const char* name) {
-  using S = CrossTile<T, K, BY, RY, false, 2>;
-  using One = CrossTile<T, 1, BY, RY, false, 2>;
+  using S = CrossTile<T, K, BY, RY, XS, 2>;
+  using One = CrossTile<T, 1, BY, RY, XS, 2>;
   auto kernel = diffuse_cross_steps_kernel<K, false, T, S, kNoTransport, false, kTuring>;
   auto one = diffuse_cross_steps_kernel<1, false, T, One, kNoTransport, false, kTuring>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::SHARED_BYTES));
@@ -113,7 +113,7 @@ void variant(Setup<T>& su, const char* name) {
   const double t = ms[ms.size() / 2] * 1e-3;
   const double cells = double(g.n[0]) * g.n[1] * g.n[2];
   const double eff = 2.0 * 2 * cells * sizeof(T) * K / t / 1e9;
-  printf("%-4s K=%d BY=%2d RY=%d out %dx%d regs=%3d local=%4zu smemKB=%3d blk/SM=%d  eff %6.0f GB/s  /copy %.3f  bad %lld health %s\n",
+  printf("%-5s K=%d BY=%2d RY=%d out %dx%d regs=%3d local=%4zu smemKB=%3d blk/SM=%d  eff %6.0f GB/s  /copy %.3f  bad %lld health %s\n",
          name, K, BY, RY, S::OW, S::OH, attr.numRegs, attr.localSizeBytes, S::SHARED_BYTES / 1024, per_sm, eff,
          eff / su.copy_gbps, (long long)bad, fb == kHealthy ? "ok" : "FLAGGED");
   fflush(stdout);
@@ -187,6 +187,7 @@ int main(int argc, char** argv) {
     auto su = setup<float>(n, copy);
     variant<float, 3, 12, 3>(su, "f32");
     if (!profile) {
+      variant<float, 3, 12, 3, true>(su, "f32xs");
       variant<float, 4, 12, 2>(su, "f32");
       variant<float, 4, 10, 3>(su, "f32");
       variant<float, 4, 8, 4>(su, "f32");
@@ -203,6 +204,9 @@ int main(int argc, char** argv) {
     auto su = setup<double>(n, copy);
     variant<double, 3, 12, 3>(su, "f64");
     if (!profile) {
+      variant<double, 3, 12, 3, true>(su, "f64xs");
+      variant<double, 3, 11, 3, true>(su, "f64xs");
+      variant<double, 2, 12, 4, true>(su, "f64xs");
       variant<double, 4, 12, 2>(su, "f64");
       variant<double, 4, 10, 3>(su, "f64");
       variant<double, 4, 8, 4>(su, "f64");
