@@ -321,6 +321,18 @@ TEST(StepsPerPass, TheStepsChangeTheField) {  // the comparison above compares s
   EXPECT_FALSE(run(ctx, c, 4, {1}).bytes == run(ctx, c, 4, {8}).bytes);
 }
 
+// A failing call fused k steps a pass gives the single steps' outcome: the steps a pass it
+// should take, and the status, message, time and field of `single`.
+void expect_single_steps_outcome(const test::Context& ctx, const Case& c, int k, const std::vector<int64_t>& calls,
+                                 const Extras& e, const Outcome& single, const std::string& what) {
+  const Outcome fused = run(ctx, c, k, calls, e);
+  EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, e)) << what << ", k = " << k;
+  EXPECT_EQ(fused.status, single.status) << what << ", k = " << k;
+  EXPECT_EQ(fused.message, single.message) << what << ", k = " << k;
+  EXPECT_EQ(fused.time, single.time) << what << ", k = " << k;
+  EXPECT_TRUE(fused.bytes == single.bytes) << what << ", k = " << k;
+}
+
 TEST(StepsPerPass, AFailingPassReportsAsSingleSteps) {
   test::Context ctx;
   for (Faces f : {Faces::noflux, Faces::periodic}) {
@@ -366,14 +378,8 @@ TEST(StepsPerPass, AFailureInALaterPassReportsAsSingleSteps) {
     const Outcome single = run(ctx, c, 1, {20}, growing);
     EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL) << growth;
     EXPECT_NE(single.message.find(failing), std::string::npos) << single.message;
-    for (int k : {3, 4}) {
-      const Outcome fused = run(ctx, c, k, {20}, growing);
-      EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, growing)) << growth << " " << k;
-      EXPECT_EQ(fused.status, single.status) << growth << " " << k;
-      EXPECT_EQ(fused.message, single.message) << growth << " " << k;
-      EXPECT_EQ(fused.time, single.time) << growth << " " << k;
-      EXPECT_TRUE(fused.bytes == single.bytes) << growth << " " << k;
-    }
+    for (int k : {3, 4})
+      expect_single_steps_outcome(ctx, c, k, {20}, growing, single, "growth " + std::to_string(growth));
   }
 }
 
@@ -389,14 +395,7 @@ TEST(StepsPerPass, AFailureInALaterChunkReportsAsSingleSteps) {
   const Outcome single = run(ctx, c, 1, {400}, growing);
   EXPECT_EQ(single.status, OPSPLIT_ERROR_NUMERICAL);
   EXPECT_NE(single.message.find("step 191 of 400"), std::string::npos) << single.message;
-  for (int k : {3, 4}) {
-    const Outcome fused = run(ctx, c, k, {400}, growing);
-    EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, growing)) << k;
-    EXPECT_EQ(fused.status, single.status) << k;
-    EXPECT_EQ(fused.message, single.message) << k;
-    EXPECT_EQ(fused.time, single.time) << k;
-    EXPECT_TRUE(fused.bytes == single.bytes) << k;
-  }
+  for (int k : {3, 4}) expect_single_steps_outcome(ctx, c, k, {400}, growing, single, "400 steps");
 }
 
 // The same in a pass of Turing's two components (CUDA steps them together, a tile both):
@@ -413,14 +412,8 @@ TEST(StepsPerPass, ACoupledModelFailingInALaterPassReportsAsSingleSteps) {
     const size_t at = single.message.find("step ");
     ASSERT_NE(at, std::string::npos) << single.message;
     EXPECT_GT(std::stoi(single.message.substr(at + 5)), 4) << single.message;  // past a first pass of 4
-    for (int k : {3, 4}) {
-      const Outcome fused = run(ctx, c, k, {20}, blowing_up);
-      EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, blowing_up)) << amplitude << " " << k;
-      EXPECT_EQ(fused.status, single.status) << amplitude << " " << k;
-      EXPECT_EQ(fused.message, single.message) << amplitude << " " << k;
-      EXPECT_EQ(fused.time, single.time) << amplitude << " " << k;
-      EXPECT_TRUE(fused.bytes == single.bytes) << amplitude << " " << k;
-    }
+    for (int k : {3, 4})
+      expect_single_steps_outcome(ctx, c, k, {20}, blowing_up, single, "amplitude " + std::to_string(amplitude));
   }
 }
 

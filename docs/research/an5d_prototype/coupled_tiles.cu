@@ -11,6 +11,7 @@
 //     -Iinclude -Ibuild/include -Isrc -Ikernels docs/research/an5d_prototype/coupled_tiles.cu -o coupled_tiles
 // and run ./coupled_tiles [n].
 #include "field/field_cuda.cuh"
+#include "harness.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -19,7 +20,6 @@
 
 using namespace opsplit::field;
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
 template <class T>
 __global__ void init(T* d, Grid g) {
@@ -96,21 +96,7 @@ void variant(Setup<T>& su, const char* name) {
         }
   unsigned long long fb = 0;
   CK(cudaMemcpy(&fb, su.first_bad, 8, cudaMemcpyDeviceToHost));
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  std::vector<float> ms;
-  for (int rep = 0; rep < 13; ++rep) {
-    cudaEventRecord(e0);
-    launch<K, S>(su, su.in, su.out, blocks);
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    if (rep >= 3) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  const double t = ms[ms.size() / 2] * 1e-3;
+  const double t = time_median([&] { launch<K, S>(su, su.in, su.out, blocks); });
   const double cells = double(g.n[0]) * g.n[1] * g.n[2];
   const double eff = 2.0 * 2 * cells * sizeof(T) * K / t / 1e9;
   printf("%-5s K=%d BY=%2d RY=%d out %dx%d regs=%3d local=%4zu smemKB=%3d blk/SM=%d  eff %6.0f GB/s  /copy %.3f  bad %lld health %s\n",
@@ -156,26 +142,28 @@ void release(Setup<T>& su) {
   cudaFree(su.first_bad);
 }
 
-double copy_bandwidth(size_t bytes) {
-  void *a, *b;
-  CK(cudaMalloc(&a, bytes));
-  CK(cudaMalloc(&b, bytes));
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  float best = 1e30f;
-  for (int r = 0; r < 12; ++r) {
-    cudaEventRecord(e0);
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    if (r >= 2) best = std::min(best, t);
+// The tiles measured (the library's first; with `profile` it alone, for ncu).
+template <class T>
+void tiles(int64_t n, double copy, bool profile) {
+  const char* name = sizeof(T) == 4 ? "f32" : "f64";
+  const char* xs = sizeof(T) == 4 ? "f32xs" : "f64xs";
+  auto su = setup<T>(n, copy);
+  variant<T, 3, 12, 3>(su, name);
+  if (!profile) {
+    variant<T, 3, 12, 3, true>(su, xs);
+    variant<T, 3, 11, 3, true>(su, xs);
+    variant<T, 2, 12, 4, true>(su, xs);
+    variant<T, 4, 12, 2>(su, name);
+    variant<T, 4, 10, 3>(su, name);
+    variant<T, 4, 8, 4>(su, name);
+    variant<T, 3, 10, 3>(su, name);
+    variant<T, 3, 8, 4>(su, name);
+    variant<T, 3, 11, 3>(su, name);
+    variant<T, 2, 12, 4>(su, name);
+    variant<T, 2, 12, 5>(su, name);
+    variant<T, 2, 8, 6>(su, name);
   }
-  cudaFree(a);
-  cudaFree(b);
-  return 2.0 * bytes / (best * 1e-3) / 1e9;
+  release(su);
 }
 
 int main(int argc, char** argv) {
@@ -183,41 +171,7 @@ int main(int argc, char** argv) {
   const bool profile = argc > 2 && std::string(argv[2]) == "profile";  // the library's tiles alone (for ncu)
   const double copy = copy_bandwidth(size_t(1) << 30);
   printf("n %lld copy %.0f GB/s; Turing, two components a tile, NOFLUX faces\n", (long long)n, copy);
-  {
-    auto su = setup<float>(n, copy);
-    variant<float, 3, 12, 3>(su, "f32");
-    if (!profile) {
-      variant<float, 3, 12, 3, true>(su, "f32xs");
-      variant<float, 4, 12, 2>(su, "f32");
-      variant<float, 4, 10, 3>(su, "f32");
-      variant<float, 4, 8, 4>(su, "f32");
-      variant<float, 3, 10, 3>(su, "f32");
-      variant<float, 3, 8, 4>(su, "f32");
-      variant<float, 3, 11, 3>(su, "f32");
-      variant<float, 2, 12, 4>(su, "f32");
-      variant<float, 2, 12, 5>(su, "f32");
-      variant<float, 2, 8, 6>(su, "f32");
-    }
-    release(su);
-  }
-  {
-    auto su = setup<double>(n, copy);
-    variant<double, 3, 12, 3>(su, "f64");
-    if (!profile) {
-      variant<double, 3, 12, 3, true>(su, "f64xs");
-      variant<double, 3, 11, 3, true>(su, "f64xs");
-      variant<double, 2, 12, 4, true>(su, "f64xs");
-      variant<double, 4, 12, 2>(su, "f64");
-      variant<double, 4, 10, 3>(su, "f64");
-      variant<double, 4, 8, 4>(su, "f64");
-      variant<double, 3, 10, 3>(su, "f64");
-      variant<double, 3, 8, 4>(su, "f64");
-      variant<double, 3, 11, 3>(su, "f64");
-      variant<double, 2, 12, 4>(su, "f64");
-      variant<double, 2, 12, 5>(su, "f64");
-      variant<double, 2, 8, 6>(su, "f64");
-    }
-    release(su);
-  }
+  tiles<float>(n, copy, profile);
+  tiles<double>(n, copy, profile);
   return 0;
 }

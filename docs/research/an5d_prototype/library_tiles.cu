@@ -10,6 +10,7 @@
 // applying each face's ghost rule. The "queues moved each round" rows of PERFORMANCE.md's
 // note (p) came from the same harness over 367f9fe's kernel.
 #include "field/field_cuda.cuh"
+#include "harness.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -20,7 +21,6 @@ using namespace opsplit::field;
 
 constexpr double kDirichletValue = 0.5;
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
 // One step with every face NOFLUX (twice_value < 0: the ghost is the face cell) or
 // DIRICHLET (the ghost 2 value - the face cell, as ghost_from).
@@ -109,21 +109,7 @@ void run_variant(Kernel kernel, const Setup& su, Buffers<T>& b, const char* name
       }
   unsigned long long fb = 0;
   CK(cudaMemcpy(&fb, su.first_bad, 8, cudaMemcpyDeviceToHost));
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  std::vector<float> ms;
-  for (int rep = 0; rep < 13; ++rep) {
-    cudaEventRecord(e0);
-    kernel<<<blocks, dim3(32, BY), S::SHARED_BYTES>>>(b.in, b.out, g, dw, nullptr, LevelSteps<T, K>{}, nullptr, nullptr, su.faces, h);
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    if (rep >= 3) ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  const double t = ms[ms.size() / 2] * 1e-3;
+  const double t = time_median([&] { kernel<<<blocks, dim3(32, BY), S::SHARED_BYTES>>>(b.in, b.out, g, dw, nullptr, LevelSteps<T, K>{}, nullptr, nullptr, su.faces, h); });
   const double cells = double(g.n[0]) * g.n[1] * g.n[2];
   const double eff = 2.0 * cells * sizeof(T) * K / t / 1e9;
   printf("%-4s K=%d BY=%2d RY=%d regs=%3d local=%4zu smemKB=%3d blk/SM=%d  %8.1f Gcell-steps/s  eff %6.0f GB/s  /copy %.3f  bad %lld health %s\n",
@@ -156,28 +142,6 @@ Buffers<T> buffers(int64_t n) {
 template <class T>
 void release(Buffers<T>& b) {
   cudaFree(b.in); cudaFree(b.out); cudaFree(b.ref); cudaFree(b.tmp);
-}
-
-double copy_bandwidth(size_t bytes) {
-  void *a, *b;
-  CK(cudaMalloc(&a, bytes));
-  CK(cudaMalloc(&b, bytes));
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  float best = 1e30f;
-  for (int r = 0; r < 12; ++r) {
-    cudaEventRecord(e0);
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    if (r >= 2) best = std::min(best, t);
-  }
-  cudaFree(a);
-  cudaFree(b);
-  return 2.0 * bytes / (best * 1e-3) / 1e9;
 }
 
 int main(int argc, char** argv) {

@@ -9,6 +9,7 @@
 //     docs/research/an5d_prototype/proto19.cu -o proto19
 // and run ./proto19 [n] (n = 512 by default).
 #include "field/field_cuda.cuh"
+#include "harness.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -16,15 +17,6 @@
 #include <vector>
 
 using namespace opsplit::field;
-
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__);             \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 // stencil_sum<19> + diffusion_update<19> in the same operation order, from the per-plane
 // partial sums: sx = at(-1,0,q) + at(1,0,q), sy = at(0,-1,q) + at(0,1,q) (q = the plane),
@@ -344,28 +336,6 @@ void reference(Buffers<T>& b, int steps) {
   b.ref_steps = steps;
 }
 
-template <class T, class Launch>
-double time_median(Launch launch) {
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  std::vector<float> ms;
-  for (int rep = 0; rep < 13; ++rep) {
-    cudaEventRecord(e0);
-    launch();
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    if (rep >= 3) ms.push_back(t);
-  }
-  CK(cudaGetLastError());
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2] * 1e-3;
-}
-
 template <class T>
 void report(const char* name, const char* shape, int K, const cudaFuncAttributes& attr, int smem, int per_sm, double t,
             int64_t bad, const Grid& g) {
@@ -394,7 +364,7 @@ void baseline(Buffers<T>& b) {
   CK(cudaFuncGetAttributes(&attr, l1_step<T>));
   int per_sm = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l1_step<T>, 256, 0));
-  report<T>("single l1 column", "", 1, attr, 0, per_sm, time_median<T>(launch), bad, g);
+  report<T>("single l1 column", "", 1, attr, 0, per_sm, time_median(launch), bad, g);
 }
 
 template <class T, int K, int BY, int RY, int RX>
@@ -420,7 +390,7 @@ void fused(Buffers<T>& b) {
   const int64_t bad = compare(b);
   char name[64];
   snprintf(name, sizeof name, "fused %dx%d RX%dRY%d %dx%d", 32, BY, RX, RY, S::OW, S::OH);
-  report<T>(name, "", K, attr, S::SHARED_BYTES, per_sm, time_median<T>(launch), bad, g);
+  report<T>(name, "", K, attr, S::SHARED_BYTES, per_sm, time_median(launch), bad, g);
 }
 
 template <class T>
@@ -455,28 +425,6 @@ void release(Buffers<T>& b) {
   cudaFree(b.out);
   cudaFree(b.ref);
   cudaFree(b.tmp);
-}
-
-double copy_bandwidth(size_t bytes) {
-  void *a, *b;
-  CK(cudaMalloc(&a, bytes));
-  CK(cudaMalloc(&b, bytes));
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  float best = 1e30f;
-  for (int r = 0; r < 12; ++r) {
-    cudaEventRecord(e0);
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float t;
-    cudaEventElapsedTime(&t, e0, e1);
-    if (r >= 2) best = std::min(best, t);
-  }
-  cudaFree(a);
-  cudaFree(b);
-  return 2.0 * bytes / (best * 1e-3) / 1e9;
 }
 
 int main(int argc, char** argv) {
