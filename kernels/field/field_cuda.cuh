@@ -1871,7 +1871,10 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
                     if (owned >> (r * RX + rx) & 1u) plane[row[r] + col[rx]] = made[j][r][rx];
               }
               // Every cell of the tile, owned or not: the others' values are finite where
-              // the input is (the edge slots nothing writes are zeroed at the kernel's start).
+              // the input is (the edge slots nothing writes are zeroed at the kernel's
+              // start), but for a reaction that overflows in a margin cell first (a cubic
+              // term from a zeroed neighbour): then the pass's steps run again one at a
+              // time, which find no failure or the true one.
 #pragma unroll
               for (int r = 0; r < RY; ++r)
 #pragma unroll
@@ -1970,8 +1973,8 @@ inline bool cross_pass_steps_kind(int kind, const Grid& grid, const FaceConditio
 // Measured (docs/research/an5d_prototype/coupled_tiles.cu, H200, 512^3, Turing on NOFLUX
 // faces, fraction of the copy bound, float32 / float64): 3 steps in 12 thread rows of 3
 // 1.171 / 1.099 (10 or 11 rows of 3: 1.02-1.13, 8 of 4: 1.00 / 1.05); 4 steps in 12 of 2
-// 0.972 / 0.979 (its tile's output is 16 rows of 24; 8 of 4: 0.95 / 1.10, 10 of 3 spills:
-// 0.66); 2 steps in 12 of 4 0.916 / 1.056.
+// 0.972 / 0.979 (its tile's output is 16 rows; 8 of 4: 0.95 / 1.10, 10 of 3 spills:
+// 0.66); 2 steps in 12 of 4 0.916 / 1.056. (float64's 12 x 3 keeps 8 bytes in local memory.)
 constexpr int kCudaMaxCoupledStepsPerPass = 3;
 template <class T, int K>
 using CoupledCrossTile = CrossTile<T, K, 12, K == 2 ? 4 : 3, false, 2>;

@@ -259,13 +259,19 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
     if constexpr (NR > 0) {  // (no rate[NR - 1] to read, even unreached, without reactions)
       if (c < NR) acc += s.dt * (c == 0 ? rate[0] : (c == 1 ? rate[NR > 1 ? 1 : 0] : rate[NR - 1]));
     }
-    // The linear terms where a component has them (ComponentTerms::linear), on every path
-    // alike, so that a pass that knows no component has them (kNoLinearTerms) leaves their
-    // two operations out with the bits of the others: elsewhere a component without them
-    // adds -0, the sum's identity (their +0 would turn a -0 sum into +0), without a branch
-    // (the CPU's row loops vectorize).
+    // The linear terms. On the GPU only where a component has them (ComponentTerms::linear),
+    // so that the 7-point pass, which leaves their two operations out when no component
+    // has them (kNoLinearTerms), keeps the bits of single steps: elsewhere a component
+    // without them adds -0, the sum's identity (their +0 would turn a -0 sum into +0),
+    // without a branch. The CPU has no such pass and adds them always (+0 where there are
+    // none: the mask cost its arithmetic-bound loops up to 8 %, docs/PERFORMANCE.md note s).
+#if defined(__CUDA_ARCH__)
     if constexpr ((Terms & kNoLinearTerms) == 0)
       acc += kept_or_negative_zero(t.rate_dt * x + t.source_dt, t.linear != 0);
+#else
+    static_assert((Terms & kNoLinearTerms) == 0, "kNoLinearTerms is the CUDA pass's alone");
+    acc += t.rate_dt * x + t.source_dt;
+#endif
     store(c, x + acc);
   }
 }

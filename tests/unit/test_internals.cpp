@@ -270,10 +270,11 @@ TEST(StencilSum, UniformGivesZeroAndRoundingStaysAtTheValuesUlp) {
   expect_grouped_rounding<float>();
 }
 
-// A component without linear terms adds kept_or_negative_zero's -0 (cell_update), which
-// must leave every sum's bits as skipping the terms does (the 7-point pass skips them,
-// kNoLinearTerms): a + -0 is a, for -0 and +0 too (+0 would turn -0 into +0); kept, the
-// value is itself.
+// On the GPU a component without linear terms adds kept_or_negative_zero's -0
+// (cell_update), which must leave every sum's bits as skipping the terms does (the
+// 7-point pass skips them, kNoLinearTerms): a + -0 is a, for -0 and +0 too (+0 would turn
+// -0 into +0); kept, the value is itself. (The bits of the two paths themselves:
+// test_steps_per_pass on CUDA.)
 template <class T>
 void expect_negative_zero_is_the_identity() {
   const T values[] = {T(0), -T(0), T(1.5), -T(2.25), std::numeric_limits<T>::denorm_min(),

@@ -14,9 +14,11 @@
 // Gray-Scott's reactions, a wind and sources fuse at 7 points on periodic faces, and
 // without a wind on no-flux ones; it takes one step a pass on 1D and 2D fields,
 // elsewhere with sources and with a per-cell wind: the same bits too). Each case runs as pure
-// diffusion, with point sources, as Turing's model with sources, as Gray-Scott's, with
-// linear terms and a wind that changes every step (with sources and without), and with
-// the linear terms alone (with sources and without; the CPU fuses all eight);
+// diffusion, with point sources, as Turing's model with sources, as Gray-Scott's (with
+// sources and without), as Turing's in a wind that changes every step (with sources) and
+// with linear terms on one component (CUDA's coupled pass then adds the other's -0), with
+// linear terms and a wind (with sources and without), and with the linear terms alone
+// (with sources and without; the CPU fuses all eleven);
 // opsplit_rd_get_steps_per_pass_taken says each call fused as it should.
 #include <gtest/gtest.h>
 
@@ -80,7 +82,7 @@ struct Outcome {
 // every axis, so that each step of a pass has its own Courant numbers; or those linear
 // terms and retardation without a wind); a poisoned initial value (Inf in the middle of
 // component 0).
-enum class Model { diffusion, turing, gray_scott, wind, wind_field, linear };
+enum class Model { diffusion, turing, gray_scott, wind, wind_field, linear, turing_wind, turing_linear };
 struct Extras {
   double source_rate = 0.0;
   Model model = Model::diffusion;
@@ -96,7 +98,9 @@ std::string describe(const Extras& e) {
                           ", Gray-Scott",
                           ", linear terms and wind",
                           ", Turing in a velocity field",
-                          ", linear terms"};
+                          ", linear terms",
+                          ", Turing in a uniform wind",
+                          ", Turing with linear terms on component 0"};
   return std::string(models[static_cast<int>(e.model)]) + (e.source_rate != 0.0 ? ", sources" : "");
 }
 
@@ -107,7 +111,9 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
   test::Rd rd(ctx, ncomp);
   EXPECT_EQ(opsplit_rd_set_stencil(rd, c.stencil), OPSPLIT_SUCCESS);
   EXPECT_EQ(opsplit_rd_set_steps_per_pass(rd, k), OPSPLIT_SUCCESS) << opsplit_last_error_message();
-  if (extras.model == Model::turing || extras.model == Model::gray_scott || extras.model == Model::wind_field) {
+  const bool turing = extras.model == Model::turing || extras.model == Model::turing_wind ||
+                      extras.model == Model::turing_linear || extras.model == Model::wind_field;
+  if (turing || extras.model == Model::gray_scott) {
     const opsplit_reaction kind =
         extras.model == Model::gray_scott ? OPSPLIT_REACTION_GRAY_SCOTT : OPSPLIT_REACTION_TURING;
     EXPECT_EQ(opsplit_rd_set_reaction(rd, kind), OPSPLIT_SUCCESS);
@@ -120,7 +126,10 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
     EXPECT_EQ(opsplit_rd_set_linear(rd, 0, extras.growth, 0.05), OPSPLIT_SUCCESS);
     EXPECT_EQ(opsplit_rd_set_retardation(rd, 1, 2.0), OPSPLIT_SUCCESS);
   }
-  if (extras.model == Model::wind) {
+  if (extras.model == Model::turing_linear) {  // component 1 without: the -0 it adds (cell_update)
+    EXPECT_EQ(opsplit_rd_set_linear(rd, 0, -0.3, 0.05), OPSPLIT_SUCCESS);
+  }
+  if (extras.model == Model::wind || extras.model == Model::turing_wind) {
     for (int axis = 0; axis < 3; ++axis)
       EXPECT_EQ(opsplit_rd_set_velocity(rd, axis, 0.1 * (axis + 1), 0.3, 1.7 + axis, 0.2 * axis), OPSPLIT_SUCCESS);
   }
@@ -196,14 +205,16 @@ int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e)
   if (backend == OPSPLIT_BACKEND_CUDA) {
     const bool three_d = c.n[0] > 1 && c.n[1] > 1 && c.n[2] > 1;
     const bool seven = c.stencil == OPSPLIT_STENCIL_7POINT;
-    const bool coupled = e.model == Model::turing || e.model == Model::gray_scott;  // (3 steps a pass at most)
+    const bool coupled = e.model == Model::turing || e.model == Model::gray_scott || e.model == Model::turing_wind ||
+                         e.model == Model::turing_linear;  // (3 steps a pass at most)
     const int most = seven && !coupled ? 4 : 3;
     const bool plain = e.model == Model::diffusion && e.source_rate == 0.0;
     // (Every model but a per-cell wind's: LINEAR ones, and Turing's and Gray-Scott's two
     // components, which the pass steps together.)
     const bool pass_model = e.model != Model::wind_field;
     // (A model's or sources' pass only where it tests no face.)
-    const bool tests = c.faces != Faces::periodic && (c.faces != Faces::noflux || e.model == Model::wind);
+    const bool wind = e.model == Model::wind || e.model == Model::turing_wind;
+    const bool tests = c.faces != Faces::periodic && (c.faces != Faces::noflux || wind);
     const bool fuses = plain || (seven && pass_model && !tests);
     return three_d && fuses ? std::min(k, most) : 1;
   }
@@ -220,6 +231,9 @@ TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
                            {3.0, Model::diffusion},
                            {0.3, Model::turing, false, 0.05},
                            {0.0, Model::gray_scott, false, 0.05},
+                           {0.3, Model::gray_scott, false, 0.05},
+                           {0.3, Model::turing_wind, false, 0.05},
+                           {0.0, Model::turing_linear, false, 0.05},
                            {0.0, Model::wind},
                            {0.5, Model::wind},
                            {0.0, Model::linear},
