@@ -76,28 +76,18 @@ OPSPLIT_HD bool is_finite(T v) {
   return v - v == T(0);  // NaN and +-Inf give NaN
 }
 
-// v where keep, else +0, by masking the bits: no branch, and v's NaN or Inf is not
-// carried into the zero.
+// v where keep, else `fill`, by masking the bits: no branch, and v's NaN or Inf is not
+// carried into the fill. The fills used: +0 (a term left out), -0 (a term left out of a
+// sum whose bits must stay as if it were not there: a + -0 is a for every a, -0 and +0
+// included, where +0 turns a -0 sum into +0).
 template <class T>
-OPSPLIT_HD T kept_or_zero(T v, bool keep) {
+OPSPLIT_HD T kept_or(T v, bool keep, T fill) {
   using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
-  Bits b;
-  memcpy(&b, &v, sizeof b);
-  b &= Bits(0) - static_cast<Bits>(keep);
-  memcpy(&v, &b, sizeof b);
-  return v;
-}
-
-// v where keep, else -0 (a + -0 is a for every a, -0 and +0 included), by the bits: no
-// branch.
-template <class T>
-OPSPLIT_HD T kept_or_negative_zero(T v, bool keep) {
-  using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
-  constexpr Bits kSign = Bits(1) << (8 * sizeof(T) - 1);
   const Bits mask = Bits(0) - static_cast<Bits>(keep);
-  Bits b;
+  Bits b, f;
   memcpy(&b, &v, sizeof b);
-  b = (b & mask) | (kSign & ~mask);
+  memcpy(&f, &fill, sizeof f);
+  b = (b & mask) | (f & ~mask);
   memcpy(&v, &b, sizeof b);
   return v;
 }
@@ -253,7 +243,7 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
       // reads slot 0 and drops it by a bit mask (zero weights would carry a bad
       // potential into it; a select is compiled as a branch around the stencil).
       const T ch = stencil_sum<Points, T>(potential(t.mu_slot > 0 ? t.mu_slot : 0), t.potential);
-      acc += kept_or_zero(ch, t.mu_slot >= 0);
+      acc += kept_or(ch, t.mu_slot >= 0, T(0));
 #endif
     }
     if constexpr (NR > 0) {  // (no rate[NR - 1] to read, even unreached, without reactions)
@@ -267,7 +257,7 @@ OPSPLIT_HD void cell_update(const Values& values, const Potential& potential, co
     // none: the mask cost its arithmetic-bound loops up to 8 %, docs/PERFORMANCE.md note s).
 #if defined(__CUDA_ARCH__)
     if constexpr ((Terms & kNoLinearTerms) == 0)
-      acc += kept_or_negative_zero(t.rate_dt * x + t.source_dt, t.linear != 0);
+      acc += kept_or(t.rate_dt * x + t.source_dt, t.linear != 0, -T(0));
 #else
     static_assert((Terms & kNoLinearTerms) == 0, "kNoLinearTerms is the CUDA pass's alone");
     acc += t.rate_dt * x + t.source_dt;

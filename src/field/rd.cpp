@@ -437,7 +437,6 @@ opsplit::field::StepPlan<T> opsplit_rd_s::plan_steps(const opsplit::Field& field
   };
   StepPlan<T> plan;
   // Per-component terms, the Cahn-Hilliard slots and their ghost conditions.
-  bool linear_terms = false;
   for (int c = 0; c < ncomp(); ++c) {
     const size_t ci = static_cast<size_t>(c);
     const CahnHilliard& ch = cahn_hilliard_[ci];
@@ -449,7 +448,7 @@ opsplit::field::StepPlan<T> opsplit_rd_s::plan_steps(const opsplit::Field& field
     t.rate_dt = static_cast<T>(rate_[ci] * dt);
     t.source_dt = static_cast<T>(source_[ci] * dt);
     t.linear = t.rate_dt != T(0) || t.source_dt != T(0);
-    linear_terms |= rate_[ci] != 0.0 || source_[ci] != 0.0;
+    plan.linear_terms = plan.linear_terms || t.linear;
     t.mu_slot = -1;
     if (ch.m > 0.0) {
       t.mu_slot = plan.nslots();
@@ -459,7 +458,7 @@ opsplit::field::StepPlan<T> opsplit_rd_s::plan_steps(const opsplit::Field& field
     }
     plan.terms.push_back(t);
   }
-  plan.pure_diffusion = kind_ == kLinear && !linear_terms && plan.nslots() == 0 && !advects();
+  plan.pure_diffusion = kind_ == kLinear && !plan.linear_terms && plan.nslots() == 0 && !advects();
 
   // Sources, one per cell, and the axes they touch a face of.
   for (const auto& [cell, rate] : sources_) {
@@ -591,8 +590,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
                                 placed.terms,      pass_steps.data(),
                                 placed.sources,    static_cast<int64_t>(plan.sources.size()),
                                 decomposition != nullptr ? &decomposition->group : nullptr,
-                                velocity,
-                                std::any_of(plan.terms.begin(), plan.terms.end(), [](const auto& t) { return t.linear; })};
+                                velocity,          plan.linear_terms};
   const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run, pass_terms), nsteps));
   opsplit::Buffer pass_scratch;
   const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(ctx, grid, pass_terms, fuse) : 0;

@@ -63,6 +63,9 @@ struct StepPlan {
   std::vector<FaceCondition> view_faces, view_slot_faces;
   StepTerms<T> step{};        // the Courant numbers change with each step's wind
   bool pure_diffusion = false;  // the fast path: diffusion alone
+  // Some component has linear terms in T (ComponentTerms::linear: a rate or source whose
+  // product with dt is not 0 in T; one that rounds to 0 there adds nothing).
+  bool linear_terms = false;
   unsigned source_axes = 0;     // the axes with a source on one of their faces
 
   int nslots() const { return static_cast<int>(slots.size()); }

@@ -270,7 +270,7 @@ TEST(StencilSum, UniformGivesZeroAndRoundingStaysAtTheValuesUlp) {
   expect_grouped_rounding<float>();
 }
 
-// On the GPU a component without linear terms adds kept_or_negative_zero's -0
+// On the GPU a component without linear terms adds -0 (kept_or's fill)
 // (cell_update), which must leave every sum's bits as skipping the terms does (the
 // 7-point pass skips them, kNoLinearTerms): a + -0 is a, for -0 and +0 too (+0 would turn
 // -0 into +0); kept, the value is itself. (The bits of the two paths themselves:
@@ -281,9 +281,9 @@ void expect_negative_zero_is_the_identity() {
                       -std::numeric_limits<T>::max(), std::numeric_limits<T>::infinity()};
   for (T a : values)
     for (T v : values) {
-      const T skipped = a, added = a + opsplit::field::kept_or_negative_zero(v, false);
+      const T skipped = a, added = a + opsplit::field::kept_or(v, false, -T(0));
       EXPECT_EQ(std::memcmp(&skipped, &added, sizeof(T)), 0) << a << " + dropped " << v;
-      const T kept = opsplit::field::kept_or_negative_zero(v, true);
+      const T kept = opsplit::field::kept_or(v, true, -T(0));
       EXPECT_EQ(std::memcmp(&kept, &v, sizeof(T)), 0) << v;
     }
 }
