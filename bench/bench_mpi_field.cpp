@@ -1,8 +1,10 @@
 // Distributed fields on several GPUs (opsplit_mpi_field_attach), run under mpirun with
 // one process a GPU (each takes the GPU of its node-local rank), split along z (each
-// process's z faces are whole xy planes). Three problems, float64, 19 points:
+// process's z faces are whole xy planes). Four problems, float64, 19 points but one:
 //   turing19          seed 000's Turing problem (2 components): one exchange a step,
 //                     overlapped with the interior
+//   turing7           the same at 7 points, which the CUDA backend fuses on a field split
+//                     along z (the planes beyond its z faces swapped in before a pass)
 //   cahn_hilliard19   seed 003's Cahn-Hilliard problem (1 component, NOFLUX): two
 //                     exchanges a step (the field, then its chemical potential), each
 //                     overlapped with interior work; one process fuses the potential
@@ -32,6 +34,8 @@
 //                                  run with OPSPLIT_BACKEND=cpu): x_one_step_a_pass against
 //                                  alone and weak, steps_per_pass_taken, efficiency
 //                                  (weak_fused: alone_fused's time over its own)
+//   mpi_field/turing7/...          alone, weak and three steps a pass of both (CUDA's
+//                                  coupled pass takes 3 at most)
 // Counters: Mpoints_per_s (all cells x steps / time), per_gpu_Mpoints_per_s;
 // efficiency (weak: the alone time / the attached time, the same run: the fraction of a
 // GPU's stepping rate kept while exchanging; cahn_hilliard19 also efficiency_unfused
@@ -69,7 +73,7 @@ std::map<std::string, double> g_alone, g_alone_unfused, g_serial_halo, g_weak, g
 enum class Wind { none, once, every_step };
 
 struct Case {
-  std::string problem;  // turing19, cahn_hilliard19, wind19
+  std::string problem;  // turing19, turing7, cahn_hilliard19, wind19
   int64_t nx, ny, nz, nsteps;
   bool attach, weak, overlap = true, unfused = false;
   Wind wind = Wind::none;
@@ -123,6 +127,7 @@ bool make_run(Run& r, const Case& c, std::string& error) {
   if (!bench::make_seed_problem(g_ctx, c.nx, c.ny, c.nz, seed_problem(c.problem), OPSPLIT_FLOAT64, &r.rd, &r.field,
                                 &r.dt, error))
     return false;
+  if (c.problem == "turing7") API_CHECK_RET(opsplit_rd_set_stencil(r.rd, OPSPLIT_STENCIL_7POINT), false);
   if (c.unfused) API_CHECK_RET(opsplit_rd_set_boundary(r.rd, OPSPLIT_FACE_XLO, 0, OPSPLIT_BC_DIRICHLET, 0.0), false);
   API_CHECK_RET(opsplit_rd_set_steps_per_pass(r.rd, c.steps_per_pass), false);
   if (c.attach) {
@@ -183,7 +188,7 @@ void BM_field(benchmark::State& state, Case c) {
   state.counters["Mpoints_per_s"] = rate;
   state.counters["per_gpu_Mpoints_per_s"] = rate / parts;
   state.counters["ms_per_step"] = per_step * 1e3;
-  state.counters["x_seed_gtx275"] = rate / info.seed_gtx275_mpoints;
+  if (c.problem != "turing7") state.counters["x_seed_gtx275"] = rate / info.seed_gtx275_mpoints;  // (19 points)
   if (g_copy_bytes_per_s > 0)
     state.counters["frac_of_copy_bw"] = 2.0 * info.ncomp * 8 * cells / parts / per_step / g_copy_bytes_per_s;
   // The bases are keyed by problem and by whether the wind is set every step.
@@ -229,11 +234,18 @@ int main(int argc, char** argv) {
   add("turing19/alone" + N, {"turing19", n, n, n, 20, false, true});
   add("turing19/serial_halo" + N + gpus, {"turing19", n, n, n, 20, true, true, false});
   add("turing19/weak" + N + gpus, {"turing19", n, n, n, 20, true, true});
-  Case fused{"turing19", n, n, n, 20, false, true};
-  fused.steps_per_pass = 4;
-  add("turing19/alone_fused" + N + "/k:4", fused);
-  fused.attach = true;
-  add("turing19/weak_fused" + N + gpus + "/k:4", fused);
+  // k steps a pass, alone and attached (each after its one-step base: x_one_step_a_pass).
+  auto add_fused = [&](const std::string& problem, int64_t nsteps, int k) {
+    Case fused{problem, n, n, n, nsteps, false, true};
+    fused.steps_per_pass = k;
+    add(problem + "/alone_fused" + N + "/k:" + std::to_string(k), fused);
+    fused.attach = true;
+    add(problem + "/weak_fused" + N + gpus + "/k:" + std::to_string(k), fused);
+  };
+  add_fused("turing19", 20, 4);
+  add("turing7/alone" + N, {"turing7", n, n, n, 24, false, true});
+  add("turing7/weak" + N + gpus, {"turing7", n, n, n, 24, true, true});
+  add_fused("turing7", 24, 3);
   if (1024 % (2 * g_size) == 0)
     add("turing19/strong/1024x512x512" + gpus, {"turing19", 1024, 512, 512 / g_size, 10, true, false});
   add("cahn_hilliard19/alone" + N, {"cahn_hilliard19", n, n, n, 20, false, true});

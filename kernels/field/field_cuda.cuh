@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/buffer.hpp"
+#include "core/slab_exchange.hpp"
 #include "field/launch.hpp"
 #include "field/layout.cuh"
 #include "field/reduce.cuh"
@@ -1418,6 +1419,7 @@ struct CrossTile {
   static __device__ bool row_at_face(int64_t j, int64_t n) { return j * OH - K <= 0 || j * OH - K + TH >= n; }
 };
 constexpr int kCudaMaxStepsPerPass = 4;    // the 7-point pass, in registers
+static_assert(kCudaMaxStepsPerPass <= kRemotePlanes, "a field's slabs carry a pass's planes");
 constexpr int kCudaMaxStepsPerPass19 = 3;  // the 19-point pass, in shared memory
 
 // How the 7-point pass reads an axis beyond its faces: across a PERIODIC axis at the
@@ -1428,14 +1430,30 @@ constexpr int kCudaMaxStepsPerPass19 = 3;  // the 19-point pass, in shared memor
 // otherwise at the nearest cell (a ghost beyond a DIRICHLET face is the face's rule,
 // applied by the cell that reads it; the positions further out are read by no cell).
 // A wind's upwind terms are not mirror-symmetric: with one (`symmetric` false), NOFLUX
-// faces are read as the nearest cell too, their ghosts the face cells' values.
+// faces are read as the nearest cell too, their ghosts the face cells' values. Beyond a
+// face to another process (kRemote: z alone, max_steps_per_pass) the pass reads the
+// neighbour's planes (RemotePlanes), and the other face keeps its reading: between a
+// remote face and a NOFLUX one mirrored, which is one reflection there (the depth k <= n
+// on a split axis: rd.cpp's remote_face_steps); between two remote faces no reading of
+// cells (wrapped: read by none).
 enum AxisReading : int { kReadWrapped, kReadMirrored, kReadClamped };
 
 OPSPLIT_HD int axis_reading(const FaceCondition* axis_faces, bool symmetric) {
-  if (axis_faces[0].type == kPeriodic) return kReadWrapped;
-  const bool mirrors = symmetric && axis_faces[0].type == kNoFlux && axis_faces[1].type == kNoFlux;
+  const int low = axis_faces[0].type, high = axis_faces[1].type;
+  if (low == kPeriodic || (low == kRemote && high == kRemote)) return kReadWrapped;
+  const bool mirrors = symmetric && (low == kNoFlux || low == kRemote) && (high == kNoFlux || high == kRemote);
   return mirrors ? kReadMirrored : kReadClamped;
 }
+
+// The planes a distributed field's 7-point pass reads beyond its remote z faces: the
+// neighbours', K of every component a side, swapped into the pass's scratch before it
+// (swap_remote_planes), [component][depth][a plane of storage]; depth d is plane d - K
+// below the low face, plane nz + d above the high one. NULL: a side that is not remote.
+template <class T>
+struct RemotePlanes {
+  const T* low;
+  const T* high;
+};
 
 // The cell read for position g of an axis of n cells. (The test for a cell first: the
 // pass's loop reads a plane a round, and the divisions are for the planes beyond a face.)
@@ -1556,7 +1574,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
                                const DiffusionWeights<T>* __restrict__ weights,
                                const ComponentTerms<T>* __restrict__ terms, LevelSteps<T, K> steps,
                                const SourceTerm<T>* __restrict__ sources, const int64_t* __restrict__ source_planes,
-                               const FaceCondition* __restrict__ faces, Health health) {
+                               const FaceCondition* __restrict__ faces, RemotePlanes<T> remote, Health health) {
   constexpr int RX = S::RX, RY = S::RY, TW = S::TW, TH = S::TH, PLANE = S::PLANE;
   constexpr int MX = S::MX, OW = S::OW, OH = S::OH, NC = S::NC;
   constexpr unsigned kLanes = 0xffffffffu;
@@ -1627,7 +1645,9 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     const int reading_z = axis_reading(faces + 6 * c + 4, kSymmetric);
     // The axes whose faces' ghosts the reading cells apply (cell_read).
     const bool tests_x = reading_x == kReadClamped, tests_y = reading_y == kReadClamped;
-    const bool tests_z = reading_z == kReadClamped;
+    // (z per face: a remote face's planes are the neighbour's, with no rule to apply.)
+    const bool tests_z_low = reading_z == kReadClamped && faces[6 * c + 4].type != kRemote;
+    const bool tests_z_high = reading_z == kReadClamped && faces[6 * c + 5].type != kRemote;
     const int64_t x0 = (tile % tiles_x) * OW - MX, y0 = (tile / tiles_x) * OH - K;
     // Where the thread's columns and rows are read in a plane, which cells sit on a face
     // whose ghost they apply, and which are the tile's own.
@@ -1677,6 +1697,19 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     auto plane_at = [&](int z) {
       return static_cast<int64_t>(cell_read(z, nz, reading_z) + lead_z) * plane_stride;
     };
+    // Component c + j's input plane at position z: beyond a remote face the neighbour's
+    // (the depths past K, which reach no output cell, at the farthest swapped). (A plane
+    // of the grid first, as plane_at reads it: the tests beyond it cost the rounds 1-3 %
+    // when they came first.)
+    auto input_plane = [&](int j, int z) -> const T* {
+      const T* const component = in_c + j * grid.comp_stride;
+      if (z >= 0 && z < nz) return component + static_cast<int64_t>(z + lead_z) * plane_stride;
+      if (z < 0 && remote.low != nullptr)
+        return remote.low + (static_cast<int64_t>(c + j) * K + max(z + K, 0)) * plane_stride;
+      if (z >= nz && remote.high != nullptr)
+        return remote.high + (static_cast<int64_t>(c + j) * K + min(z - nz, K - 1)) * plane_stride;
+      return component + plane_at(z);
+    };
 
     // q[s][slot][j][r][rx]: level s's last three planes (of each component j), a ring:
     // the plane a level makes in round t goes to slot (t - t0) % 3 (t0 the segment's first
@@ -1697,7 +1730,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     auto load = [&](int z, T(&plane_values)[NC][RY][RX]) {
 #pragma unroll
       for (int j = 0; j < NC; ++j) {
-        const T* plane = in_c + j * grid.comp_stride + plane_at(z);
+        const T* plane = input_plane(j, z);
         if (whole) {
 #pragma unroll
           for (int r = 0; r < RY; ++r) {
@@ -1737,6 +1770,10 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // round ahead (`next_has`), so that no round waits for the index (which cost the
     // rounds about 15 % when each level read it: docs/PERFORMANCE.md note (q)).
     auto sources_of = [&](int j, int p) {
+      // (None beyond a remote face: the neighbour's cells there; rd.cpp keeps our sources
+      // that deep from the face.)
+      if ((p < 0 && remote.low != nullptr) || (p >= nz && remote.high != nullptr))
+        return std::make_pair(int64_t(0), int64_t(0));
       const int64_t key = static_cast<int64_t>(c + j) * nz + cell_read(p, nz, reading_z);
       return std::make_pair(source_planes[key], source_planes[key + 1]);
     };
@@ -1842,7 +1879,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
         const int p = t - s;
         const auto& below = q[s - 1];
         const bool face = decltype(on_face_constant)::value;
-        const bool z_low = tests_z && p == 0, z_high = tests_z && p == nz - 1;
+        const bool z_low = tests_z_low && p == 0, z_high = tests_z_high && p == nz - 1;
         if constexpr (s < K) {
           // Into the slot of the level's oldest plane, which level s + 1 read last round.
           advance(s, face, below[oldest], below[mid], below[newest], read + (s - 1) * kLevelPlanes, z_low, z_high,
@@ -1915,7 +1952,8 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
       // registers are not the testing round's.
       int lo = t_end, hi = t_end;
       if (!tile_on_face) {
-        const int plain_from = tests_z ? max(first, K + 1) : first, plain_to = tests_z ? min(t_end, nz) : t_end;
+        const int plain_from = tests_z_low ? max(first, K + 1) : first;
+        const int plain_to = tests_z_high ? min(t_end, nz) : t_end;
         lo = first + (plain_from - first + 2) / 3 * 3;
         hi = max(lo, first + (plain_to - first) / 3 * 3);
         if (lo >= t_end) lo = hi = t_end;
@@ -1982,7 +2020,7 @@ using CoupledCrossTile = CrossTile<T, K, 12, K == 2 ? 4 : 3, false, 2>;
 template <int K, class T>
 void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid, const PassTerms<T>& terms,
                                 const int64_t* source_planes, const FaceCondition* faces,
-                                const FaceCondition* faces_host, Health health) {
+                                const FaceCondition* faces_host, RemotePlanes<T> remote, Health health) {
   using S = CrossTile<T, K>;
   using Plain = CrossTile<T, K, S::BY, S::RY, sizeof(T) == 8>;  // pure diffusion testing no face (CrossTile: XS)
   using Coupled = CoupledCrossTile<T, K>;
@@ -2057,7 +2095,7 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
                        blocks_for(grid.n[1], chosen.height);
   const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(work, int64_t(sms) * std::max(per_sm, 1)));
   chosen.kernel<<<blocks, dim3(32, chosen.thread_rows), chosen.bytes, stream_of(ctx)>>>(
-      in, out, grid, terms.weights, terms.terms, steps, terms.sources, source_planes, faces, health);
+      in, out, grid, terms.weights, terms.terms, steps, terms.sources, source_planes, faces, remote, health);
   cuda::check_launch("diffuse_cross_steps_kernel");
 }
 
@@ -2068,15 +2106,29 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
 // with their two components alone, read alike, up to kCudaMaxCoupledStepsPerPass:
 // cross_pass_steps_kind) and point sources, where the pass tests no face (every axis PERIODIC or, without a wind, NOFLUX on both faces:
 // the pass that tests faces holds more values than the registers do with them, and ran
-// slower than one step a pass, docs/PERFORMANCE.md note (q)); elsewhere one step a pass
-// (a distributed field's deep swap is the CPU's alone so far).
+// slower than one step a pass, docs/PERFORMANCE.md note (q)); elsewhere one step a pass.
+// A distributed field: the 7-point pass, with the planes beyond its remote z faces
+// swapped in before it (swap_remote_planes; rd.cpp adds the depth's and the sources'
+// rule, remote_face_steps); one step a pass at 19 points, or with a remote x or y face
+// (a tile's rows beyond it would be the neighbour's: not built).
 // The 7-point pass addresses a plane of storage in int (its planes all fit below 2^31
 // values); the 19-point pass's tiles along y stay within gridDim.y's 65535 (its float64
 // tiles are lower than the march's: 10 rows at K = 3).
 template <class T>
 int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* faces_host, int points,
                        const PassTerms<T>& terms) {
-  if (!marches(grid) || terms.group != nullptr) return 1;
+  if (!marches(grid)) return 1;
+  int most_remote = kCudaMaxStepsPerPass;  // the planes a slab of the field's carries
+  if (terms.group != nullptr) {
+    if (points != 7) return 1;
+    for (int face = 0; face < 4; ++face)
+      if (faces_host[face].type == kRemote) return 1;
+    if (faces_host[4].type == kRemote || faces_host[5].type == kRemote) {
+      const size_t plane_bytes = static_cast<size_t>(grid.ncomp * grid.n[0] * grid.n[1]) * sizeof(T);
+      most_remote = static_cast<int>(std::min<size_t>(most_remote, terms.exchange->slot_bytes() / plane_bytes));
+      if (most_remote < 2) return 1;
+    }
+  }
   if (terms.model() || terms.nsources > 0) {
     if (points != 7 || (terms.model() && terms.velocity != nullptr)) return 1;
     const int model = cross_pass_model(terms);
@@ -2085,7 +2137,9 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
   }
   // (The 7-point pass folds z positions in int: cell_read's 2 nz.)
   if (grid.stride[2] > INT32_MAX || grid.n[2] > INT32_MAX / 2) return 1;
-  if (points == 7) return terms.model() && terms.kind != kLinear ? kCudaMaxCoupledStepsPerPass : kCudaMaxStepsPerPass;
+  if (points == 7)
+    return std::min(most_remote, terms.model() && terms.kind != kLinear ? kCudaMaxCoupledStepsPerPass
+                                                                        : kCudaMaxStepsPerPass);
   int most = 1;
   static_for<2, kCudaMaxStepsPerPass19 + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;
@@ -2093,12 +2147,60 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
   });
   return most;
 }
+// The pass's scratch (its levels live in shared memory): the sources' index of planes
+// (source_planes_kernel), then on a distributed field the planes beyond its remote z
+// faces (RemotePlanes, both sides, 256 bytes on: the whole-cells loads).
 template <class T>
-int64_t steps_scratch_values(const Context&, const Grid& grid, const PassTerms<T>& terms, int) {
-  // The levels live in shared memory; the sources' index of planes (source_planes_kernel)
-  // in the scratch.
+int64_t source_index_values(const Grid& grid, const PassTerms<T>& terms) {
   if (terms.nsources == 0) return 0;
-  return ((grid.ncomp * grid.n[2] + 1) * static_cast<int64_t>(sizeof(int64_t)) + sizeof(T) - 1) / sizeof(T);
+  const int64_t bytes = (grid.ncomp * grid.n[2] + 1) * static_cast<int64_t>(sizeof(int64_t));
+  return (bytes + 255) / 256 * 256 / static_cast<int64_t>(sizeof(T));
+}
+inline int64_t remote_side_values(const Grid& grid, int steps) { return grid.ncomp * steps * grid.stride[2]; }
+template <class T>
+int64_t steps_scratch_values(const Context&, const Grid& grid, const PassTerms<T>& terms, int steps) {
+  return source_index_values(grid, terms) + (terms.group != nullptr ? 2 * remote_side_values(grid, steps) : 0);
+}
+
+// Swaps with the z neighbours the K planes next to each remote z face, into `planes`
+// (steps_scratch_values's, RemotePlanes' layout): one message a side through the field's
+// slabs (sized for them at attach: max_steps_per_pass keeps K to what a slab holds), of
+// the planes' cells alone, [component][depth][cell]. Collective: every process of the
+// pass swaps, after a failed pass too.
+template <class T>
+RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms, const T* data, const Grid& grid,
+                                   const FaceCondition* faces_host, int K, T* planes) {
+  const bool remote[2] = {faces_host[4].type == kRemote, faces_host[5].type == kRemote};
+  if (!remote[0] && !remote[1]) return {nullptr, nullptr};
+  const int64_t nz = grid.n[2], plane_cells = grid.n[0] * grid.n[1];
+  const size_t ny = static_cast<size_t>(grid.n[1]);
+  T* const side_planes[2] = {planes, planes + remote_side_values(grid, K)};
+  const size_t row_bytes = static_cast<size_t>(grid.n[0]) * sizeof(T);
+  const size_t pitch = static_cast<size_t>(grid.stride[1]) * sizeof(T);
+  const auto& device = ctx.device();
+  const size_t bytes = static_cast<size_t>(grid.ncomp * K * plane_cells) * sizeof(T);
+  if (bytes > terms.exchange->slot_bytes())
+    fail(OPSPLIT_ERROR_INTERNAL, "a swap of " + std::to_string(K) + " planes is larger than the field's slabs");
+  terms.exchange->swap(
+      ctx, *terms.group, 2, remote, bytes,
+      [&](int side, void* slot) {  // ours, the neighbour's: in z order from plane 0 or nz - K
+        for (int c = 0; c < grid.ncomp; ++c)
+          for (int d = 0; d < K; ++d) {
+            T* const to = static_cast<T*>(slot) + (c * K + d) * plane_cells;
+            const int64_t z = side == 0 ? d : nz - K + d;
+            device.copy_rows_on_device(to, row_bytes, data + grid.index(c, 0, 0, z), pitch, row_bytes, ny);
+          }
+      },
+      [&](int side, void* slot) {  // theirs, beyond our face
+        for (int c = 0; c < grid.ncomp; ++c)
+          for (int d = 0; d < K; ++d) {
+            T* const plane = side_planes[side] + (c * K + d) * grid.stride[2];
+            const T* const from = static_cast<const T*>(slot) + (c * K + d) * plane_cells;
+            device.copy_rows_on_device(plane + grid.lead[1] * grid.stride[1] + grid.lead[0], pitch, from, row_bytes,
+                                       row_bytes, ny);
+          }
+      });
+  return {remote[0] ? side_planes[0] : nullptr, remote[1] ? side_planes[1] : nullptr};
 }
 
 // first[key] for key = c nz + z in 0 .. keys: the first source (sorted by position) of
@@ -2147,7 +2249,12 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const 
       return;
     }
     // (The 7-point pass reads no ghost: cell_read.)
-    diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, terms, source_planes, in.faces, in.faces_host, health);
+    RemotePlanes<T> remote{nullptr, nullptr};
+    if (terms.group != nullptr)
+      remote = swap_remote_planes(ctx, terms, in.data, grid, in.faces_host, K,
+                                  scratch + source_index_values(grid, terms));
+    diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, terms, source_planes, in.faces, in.faces_host, remote,
+                                  health);
   });
   return 0;
 }

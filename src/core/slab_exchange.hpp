@@ -48,6 +48,7 @@ class SlabExchange {
   // received from them), packed next to each other: a neighbour's slot of the same axis
   // lies at the same place in its slabs (both ends of a face swap slabs of one size).
   void* slot(int s, size_t bytes) const { return slabs_.as<unsigned char>() + s * bytes; }
+  size_t slot_bytes() const { return slabs_.bytes() / 4; }  // the most one slab holds
 
   // One axis in two halves, so that work on the context's stream between them (which
   // must not touch the slabs or what is unpacked) runs while the slabs travel. send:
@@ -89,8 +90,8 @@ class SlabExchange {
   // One axis whole: pack(side, slot) into each remote side's slot, during() while the
   // slabs travel, then unpack(side, slot) from each received one.
   template <class Pack, class Unpack, class During>
-  void swap(Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack, Unpack unpack,
-            During during) const {
+  void swap(const Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
+            Unpack unpack, During during) const {
     for (int side = 0; side < 2; ++side)
       if (remote[side]) pack(side, slot(side, bytes));
     send(ctx, axis, remote, bytes);
@@ -100,7 +101,7 @@ class SlabExchange {
       if (remote[side]) unpack(side, slot(2 + side, bytes));
   }
   template <class Pack, class Unpack>
-  void swap(Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
+  void swap(const Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
             Unpack unpack) const {
     swap(ctx, group, axis, remote, bytes, pack, unpack, [] {});
   }

@@ -9,6 +9,7 @@
 #include "core/decomposition.hpp"
 #include "field/field.hpp"
 #include "field/halo.cuh"
+#include "field/launch.hpp"
 
 using namespace opsplit;
 
@@ -39,6 +40,16 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                    "dims, periods, ncomp and precision");
   // Every process's shape and neighbours: each checks every shared face.
   check_borders(agreement, d, grid.n, kFieldPlace);
+  // On CUDA a field split along z swaps up to kRemotePlanes planes of each remote z face
+  // in one message before a fused pass (field_cuda.cuh, swap_remote_planes): the slabs
+  // hold as many as a message carries (2^31 - 1 bytes), at least a face slab as before.
+  auto remote_planes_values = [&](const bool* remote) -> int64_t {
+    if (!context().is_cuda() || !(remote[4] || remote[5])) return 0;
+    const int64_t plane = grid.n[0] * grid.n[1] * grid.ncomp;
+    int64_t depth = field::kRemotePlanes;
+    while (depth > 1 && static_cast<size_t>(depth * plane) * value_size() > static_cast<size_t>(INT32_MAX)) --depth;
+    return depth * plane;
+  };
   // The exchange's storage, then the group is the field's.
   std::unique_ptr<Decomposition> made;
   agreement.settle(attempt([&] {
@@ -49,6 +60,7 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                      for (int a = 0; a < 3; ++a)
                        if (grid.active(a))
                          made->slab_values = std::max(made->slab_values, field::face_slab(grid, a).values(grid.ncomp));
+                     made->slab_values = std::max(made->slab_values, remote_planes_values(made->remote));
                      const size_t bytes = static_cast<size_t>(made->slab_values) * value_size();
                      if (bytes > static_cast<size_t>(INT32_MAX))
                        opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED,

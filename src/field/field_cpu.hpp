@@ -858,31 +858,16 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const 
 }
 
 // The steps a pass on a distributed field may take, from `most` down (every process then
-// takes the least of the group's: rd.cpp). A remote x face takes one: the pass's rows
-// are whole in x, their x ghosts made from their own cells. Along a remote y or z face
-// the neighbour's cells k deep, so k <= n there (the neighbour's n too: the group's
-// least); each of the group's swaps one message (under 2^31 bytes). A point source d
-// cells from a remote face would change the neighbour's levels of our cells beyond its
-// face (it computes those at level s out to k - s cells, without our sources) unless
-// k <= d + 1.
+// takes the least of the group's, and rd.cpp's rule for the depths and sources along
+// remote y and z faces: remote_face_steps). A remote x face takes one: the pass's rows
+// are whole in x, their x ghosts made from their own cells. Each of the group's swaps
+// one message (under 2^31 bytes).
 template <class T>
-int distributed_steps_per_pass(const Grid& grid, const FaceCondition* faces_host, const PassTerms<T>& terms,
-                               int most) {
+int distributed_steps_per_pass(const Grid& grid, const FaceCondition* faces_host, int most) {
   if (grid.active(0) && (faces_host[0].type == kRemote || faces_host[1].type == kRemote)) return 1;
-  int64_t k = most;
-  for (int a = 1; a < 3; ++a)
-    if (grid.active(a) && (faces_host[2 * a].type == kRemote || faces_host[2 * a + 1].type == kRemote))
-      k = std::min(k, grid.n[a]);
-  for (int64_t s = 0; s < terms.nsources; ++s) {
-    const int64_t position = terms.sources[s].position;  // PLANAR: i fastest, then j, k, c
-    const int64_t at[3] = {0, position / grid.n[0] % grid.n[1], position / (grid.n[0] * grid.n[1]) % grid.n[2]};
-    for (int a = 1; a < 3; ++a) {
-      if (faces_host[2 * a].type == kRemote) k = std::min(k, at[a] + 1);
-      if (faces_host[2 * a + 1].type == kRemote) k = std::min(k, grid.n[a] - at[a]);
-    }
-  }
-  while (k > 1 && DeepHalo<T>::largest_message(grid, static_cast<int>(k)) > INT32_MAX) --k;
-  return static_cast<int>(std::max<int64_t>(k, 1));
+  int k = most;
+  while (k > 1 && DeepHalo<T>::largest_message(grid, k) > INT32_MAX) --k;
+  return k;
 }
 
 // Each thread of the team a slab of at least k rows: a team's single steps share the
@@ -905,7 +890,7 @@ int max_steps_per_pass(const Context& ctx, const Grid& grid, const FaceCondition
   }
   if (terms.model() && !alike) return 1;
   most = std::max<int64_t>(1, std::min<int64_t>(most, kMaxStepsPerPass));
-  return terms.group != nullptr ? distributed_steps_per_pass<T>(grid, faces_host, terms, static_cast<int>(most))
+  return terms.group != nullptr ? distributed_steps_per_pass<T>(grid, faces_host, static_cast<int>(most))
                                 : static_cast<int>(most);
 }
 

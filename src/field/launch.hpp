@@ -17,7 +17,8 @@
 #include "field/model.cuh"
 
 namespace opsplit {
-class Group;  // core/group.hpp
+class Group;         // core/group.hpp
+class SlabExchange;  // core/slab_exchange.hpp
 }
 
 namespace opsplit::field {
@@ -38,7 +39,13 @@ struct SourceTerm {
 // the pass), then the point sources (in order of position). On a distributed field
 // (`group` not NULL: the faces that border another process are kRemote) the pass first
 // swaps with the neighbours the cells it reads beyond those faces, as many deep as it
-// has steps (the CPU's; CUDA takes one step a pass there).
+// has steps (the CPU's by `group`; CUDA's, along z alone, through the field's slabs,
+// `exchange`, which move device memory by CUDA IPC or MPI).
+// The most planes next to a remote z face a CUDA field's slabs carry in one message
+// (distributed.cpp sizes them at attach): the CUDA pass's deepest swap
+// (kCudaMaxStepsPerPass, field_cuda.cuh).
+constexpr int kRemotePlanes = 4;
+
 template <class T>
 struct PassTerms {
   const DiffusionWeights<T>* weights;
@@ -47,7 +54,8 @@ struct PassTerms {
   const StepTerms<T>* step_terms;
   const SourceTerm<T>* sources;
   int64_t nsources;
-  const Group* group;  // NULL: one process
+  const Group* group;            // NULL: one process
+  const SlabExchange* exchange;  // the distributed field's slabs (NULL: one process)
   const T* velocity;   // a model's per-cell velocity field (the field's geometry, 3 components), or NULL
   bool linear_terms;   // some component has linear terms (ComponentTerms::linear)
   bool model() const { return kind >= 0; }

@@ -590,6 +590,7 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
                                 placed.terms,      pass_steps.data(),
                                 placed.sources,    static_cast<int64_t>(plan.sources.size()),
                                 decomposition != nullptr ? &decomposition->group : nullptr,
+                                decomposition != nullptr ? &decomposition->exchange : nullptr,
                                 velocity,          plan.linear_terms};
   const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run, pass_terms), nsteps));
   opsplit::Buffer pass_scratch;
@@ -689,6 +690,35 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   field.ghost_record().record(plan.step_faces, ghosts_valid);
 }
 
+namespace {
+
+// The most steps a pass on a distributed field takes for its remote y and z faces (either
+// backend's pass; a remote x face is the backend's rule), from `most` down: it reads the
+// neighbour's cells k deep, so k <= n along a remote face (the neighbour's n too: every
+// process takes the group's least); and a point source d cells from a remote face would
+// change the neighbour's levels of our cells beyond its face (it computes those at level
+// s out to k - s cells, without our sources) unless k <= d + 1.
+template <class T>
+int64_t remote_face_steps(const opsplit::field::Grid& grid, const opsplit::field::FaceCondition* faces,
+                          const std::vector<opsplit::field::SourceTerm<T>>& sources, int64_t most) {
+  using opsplit::field::kRemote;
+  int64_t k = most;
+  for (int a = 1; a < 3; ++a)
+    if (grid.active(a) && (faces[2 * a].type == kRemote || faces[2 * a + 1].type == kRemote))
+      k = std::min(k, grid.n[a]);
+  for (const auto& source : sources) {
+    const int64_t at[3] = {0, source.position / grid.n[0] % grid.n[1],  // PLANAR: i fastest, then j, k, c
+                           source.position / (grid.n[0] * grid.n[1]) % grid.n[2]};
+    for (int a = 1; a < 3; ++a) {
+      if (faces[2 * a].type == kRemote) k = std::min(k, at[a] + 1);
+      if (faces[2 * a + 1].type == kRemote) k = std::min(k, grid.n[a] - at[a]);
+    }
+  }
+  return std::max<int64_t>(k, 1);
+}
+
+}  // namespace
+
 // How many steps a pass through memory takes in this call: the rd's steps per pass where
 // the backend fuses this call's steps (`terms`: pure diffusion, or a model without
 // Cahn-Hilliard terms; with a per-cell wind on one process: a distributed pass does not
@@ -709,6 +739,7 @@ int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opspli
     steps = std::max(1, std::min(steps_per_pass_,
                                  run.max_steps_per_pass(context(), grid, plan.step_faces.data(), points_, terms)));
   if (const auto* d = field.decomposition()) {
+    steps = remote_face_steps(grid, plan.step_faces.data(), plan.sources, steps);
     // The group's least, as the all-max of the negated; and one step a pass unless every
     // process steps the same model (each may have its own parameters: a process computes
     // its neighbours' cells near their shared faces inside a pass, with its own).
