@@ -40,11 +40,14 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                    "dims, periods, ncomp and precision");
   // Every process's shape and neighbours: each checks every shared face.
   check_borders(agreement, d, grid.n, kFieldPlace);
-  // On CUDA a field split along z swaps up to kRemotePlanes planes of each remote z face
-  // in one message before a fused pass (field_cuda.cuh, swap_remote_planes): the slabs
-  // hold as many as a message carries (2^31 - 1 bytes), at least a face slab as before.
+  // On CUDA a 3D field split along z alone swaps up to kRemotePlanes planes of each
+  // remote z face in one message before a fused pass (field_cuda.cuh, swap_remote_planes;
+  // other splits take one step a pass there): its slabs hold as many as a message carries
+  // (2^31 - 1 bytes), where the device has the memory (else a face slab as before, and
+  // the pass fuses what that holds: max_steps_per_pass).
   auto remote_planes_values = [&](const bool* remote) -> int64_t {
-    if (!context().is_cuda() || !(remote[4] || remote[5])) return 0;
+    const bool z_alone = (remote[4] || remote[5]) && !(remote[0] || remote[1] || remote[2] || remote[3]);
+    if (!context().is_cuda() || !z_alone || !(grid.active(0) && grid.active(1) && grid.active(2))) return 0;
     const int64_t plane = grid.n[0] * grid.n[1] * grid.ncomp;
     int64_t depth = field::kRemotePlanes;
     while (depth > 1 && static_cast<size_t>(depth * plane) * value_size() > static_cast<size_t>(INT32_MAX)) --depth;
@@ -60,13 +63,23 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                      for (int a = 0; a < 3; ++a)
                        if (grid.active(a))
                          made->slab_values = std::max(made->slab_values, field::face_slab(grid, a).values(grid.ncomp));
-                     made->slab_values = std::max(made->slab_values, remote_planes_values(made->remote));
                      const size_t bytes = static_cast<size_t>(made->slab_values) * value_size();
                      if (bytes > static_cast<size_t>(INT32_MAX))
                        opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED,
                                      "a face of " + num(static_cast<long long>(bytes)) +
                                          " bytes is more than one message of 2^31 - 1 bytes can carry");
-                     made->exchange = SlabExchange(context(), bytes, agreement.device_pointers());
+                     const int64_t planes = remote_planes_values(made->remote);
+                     bool deep = false;
+                     if (planes > made->slab_values) {
+                       try {
+                         made->exchange = SlabExchange(context(), static_cast<size_t>(planes) * value_size(),
+                                                       agreement.device_pointers());
+                         made->slab_values = planes, deep = true;
+                       } catch (const Error& e) {
+                         if (e.status() != OPSPLIT_ERROR_OUT_OF_MEMORY) throw;
+                       }
+                     }
+                     if (!deep) made->exchange = SlabExchange(context(), bytes, agreement.device_pointers());
                      if (!g.exchange) fail_argument("the group has no exchange (a field needs one)");
                    }),
                    call);

@@ -754,13 +754,15 @@ int opsplit_rd_s::fused_steps_per_pass(const opsplit::Field& field, const opspli
 
 // What a step's update of a cell depends on besides its values (FNV-1a of the model's
 // parameters, the spacing and the faces of the axes no process boundary splits; a split
-// axis's faces are the group's outer ones, which a neighbour's pass does not read).
+// axis's faces are the group's outer ones, which a neighbour's pass does not read), and
+// the backend: the CPU's and CUDA's passes swap different messages.
 uint64_t opsplit_rd_s::model_digest(const opsplit::Field& field) const {
   opsplit::Fnv1a h;
   auto add = [&h](uint64_t word) { h.add(word); };
   auto add_all = [&](const auto& values) {
     for (const auto& v : values) add(opsplit::bits_of(static_cast<double>(v)));
   };
+  add(static_cast<uint64_t>(context().is_cuda()));
   add(static_cast<uint64_t>(points_)), add(static_cast<uint64_t>(kind_));
   add_all(reaction_), add_all(diffusion_), add_all(rate_), add_all(source_), add_all(retardation_), add_all(mobile_);
   for (const Velocity& v : velocity_) add_all(std::array<double, 4>{v.constant, v.amplitude, v.omega, v.phase});

@@ -41,6 +41,7 @@ typedef struct {
   int wind;   /* WIND_*: a velocity field; changed between the two calls */
   int steps_per_pass; /* of the distributed run (0: 1) */
   int source_high;    /* Turing's source near the high y and z faces, not at (2, 1, 0) */
+  int dirichlet_z;    /* DIRICHLET z faces too (not NOFLUX) */
 } Case;
 
 /* The global cell of Turing's point source (make_model). */
@@ -80,7 +81,7 @@ static MPI_Comm place(const Case* k, int coords[3], int64_t offset[3], int64_t l
  * (`team_threads`, on a process's share of 2^15 values or more) its rows over the
  * threads (a slab of rows a thread). CUDA (kernels/field/field_cuda.cuh): the 7-point
  * pass on a 3D grid split along z alone, 4 steps at most, Turing's 3 and only where it
- * reads no face by its rule (with its wind: every axis periodic, or z between processes). */
+ * reads no face by its rule (with its wind: every axis periodic, across processes too). */
 static int team_threads = 1;
 static int expected_steps_per_pass(const Case* k, const int coords[3], const int64_t offset[3],
                                    const int64_t local[3], int nsteps, int cuda) {
@@ -152,7 +153,8 @@ static opsplit_rd make_model(opsplit_context ctx, const Case* k, const int64_t o
   for (int c = 0; c < k->ncomp; ++c) {
     CHECK_OK(opsplit_rd_set_diffusion(rd, c, c == 0 ? 1.0 : 0.5));
     for (int a = 0; a < 3; ++a) {
-      opsplit_bc bc = k->periodic[a] ? OPSPLIT_BC_PERIODIC : (a == 1 ? OPSPLIT_BC_DIRICHLET : OPSPLIT_BC_NOFLUX);
+      const int dirichlet = a == 1 || (a == 2 && k->dirichlet_z);
+      opsplit_bc bc = k->periodic[a] ? OPSPLIT_BC_PERIODIC : (dirichlet ? OPSPLIT_BC_DIRICHLET : OPSPLIT_BC_NOFLUX);
       if (k->noflux) bc = OPSPLIT_BC_NOFLUX;
       CHECK_OK(opsplit_rd_set_boundary(rd, (opsplit_face)(2 * a), c, bc, 0.25));
       CHECK_OK(opsplit_rd_set_boundary(rd, (opsplit_face)(2 * a + 1), c, bc, 0.75));
@@ -270,7 +272,7 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
  * steps a pass the same failure, and the field as the single steps left it (`after`:
  * the field after the failure; compared with it where `compare`). */
 static void nan_case(opsplit_context ctx, int ch, int steps_per_pass, double* after, int compare) {
-  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE, 0, 0};
+  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE, 0, 0, 0};
   int coords[3];
   int64_t offset[3], local[3];
   MPI_Comm cart = place(&k, coords, offset, local);
@@ -338,7 +340,7 @@ int main(int argc, char** argv) {
       for (int points = 7; points <= 19; points += 12)
         for (int turing = 0; turing < 2; ++turing) {
           Case k = {{13, 11, 9}, {splits[s][0], splits[s][1], splits[s][2]}, {periodic, periodic, 0},
-                    turing ? 2 : 1, points, turing, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0, 0};
+                    turing ? 2 : 1, points, turing, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0, 0, 0};
           for (int fused = 0; fused < 2; ++fused) {
             k.steps_per_pass = fused ? 4 : 1;
             run_case(ctx, &k, 20);
@@ -352,7 +354,7 @@ int main(int argc, char** argv) {
         }
   {
     const int* d = splits[0];
-    Case k = {{17, 10, 6}, {d[0], d[1], d[2]}, {1, 0, 1}, 2, 19, 1, OPSPLIT_FLOAT32, CH_NONE, 0, WIND_NONE, 0, 0};
+    Case k = {{17, 10, 6}, {d[0], d[1], d[2]}, {1, 0, 1}, 2, 19, 1, OPSPLIT_FLOAT32, CH_NONE, 0, WIND_NONE, 0, 0, 0};
     run_case(ctx, &k, 30);
     k.steps_per_pass = 3; /* periodic z not split: at most its 6 planes, and 3 of 15 steps a call: a shorter last pass */
     run_case(ctx, &k, 30);
@@ -363,7 +365,7 @@ int main(int argc, char** argv) {
   /* Long enough along y and z that every process splits its step around the exchange
    * (an interior, then a shell two cells deep: field/halo.hpp), periodic across. */
   {
-    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 2, 19, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0, 0};
+    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 2, 19, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 0, 0, 0};
     run_case(ctx, &k, 20);
     for (int steps = 2; steps <= 8; steps *= 2) { /* y and z split, periodic across: edges from the diagonal neighbour */
       Case fused = k;
@@ -395,10 +397,15 @@ int main(int argc, char** argv) {
   /* Split along z alone (CUDA's distributed pass: the planes beyond the remote z faces
    * swapped in before it), every process at least 4 planes. */
   {
-    Case k = {{13, 11, 4 * size + 2}, {1, 1, size}, {0, 0, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 1, WIND_NONE, 4, 0};
+    Case k = {{13, 11, 4 * size + 2}, {1, 1, size}, {0, 0, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 1, WIND_NONE, 4, 0, 0};
     run_case(ctx, &k, 20); /* NOFLUX: the outer processes' z faces read mirrored */
     k.noflux = 0;          /* DIRICHLET y faces: the pass that tests them */
     run_case(ctx, &k, 20);
+    k.dirichlet_z = 1; /* and z: the outer processes' tests of their z face, none of the remote one */
+    run_case(ctx, &k, 20);
+    k.dirichlet_z = 0, k.noflux = 1, k.n[0] = 130, k.precision = OPSPLIT_FLOAT32; /* tiles whole in x: paired loads */
+    run_case(ctx, &k, 20);
+    k.n[0] = 13, k.noflux = 0;
     k.periodic[2] = 1, k.precision = OPSPLIT_FLOAT32, k.steps_per_pass = 3; /* periodic across */
     run_case(ctx, &k, 20);
     /* Turing's coupled pass in its wind, periodic everywhere, its source 2 planes from
@@ -416,7 +423,7 @@ int main(int argc, char** argv) {
   team_threads = 3;
   CHECK_OK(opsplit_context_set_num_threads(ctx, team_threads));
   {
-    Case k = {{40, 40, 84}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 4, 0};
+    Case k = {{40, 40, 84}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 4, 0, 0};
     run_case(ctx, &k, 20);
     k.points = 19, k.ncomp = 2, k.turing = 1, k.precision = OPSPLIT_FLOAT32, k.periodic[2] = 1, k.steps_per_pass = 8;
     run_case(ctx, &k, 20);
@@ -426,22 +433,26 @@ int main(int argc, char** argv) {
 
   /* Each process's model is its own: where they differ (process 1's diffusion), a pass
    * would compute a neighbour's cells with the wrong one, so every process takes one
-   * step a pass; with the same model, four. */
-  for (int differ = 0; differ < 2; ++differ) {
-    const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 1, WIND_NONE, 4, 0};
+   * step a pass; with the same model, four (split along z alone: at most 14 / size, each
+   * process's planes; CUDA fuses that split alone). */
+  for (int differ = 0; differ < 4; ++differ) {
+    const int z_alone = differ >= 2;
+    Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 1, WIND_NONE, 4, 0, 0};
+    if (z_alone) k.dims[1] = 1, k.dims[2] = size;
     int coords[3];
     int64_t offset[3], local[3];
     MPI_Comm cart = place(&k, coords, offset, local);
     opsplit_field f = make_field(ctx, &k, offset, local);
     opsplit_rd rd = make_model(ctx, &k, offset, local);
-    if (differ && rank == 1) CHECK_OK(opsplit_rd_set_diffusion(rd, 0, 0.75));
+    if (differ % 2 && rank == 1) CHECK_OK(opsplit_rd_set_diffusion(rd, 0, 0.75));
     CHECK_OK(opsplit_rd_set_steps_per_pass(rd, 4));
     CHECK_OK(mpi_test_attach(f, NULL, cart));
     CHECK_OK(opsplit_rd_step(rd, f, 0.02, 8));
     int taken = 0, device = -1;
     CHECK_OK(opsplit_rd_get_steps_per_pass_taken(rd, &taken));
     CHECK_OK(opsplit_context_get_cuda_device(ctx, &device));
-    CHECK(taken == (size > 1 && (device >= 0 || differ) ? 1 : 4)); /* (CUDA: y split) */
+    const int fused = z_alone ? (14 / size < 4 ? 14 / size : 4) : 4;
+    CHECK(taken == (size > 1 && ((device >= 0 && !z_alone) || differ % 2) ? 1 : fused));
     opsplit_rd_destroy(&rd);
     opsplit_field_destroy(&f);
     MPI_Comm_free(&cart);
@@ -453,13 +464,13 @@ int main(int argc, char** argv) {
       for (int points = 7; points <= 19; points += 12) {
         const Case cases[] = {
             /* n, dims, periodic, ncomp, points, turing, precision, ch, noflux, wind */
-            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT64, CH_ONE, 0, WIND_NONE, 0, 0},
-            {{13, 11, 9}, {0}, {0}, 3, points, 0, OPSPLIT_FLOAT64, CH_PRECIPITATION, 0, WIND_NONE, 0, 0},
-            {{13, 11, 9}, {0}, {0}, 2, points, 0, OPSPLIT_FLOAT64, CH_TWO, 0, WIND_NONE, 0, 0},
-            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND, 0, 0},
-            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT32, CH_ONE, 0, WIND, 0, 0}, /* the flagged loop reads mu */
-            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_EVERYWHERE, 0, 0},
-            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_ON_0, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT64, CH_ONE, 0, WIND_NONE, 0, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 3, points, 0, OPSPLIT_FLOAT64, CH_PRECIPITATION, 0, WIND_NONE, 0, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 2, points, 0, OPSPLIT_FLOAT64, CH_TWO, 0, WIND_NONE, 0, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND, 0, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 1, points, 0, OPSPLIT_FLOAT32, CH_ONE, 0, WIND, 0, 0, 0}, /* the flagged loop reads mu */
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_EVERYWHERE, 0, 0, 0},
+            {{13, 11, 9}, {0}, {0}, 2, points, 1, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_CHANGED_ON_0, 0, 0, 0},
         };
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
           Case k = cases[c];
@@ -477,7 +488,7 @@ int main(int argc, char** argv) {
    * potential inside the march (fused); split along y (and z) it cannot, and takes the
    * pass before the update. The two must agree bit for bit. */
   {
-    Case k = {{32, 12, 10}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 19, 0, OPSPLIT_FLOAT64, CH_ONE, 1, WIND_NONE, 0, 0};
+    Case k = {{32, 12, 10}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 0, 0}, 1, 19, 0, OPSPLIT_FLOAT64, CH_ONE, 1, WIND_NONE, 0, 0, 0};
     run_case(ctx, &k, 20);
     k.points = 7;
     run_case(ctx, &k, 20);
