@@ -4,7 +4,8 @@
 //   turing19          seed 000's Turing problem (2 components): one exchange a step,
 //                     overlapped with the interior
 //   turing7           the same at 7 points, which the CUDA backend fuses on a field split
-//                     along z (the planes beyond its z faces swapped in before a pass)
+//                     along z (the planes beyond its z faces swapped while the pass makes
+//                     the planes more than k from them; OPSPLIT_HALO_OVERLAP=0: before)
 //   cahn_hilliard19   seed 003's Cahn-Hilliard problem (1 component, NOFLUX): two
 //                     exchanges a step (the field, then its chemical potential), each
 //                     overlapped with interior work; one process fuses the potential

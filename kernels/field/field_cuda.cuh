@@ -1455,6 +1455,13 @@ struct RemotePlanes {
   const T* high;
 };
 
+// The output planes a launch of the 7-point pass makes, [first, first + count) along z:
+// the whole grid, or on a distributed field the planes that read no remote plane (made
+// while the remote ones travel) and then those that do (steps_pass).
+struct PlaneRange {
+  int first, count;
+};
+
 // The cell read for position g of an axis of n cells. (The test for a cell first: the
 // pass's loop reads a plane a round, and the divisions are for the planes beyond a face.)
 template <class I>
@@ -1473,14 +1480,15 @@ __device__ I cell_read(I g, I n, int reading) {
 // about 4 000 against 2 200 in float, 3 100 against 1 550 in double).
 constexpr int64_t kPlainRoundCost = 5, kFaceRoundCost = 9;
 
-// The first work item (component, tile, plane; planes fastest) of share `part` of
-// `parts` of the 7-point pass, the shares of equal cost (kFaceRoundCost). A tile tests
+// The first work item (component, tile, plane; planes fastest, nz of them: the launch's
+// PlaneRange) of share `part` of `parts` of the 7-point pass, the shares of equal cost
+// (kFaceRoundCost). A tile tests
 // when it has cells on a face of an axis read by kReadClamped (S: the CrossTile;
 // symmetric: axis_reading's).
 template <class S>
 __device__ int64_t item_of_cost(int64_t part, int64_t parts, const Grid& grid, const FaceCondition* faces,
-                                bool symmetric, int64_t tiles_x, int64_t tiles_y) {
-  const int64_t nz = grid.n[2], tiles = tiles_x * tiles_y;
+                                bool symmetric, int64_t tiles_x, int64_t tiles_y, int64_t nz) {
+  const int64_t tiles = tiles_x * tiles_y;
   auto on_x_face = [&](int64_t i) { return S::column_at_face(i, grid.n[0]); };
   auto on_y_face = [&](int64_t j) { return S::row_at_face(j, grid.n[1]); };
   int64_t face_columns = 0, face_rows = 0;
@@ -1574,7 +1582,8 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
                                const DiffusionWeights<T>* __restrict__ weights,
                                const ComponentTerms<T>* __restrict__ terms, LevelSteps<T, K> steps,
                                const SourceTerm<T>* __restrict__ sources, const int64_t* __restrict__ source_planes,
-                               const FaceCondition* __restrict__ faces, RemotePlanes<T> remote, Health health) {
+                               const FaceCondition* __restrict__ faces, RemotePlanes<T> remote, PlaneRange range,
+                               Health health) {
   constexpr int RX = S::RX, RY = S::RY, TW = S::TW, TH = S::TH, PLANE = S::PLANE;
   constexpr int MX = S::MX, OW = S::OW, OH = S::OH, NC = S::NC;
   constexpr unsigned kLanes = 0xffffffffu;
@@ -1604,14 +1613,14 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   const int nz = static_cast<int>(n[2]), lead_z = static_cast<int>(grid.lead[2]);
   const int plane_stride = static_cast<int>(grid.stride[2]);
   const int64_t tiles_x = (n[0] + OW - 1) / OW, tiles_y = (n[1] + OH - 1) / OH, tiles = tiles_x * tiles_y;
-  const int64_t work = grid.ncomp / NC * tiles * nz;
+  const int64_t work = grid.ncomp / NC * tiles * range.count;
   int64_t begin, end;
   if constexpr (TestsFaces) {
     // Shares of equal cost rather than equal planes: a tile with cells on an x or y face
     // whose ghosts they apply runs the round that tests, about 1.8x the others' (its
     // loop's instructions; with equal planes the blocks given such tiles finish last).
-    begin = item_of_cost<S>(blockIdx.x, gridDim.x, grid, faces, kSymmetric, tiles_x, tiles_y);
-    end = item_of_cost<S>(blockIdx.x + 1, gridDim.x, grid, faces, kSymmetric, tiles_x, tiles_y);
+    begin = item_of_cost<S>(blockIdx.x, gridDim.x, grid, faces, kSymmetric, tiles_x, tiles_y, range.count);
+    end = item_of_cost<S>(blockIdx.x + 1, gridDim.x, grid, faces, kSymmetric, tiles_x, tiles_y, range.count);
   } else {
     const int64_t share = (work + gridDim.x - 1) / gridDim.x;
     begin = min(work, blockIdx.x * share);
@@ -1620,9 +1629,10 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   T probe = T(0);  // NaN when a value the pass makes at level K is NaN or Inf (v * 0 is 0 for finite v)
 
   for (int64_t item = begin; item < end;) {  // segments: a run of planes of one tile
-    const int64_t column = item / nz, tile = column % tiles;
+    const int64_t column = item / range.count, tile = column % tiles;
     const int c = static_cast<int>(column / tiles) * NC;  // the tile's (first) component
-    const int z0 = static_cast<int>(item % nz), z1 = static_cast<int>(min(int64_t(nz), z0 + (end - item)));
+    const int z0 = range.first + static_cast<int>(item % range.count);
+    const int z1 = static_cast<int>(min(int64_t(range.first + range.count), z0 + (end - item)));
     item += z1 - z0;
     if (ty == 0 && tx < 6) twice_value[tx] = static_cast<T>(2 * faces[6 * c + tx].value);
     const DiffusionWeights<T> w = Model == kPassPureDiffusion ? weights[c] : DiffusionWeights<T>{};
@@ -1697,17 +1707,21 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     auto plane_at = [&](int z) {
       return static_cast<int64_t>(cell_read(z, nz, reading_z) + lead_z) * plane_stride;
     };
-    // Component c + j's input plane at position z: beyond a remote face the neighbour's
-    // (the depths past K, which reach no output cell, at the farthest swapped). (A plane
-    // of the grid first, as plane_at reads it: the tests beyond it cost the rounds 1-3 %
-    // when they came first.)
-    auto input_plane = [&](int j, int z) -> const T* {
-      const T* const component = in_c + j * grid.comp_stride;
-      if (z >= 0 && z < nz) return component + static_cast<int64_t>(z + lead_z) * plane_stride;
+    // Component c + j's plane at a position z beyond a remote face, the neighbour's (the
+    // depths past K, which reach no output cell, at the farthest swapped); NULL elsewhere.
+    auto remote_plane = [&](int j, int z) -> const T* {
       if (z < 0 && remote.low != nullptr)
         return remote.low + (static_cast<int64_t>(c + j) * K + max(z + K, 0)) * plane_stride;
       if (z >= nz && remote.high != nullptr)
         return remote.high + (static_cast<int64_t>(c + j) * K + min(z - nz, K - 1)) * plane_stride;
+      return nullptr;
+    };
+    // Component c + j's input plane at position z. (A plane of the grid first, as plane_at
+    // reads it: the tests beyond it cost the rounds 1-3 % when they came first.)
+    auto input_plane = [&](int j, int z) -> const T* {
+      const T* const component = in_c + j * grid.comp_stride;
+      if (z >= 0 && z < nz) return component + static_cast<int64_t>(z + lead_z) * plane_stride;
+      if (const T* neighbours = remote_plane(j, z)) return neighbours;
       return component + plane_at(z);
     };
 
@@ -1772,8 +1786,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     auto sources_of = [&](int j, int p) {
       // (None beyond a remote face: the neighbour's cells there; rd.cpp keeps our sources
       // that deep from the face.)
-      if ((p < 0 && remote.low != nullptr) || (p >= nz && remote.high != nullptr))
-        return std::make_pair(int64_t(0), int64_t(0));
+      if (remote_plane(j, p) != nullptr) return std::make_pair(int64_t(0), int64_t(0));
       const int64_t key = static_cast<int64_t>(c + j) * nz + cell_read(p, nz, reading_z);
       return std::make_pair(source_planes[key], source_planes[key + 1]);
     };
@@ -2020,7 +2033,8 @@ using CoupledCrossTile = CrossTile<T, K, 12, K == 2 ? 4 : 3, false, 2>;
 template <int K, class T>
 void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid, const PassTerms<T>& terms,
                                 const int64_t* source_planes, const FaceCondition* faces,
-                                const FaceCondition* faces_host, RemotePlanes<T> remote, Health health) {
+                                const FaceCondition* faces_host, RemotePlanes<T> remote, PlaneRange range,
+                                Health health) {
   using S = CrossTile<T, K>;
   using Plain = CrossTile<T, K, S::BY, S::RY, sizeof(T) == 8>;  // pure diffusion testing no face (CrossTile: XS)
   using Coupled = CoupledCrossTile<T, K>;
@@ -2091,11 +2105,16 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
   int per_sm = 0;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chosen.kernel, threads, chosen.bytes) != cudaSuccess)
     fail(OPSPLIT_ERROR_DEVICE, "cannot read diffuse_cross_steps_kernel's blocks a multiprocessor");
-  const int64_t work = grid.ncomp / chosen.components * grid.n[2] * blocks_for(grid.n[0], chosen.width) *
-                       blocks_for(grid.n[1], chosen.height);
-  const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(work, int64_t(sms) * std::max(per_sm, 1)));
+  // Blocks a multiprocessor holds, but no segment of fewer than K planes where a column
+  // has them (a segment marches K planes before its first and K after its last: a range
+  // of a face's few planes takes whole columns).
+  const int64_t columns =
+      grid.ncomp / chosen.components * blocks_for(grid.n[0], chosen.width) * blocks_for(grid.n[1], chosen.height);
+  const int64_t work = columns * range.count;
+  const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(
+      {work, int64_t(sms) * std::max(per_sm, 1), columns * std::max(range.count / K, 1)}));
   chosen.kernel<<<blocks, dim3(32, chosen.thread_rows), chosen.bytes, stream_of(ctx)>>>(
-      in, out, grid, terms.weights, terms.terms, steps, terms.sources, source_planes, faces, remote, health);
+      in, out, grid, terms.weights, terms.terms, steps, terms.sources, source_planes, faces, remote, range, health);
   cuda::check_launch("diffuse_cross_steps_kernel");
 }
 
@@ -2108,7 +2127,8 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
 // the pass that tests faces holds more values than the registers do with them, and ran
 // slower than one step a pass, docs/PERFORMANCE.md note (q)); elsewhere one step a pass.
 // A distributed field: the 7-point pass, with the planes beyond its remote z faces
-// swapped in before it (swap_remote_planes; rd.cpp adds the depth's and the sources'
+// swapped in while it makes the planes that do not read them (swap_remote_planes,
+// steps_pass; rd.cpp adds the depth's and the sources'
 // rule, remote_face_steps); one step a pass at 19 points, or with a remote x or y face
 // (a tile's rows beyond it would be the neighbour's: not built).
 // The 7-point pass addresses a plane of storage in int (its planes all fit below 2^31
@@ -2162,44 +2182,58 @@ int64_t steps_scratch_values(const Context&, const Grid& grid, const PassTerms<T
   return source_index_values(grid, terms) + (terms.group != nullptr ? 2 * remote_side_values(grid, steps) : 0);
 }
 
+// Where cell (c, d, y, x) of a run of planes lies in a layout: c comp + d plane + y row + x.
+struct PlanesLayout {
+  int64_t comp, plane, row;
+  __device__ int64_t at(int64_t c, int64_t d, int64_t y, int64_t x) const { return c * comp + d * plane + y * row + x; }
+};
+// Copies the cells of `depth` planes (nx x ny) of `ncomp` components between two layouts.
+template <class T>
+__global__ void copy_planes_kernel(const T* from, PlanesLayout from_layout, T* to, PlanesLayout to_layout, int64_t nx,
+                                   int64_t ny, int64_t depth, int64_t values) {
+  const int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (e >= values) return;
+  const int64_t x = e % nx, y = e / nx % ny, d = e / (nx * ny) % depth, c = e / (nx * ny * depth);
+  to[to_layout.at(c, d, y, x)] = from[from_layout.at(c, d, y, x)];
+}
+
 // Swaps with the z neighbours the K planes next to each remote z face, into `planes`
 // (steps_scratch_values's, RemotePlanes' layout): one message a side through the field's
 // slabs (sized for them at attach: max_steps_per_pass keeps K to what a slab holds), of
-// the planes' cells alone, [component][depth][cell]. Collective: every process of the
-// pass swaps, after a failed pass too.
-template <class T>
+// the planes' cells alone, [component][depth][cell], in z order; during() enqueues work
+// on the stream while they travel (which must not touch the scratch's planes).
+// Collective: every process of the pass swaps, after a failed pass too.
+template <class T, class During>
 RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms, const T* data, const Grid& grid,
-                                   const FaceCondition* faces_host, int K, T* planes) {
+                                   const FaceCondition* faces_host, int K, T* planes, During during) {
   const bool remote[2] = {faces_host[4].type == kRemote, faces_host[5].type == kRemote};
-  if (!remote[0] && !remote[1]) return {nullptr, nullptr};
-  const int64_t nz = grid.n[2], plane_cells = grid.n[0] * grid.n[1];
-  const size_t ny = static_cast<size_t>(grid.n[1]);
+  if (!remote[0] && !remote[1]) {
+    during();
+    return {nullptr, nullptr};
+  }
+  const int64_t nx = grid.n[0], ny = grid.n[1], nz = grid.n[2];
   T* const side_planes[2] = {planes, planes + remote_side_values(grid, K)};
-  const size_t row_bytes = static_cast<size_t>(grid.n[0]) * sizeof(T);
-  const size_t pitch = static_cast<size_t>(grid.stride[1]) * sizeof(T);
-  const auto& device = ctx.device();
-  const size_t bytes = static_cast<size_t>(grid.ncomp * K * plane_cells) * sizeof(T);
+  const int64_t values = grid.ncomp * K * nx * ny;
+  const size_t bytes = static_cast<size_t>(values) * sizeof(T);
   if (bytes > terms.exchange->slot_bytes())
     fail(OPSPLIT_ERROR_INTERNAL, "a swap of " + std::to_string(K) + " planes is larger than the field's slabs");
+  const PlanesLayout in_grid{grid.comp_stride, grid.stride[2], grid.stride[1]}, in_slot{K * nx * ny, nx * ny, nx},
+      in_scratch{K * grid.stride[2], grid.stride[2], grid.stride[1]};
+  auto copy = [&](const T* from, PlanesLayout from_layout, T* to, PlanesLayout to_layout) {
+    copy_planes_kernel<<<blocks_for(values, 256), 256, 0, stream_of(ctx)>>>(from, from_layout, to, to_layout, nx, ny,
+                                                                            K, values);
+    cuda::check_launch("copy_planes_kernel");
+  };
   terms.exchange->swap(
       ctx, *terms.group, 2, remote, bytes,
-      [&](int side, void* slot) {  // ours, the neighbour's: in z order from plane 0 or nz - K
-        for (int c = 0; c < grid.ncomp; ++c)
-          for (int d = 0; d < K; ++d) {
-            T* const to = static_cast<T*>(slot) + (c * K + d) * plane_cells;
-            const int64_t z = side == 0 ? d : nz - K + d;
-            device.copy_rows_on_device(to, row_bytes, data + grid.index(c, 0, 0, z), pitch, row_bytes, ny);
-          }
+      [&](int side, void* slot) {  // ours, the neighbour's: from plane 0 or nz - K
+        copy(data + grid.index(0, 0, 0, side == 0 ? 0 : nz - K), in_grid, static_cast<T*>(slot), in_slot);
       },
       [&](int side, void* slot) {  // theirs, beyond our face
-        for (int c = 0; c < grid.ncomp; ++c)
-          for (int d = 0; d < K; ++d) {
-            T* const plane = side_planes[side] + (c * K + d) * grid.stride[2];
-            const T* const from = static_cast<const T*>(slot) + (c * K + d) * plane_cells;
-            device.copy_rows_on_device(plane + grid.lead[1] * grid.stride[1] + grid.lead[0], pitch, from, row_bytes,
-                                       row_bytes, ny);
-          }
-      });
+        copy(static_cast<const T*>(slot), in_slot, side_planes[side] + grid.lead[1] * grid.stride[1] + grid.lead[0],
+             in_scratch);
+      },
+      during);
   return {remote[0] ? side_planes[0] : nullptr, remote[1] ? side_planes[1] : nullptr};
 }
 
@@ -2249,12 +2283,24 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const 
       return;
     }
     // (The 7-point pass reads no ghost: cell_read.)
-    RemotePlanes<T> remote{nullptr, nullptr};
-    if (terms.group != nullptr)
-      remote = swap_remote_planes(ctx, terms, in.data, grid, in.faces_host, K,
-                                  scratch + source_index_values(grid, terms));
-    diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, terms, source_planes, in.faces, in.faces_host, remote,
-                                  health);
+    auto launch = [&](RemotePlanes<T> remote, int first, int count) {
+      if (count > 0)
+        diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, terms, source_planes, in.faces, in.faces_host, remote,
+                                      PlaneRange{first, count}, health);
+    };
+    const int nz = static_cast<int>(grid.n[2]);
+    if (terms.group == nullptr) return launch({nullptr, nullptr}, 0, nz);
+    // A distributed field's planes more than K from a remote z face read none of the
+    // neighbours' planes: made while those travel (OPSPLIT_HALO_OVERLAP=0: after), then
+    // the K next to each remote face.
+    const int low = in.faces_host[4].type == kRemote ? K : 0, high = in.faces_host[5].type == kRemote ? K : 0;
+    const bool overlap = halo_overlap_allowed() && nz > low + high;
+    const RemotePlanes<T> remote =
+        swap_remote_planes(ctx, terms, in.data, grid, in.faces_host, K, scratch + source_index_values(grid, terms),
+                           [&] { if (overlap) launch({nullptr, nullptr}, low, nz - low - high); });
+    if (!overlap) return launch(remote, 0, nz);
+    launch(remote, 0, low);
+    launch(remote, nz - high, high);
   });
   return 0;
 }

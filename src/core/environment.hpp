@@ -9,8 +9,9 @@
 //   OPSPLIT_ODE_CUDA_ROUNDS  auto | off | always: ODE batches on CUDA in rounds (ode/launch.hpp)
 //   OPSPLIT_DEVICE_IPC       1 (auto) | 0 | require | mixed: faces between a node's GPUs by
 //                            CUDA IPC (core/peer_slabs.cpp)
-//   OPSPLIT_HALO_OVERLAP     0: a distributed step exchanges its halo before computing
-//                            (any other value, or none: it overlaps)
+//   OPSPLIT_HALO_OVERLAP     0: a distributed step exchanges its halo before computing,
+//                            and a fused CUDA pass swaps its planes before it (any
+//                            other value, or none: they overlap)
 //   OPSPLIT_MPI_CUDA_AWARE   0 | 1: whether MPI takes device pointers (unset: MPI's
 //                            answer); read by libopsplit_mpi (src/mpi/mpi_group.cpp),
 //                            a library of its own that sees only the C API

@@ -53,6 +53,20 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
     while (depth > 1 && static_cast<size_t>(depth * plane) * value_size() > static_cast<size_t>(INT32_MAX)) --depth;
     return depth * plane;
   };
+  // Slabs of `planes` values where there are more than a face's and the device has the
+  // memory for them, else of a face's `face_values`; the values they hold.
+  auto slabs_for = [&](int64_t planes, int64_t face_values, SlabExchange& exchange) -> int64_t {
+    if (planes > face_values) {
+      try {
+        exchange = SlabExchange(context(), static_cast<size_t>(planes) * value_size(), agreement.device_pointers());
+        return planes;
+      } catch (const Error& e) {
+        if (e.status() != OPSPLIT_ERROR_OUT_OF_MEMORY) throw;
+      }
+    }
+    exchange = SlabExchange(context(), static_cast<size_t>(face_values) * value_size(), agreement.device_pointers());
+    return face_values;
+  };
   // The exchange's storage, then the group is the field's.
   std::unique_ptr<Decomposition> made;
   agreement.settle(attempt([&] {
@@ -68,18 +82,8 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                        opsplit::fail(OPSPLIT_ERROR_UNSUPPORTED,
                                      "a face of " + num(static_cast<long long>(bytes)) +
                                          " bytes is more than one message of 2^31 - 1 bytes can carry");
-                     const int64_t planes = remote_planes_values(made->remote);
-                     bool deep = false;
-                     if (planes > made->slab_values) {
-                       try {
-                         made->exchange = SlabExchange(context(), static_cast<size_t>(planes) * value_size(),
-                                                       agreement.device_pointers());
-                         made->slab_values = planes, deep = true;
-                       } catch (const Error& e) {
-                         if (e.status() != OPSPLIT_ERROR_OUT_OF_MEMORY) throw;
-                       }
-                     }
-                     if (!deep) made->exchange = SlabExchange(context(), bytes, agreement.device_pointers());
+                     made->slab_values =
+                         slabs_for(remote_planes_values(made->remote), made->slab_values, made->exchange);
                      if (!g.exchange) fail_argument("the group has no exchange (a field needs one)");
                    }),
                    call);

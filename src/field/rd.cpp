@@ -39,6 +39,31 @@ constexpr int kPrecipitationPhaseParams = 2;
 constexpr size_t kMostUnreadPasses = 256;
 constexpr int64_t kMostUnreadSteps = int64_t(1) << 20;
 
+// The most steps a pass on a distributed field takes for its remote y and z faces (either
+// backend's pass; a remote x face is the backend's rule), from `most` down: it reads the
+// neighbour's cells k deep, so k <= n along a remote face (the neighbour's n too: every
+// process takes the group's least); and a point source d cells from a remote face would
+// change the neighbour's levels of our cells beyond its face (it computes those at level
+// s out to k - s cells, without our sources) unless k <= d + 1.
+template <class T>
+int64_t remote_face_steps(const opsplit::field::Grid& grid, const opsplit::field::FaceCondition* faces,
+                          const std::vector<opsplit::field::SourceTerm<T>>& sources, int64_t most) {
+  using opsplit::field::kRemote;
+  int64_t k = most;
+  for (int a = 1; a < 3; ++a)
+    if (grid.active(a) && (faces[2 * a].type == kRemote || faces[2 * a + 1].type == kRemote))
+      k = std::min(k, grid.n[a]);
+  for (const auto& source : sources) {
+    const int64_t at[3] = {0, source.position / grid.n[0] % grid.n[1],  // PLANAR: i fastest, then j, k, c
+                           source.position / (grid.n[0] * grid.n[1]) % grid.n[2]};
+    for (int a = 1; a < 3; ++a) {
+      if (faces[2 * a].type == kRemote) k = std::min(k, at[a] + 1);
+      if (faces[2 * a + 1].type == kRemote) k = std::min(k, grid.n[a] - at[a]);
+    }
+  }
+  return std::max<int64_t>(k, 1);
+}
+
 }  // namespace
 
 using opsplit::fail_argument;
@@ -689,35 +714,6 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
   time_ = t0 + static_cast<double>(nsteps) * dt;
   field.ghost_record().record(plan.step_faces, ghosts_valid);
 }
-
-namespace {
-
-// The most steps a pass on a distributed field takes for its remote y and z faces (either
-// backend's pass; a remote x face is the backend's rule), from `most` down: it reads the
-// neighbour's cells k deep, so k <= n along a remote face (the neighbour's n too: every
-// process takes the group's least); and a point source d cells from a remote face would
-// change the neighbour's levels of our cells beyond its face (it computes those at level
-// s out to k - s cells, without our sources) unless k <= d + 1.
-template <class T>
-int64_t remote_face_steps(const opsplit::field::Grid& grid, const opsplit::field::FaceCondition* faces,
-                          const std::vector<opsplit::field::SourceTerm<T>>& sources, int64_t most) {
-  using opsplit::field::kRemote;
-  int64_t k = most;
-  for (int a = 1; a < 3; ++a)
-    if (grid.active(a) && (faces[2 * a].type == kRemote || faces[2 * a + 1].type == kRemote))
-      k = std::min(k, grid.n[a]);
-  for (const auto& source : sources) {
-    const int64_t at[3] = {0, source.position / grid.n[0] % grid.n[1],  // PLANAR: i fastest, then j, k, c
-                           source.position / (grid.n[0] * grid.n[1]) % grid.n[2]};
-    for (int a = 1; a < 3; ++a) {
-      if (faces[2 * a].type == kRemote) k = std::min(k, at[a] + 1);
-      if (faces[2 * a + 1].type == kRemote) k = std::min(k, grid.n[a] - at[a]);
-    }
-  }
-  return std::max<int64_t>(k, 1);
-}
-
-}  // namespace
 
 // How many steps a pass through memory takes in this call: the rd's steps per pass where
 // the backend fuses this call's steps (`terms`: pure diffusion, or a model without

@@ -265,14 +265,18 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
   MPI_Comm_free(&cart);
 }
 
-/* A NaN at global cell (5, 9, 10) of the split above: every process fails in the first
- * step, and the process that holds it names the first bad cell of that step, (5, 9, 9)
- * (7 points: the lowest position the NaN reaches), in its own coordinates; (5, 9, 8)
- * with a Cahn-Hilliard term, whose potential reaches one cell further. With several
- * steps a pass the same failure, and the field as the single steps left it (`after`:
- * the field after the failure; compared with it where `compare`). */
-static void nan_case(opsplit_context ctx, int ch, int steps_per_pass, double* after, int compare) {
-  const Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE, 0, 0, 0};
+/* A NaN at global cell (5, 9, 10) of the split above (or, `along_z`, of 16 planes split
+ * along z alone: the pass CUDA fuses there, 4 planes a process at most): every process
+ * fails in the first step, and the process that holds it names the first bad cell of
+ * that step, (5, 9, 9) (7 points: the lowest position the NaN reaches), in its own
+ * coordinates; (5, 9, 8) with a Cahn-Hilliard term, whose potential reaches one cell
+ * further. With several steps a pass the same failure, and the field as the single
+ * steps left it (`after`: the field after the failure; compared with it where
+ * `compare`). */
+static void nan_case(opsplit_context ctx, int ch, int steps_per_pass, int along_z, double* after, int compare) {
+  Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE, 0, 0, 0};
+  if (along_z) k.n[2] = 16, k.dims[1] = 1, k.dims[2] = size;
+  k.steps_per_pass = steps_per_pass;
   int coords[3];
   int64_t offset[3], local[3];
   MPI_Comm cart = place(&k, coords, offset, local);
@@ -294,8 +298,9 @@ static void nan_case(opsplit_context ctx, int ch, int steps_per_pass, double* af
   int taken = 0, device = -1;
   CHECK_OK(opsplit_rd_get_steps_per_pass_taken(rd, &taken));
   CHECK_OK(opsplit_context_get_cuda_device(ctx, &device));
-  /* The pass was taken (local n >= 6 on every process), but on CUDA with y split. */
-  CHECK(taken == (device >= 0 && size > 1 ? 1 : steps_per_pass));
+  /* The pass was taken (local n >= 4 on every process), but on CUDA with y split. */
+  CHECK(taken == expected_steps_per_pass(&k, coords, offset, local, 4, device >= 0));
+  CHECK(taken == (device >= 0 && size > 1 && !along_z ? 1 : steps_per_pass));
   CHECK_OK(opsplit_field_download(f, v, OPSPLIT_LAYOUT_PLANAR));
   if (compare)
     CHECK(memcmp(v, after, (size_t)cells * sizeof(double)) == 0);
@@ -494,10 +499,12 @@ int main(int argc, char** argv) {
     run_case(ctx, &k, 20);
   }
   {
-    double* after = malloc(12 * 13 * 14 * sizeof(double)); /* the whole of 12x13x14: a share fits */
-    nan_case(ctx, CH_NONE, 1, after, 0);
-    nan_case(ctx, CH_NONE, 4, after, 1); /* the pass fails on every process, its steps run again one at a time */
-    nan_case(ctx, CH_ONE, 1, after, 0);
+    double* after = malloc(12 * 13 * 16 * sizeof(double)); /* the whole grid: a share fits */
+    for (int along_z = 0; along_z < 2; ++along_z) {
+      nan_case(ctx, CH_NONE, 1, along_z, after, 0);
+      nan_case(ctx, CH_NONE, 4, along_z, after, 1); /* the pass fails on every process, its steps run again one at a time */
+    }
+    nan_case(ctx, CH_ONE, 1, 0, after, 0);
     free(after);
   }
 
