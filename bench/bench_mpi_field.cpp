@@ -36,7 +36,9 @@
 //                                  alone and weak, steps_per_pass_taken, efficiency
 //                                  (weak_fused: alone_fused's time over its own)
 //   mpi_field/turing7/...          alone, weak and three steps a pass of both (CUDA's
-//                                  coupled pass takes 3 at most)
+//                                  coupled pass takes 3 at most); weak_y, weak_yz and
+//                                  their fused: split 1 x P x 1 and 1 x 2 x P/2 (4 or
+//                                  more processes), the field n x Pn x n and n x 2n x Pn/2
 // Counters: Mpoints_per_s (all cells x steps / time), per_gpu_Mpoints_per_s;
 // efficiency (weak: the alone time / the attached time, the same run: the fraction of a
 // GPU's stepping rate kept while exchanging; cahn_hilliard19 also efficiency_unfused
@@ -79,6 +81,7 @@ struct Case {
   bool attach, weak, overlap = true, unfused = false;
   Wind wind = Wind::none;
   int steps_per_pass = 1;
+  std::string split = "z";  // attached: 1 x 1 x P ("z"), 1 x P x 1 ("y"), 1 x 2 x P/2 ("yz")
 };
 
 bench::Problem seed_problem(const std::string& name) {
@@ -87,7 +90,8 @@ bench::Problem seed_problem(const std::string& name) {
   return bench::Problem::turing;
 }
 
-// An n^3 field of this process, attached to a 1 x 1 x P decomposition when `attach`.
+// An n^3 field of this process, attached to a 1 x 1 x P decomposition when `attach` (or
+// the case's split).
 struct Run {
   opsplit_rd rd = nullptr;
   opsplit_field field = nullptr, wind = nullptr;
@@ -133,6 +137,8 @@ bool make_run(Run& r, const Case& c, std::string& error) {
   API_CHECK_RET(opsplit_rd_set_steps_per_pass(r.rd, c.steps_per_pass), false);
   if (c.attach) {
     int dims[3] = {1, 1, g_size}, periods[3] = {0, 0, 0};
+    if (c.split == "y") dims[1] = g_size, dims[2] = 1;
+    if (c.split == "yz") dims[1] = 2, dims[2] = g_size / 2;
     MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &r.cart);
     API_CHECK_RET(opsplit_mpi_field_attach(r.field, MPI_Comm_c2f(r.cart)), false);
   }
@@ -192,20 +198,23 @@ void BM_field(benchmark::State& state, Case c) {
   if (c.problem != "turing7") state.counters["x_seed_gtx275"] = rate / info.seed_gtx275_mpoints;  // (19 points)
   if (g_copy_bytes_per_s > 0)
     state.counters["frac_of_copy_bw"] = 2.0 * info.ncomp * 8 * cells / parts / per_step / g_copy_bytes_per_s;
-  // The bases are keyed by problem and by whether the wind is set every step.
+  // The bases are keyed by problem and by whether the wind is set every step (an
+  // attached field's also by its split).
   const std::string key = c.problem + (c.wind == Wind::every_step ? "/reset" : "");
+  const std::string weak_key = key + (c.split == "z" ? "" : "/" + c.split);
   if (c.steps_per_pass > 1) {  // against the same case one step a pass (run before it)
     int taken = 0;
     opsplit_rd_get_steps_per_pass_taken(r.rd, &taken);
     state.counters["steps_per_pass_taken"] = taken;
-    std::map<std::string, double>& base = c.attach ? g_weak : g_alone;
-    if (base.count(key)) state.counters["x_one_step_a_pass"] = base[key] / per_step;
+    const double* base = c.attach ? (g_weak.count(weak_key) ? &g_weak[weak_key] : nullptr)
+                                  : (g_alone.count(key) ? &g_alone[key] : nullptr);
+    if (base) state.counters["x_one_step_a_pass"] = *base / per_step;
     if (!c.attach) g_alone_fused[key] = per_step;
     if (c.attach && g_alone_fused.count(key)) state.counters["efficiency"] = g_alone_fused[key] / per_step;
     unsetenv("OPSPLIT_HALO_OVERLAP");
     return;
   }
-  if (c.attach && c.weak && c.overlap) g_weak[key] = per_step;
+  if (c.attach && c.weak && c.overlap) g_weak[weak_key] = per_step;
   if (!c.attach) (c.unfused ? g_alone_unfused : g_alone)[key] = per_step;
   if (c.attach && c.weak && !c.overlap) g_serial_halo[key] = per_step;
   if (c.attach && c.weak && g_alone.count(key)) {
@@ -247,6 +256,16 @@ int main(int argc, char** argv) {
   add("turing7/alone" + N, {"turing7", n, n, n, 24, false, true});
   add("turing7/weak" + N + gpus, {"turing7", n, n, n, 24, true, true});
   add_fused("turing7", 24, 3);
+  // Split along y (and along y and z on 4 or more processes: 2 x P/2), one step a pass
+  // and 3: the rows beyond the y faces swapped before each pass.
+  for (const std::string split : {"y", "yz"}) {
+    if (split == "yz" && (g_size < 4 || g_size % 2 != 0)) continue;
+    Case weak{"turing7", n, n, n, 24, true, true};
+    weak.split = split;
+    add("turing7/weak_" + split + N + gpus, weak);
+    weak.steps_per_pass = 3;
+    add("turing7/weak_fused_" + split + N + gpus + "/k:3", weak);
+  }
   if (1024 % (2 * g_size) == 0)
     add("turing19/strong/1024x512x512" + gpus, {"turing19", 1024, 512, 512 / g_size, 10, true, false});
   add("cahn_hilliard19/alone" + N, {"cahn_hilliard19", n, n, n, 20, false, true});

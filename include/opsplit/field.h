@@ -104,8 +104,8 @@ OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil
  * and at 7 points up to 4 steps of linear terms, a uniform wind and point sources where
  * every face is PERIODIC, or NOFLUX without a wind (1.1-1.4x), and up to 3 of TURING and
  * GRAY_SCOTT with two components that read each axis alike (1.4-1.9x); a distributed
- * field at 7 points when it is split along z alone (the k planes next to its z faces
- * swapped before each pass).
+ * field at 7 points when it is split along y, z or both, not x (the k rows and planes
+ * next to its shared faces swapped at each pass).
  * Progress and cancellation fall between passes. */
 OPSPLIT_API opsplit_status opsplit_rd_set_steps_per_pass(opsplit_rd rd, int steps);
 /* The steps a pass the last opsplit_rd_step took (its first pass: a call's last pass may

@@ -1431,8 +1431,8 @@ constexpr int kCudaMaxStepsPerPass19 = 3;  // the 19-point pass, in shared memor
 // applied by the cell that reads it; the positions further out are read by no cell).
 // A wind's upwind terms are not mirror-symmetric: with one (`symmetric` false), NOFLUX
 // faces are read as the nearest cell too, their ghosts the face cells' values. Beyond a
-// face to another process (kRemote: z alone, max_steps_per_pass) the pass reads the
-// neighbour's planes (RemotePlanes), and the other face keeps its reading: between a
+// face to another process (kRemote: y or z, max_steps_per_pass) the pass reads the
+// neighbour's rows or planes (RemotePlanes), and the other face keeps its reading: between a
 // remote face and a NOFLUX one mirrored, which is one reflection there (the depth k <= n
 // on a split axis: rd.cpp's remote_face_steps); between two remote faces no reading of
 // cells (wrapped: read by none).
@@ -1445,14 +1445,25 @@ OPSPLIT_HD int axis_reading(const FaceCondition* axis_faces, bool symmetric) {
   return mirrors ? kReadMirrored : kReadClamped;
 }
 
-// The planes a distributed field's 7-point pass reads beyond its remote z faces: the
-// neighbours', K of every component a side, swapped into the pass's scratch before it
-// (swap_remote_planes), [component][depth][a plane of storage]; depth d is plane d - K
-// below the low face, plane nz + d above the high one. NULL: a side that is not remote.
+// What a distributed field's 7-point pass reads beyond its remote faces: the
+// neighbours' cells, K deep, swapped into the pass's scratch before it reads them
+// (swap_remote_planes). NULL: a side that is not remote.
+//   low, high    beyond the z faces: [component][depth][plane], depth d the plane d - K
+//                below the low face, nz + d above the high one; a plane of ny + 2K rows of
+//                stride[1] values, `plane_values` (the rows beyond remote y faces too: the
+//                corners), row y + K holding row y, its cells at lead[0] as in storage;
+//                each pointer (K - lead[1]) rows on, where the pass's row offsets start
+//   below, above beyond the y faces: [component][z][depth][row], depth d the row d - K
+//                below the low face, ny + d above the high one, for the grid's planes
+// (Rows beyond a remote y face are read at "virtual" offsets, (y + lead[1]) stride[1] as
+// if the storage went on: the bases below take them to the slabs' rows.)
 template <class T>
 struct RemotePlanes {
   const T* low;
   const T* high;
+  const T* below;
+  const T* above;
+  int64_t plane_values;  // (a parameter: computed in the kernel it cost the rounds registers)
 };
 
 // The output planes a launch of the 7-point pass makes, [first, first + count) along z:
@@ -1574,9 +1585,11 @@ struct LevelSteps {
 // of a model of reaction kind Kind, whose components' terms are `terms`, with
 // kNoLinearTerms where no component has linear terms (cross_pass_model); Sources: there
 // are point sources, `sources` and their index `source_planes` (a flag of the template:
-// their code costs the rounds registers).)
+// their code costs the rounds registers); RemoteRows: a distributed field's rows beyond
+// remote y faces, read from `remote` (a flag too: each row's base at the load cost
+// one-process passes 2-11 %, measured on the H200 at 8dd9254 + this code).)
 template <int K, bool TestsFaces, class T, class S = CrossTile<T, K>, int Model = kPassPureDiffusion,
-          bool Sources = false, int Kind = kLinear>
+          bool Sources = false, int Kind = kLinear, bool RemoteRows = false>
 __global__ void __launch_bounds__(32 * S::BY, 1)
     diffuse_cross_steps_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
                                const DiffusionWeights<T>* __restrict__ weights,
@@ -1594,6 +1607,10 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   // can only be a thread's first column: tiles start at multiples of RX), then of the
   // component's DIRICHLET faces.
   constexpr int kXLow = 0, kXHigh = 1, kYLow = 1 + RX, kYHigh = 1 + RX + RY, kDirichletFace = 1 + RX + 2 * RY;
+  // Bits of `owned` past the cells' (r RX + rx) for the thread's rows beyond a remote y
+  // face, low and high (no register of their own).
+  constexpr int kBeyondLow = 16, kBeyondHigh = 24;
+  static_assert(RX * RY <= kBeyondLow && RY <= kBeyondHigh - kBeyondLow, "a thread's cells and rows fit `owned`");
   extern __shared__ __align__(16) unsigned char pass_shared[];
   T* const edges = reinterpret_cast<T*>(pass_shared);  // [parity][level below K][component][PLANE]
   __shared__ T twice_value[6];  // the component's faces' 2 x value in T (ghost_from's)
@@ -1654,8 +1671,11 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     const int reading_x = axis_reading(faces + 6 * c, kSymmetric), reading_y = axis_reading(faces + 6 * c + 2, kSymmetric);
     const int reading_z = axis_reading(faces + 6 * c + 4, kSymmetric);
     // The axes whose faces' ghosts the reading cells apply (cell_read).
-    const bool tests_x = reading_x == kReadClamped, tests_y = reading_y == kReadClamped;
-    // (z per face: a remote face's planes are the neighbour's, with no rule to apply.)
+    // (y and z per face: a remote face's rows and planes are the neighbour's, with no rule
+    // to apply.)
+    const bool tests_x = reading_x == kReadClamped;
+    const bool tests_y_low = reading_y == kReadClamped && faces[6 * c + 2].type != kRemote;
+    const bool tests_y_high = reading_y == kReadClamped && faces[6 * c + 3].type != kRemote;
     const bool tests_z_low = reading_z == kReadClamped && faces[6 * c + 4].type != kRemote;
     const bool tests_z_high = reading_z == kReadClamped && faces[6 * c + 5].type != kRemote;
     const int64_t x0 = (tile % tiles_x) * OW - MX, y0 = (tile / tiles_x) * OH - K;
@@ -1673,9 +1693,19 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
 #pragma unroll
     for (int r = 0; r < RY; ++r) {
       const int64_t y = y0 + cy + r;
-      row[r] = static_cast<int>((cell_read(y, n[1], reading_y) + grid.lead[1]) * grid.stride[1]);
-      if (tests_y && y == 0) on_face |= 1u << (kYLow + r);
-      if (tests_y && y == n[1] - 1) on_face |= 1u << (kYHigh + r);
+      // (Beyond a remote y face: the virtual row, those past K, which reach no output
+      // cell, at the farthest swapped.)
+      int64_t read = 0;
+      if (RemoteRows && y < 0 && remote.below != nullptr) {
+        read = y, owned |= 1u << (kBeyondLow + r);
+      } else if (RemoteRows && y >= n[1] && remote.above != nullptr) {
+        read = min(y, n[1] + K - 1), owned |= 1u << (kBeyondHigh + r);
+      } else {
+        read = cell_read(y, n[1], reading_y);
+      }
+      row[r] = static_cast<int>((read + grid.lead[1]) * grid.stride[1]);
+      if (tests_y_low && y == 0) on_face |= 1u << (kYLow + r);
+      if (tests_y_high && y == n[1] - 1) on_face |= 1u << (kYHigh + r);
 #pragma unroll
       for (int rx = 0; rx < RX; ++rx)
         if (cx + rx >= MX && cx + rx < TW - MX && x0 + cx + rx < n[0] && cy + r >= K && cy + r < TH - K && y < n[1])
@@ -1701,27 +1731,28 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // The tile has cells on an x or y face whose ghost they apply (the rest, most, skip
     // the tests).
     const bool tile_on_face =
-        (tests_x && S::column_at_face(tile % tiles_x, n[0])) || (tests_y && S::row_at_face(tile / tiles_x, n[1]));
+        (tests_x && S::column_at_face(tile % tiles_x, n[0])) ||
+        ((tests_y_low || tests_y_high) && S::row_at_face(tile / tiles_x, n[1]));
     const T* in_c = in + c * grid.comp_stride;  // (component c + j at j comp_stride on)
     T* out_c = out + c * grid.comp_stride;
     auto plane_at = [&](int z) {
       return static_cast<int64_t>(cell_read(z, nz, reading_z) + lead_z) * plane_stride;
     };
-    // Component c + j's plane at a position z beyond a remote face, the neighbour's (the
-    // depths past K, which reach no output cell, at the farthest swapped); NULL elsewhere.
+    // Whether position z lies beyond a remote z face, and there component c + j's plane,
+    // the neighbour's (the depths past K, which reach no output cell, at the farthest
+    // swapped). (The test alone where that serves: the pointer's test for NULL cost the
+    // one-process rounds registers.)
+    auto beyond_remote_z = [&](int z) { return (z < 0 && remote.low != nullptr) || (z >= nz && remote.high != nullptr); };
     auto remote_plane = [&](int j, int z) -> const T* {
-      if (z < 0 && remote.low != nullptr)
-        return remote.low + (static_cast<int64_t>(c + j) * K + max(z + K, 0)) * plane_stride;
-      if (z >= nz && remote.high != nullptr)
-        return remote.high + (static_cast<int64_t>(c + j) * K + min(z - nz, K - 1)) * plane_stride;
-      return nullptr;
+      const int64_t depth = z < 0 ? max(z + K, 0) : min(z - nz, K - 1);
+      return (z < 0 ? remote.low : remote.high) + (static_cast<int64_t>(c + j) * K + depth) * remote.plane_values;
     };
     // Component c + j's input plane at position z. (A plane of the grid first, as plane_at
     // reads it: the tests beyond it cost the rounds 1-3 % when they came first.)
     auto input_plane = [&](int j, int z) -> const T* {
       const T* const component = in_c + j * grid.comp_stride;
       if (z >= 0 && z < nz) return component + static_cast<int64_t>(z + lead_z) * plane_stride;
-      if (const T* neighbours = remote_plane(j, z)) return neighbours;
+      if (beyond_remote_z(z)) return remote_plane(j, z);
       return component + plane_at(z);
     };
 
@@ -1741,14 +1772,37 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
           for (int r = 0; r < RY; ++r)
 #pragma unroll
             for (int rx = 0; rx < RX; ++rx) q[s][i][j][r][rx] = T(0);
+    // The bases of component c + j's rows beyond the remote y faces in plane z (the grid's
+    // plane, or its image, whose rows the swap carried), for the virtual rows.
+    auto rows_below = [&](int j, int z) {
+      const int64_t at = (static_cast<int64_t>(c + j) * nz + cell_read(z, nz, reading_z)) * K;
+      return remote.below + (at + K - grid.lead[1]) * grid.stride[1];
+    };
+    auto rows_above = [&](int j, int z) {
+      const int64_t at = (static_cast<int64_t>(c + j) * nz + cell_read(z, nz, reading_z)) * K;
+      return remote.above + (at - n[1] - grid.lead[1]) * grid.stride[1];
+    };
     auto load = [&](int z, T(&plane_values)[NC][RY][RX]) {
 #pragma unroll
       for (int j = 0; j < NC; ++j) {
         const T* plane = input_plane(j, z);
+        // Each row's base: the plane's, but beyond a remote y face in a plane of the grid
+        // or its image (beyond a remote z face the plane has every row). (A warp's rows
+        // are one thread row's: the branch is the warp's.)
+        const T* bases[RY];
+#pragma unroll
+        for (int r = 0; r < RY; ++r) bases[r] = plane;
+        if (RemoteRows && (owned >> kBeyondLow) != 0 && !beyond_remote_z(z)) {
+#pragma unroll
+          for (int r = 0; r < RY; ++r) {
+            if (owned >> (kBeyondLow + r) & 1u) bases[r] = rows_below(j, z);
+            if (owned >> (kBeyondHigh + r) & 1u) bases[r] = rows_above(j, z);
+          }
+        }
         if (whole) {
 #pragma unroll
           for (int r = 0; r < RY; ++r) {
-            const Cells<T, RX> v = *reinterpret_cast<const Cells<T, RX>*>(plane + (row[r] + col[0]));
+            const Cells<T, RX> v = *reinterpret_cast<const Cells<T, RX>*>(bases[r] + (row[r] + col[0]));
 #pragma unroll
             for (int rx = 0; rx < RX; ++rx) plane_values[j][r][rx] = v.v[rx];
           }
@@ -1756,7 +1810,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
 #pragma unroll
           for (int r = 0; r < RY; ++r)
 #pragma unroll
-            for (int rx = 0; rx < RX; ++rx) plane_values[j][r][rx] = plane[row[r] + col[rx]];  // (int sums)
+            for (int rx = 0; rx < RX; ++rx) plane_values[j][r][rx] = bases[r][row[r] + col[rx]];  // (int sums)
         }
       }
     };
@@ -1786,7 +1840,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     auto sources_of = [&](int j, int p) {
       // (None beyond a remote face: the neighbour's cells there; rd.cpp keeps our sources
       // that deep from the face.)
-      if (remote_plane(j, p) != nullptr) return std::make_pair(int64_t(0), int64_t(0));
+      if (beyond_remote_z(p)) return std::make_pair(int64_t(0), int64_t(0));
       const int64_t key = static_cast<int64_t>(c + j) * nz + cell_read(p, nz, reading_z);
       return std::make_pair(source_planes[key], source_planes[key + 1]);
     };
@@ -2059,34 +2113,41 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
     using Tile = decltype(tile);
     return {kernel, Tile::SHARED_BYTES, Tile::BY, Tile::OW, Tile::OH, Tile::NC};
   };
-  auto with_sources = [&](auto model_constant, auto kind_constant) -> Choice {
+  auto with_sources = [&](auto model_constant, auto kind_constant, auto rows_constant) -> Choice {
     constexpr int M = decltype(model_constant)::value, Kd = decltype(kind_constant)::value;
+    constexpr bool R = decltype(rows_constant)::value;
     if constexpr (Kd != kLinear) {
       if constexpr (K <= kCudaMaxCoupledStepsPerPass) {
         if (source_planes != nullptr)
-          return choice(Coupled{}, diffuse_cross_steps_kernel<K, false, T, Coupled, M, true, Kd>);
-        return choice(Coupled{}, diffuse_cross_steps_kernel<K, false, T, Coupled, M, false, Kd>);
+          return choice(Coupled{}, diffuse_cross_steps_kernel<K, false, T, Coupled, M, true, Kd, R>);
+        return choice(Coupled{}, diffuse_cross_steps_kernel<K, false, T, Coupled, M, false, Kd, R>);
       } else {
         fail(OPSPLIT_ERROR_INTERNAL, "a 7-point pass of a coupled model's " + std::to_string(K) +
                                          " steps (max_steps_per_pass allows " +
                                          std::to_string(kCudaMaxCoupledStepsPerPass) + ")");
       }
     } else {
-      if (source_planes != nullptr) return choice(S{}, diffuse_cross_steps_kernel<K, false, T, S, M, true>);
+      if (source_planes != nullptr)
+        return choice(S{}, diffuse_cross_steps_kernel<K, false, T, S, M, true, kLinear, R>);
       if constexpr (M == kPassPureDiffusion) {
-        if (tests_faces) return choice(S{}, diffuse_cross_steps_kernel<K, true, T, S, M>);
-        return choice(Plain{}, diffuse_cross_steps_kernel<K, false, T, Plain, M>);
+        if (tests_faces) return choice(S{}, diffuse_cross_steps_kernel<K, true, T, S, M, false, kLinear, R>);
+        return choice(Plain{}, diffuse_cross_steps_kernel<K, false, T, Plain, M, false, kLinear, R>);
       }
-      return choice(S{}, diffuse_cross_steps_kernel<K, false, T, S, M>);
+      return choice(S{}, diffuse_cross_steps_kernel<K, false, T, S, M, false, kLinear, R>);
     }
+  };
+  const bool remote_rows = remote.below != nullptr || remote.above != nullptr;
+  auto with_rows = [&](auto model_constant, auto kind_constant) -> Choice {
+    if (remote_rows) return with_sources(model_constant, kind_constant, std::true_type{});
+    return with_sources(model_constant, kind_constant, std::false_type{});
   };
   auto of_kind = [&](auto model_constant) -> Choice {
     if constexpr (decltype(model_constant)::value == kPassPureDiffusion) {
-      return with_sources(model_constant, std::integral_constant<int, kLinear>{});
+      return with_rows(model_constant, std::integral_constant<int, kLinear>{});
     } else {
-      if (terms.kind == kTuring) return with_sources(model_constant, std::integral_constant<int, kTuring>{});
-      if (terms.kind == kGrayScott) return with_sources(model_constant, std::integral_constant<int, kGrayScott>{});
-      return with_sources(model_constant, std::integral_constant<int, kLinear>{});
+      if (terms.kind == kTuring) return with_rows(model_constant, std::integral_constant<int, kTuring>{});
+      if (terms.kind == kGrayScott) return with_rows(model_constant, std::integral_constant<int, kGrayScott>{});
+      return with_rows(model_constant, std::integral_constant<int, kLinear>{});
     }
   };
   const Choice chosen = [&] {
@@ -2118,6 +2179,19 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
   cuda::check_launch("diffuse_cross_steps_kernel");
 }
 
+// The bytes of the messages a pass of k steps swaps a side: along y the k rows next to
+// the face in every plane; along z the k planes next to it with the rows beyond remote
+// y faces (the corners).
+template <class T>
+size_t remote_rows_bytes(const Grid& grid, int k) {
+  return static_cast<size_t>(grid.ncomp * grid.n[2] * k * grid.n[0]) * sizeof(T);
+}
+template <class T>
+size_t remote_planes_bytes(const Grid& grid, const FaceCondition* faces_host, int k) {
+  const int64_t rows = grid.n[1] + k * ((faces_host[2].type == kRemote) + (faces_host[3].type == kRemote));
+  return static_cast<size_t>(grid.ncomp * k * rows * grid.n[0]) * sizeof(T);
+}
+
 // On 3D grids (the march's), on one process: pure diffusion up to kCudaMaxStepsPerPass
 // steps a pass at 7 points, kCudaMaxStepsPerPass19 at 19 (without sources); at 7 points
 // also a model without a per-cell wind (the caller fuses models without Cahn-Hilliard
@@ -2126,11 +2200,11 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
 // cross_pass_steps_kind) and point sources, where the pass tests no face (every axis PERIODIC or, without a wind, NOFLUX on both faces:
 // the pass that tests faces holds more values than the registers do with them, and ran
 // slower than one step a pass, docs/PERFORMANCE.md note (q)); elsewhere one step a pass.
-// A distributed field: the 7-point pass, with the planes beyond its remote z faces
-// swapped in while it makes the planes that do not read them (swap_remote_planes,
-// steps_pass; rd.cpp adds the depth's and the sources'
-// rule, remote_face_steps); one step a pass at 19 points, or with a remote x or y face
-// (a tile's rows beyond it would be the neighbour's: not built).
+// A distributed field: the 7-point pass, with the rows beyond its remote y faces swapped
+// in before it and the planes beyond its remote z faces while it makes the planes that
+// do not read them (swap_remote_planes, steps_pass; rd.cpp adds the depth's and the
+// sources' rule, remote_face_steps); K what the field's slabs carry; one step a pass at
+// 19 points, or with a remote x face (a tile's columns beyond it: not built).
 // The 7-point pass addresses a plane of storage in int (its planes all fit below 2^31
 // values); the 19-point pass's tiles along y stay within gridDim.y's 65535 (its float64
 // tiles are lower than the march's: 10 rows at K = 3).
@@ -2140,14 +2214,15 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
   if (!marches(grid)) return 1;
   int most_remote = kCudaMaxStepsPerPass;  // the planes a slab of the field's carries
   if (terms.group != nullptr) {
-    if (points != 7) return 1;
-    for (int face = 0; face < 4; ++face)
-      if (faces_host[face].type == kRemote) return 1;
-    if (faces_host[4].type == kRemote || faces_host[5].type == kRemote) {
-      const size_t plane_bytes = static_cast<size_t>(grid.ncomp * grid.n[0] * grid.n[1]) * sizeof(T);
-      most_remote = static_cast<int>(std::min<size_t>(most_remote, terms.exchange->slot_bytes() / plane_bytes));
-      if (most_remote < 2) return 1;
-    }
+    if (points != 7 || faces_host[0].type == kRemote || faces_host[1].type == kRemote) return 1;
+    const bool remote_y = faces_host[2].type == kRemote || faces_host[3].type == kRemote;
+    const bool remote_z = faces_host[4].type == kRemote || faces_host[5].type == kRemote;
+    auto carried = [&](int k) {
+      return (!remote_y || remote_rows_bytes<T>(grid, k) <= terms.exchange->slot_bytes()) &&
+             (!remote_z || remote_planes_bytes<T>(grid, faces_host, k) <= terms.exchange->slot_bytes());
+    };
+    while (most_remote > 1 && !carried(most_remote)) --most_remote;
+    if (most_remote < 2) return 1;
   }
   if (terms.model() || terms.nsources > 0) {
     if (points != 7 || (terms.model() && terms.velocity != nullptr)) return 1;
@@ -2168,73 +2243,122 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
   return most;
 }
 // The pass's scratch (its levels live in shared memory): the sources' index of planes
-// (source_planes_kernel), then on a distributed field the planes beyond its remote z
-// faces (RemotePlanes, both sides, 256 bytes on: the whole-cells loads).
+// (source_planes_kernel), then on a distributed field what it reads beyond its remote
+// faces (RemotePlanes: the z sides', then the y sides'; 256 bytes on, and each a whole
+// number of rows: the whole-cells loads).
 template <class T>
 int64_t source_index_values(const Grid& grid, const PassTerms<T>& terms) {
   if (terms.nsources == 0) return 0;
   const int64_t bytes = (grid.ncomp * grid.n[2] + 1) * static_cast<int64_t>(sizeof(int64_t));
   return (bytes + 255) / 256 * 256 / static_cast<int64_t>(sizeof(T));
 }
-inline int64_t remote_side_values(const Grid& grid, int steps) { return grid.ncomp * steps * grid.stride[2]; }
+inline int64_t remote_planes_side_values(const Grid& grid, int steps) {
+  return grid.ncomp * steps * (grid.n[1] + 2 * steps) * grid.stride[1];
+}
+inline int64_t remote_rows_side_values(const Grid& grid, int steps) {
+  return grid.ncomp * grid.n[2] * steps * grid.stride[1];
+}
 template <class T>
 int64_t steps_scratch_values(const Context&, const Grid& grid, const PassTerms<T>& terms, int steps) {
-  return source_index_values(grid, terms) + (terms.group != nullptr ? 2 * remote_side_values(grid, steps) : 0);
+  if (terms.group == nullptr) return source_index_values(grid, terms);
+  return source_index_values(grid, terms) +
+         2 * (remote_planes_side_values(grid, steps) + remote_rows_side_values(grid, steps));
 }
-
 // Where cell (c, d, y, x) of a run of planes lies in a layout: c comp + d plane + y row + x.
 struct PlanesLayout {
   int64_t comp, plane, row;
   __device__ int64_t at(int64_t c, int64_t d, int64_t y, int64_t x) const { return c * comp + d * plane + y * row + x; }
 };
-// Copies the cells of `depth` planes (nx x ny) of `ncomp` components between two layouts.
+// Copies the cells of `depth` planes of `rows` rows of nx cells, of `ncomp` components,
+// between two layouts.
 template <class T>
 __global__ void copy_planes_kernel(const T* from, PlanesLayout from_layout, T* to, PlanesLayout to_layout, int64_t nx,
-                                   int64_t ny, int64_t depth, int64_t values) {
+                                   int64_t rows, int64_t depth, int64_t values) {
   const int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
   if (e >= values) return;
-  const int64_t x = e % nx, y = e / nx % ny, d = e / (nx * ny) % depth, c = e / (nx * ny * depth);
+  const int64_t x = e % nx, y = e / nx % rows, d = e / (nx * rows) % depth, c = e / (nx * rows * depth);
   to[to_layout.at(c, d, y, x)] = from[from_layout.at(c, d, y, x)];
 }
+template <class T>
+void copy_planes(const Context& ctx, const T* from, PlanesLayout from_layout, T* to, PlanesLayout to_layout,
+                 const Grid& grid, int64_t rows, int64_t depth) {
+  const int64_t values = grid.ncomp * depth * rows * grid.n[0];
+  if (values == 0) return;
+  copy_planes_kernel<<<blocks_for(values, 256), 256, 0, stream_of(ctx)>>>(from, from_layout, to, to_layout, grid.n[0],
+                                                                          rows, depth, values);
+  cuda::check_launch("copy_planes_kernel");
+}
 
-// Swaps with the z neighbours the K planes next to each remote z face, into `planes`
-// (steps_scratch_values's, RemotePlanes' layout): one message a side through the field's
-// slabs (sized for them at attach: max_steps_per_pass keeps K to what a slab holds), of
-// the planes' cells alone, [component][depth][cell], in z order; during() enqueues work
-// on the stream while they travel (which must not touch the scratch's planes).
-// Collective: every process of the pass swaps, after a failed pass too.
+// Swaps with the neighbours what the pass reads beyond its remote faces, into `scratch`
+// (steps_scratch_values's, RemotePlanes' layout), each axis in one message a side
+// through the field's slabs (sized for them at attach: max_steps_per_pass keeps K to
+// what a slab holds), of cells alone: first along y the K rows next to each remote y
+// face in every plane, [component][z][depth][cell]; then along z the K planes next to
+// each remote z face, their rows from y = -K (or 0) to ny + K (or ny), the rows beyond
+// the y faces from the first swap (so the corners come from the diagonal neighbour
+// through the z neighbour), [component][depth][row][cell]. during(rows) enqueues work on
+// the stream while the z planes travel (which must not touch them; `rows`: the y swap's
+// RemotePlanes, ready); where no z face is remote it runs after the y swap. Collective: every process of the pass swaps, after a
+// failed pass too.
 template <class T, class During>
 RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms, const T* data, const Grid& grid,
-                                   const FaceCondition* faces_host, int K, T* planes, During during) {
-  const bool remote[2] = {faces_host[4].type == kRemote, faces_host[5].type == kRemote};
-  if (!remote[0] && !remote[1]) {
-    during();
-    return {nullptr, nullptr};
+                                   const FaceCondition* faces_host, int K, T* scratch, During during) {
+  const bool remote_y[2] = {faces_host[2].type == kRemote, faces_host[3].type == kRemote};
+  const bool remote_z[2] = {faces_host[4].type == kRemote, faces_host[5].type == kRemote};
+  const int64_t nx = grid.n[0], ny = grid.n[1], nz = grid.n[2], s1 = grid.stride[1];
+  const int64_t plane_values = (ny + 2 * K) * s1;  // a z slab's plane (RemotePlanes)
+  T* const planes[2] = {scratch, scratch + remote_planes_side_values(grid, K)};
+  T* const rows[2] = {scratch + 2 * remote_planes_side_values(grid, K),
+                      scratch + 2 * remote_planes_side_values(grid, K) + remote_rows_side_values(grid, K)};
+  const T* const first_cell = data + grid.index(0, 0, 0, 0);
+  // The layouts: the grid's (from cell (0, 0, 0) on), a slot's (packed), the scratch's.
+  const PlanesLayout in_grid{grid.comp_stride, grid.stride[2], s1}, rows_in_scratch{nz * K * s1, K * s1, s1},
+      planes_in_scratch{K * plane_values, plane_values, s1};
+  const int64_t row_lead = grid.lead[0];
+  if (remote_y[0] || remote_y[1]) {
+    const size_t bytes = remote_rows_bytes<T>(grid, K);
+    if (bytes > terms.exchange->slot_bytes())
+      fail(OPSPLIT_ERROR_INTERNAL, "a swap of " + std::to_string(K) + " rows is larger than the field's slabs");
+    const PlanesLayout in_slot{nz * K * nx, K * nx, nx};  // [component][z][depth][cell]
+    terms.exchange->swap(
+        ctx, *terms.group, 1, remote_y, bytes,
+        [&](int side, void* slot) {  // ours, the neighbour's: from row 0 or ny - K
+          copy_planes(ctx, first_cell + (side == 0 ? 0 : (ny - K) * s1), in_grid, static_cast<T*>(slot), in_slot, grid,
+                      K, nz);
+        },
+        [&](int side, void* slot) {  // theirs, beyond our face
+          copy_planes(ctx, static_cast<const T*>(slot), in_slot, rows[side] + row_lead, rows_in_scratch, grid, K, nz);
+        });
   }
-  const int64_t nx = grid.n[0], ny = grid.n[1], nz = grid.n[2];
-  T* const side_planes[2] = {planes, planes + remote_side_values(grid, K)};
-  const int64_t values = grid.ncomp * K * nx * ny;
-  const size_t bytes = static_cast<size_t>(values) * sizeof(T);
+  const RemotePlanes<T> swapped_rows{nullptr, nullptr, remote_y[0] ? rows[0] : nullptr,
+                                     remote_y[1] ? rows[1] : nullptr, plane_values};
+  if (!remote_z[0] && !remote_z[1]) {
+    during(swapped_rows);
+    return swapped_rows;
+  }
+  const int64_t below = remote_y[0] ? K : 0, above = remote_y[1] ? K : 0, slot_rows = below + ny + above;
+  const size_t bytes = remote_planes_bytes<T>(grid, faces_host, K);
   if (bytes > terms.exchange->slot_bytes())
     fail(OPSPLIT_ERROR_INTERNAL, "a swap of " + std::to_string(K) + " planes is larger than the field's slabs");
-  const PlanesLayout in_grid{grid.comp_stride, grid.stride[2], grid.stride[1]}, in_slot{K * nx * ny, nx * ny, nx},
-      in_scratch{K * grid.stride[2], grid.stride[2], grid.stride[1]};
-  auto copy = [&](const T* from, PlanesLayout from_layout, T* to, PlanesLayout to_layout) {
-    copy_planes_kernel<<<blocks_for(values, 256), 256, 0, stream_of(ctx)>>>(from, from_layout, to, to_layout, nx, ny,
-                                                                            K, values);
-    cuda::check_launch("copy_planes_kernel");
-  };
+  const PlanesLayout in_slot{K * slot_rows * nx, slot_rows * nx, nx};  // [component][depth][row][cell]
   terms.exchange->swap(
-      ctx, *terms.group, 2, remote, bytes,
-      [&](int side, void* slot) {  // ours, the neighbour's: from plane 0 or nz - K
-        copy(data + grid.index(0, 0, 0, side == 0 ? 0 : nz - K), in_grid, static_cast<T*>(slot), in_slot);
+      ctx, *terms.group, 2, remote_z, bytes,
+      [&](int side, void* slot) {  // ours, the neighbour's: from plane 0 or nz - K, the rows beyond y too
+        const int64_t z = side == 0 ? 0 : nz - K;
+        T* const to = static_cast<T*>(slot);
+        copy_planes(ctx, rows[0] + row_lead + z * K * s1, rows_in_scratch, to, in_slot, grid, below, K);
+        copy_planes(ctx, first_cell + z * grid.stride[2], in_grid, to + below * nx, in_slot, grid, ny, K);
+        copy_planes(ctx, rows[1] + row_lead + z * K * s1, rows_in_scratch, to + (below + ny) * nx, in_slot, grid,
+                    above, K);
       },
-      [&](int side, void* slot) {  // theirs, beyond our face
-        copy(static_cast<const T*>(slot), in_slot, side_planes[side] + grid.lead[1] * grid.stride[1] + grid.lead[0],
-             in_scratch);
+      [&](int side, void* slot) {  // theirs, beyond our face: row y at row y + K of a plane
+        copy_planes(ctx, static_cast<const T*>(slot), in_slot, planes[side] + (K - below) * s1 + row_lead,
+                    planes_in_scratch, grid, slot_rows, K);
       },
-      during);
-  return {remote[0] ? side_planes[0] : nullptr, remote[1] ? side_planes[1] : nullptr};
+      [&] { during(swapped_rows); });
+  const int64_t first_row = (K - grid.lead[1]) * s1;  // (RemotePlanes)
+  return {remote_z[0] ? planes[0] + first_row : nullptr, remote_z[1] ? planes[1] + first_row : nullptr,
+          swapped_rows.below, swapped_rows.above, plane_values};
 }
 
 // first[key] for key = c nz + z in 0 .. keys: the first source (sorted by position) of
@@ -2289,15 +2413,15 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const 
                                       PlaneRange{first, count}, health);
     };
     const int nz = static_cast<int>(grid.n[2]);
-    if (terms.group == nullptr) return launch({nullptr, nullptr}, 0, nz);
+    if (terms.group == nullptr) return launch({nullptr, nullptr, nullptr, nullptr, 0}, 0, nz);
     // A distributed field's planes more than K from a remote z face read none of the
     // neighbours' planes: made while those travel (OPSPLIT_HALO_OVERLAP=0: after), then
-    // the K next to each remote face.
+    // the K next to each remote face. (The rows beyond remote y faces come first.)
     const int low = in.faces_host[4].type == kRemote ? K : 0, high = in.faces_host[5].type == kRemote ? K : 0;
-    const bool overlap = halo_overlap_allowed() && nz > low + high;
+    const bool overlap = halo_overlap_allowed() && (low > 0 || high > 0) && nz > low + high;
     const RemotePlanes<T> remote =
         swap_remote_planes(ctx, terms, in.data, grid, in.faces_host, K, scratch + source_index_values(grid, terms),
-                           [&] { if (overlap) launch({nullptr, nullptr}, low, nz - low - high); });
+                           [&](RemotePlanes<T> rows) { if (overlap) launch(rows, low, nz - low - high); });
     if (!overlap) return launch(remote, 0, nz);
     launch(remote, 0, low);
     launch(remote, nz - high, high);

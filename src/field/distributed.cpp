@@ -40,18 +40,27 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                    "dims, periods, ncomp and precision");
   // Every process's shape and neighbours: each checks every shared face.
   check_borders(agreement, d, grid.n, kFieldPlace);
-  // On CUDA a 3D field split along z alone swaps up to kRemotePlanes planes of each
-  // remote z face in one message before a fused pass (field_cuda.cuh, swap_remote_planes;
-  // other splits take one step a pass there): its slabs hold as many as a message carries
-  // (2^31 - 1 bytes), where the device has the memory (else a face slab as before, and
-  // the pass fuses what that holds: max_steps_per_pass).
+  // On CUDA a 3D field split along y or z (not x) swaps up to kRemotePlanes rows or
+  // planes beside each remote face in one message an axis before a fused pass
+  // (field_cuda.cuh, swap_remote_planes: along y the rows of every plane, along z the
+  // planes with the rows beyond remote y faces; a split along x takes one step a pass
+  // there): its slabs hold as many as a message carries (2^31 - 1 bytes), where the
+  // device has the memory (else a face slab as before, and the pass fuses what that
+  // holds: max_steps_per_pass).
   auto remote_planes_values = [&](const bool* remote) -> int64_t {
-    const bool z_alone = (remote[4] || remote[5]) && !(remote[0] || remote[1] || remote[2] || remote[3]);
-    if (!context().is_cuda() || !z_alone || !(grid.active(0) && grid.active(1) && grid.active(2))) return 0;
-    const int64_t plane = grid.n[0] * grid.n[1] * grid.ncomp;
+    const bool remote_y = remote[2] || remote[3], remote_z = remote[4] || remote[5];
+    if (!context().is_cuda() || remote[0] || remote[1] || !(remote_y || remote_z) ||
+        !(grid.active(0) && grid.active(1) && grid.active(2)))
+      return 0;
+    auto message = [&](int64_t depth) {
+      const int64_t rows = remote_y ? grid.ncomp * grid.n[2] * depth * grid.n[0] : 0;
+      const int64_t planes =
+          remote_z ? grid.ncomp * depth * (grid.n[1] + depth * (remote[2] + remote[3])) * grid.n[0] : 0;
+      return std::max(rows, planes);
+    };
     int64_t depth = field::kRemotePlanes;
-    while (depth > 1 && static_cast<size_t>(depth * plane) * value_size() > static_cast<size_t>(INT32_MAX)) --depth;
-    return depth * plane;
+    while (depth > 1 && static_cast<size_t>(message(depth)) * value_size() > static_cast<size_t>(INT32_MAX)) --depth;
+    return message(depth);
   };
   // Slabs of `planes` values where there are more than a face's and the device has the
   // memory for them, else of a face's `face_values`; the values they hold.

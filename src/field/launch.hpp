@@ -39,9 +39,9 @@ struct SourceTerm {
 // the pass), then the point sources (in order of position). On a distributed field
 // (`group` not NULL: the faces that border another process are kRemote) the pass first
 // swaps with the neighbours the cells it reads beyond those faces, as many deep as it
-// has steps (the CPU's by `group`; CUDA's, along z alone, through the field's slabs,
+// has steps (the CPU's by `group`; CUDA's, along y and z, through the field's slabs,
 // `exchange`, which move device memory by CUDA IPC or MPI).
-// The most planes next to a remote z face a CUDA field's slabs carry in one message
+// The most rows or planes next to a remote y or z face a CUDA field's slabs carry in one message
 // (distributed.cpp sizes them at attach): the CUDA pass's deepest swap
 // (kCudaMaxStepsPerPass, field_cuda.cuh).
 constexpr int kRemotePlanes = 4;
