@@ -2230,8 +2230,9 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
     if (cross_pass_tests_faces(grid, faces_host, model)) return 1;
     if (terms.model() && !cross_pass_steps_kind(terms.kind, grid, faces_host, model)) return 1;
   }
-  // (The 7-point pass folds z positions in int: cell_read's 2 nz.)
-  if (grid.stride[2] > INT32_MAX || grid.n[2] > INT32_MAX / 2) return 1;
+  // (The 7-point pass folds z positions in int: cell_read's 2 nz; and addresses a plane's
+  // rows in int, beyond a remote y face K - 1 rows past the plane's ghosts.)
+  if (grid.stride[2] + kCudaMaxStepsPerPass * grid.stride[1] > INT32_MAX || grid.n[2] > INT32_MAX / 2) return 1;
   if (points == 7)
     return std::min(most_remote, terms.model() && terms.kind != kLinear ? kCudaMaxCoupledStepsPerPass
                                                                         : kCudaMaxStepsPerPass);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
 
 #include "core/buffer.hpp"
 #include "core/context.hpp"
@@ -88,15 +89,22 @@ class SlabExchange {
   }
 
   // One axis whole: pack(side, slot) into each remote side's slot, during() while the
-  // slabs travel, then unpack(side, slot) from each received one.
+  // slabs travel, then unpack(side, slot) from each received one. A failure of during()
+  // is thrown after the receive: the neighbours wait in it for this process.
   template <class Pack, class Unpack, class During>
   void swap(const Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
             Unpack unpack, During during) const {
     for (int side = 0; side < 2; ++side)
       if (remote[side]) pack(side, slot(side, bytes));
     send(ctx, axis, remote, bytes);
-    during();
+    std::exception_ptr failed;
+    try {
+      during();
+    } catch (...) {
+      failed = std::current_exception();
+    }
     receive(ctx, group, axis, remote, bytes);
+    if (failed) std::rethrow_exception(failed);
     for (int side = 0; side < 2; ++side)
       if (remote[side]) unpack(side, slot(2 + side, bytes));
   }

@@ -60,7 +60,7 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
     };
     int64_t depth = field::kRemotePlanes;
     while (depth > 1 && static_cast<size_t>(message(depth)) * value_size() > static_cast<size_t>(INT32_MAX)) --depth;
-    return message(depth);
+    return depth >= 2 ? message(depth) : 0;  // (a pass of one step swaps no rows or planes)
   };
   // Slabs of `planes` values where there are more than a face's and the device has the
   // memory for them, else of a face's `face_values`; the values they hold.

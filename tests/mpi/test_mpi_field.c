@@ -40,13 +40,14 @@ typedef struct {
   int noflux; /* every face NOFLUX */
   int wind;   /* WIND_*: a velocity field; changed between the two calls */
   int steps_per_pass; /* of the distributed run (0: 1) */
-  int source_high;    /* Turing's source near the high y and z faces, not at (2, 1, 0) */
+  int source_high;    /* Turing's source at (2, 1, 0); 1: near the high y and z faces; 2: at (2, 2, 2) */
   int dirichlet_z;    /* DIRICHLET z faces too (not NOFLUX) */
 } Case;
 
 /* The global cell of Turing's point source (make_model). */
 static void source_cell(const Case* k, int64_t at[3]) {
-  at[0] = 2, at[1] = k->source_high ? k->n[1] - 2 : 1, at[2] = k->source_high && k->n[2] > 2 ? k->n[2] - 3 : 0;
+  const int high = k->source_high == 1, inside = k->source_high == 2 && k->n[2] > 2;
+  at[0] = 2, at[1] = high ? k->n[1] - 2 : inside ? 2 : 1, at[2] = high && k->n[2] > 2 ? k->n[2] - 3 : inside ? 2 : 0;
 }
 
 /* The start: a smooth pattern plus a hash, different in every component. */
@@ -266,8 +267,9 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
   MPI_Comm_free(&cart);
 }
 
-/* A NaN at global cell (5, 9, 10) of the split above (or, `along_z`, of 16 planes split
- * along z alone: the pass CUDA fuses there, 4 planes a process at most): every process
+/* A NaN at global cell (5, 9, 10) of the split above (or, `along_z`, of 48 planes split
+ * along z alone, 12 or more a process: CUDA's pass makes the planes more than 4 from
+ * the remote faces while the swap travels, then the rest): every process
  * fails in the first step, and the process that holds it names the first bad cell of
  * that step, (5, 9, 9) (7 points: the lowest position the NaN reaches), in its own
  * coordinates; (5, 9, 8) with a Cahn-Hilliard term, whose potential reaches one cell
@@ -276,7 +278,7 @@ static void run_case(opsplit_context ctx, const Case* k, int nsteps) {
  * `compare`). */
 static void nan_case(opsplit_context ctx, int ch, int steps_per_pass, int along_z, double* after, int compare) {
   Case k = {{12, 13, 14}, {1, size >= 2 ? 2 : 1, size == 4 ? 2 : 1}, {0, 1, 1}, 1, 7, 0, OPSPLIT_FLOAT64, ch, 0, WIND_NONE, 0, 0, 0};
-  if (along_z) k.n[2] = 16, k.dims[1] = 1, k.dims[2] = size;
+  if (along_z) k.n[2] = 48, k.dims[1] = 1, k.dims[2] = size; /* (z 9 to 11 on one process) */
   k.steps_per_pass = steps_per_pass;
   int coords[3];
   int64_t offset[3], local[3];
@@ -432,18 +434,21 @@ int main(int argc, char** argv) {
     Case k = {{13, 4 * size + 2, 11}, {1, size, 1}, {0, 0, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 1, WIND_NONE, 4, 0, 0};
     if (corners) k.n[1] = 10, k.n[2] = 10, k.dims[1] = 2, k.dims[2] = 2;
     run_case(ctx, &k, 20); /* NOFLUX: the outer processes' y faces read mirrored */
-    k.noflux = 0;          /* DIRICHLET x and y faces: the outer processes test theirs, none the remote one */
+    k.noflux = 0;          /* DIRICHLET y faces: the outer processes test theirs, none the remote one */
     run_case(ctx, &k, 20);
     k.noflux = 1, k.n[0] = 130, k.precision = OPSPLIT_FLOAT32; /* tiles whole in x: paired loads */
     run_case(ctx, &k, 20);
     k.n[0] = 13, k.noflux = 0;
     k.periodic[1] = k.periodic[2] = 1, k.steps_per_pass = 3; /* periodic across */
     run_case(ctx, &k, 20);
-    /* Turing's coupled pass in its wind, periodic everywhere, its source 2 rows from the
-     * high y face (at most 3 steps a pass). */
-    k.periodic[0] = 1, k.turing = 1, k.ncomp = 2, k.source_high = 1, k.steps_per_pass = 4;
+    /* Turing's coupled pass in its wind, periodic everywhere: its source on row 2, 3 rows
+     * from each face of its process (3 steps a pass, the coupled pass's most), then 1 row
+     * from the high y face and on row 1 (2 steps a pass). */
+    k.periodic[0] = 1, k.turing = 1, k.ncomp = 2, k.source_high = 2, k.steps_per_pass = 4;
     run_case(ctx, &k, 20);
-    k.precision = OPSPLIT_FLOAT64, k.source_high = 0; /* the source on row 1: two steps a pass across its face */
+    k.source_high = 1;
+    run_case(ctx, &k, 20);
+    k.precision = OPSPLIT_FLOAT64, k.source_high = 0;
     run_case(ctx, &k, 20);
   }
 
@@ -523,7 +528,7 @@ int main(int argc, char** argv) {
     run_case(ctx, &k, 20);
   }
   {
-    double* after = malloc(12 * 13 * 16 * sizeof(double)); /* the whole grid: a share fits */
+    double* after = malloc(12 * 13 * 48 * sizeof(double)); /* the whole grid: a share fits */
     for (int along_z = 0; along_z < 2; ++along_z) {
       nan_case(ctx, CH_NONE, 1, along_z, after, 0);
       nan_case(ctx, CH_NONE, 4, along_z, after, 1); /* the pass fails on every process, its steps run again one at a time */
