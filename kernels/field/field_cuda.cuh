@@ -1772,15 +1772,14 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
           for (int r = 0; r < RY; ++r)
 #pragma unroll
             for (int rx = 0; rx < RX; ++rx) q[s][i][j][r][rx] = T(0);
-    // The bases of component c + j's rows beyond the remote y faces in plane z (the grid's
-    // plane, or its image, whose rows the swap carried), for the virtual rows.
-    auto rows_below = [&](int j, int z) {
+    // The base of component c + j's rows beyond remote y face `side` (0 low, 1 high) in
+    // plane z (the grid's plane, or its image, whose rows the swap carried), for the
+    // virtual rows: below the low face rows -K..-1 are the slot's 0..K-1, above the high
+    // face rows n..n+K-1.
+    auto rows_beyond = [&](int side, int j, int z) {
       const int64_t at = (static_cast<int64_t>(c + j) * nz + cell_read(z, nz, reading_z)) * K;
-      return remote.below + (at + K - grid.lead[1]) * grid.stride[1];
-    };
-    auto rows_above = [&](int j, int z) {
-      const int64_t at = (static_cast<int64_t>(c + j) * nz + cell_read(z, nz, reading_z)) * K;
-      return remote.above + (at - n[1] - grid.lead[1]) * grid.stride[1];
+      return side == 0 ? remote.below + (at + K - grid.lead[1]) * grid.stride[1]
+                       : remote.above + (at - n[1] - grid.lead[1]) * grid.stride[1];
     };
     auto load = [&](int z, T(&plane_values)[NC][RY][RX]) {
 #pragma unroll
@@ -1795,8 +1794,8 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
         if (RemoteRows && (owned >> kBeyondLow) != 0 && !beyond_remote_z(z)) {
 #pragma unroll
           for (int r = 0; r < RY; ++r) {
-            if (owned >> (kBeyondLow + r) & 1u) bases[r] = rows_below(j, z);
-            if (owned >> (kBeyondHigh + r) & 1u) bases[r] = rows_above(j, z);
+            if (owned >> (kBeyondLow + r) & 1u) bases[r] = rows_beyond(0, j, z);
+            if (owned >> (kBeyondHigh + r) & 1u) bases[r] = rows_beyond(1, j, z);
           }
         }
         if (whole) {
@@ -2179,17 +2178,15 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
   cuda::check_launch("diffuse_cross_steps_kernel");
 }
 
-// The bytes of the messages a pass of k steps swaps a side: along y the k rows next to
-// the face in every plane; along z the k planes next to it with the rows beyond remote
-// y faces (the corners).
+// The bytes of the messages a pass of k steps swaps a side (launch.hpp's values).
 template <class T>
 size_t remote_rows_bytes(const Grid& grid, int k) {
-  return static_cast<size_t>(grid.ncomp * grid.n[2] * k * grid.n[0]) * sizeof(T);
+  return static_cast<size_t>(remote_rows_values(grid, k)) * sizeof(T);
 }
 template <class T>
 size_t remote_planes_bytes(const Grid& grid, const FaceCondition* faces_host, int k) {
-  const int64_t rows = grid.n[1] + k * ((faces_host[2].type == kRemote) + (faces_host[3].type == kRemote));
-  return static_cast<size_t>(grid.ncomp * k * rows * grid.n[0]) * sizeof(T);
+  const int remote_y_faces = (faces_host[2].type == kRemote) + (faces_host[3].type == kRemote);
+  return static_cast<size_t>(remote_planes_values(grid, remote_y_faces, k)) * sizeof(T);
 }
 
 // On 3D grids (the march's), on one process: pure diffusion up to kCudaMaxStepsPerPass

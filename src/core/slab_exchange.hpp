@@ -51,8 +51,35 @@ class SlabExchange {
   void* slot(int s, size_t bytes) const { return slabs_.as<unsigned char>() + s * bytes; }
   size_t slot_bytes() const { return slabs_.bytes() / 4; }  // the most one slab holds
 
-  // One axis in two halves, so that work on the context's stream between them (which
-  // must not touch the slabs or what is unpacked) runs while the slabs travel. send:
+  // One axis whole: pack(side, slot) into each remote side's slot, during() while the
+  // slabs travel, then unpack(side, slot) from each received one. A failure of during()
+  // is thrown after the receive: the neighbours wait in it for this process.
+  template <class Pack, class Unpack, class During>
+  void swap(const Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
+            Unpack unpack, During during) const {
+    for (int side = 0; side < 2; ++side)
+      if (remote[side]) pack(side, slot(side, bytes));
+    send(ctx, axis, remote, bytes);
+    std::exception_ptr failed;
+    try {
+      during();
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    receive(ctx, group, axis, remote, bytes);
+    if (failed) std::rethrow_exception(failed);
+    for (int side = 0; side < 2; ++side)
+      if (remote[side]) unpack(side, slot(2 + side, bytes));
+  }
+  template <class Pack, class Unpack>
+  void swap(const Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
+            Unpack unpack) const {
+    swap(ctx, group, axis, remote, bytes, pack, unpack, [] {});
+  }
+
+ private:
+  // swap's two halves, so that work on the context's stream between them (which must
+  // not touch the slabs or what is unpacked) runs while the slabs travel. send:
   // once the caller has enqueued the packs of the remote sides' slots, starts them to
   // the host where MPI needs them there. receive: swaps them with the neighbours (by
   // CUDA IPC, or MPI) and leaves the received slots ready for the unpacks the caller
@@ -88,33 +115,6 @@ class SlabExchange {
     if (ctx.is_cuda()) ctx.device().join_beside();
   }
 
-  // One axis whole: pack(side, slot) into each remote side's slot, during() while the
-  // slabs travel, then unpack(side, slot) from each received one. A failure of during()
-  // is thrown after the receive: the neighbours wait in it for this process.
-  template <class Pack, class Unpack, class During>
-  void swap(const Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
-            Unpack unpack, During during) const {
-    for (int side = 0; side < 2; ++side)
-      if (remote[side]) pack(side, slot(side, bytes));
-    send(ctx, axis, remote, bytes);
-    std::exception_ptr failed;
-    try {
-      during();
-    } catch (...) {
-      failed = std::current_exception();
-    }
-    receive(ctx, group, axis, remote, bytes);
-    if (failed) std::rethrow_exception(failed);
-    for (int side = 0; side < 2; ++side)
-      if (remote[side]) unpack(side, slot(2 + side, bytes));
-  }
-  template <class Pack, class Unpack>
-  void swap(const Context& ctx, const Group& group, int axis, const bool remote[2], size_t bytes, Pack pack,
-            Unpack unpack) const {
-    swap(ctx, group, axis, remote, bytes, pack, unpack, [] {});
-  }
-
- private:
   // Where MPI reads and writes slot s: the slot, or its page-locked copy.
   void* mpi_slot(int s, size_t bytes) const {
     return staging_.empty() ? slot(s, bytes) : staging_.data() + s * bytes;

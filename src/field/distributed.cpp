@@ -52,13 +52,12 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
     if (!context().is_cuda() || remote[0] || remote[1] || !(remote_y || remote_z) ||
         !(grid.active(0) && grid.active(1) && grid.active(2)))
       return 0;
-    auto message = [&](int64_t depth) {
-      const int64_t rows = remote_y ? grid.ncomp * grid.n[2] * depth * grid.n[0] : 0;
-      const int64_t planes =
-          remote_z ? grid.ncomp * depth * (grid.n[1] + depth * (remote[2] + remote[3])) * grid.n[0] : 0;
+    auto message = [&](int depth) {
+      const int64_t rows = remote_y ? field::remote_rows_values(grid, depth) : 0;
+      const int64_t planes = remote_z ? field::remote_planes_values(grid, remote[2] + remote[3], depth) : 0;
       return std::max(rows, planes);
     };
-    int64_t depth = field::kRemotePlanes;
+    int depth = field::kRemotePlanes;
     while (depth > 1 && static_cast<size_t>(message(depth)) * value_size() > static_cast<size_t>(INT32_MAX)) --depth;
     return depth >= 2 ? message(depth) : 0;  // (a pass of one step swaps no rows or planes)
   };

@@ -9,11 +9,10 @@
 // remote faces comes with the later axis, from the neighbour that got it with the
 // earlier one.
 //
-// The exchange of an axis runs in two halves, so that a step can compute the cells no
-// remote ghost reaches between them (rd.cpp): begin packs the faces and sends them, finish
-// receives the neighbours' and unpacks them (core/slab_exchange.hpp: by CUDA IPC between
-// a node's GPUs, else by MPI, through the host where it needs host memory). A CUDA
-// context's stream runs on meanwhile.
+// The exchange of an axis can run work between its send and its receive, so that a step
+// computes the cells no remote ghost reaches while the faces travel (steps.hpp; the swap:
+// core/slab_exchange.hpp, by CUDA IPC between a node's GPUs, else by MPI, through the
+// host where it needs host memory). A CUDA context's stream runs on meanwhile.
 #pragma once
 
 #include <vector>
@@ -49,22 +48,24 @@ class HaloExchange {
     return a;
   }
 
-  void begin(int axis) {
+  // The remote faces of one axis: packed and sent, `during()` on the context's stream
+  // while they travel (work that reads no remote ghost), then received and unpacked.
+  // SlabExchange::swap holds a failure of during() until the receive is done, so the
+  // neighbours never wait for this process.
+  template <class During>
+  void exchange(int axis, During during) {
     const bool* remote = &d_.remote[2 * axis];
-    for (int side = 0; side < 2; ++side)
-      if (remote[side]) run_.pack_face(ctx_, data_, grid_, axis, side, slot(axis, side));
-    d_.exchange.send(ctx_, axis, remote, slab_bytes(axis));
+    d_.exchange.swap(
+        ctx_, d_.group, axis, remote, slab_bytes(axis),
+        [&](int side, void* slot) { run_.pack_face(ctx_, data_, grid_, axis, side, static_cast<T*>(slot)); },
+        [&](int side, void* slot) { run_.unpack_face(ctx_, static_cast<T*>(slot), grid_, axis, side, data_); },
+        during);
   }
-
-  void finish(int axis) {
-    const bool* remote = &d_.remote[2 * axis];
-    d_.exchange.receive(ctx_, d_.group, axis, remote, slab_bytes(axis));
-    for (int side = 0; side < 2; ++side)
-      if (remote[side]) run_.unpack_face(ctx_, slot(axis, 2 + side), grid_, axis, side, data_);
+  void exchange(int axis) {
+    exchange(axis, [] {});
   }
 
  private:
-  T* slot(int axis, int s) const { return static_cast<T*>(d_.exchange.slot(s, slab_bytes(axis))); }
   int64_t slab_values(int axis) const { return face_slab(grid_, axis).values(grid_.ncomp); }
   size_t slab_bytes(int axis) const { return static_cast<size_t>(slab_values(axis)) * sizeof(T); }
 

@@ -46,6 +46,17 @@ struct SourceTerm {
 // (kCudaMaxStepsPerPass, field_cuda.cuh).
 constexpr int kRemotePlanes = 4;
 
+// The values of the message a pass of k steps swaps across one remote face: along y the
+// k rows next to the face in every plane; along z the k planes next to it, with the k
+// rows beyond each of the `remote_y_faces` remote y faces (the corners). The one formula
+// for attach's slabs and the pass's swap.
+inline int64_t remote_rows_values(const Grid& grid, int k) {
+  return int64_t(grid.ncomp) * grid.n[2] * k * grid.n[0];
+}
+inline int64_t remote_planes_values(const Grid& grid, int remote_y_faces, int k) {
+  return int64_t(grid.ncomp) * k * (grid.n[1] + int64_t(k) * remote_y_faces) * grid.n[0];
+}
+
 template <class T>
 struct PassTerms {
   const DiffusionWeights<T>* weights;

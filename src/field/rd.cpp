@@ -554,7 +554,7 @@ void opsplit_rd_s::refresh_wind_ghosts(opsplit::Field& field, const opsplit::fie
   for (int a = 0; a < 3; ++a) {
     if (!decomposition->remote[2 * a] && !decomposition->remote[2 * a + 1]) continue;
     HaloExchange<T> halo(ctx, *decomposition, velocity + a * velocity_grid_.comp_stride, one, run);
-    halo.begin(a), halo.finish(a);
+    halo.exchange(a);
   }
   velocity_halo_serial_ = decomposition->serial;
 }

@@ -254,7 +254,7 @@ class StepSweep {
 
  private:
   static void exchange(HaloExchange<T>& halo, const std::vector<int>& axes, size_t from = 0) {
-    for (size_t i = from; i < axes.size(); ++i) halo.begin(axes[i]), halo.finish(axes[i]);
+    for (size_t i = from; i < axes.size(); ++i) halo.exchange(axes[i]);
   }
 
   // The whole halo, then the update.
@@ -281,9 +281,8 @@ class StepSweep {
   // work wrote ghosts of.
   template <class Work>
   unsigned around_exchange(HaloExchange<T>& halo, const std::vector<int>& axes, Work&& work) {
-    halo.begin(axes[0]);
-    unsigned written = work(size_t{0});
-    halo.finish(axes[0]);
+    unsigned written = 0;
+    halo.exchange(axes[0], [&] { written = work(size_t{0}); });
     exchange(halo, axes, 1);
     for (size_t v = 1; v < plan_.views.size(); ++v) written &= work(v);
     return written;
