@@ -1466,12 +1466,18 @@ struct RemotePlanes {
   int64_t plane_values;  // (a parameter: computed in the kernel it cost the rounds registers)
 };
 
-// The output planes a launch of the 7-point pass makes, [first, first + count) along z:
-// the whole grid, or on a distributed field the planes that read no remote plane (made
-// while the remote ones travel) and then those that do (steps_pass).
+// The output a launch of the 7-point pass makes: planes [first, first + count) along z of
+// the tile rows [first_row, first_row + rows): the whole grid, or on a distributed field
+// first the planes and tile rows that read no remote plane or row (made while those
+// travel), then those that do (steps_pass).
 struct PlaneRange {
   int first, count;
+  int64_t first_row, rows;
 };
+// Which tile rows of a launch (diffuse_cross_steps_launch, which knows the tiles' height):
+// all, those that read no row beyond a remote y face, those that read beyond the low one,
+// beyond the high one.
+enum class TileRows { kAll, kInside, kAtLow, kAtHigh };
 
 // The cell read for position g of an axis of n cells. (The test for a cell first: the
 // pass's loop reads a plane a round, and the divisions are for the planes beyond a face.)
@@ -1491,20 +1497,20 @@ __device__ I cell_read(I g, I n, int reading) {
 // about 4 000 against 2 200 in float, 3 100 against 1 550 in double).
 constexpr int64_t kPlainRoundCost = 5, kFaceRoundCost = 9;
 
-// The first work item (component, tile, plane; planes fastest, nz of them: the launch's
-// PlaneRange) of share `part` of `parts` of the 7-point pass, the shares of equal cost
-// (kFaceRoundCost). A tile tests
+// The first work item (component, tile, plane; planes fastest, nz of them, tile rows
+// first_row .. first_row + tiles_y - 1: the launch's PlaneRange) of share `part` of
+// `parts` of the 7-point pass, the shares of equal cost (kFaceRoundCost). A tile tests
 // when it has cells on a face of an axis read by kReadClamped (S: the CrossTile;
 // symmetric: axis_reading's).
 template <class S>
 __device__ int64_t item_of_cost(int64_t part, int64_t parts, const Grid& grid, const FaceCondition* faces,
-                                bool symmetric, int64_t tiles_x, int64_t tiles_y, int64_t nz) {
+                                bool symmetric, int64_t tiles_x, int64_t first_row, int64_t tiles_y, int64_t nz) {
   const int64_t tiles = tiles_x * tiles_y;
   auto on_x_face = [&](int64_t i) { return S::column_at_face(i, grid.n[0]); };
   auto on_y_face = [&](int64_t j) { return S::row_at_face(j, grid.n[1]); };
   int64_t face_columns = 0, face_rows = 0;
   for (int64_t i = 0; i < tiles_x; ++i) face_columns += on_x_face(i);
-  for (int64_t j = 0; j < tiles_y; ++j) face_rows += on_y_face(j);
+  for (int64_t j = first_row; j < first_row + tiles_y; ++j) face_rows += on_y_face(j);
   auto tests = [&](int c, int axis) { return axis_reading(faces + 6 * c + 2 * axis, symmetric) == kReadClamped; };
   auto component_cost = [&](int c) {
     const int64_t plain = (tests(c, 0) ? tiles_x - face_columns : tiles_x) * (tests(c, 1) ? tiles_y - face_rows : tiles_y);
@@ -1524,7 +1530,8 @@ __device__ int64_t item_of_cost(int64_t part, int64_t parts, const Grid& grid, c
       continue;
     }
     for (int64_t tile = 0; tile < tiles; ++tile) {
-      const bool face = (tests(c, 0) && on_x_face(tile % tiles_x)) || (tests(c, 1) && on_y_face(tile / tiles_x));
+      const bool face =
+          (tests(c, 0) && on_x_face(tile % tiles_x)) || (tests(c, 1) && on_y_face(first_row + tile / tiles_x));
       const int64_t plane_cost = face ? kFaceRoundCost : kPlainRoundCost;
       if (target >= nz * plane_cost) {
         target -= nz * plane_cost;
@@ -1629,15 +1636,17 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
   // planes to single steps.
   const int nz = static_cast<int>(n[2]), lead_z = static_cast<int>(grid.lead[2]);
   const int plane_stride = static_cast<int>(grid.stride[2]);
-  const int64_t tiles_x = (n[0] + OW - 1) / OW, tiles_y = (n[1] + OH - 1) / OH, tiles = tiles_x * tiles_y;
+  const int64_t tiles_x = (n[0] + OW - 1) / OW, tiles = tiles_x * range.rows;  // (the launch's)
   const int64_t work = grid.ncomp / NC * tiles * range.count;
   int64_t begin, end;
   if constexpr (TestsFaces) {
     // Shares of equal cost rather than equal planes: a tile with cells on an x or y face
     // whose ghosts they apply runs the round that tests, about 1.8x the others' (its
     // loop's instructions; with equal planes the blocks given such tiles finish last).
-    begin = item_of_cost<S>(blockIdx.x, gridDim.x, grid, faces, kSymmetric, tiles_x, tiles_y, range.count);
-    end = item_of_cost<S>(blockIdx.x + 1, gridDim.x, grid, faces, kSymmetric, tiles_x, tiles_y, range.count);
+    begin = item_of_cost<S>(blockIdx.x, gridDim.x, grid, faces, kSymmetric, tiles_x, range.first_row, range.rows,
+                            range.count);
+    end = item_of_cost<S>(blockIdx.x + 1, gridDim.x, grid, faces, kSymmetric, tiles_x, range.first_row, range.rows,
+                          range.count);
   } else {
     const int64_t share = (work + gridDim.x - 1) / gridDim.x;
     begin = min(work, blockIdx.x * share);
@@ -1678,7 +1687,8 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     const bool tests_y_high = reading_y == kReadClamped && faces[6 * c + 3].type != kRemote;
     const bool tests_z_low = reading_z == kReadClamped && faces[6 * c + 4].type != kRemote;
     const bool tests_z_high = reading_z == kReadClamped && faces[6 * c + 5].type != kRemote;
-    const int64_t x0 = (tile % tiles_x) * OW - MX, y0 = (tile / tiles_x) * OH - K;
+    const int64_t tile_row = range.first_row + tile / tiles_x;
+    const int64_t x0 = (tile % tiles_x) * OW - MX, y0 = tile_row * OH - K;
     // Where the thread's columns and rows are read in a plane, which cells sit on a face
     // whose ghost they apply, and which are the tile's own.
     int col[RX], row[RY];
@@ -1732,7 +1742,7 @@ __global__ void __launch_bounds__(32 * S::BY, 1)
     // the tests).
     const bool tile_on_face =
         (tests_x && S::column_at_face(tile % tiles_x, n[0])) ||
-        ((tests_y_low || tests_y_high) && S::row_at_face(tile / tiles_x, n[1]));
+        ((tests_y_low || tests_y_high) && S::row_at_face(tile_row, n[1]));
     const T* in_c = in + c * grid.comp_stride;  // (component c + j at j comp_stride on)
     T* out_c = out + c * grid.comp_stride;
     auto plane_at = [&](int z) {
@@ -2086,8 +2096,8 @@ using CoupledCrossTile = CrossTile<T, K, 12, K == 2 ? 4 : 3, false, 2>;
 template <int K, class T>
 void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid, const PassTerms<T>& terms,
                                 const int64_t* source_planes, const FaceCondition* faces,
-                                const FaceCondition* faces_host, RemotePlanes<T> remote, PlaneRange range,
-                                Health health) {
+                                const FaceCondition* faces_host, RemotePlanes<T> remote, TileRows which,
+                                int first_plane, int planes, Health health) {
   using S = CrossTile<T, K>;
   using Plain = CrossTile<T, K, S::BY, S::RY, sizeof(T) == 8>;  // pure diffusion testing no face (CrossTile: XS)
   using Coupled = CoupledCrossTile<T, K>;
@@ -2165,11 +2175,20 @@ void diffuse_cross_steps_launch(const Context& ctx, const T* in, T* out, const G
   int per_sm = 0;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chosen.kernel, threads, chosen.bytes) != cudaSuccess)
     fail(OPSPLIT_ERROR_DEVICE, "cannot read diffuse_cross_steps_kernel's blocks a multiprocessor");
+  // The tile rows: a tile row t reads rows t OH - K to (t + 1) OH + K - 1.
+  const int64_t oh = chosen.height, tiles_y = blocks_for(grid.n[1], chosen.height);
+  const int64_t at_low = faces_host[2].type == kRemote ? std::min(tiles_y, (K + oh - 1) / oh) : 0;
+  const int64_t at_high =
+      faces_host[3].type == kRemote ? std::max(at_low, grid.n[1] >= K ? (grid.n[1] - K) / oh : 0) : tiles_y;
+  PlaneRange range{first_plane, planes, 0, tiles_y};
+  if (which == TileRows::kInside) range.first_row = at_low, range.rows = at_high - at_low;
+  if (which == TileRows::kAtLow) range.rows = at_low;
+  if (which == TileRows::kAtHigh) range.first_row = at_high, range.rows = tiles_y - at_high;
+  if (range.rows <= 0 || range.count <= 0) return;
   // Blocks a multiprocessor holds, but no segment of fewer than K planes where a column
   // has them (a segment marches K planes before its first and K after its last: a range
   // of a face's few planes takes whole columns).
-  const int64_t columns =
-      grid.ncomp / chosen.components * blocks_for(grid.n[0], chosen.width) * blocks_for(grid.n[1], chosen.height);
+  const int64_t columns = grid.ncomp / chosen.components * blocks_for(grid.n[0], chosen.width) * range.rows;
   const int64_t work = columns * range.count;
   const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(
       {work, int64_t(sms) * std::max(per_sm, 1), columns * std::max(range.count / K, 1)}));
@@ -2294,13 +2313,15 @@ void copy_planes(const Context& ctx, const T* from, PlanesLayout from_layout, T*
 // face in every plane, [component][z][depth][cell]; then along z the K planes next to
 // each remote z face, their rows from y = -K (or 0) to ny + K (or ny), the rows beyond
 // the y faces from the first swap (so the corners come from the diagonal neighbour
-// through the z neighbour), [component][depth][row][cell]. during(rows) enqueues work on
-// the stream while the z planes travel (which must not touch them; `rows`: the y swap's
-// RemotePlanes, ready); where no z face is remote it runs after the y swap. Collective: every process of the pass swaps, after a
-// failed pass too.
-template <class T, class During>
+// through the z neighbour), [component][depth][row][cell]. during_y() and during_z(rows)
+// enqueue work on the stream while the y rows and the z planes travel (which must not
+// touch them or read beyond the faces whose cells are travelling; `rows`: the y swap's
+// RemotePlanes, ready); during_z runs after the y swap where no z face is remote.
+// Collective: every process of the pass swaps, after a failed pass too.
+template <class T, class DuringY, class DuringZ>
 RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms, const T* data, const Grid& grid,
-                                   const FaceCondition* faces_host, int K, T* scratch, During during) {
+                                   const FaceCondition* faces_host, int K, T* scratch, DuringY during_y,
+                                   DuringZ during_z) {
   const bool remote_y[2] = {faces_host[2].type == kRemote, faces_host[3].type == kRemote};
   const bool remote_z[2] = {faces_host[4].type == kRemote, faces_host[5].type == kRemote};
   const int64_t nx = grid.n[0], ny = grid.n[1], nz = grid.n[2], s1 = grid.stride[1];
@@ -2326,12 +2347,13 @@ RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms
         },
         [&](int side, void* slot) {  // theirs, beyond our face
           copy_planes(ctx, static_cast<const T*>(slot), in_slot, rows[side] + row_lead, rows_in_scratch, grid, K, nz);
-        });
+        },
+        during_y);
   }
   const RemotePlanes<T> swapped_rows{nullptr, nullptr, remote_y[0] ? rows[0] : nullptr,
                                      remote_y[1] ? rows[1] : nullptr, plane_values};
   if (!remote_z[0] && !remote_z[1]) {
-    during(swapped_rows);
+    during_z(swapped_rows);
     return swapped_rows;
   }
   const int64_t below = remote_y[0] ? K : 0, above = remote_y[1] ? K : 0, slot_rows = below + ny + above;
@@ -2353,7 +2375,7 @@ RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms
         copy_planes(ctx, static_cast<const T*>(slot), in_slot, planes[side] + (K - below) * s1 + row_lead,
                     planes_in_scratch, grid, slot_rows, K);
       },
-      [&] { during(swapped_rows); });
+      [&] { during_z(swapped_rows); });
   const int64_t first_row = (K - grid.lead[1]) * s1;  // (RemotePlanes)
   return {remote_z[0] ? planes[0] + first_row : nullptr, remote_z[1] ? planes[1] + first_row : nullptr,
           swapped_rows.below, swapped_rows.above, plane_values};
@@ -2405,24 +2427,37 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const 
       return;
     }
     // (The 7-point pass reads no ghost: cell_read.)
-    auto launch = [&](RemotePlanes<T> remote, int first, int count) {
+    auto launch = [&](RemotePlanes<T> remote, TileRows rows, int first, int count) {
       if (count > 0)
         diffuse_cross_steps_launch<K>(ctx, in.data, out, grid, terms, source_planes, in.faces, in.faces_host, remote,
-                                      PlaneRange{first, count}, health);
+                                      rows, first, count, health);
     };
     const int nz = static_cast<int>(grid.n[2]);
-    if (terms.group == nullptr) return launch({nullptr, nullptr, nullptr, nullptr, 0}, 0, nz);
+    if (terms.group == nullptr) return launch({nullptr, nullptr, nullptr, nullptr, 0}, TileRows::kAll, 0, nz);
     // A distributed field's planes more than K from a remote z face read none of the
-    // neighbours' planes: made while those travel (OPSPLIT_HALO_OVERLAP=0: after), then
-    // the K next to each remote face. (The rows beyond remote y faces come first.)
+    // neighbours' planes, and its tile rows that read no row beyond a remote y face none
+    // of their rows: made while those travel (OPSPLIT_HALO_OVERLAP=0: after). Under the
+    // y swap the inner tile rows of the inner planes (no remote cell read: the one-process
+    // kernel), under the z swap the other tile rows of the inner planes, then the K
+    // planes next to each remote z face.
+    const bool remote_y = in.faces_host[2].type == kRemote || in.faces_host[3].type == kRemote;
     const int low = in.faces_host[4].type == kRemote ? K : 0, high = in.faces_host[5].type == kRemote ? K : 0;
-    const bool overlap = halo_overlap_allowed() && (low > 0 || high > 0) && nz > low + high;
-    const RemotePlanes<T> remote =
-        swap_remote_planes(ctx, terms, in.data, grid, in.faces_host, K, scratch + source_index_values(grid, terms),
-                           [&](RemotePlanes<T> rows) { if (overlap) launch(rows, low, nz - low - high); });
-    if (!overlap) return launch(remote, 0, nz);
-    launch(remote, 0, low);
-    launch(remote, nz - high, high);
+    const bool overlap = halo_overlap_allowed() && nz > low + high;
+    const int inner = nz - low - high;
+    const RemotePlanes<T> remote = swap_remote_planes(
+        ctx, terms, in.data, grid, in.faces_host, K, scratch + source_index_values(grid, terms),
+        [&] {
+          if (overlap) launch({nullptr, nullptr, nullptr, nullptr, 0}, TileRows::kInside, low, inner);
+        },
+        [&](RemotePlanes<T> rows) {
+          if (!overlap) return;
+          if (!remote_y) return launch(rows, TileRows::kAll, low, inner);
+          launch(rows, TileRows::kAtLow, low, inner);
+          launch(rows, TileRows::kAtHigh, low, inner);
+        });
+    if (!overlap) return launch(remote, TileRows::kAll, 0, nz);
+    launch(remote, TileRows::kAll, 0, low);
+    launch(remote, TileRows::kAll, nz - high, high);
   });
   return 0;
 }

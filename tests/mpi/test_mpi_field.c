@@ -452,6 +452,20 @@ int main(int argc, char** argv) {
     run_case(ctx, &k, 20);
   }
 
+  /* Tall along y (100 rows a process): CUDA's tile rows that read no row beyond a remote
+   * y face, made while the rows travel, between those that do at each face; DIRICHLET y
+   * faces (the launches' shares of cost over their tile rows), Turing with its source,
+   * and on 4 processes along y and z (the inner tile rows of the inner planes under the y
+   * swap, the others under the z swap). */
+  for (int corners = 0; corners < (size == 4 ? 2 : 1); ++corners) {
+    Case k = {{13, 100 * size + 3, 11}, {1, size, 1}, {0, 0, 0}, 1, 7, 0, OPSPLIT_FLOAT64, CH_NONE, 0, WIND_NONE, 4, 0, 0};
+    if (corners) k.n[1] = 203, k.n[2] = 20, k.dims[1] = 2, k.dims[2] = 2;
+    run_case(ctx, &k, 20);
+    k.periodic[0] = k.periodic[1] = k.periodic[2] = 1, k.turing = 1, k.ncomp = 2, k.source_high = 2;
+    k.precision = OPSPLIT_FLOAT32;
+    run_case(ctx, &k, 20);
+  }
+
   /* A team of threads on each process, each a slab of rows with its own staged input
    * rows (a share of more than 2^15 values a process). */
   team_threads = 3;
