@@ -100,7 +100,7 @@ OPSPLIT_API opsplit_status opsplit_rd_set_stencil(opsplit_rd rd, opsplit_stencil
  * halo k cells deep swapped once a pass); other calls take one step a pass
  * (docs/API.md). On the CPU 2 to 4 steps a pass are the useful range. The CUDA backend
  * fuses a 3D field's pure diffusion without sources: up to 4 steps at 7 points (about
- * 2x one step a pass at 4 steps), up to 3 at 19 points (slower than one step a pass);
+ * 2x one step a pass at 4 steps; at 19 points one step a pass: a pass was slower);
  * and at 7 points up to 4 steps of linear terms, a uniform wind and point sources where
  * every face is PERIODIC, or NOFLUX without a wind (1.1-1.4x), and up to 3 of TURING and
  * GRAY_SCOTT with two components that read each axis alike (1.4-1.9x); a distributed

@@ -1106,53 +1106,9 @@ void add_sources(const Context& ctx, T* out, const Grid&, const SourceTerm<T>* s
 
 // ---- several steps a pass (Launchers::steps_pass; docs/research/temporal_blocking_plan.md)
 //
-// 19 points (7 points: the register form below). Overlapped tiles
-// streaming along z. A block owns an x-y tile of the output and a
-// chunk of its planes; it reads the input over the tile grown by K cells a side and
-// computes level s (the state after s of the pass's K steps) over the tile grown by
-// K - s, so that level K is right on the tile without a word from another block. Each
-// level below K keeps a ring of four x-y planes in shared memory. When input plane t
-// arrives, level s makes its plane t - 2s from level s - 1's planes t - 2s - 1 ..
-// t - 2s + 1, made in earlier rounds: each level trails the one below by two planes,
-// so that every level's work of a round reads only what earlier rounds wrote and one
-// barrier a round serves them all (a ring of three and one plane of lag took a barrier
-// a level: twice as slow). Along x and y a position of the tile is (PassAxis):
-//  - a cell: inside the grid, or anywhere along a PERIODIC axis, read at its image (the
-//    update of the same values is its image's update, bit for bit);
-//  - the ghost beyond a NOFLUX or DIRICHLET face: at level 0 the ghost filled in memory,
-//    at level s the face's rule applied to its image cell's level-s value, which the
-//    ghost's thread computes from the image's neighbours (x's rule, then y's:
-//    fill_ghosts' order, so that edge ghosts compose as they do there);
-//  - unused: further out, where nothing reads.
-// A z ghost plane of level s is the z rule of the same column's plane 0 (made with it)
-// or nz - 1 (made when level s comes to plane nz); a periodic z axis is read at its
-// images like x and y. Every value is diffusion_update of the values a step's would
-// be: a step's bits. The output's ghosts are not written (steps_pass returns 0).
-//
-// The tile: 64 cells wide (two columns a thread, 32 apart), 8 thread rows of CY cell
-// rows; CY as high as the K levels' rings let two or three blocks share an SM's shared
-// memory (K x 4 planes x 64 x (8 CY + 2) values).
-template <class T, int K>
-struct PassTile {
-  static constexpr int CX = 2, BY = 8;
-  static constexpr int CY = sizeof(T) == 4 ? (K == 2 ? 4 : K == 3 ? 3 : 2) : 2;
-  static constexpr int RW = 32 * CX, RH = BY * CY;  // the tile grown by K a side
-  // A plane in shared memory: its RH rows between two rows of padding. A column outside
-  // the grown tile at some level is computed too (a branch a column cost more than the
-  // work; its value is neither stored nor checked) and reads up to a row and a value
-  // beyond its plane's rows: into the padding, never into a plane that another thread
-  // writes in the same round. (Values `levels` points at row 0 of plane 0; PAD before it.)
-  static constexpr int PLANE = RW * (RH + 2);
-  static constexpr int PAD = RW + 8;
-  static constexpr int SHARED_BYTES = (K * 4 * PLANE + 2 * PAD) * static_cast<int>(sizeof(T));
-  // As many blocks an SM as the shared memory holds (228 KiB, 1 KiB a block reserved),
-  // bounding the registers.
-  static constexpr int MIN_BLOCKS = SHARED_BYTES <= 75 * 1024 ? 3 : SHARED_BYTES <= 113 * 1024 ? 2 : 1;
-};
-#ifndef OPSPLIT_PASS_Z
-#define OPSPLIT_PASS_Z 128
-#endif
-constexpr int kPassZChunk = OPSPLIT_PASS_Z;  // planes a block makes: its first 3K rounds are warm-up
+// At 7 points (below). At 19 points CUDA takes one step a pass: a pass with its levels
+// in shared memory ran at 0.41-0.69x one step a pass on the H200 in every case measured
+// (docs/PERFORMANCE.md note (n)) and was taken out.
 
 // f(std::integral_constant<int, i>) for i = Begin .. End - 1, unrolled.
 template <int Begin, int End, class F>
@@ -1161,195 +1117,6 @@ __host__ __device__ __forceinline__ void static_for(F&& f) {
     f(std::integral_constant<int, Begin>{});
     static_for<Begin + 1, End>(f);
   }
-}
-
-// Where a tile position along x or y stands: a cell (inside the grid, or anywhere along
-// a PERIODIC axis), the ghost beyond a face (ghost: 0 low, 1 high), or unused.
-struct PassAxis {
-  bool used;
-  int ghost;   // -1: not a ghost
-  int64_t at;  // where level 0 is read along the axis: the image on a periodic axis; -1 or n for a ghost
-};
-
-// Position g of an axis of n cells whose low face is `low`.
-__device__ PassAxis pass_axis(int64_t g, int64_t n, const FaceCondition& low) {
-  if (low.type == kPeriodic) return PassAxis{true, -1, wrapped(g, n)};
-  if (g >= 0 && g < n) return PassAxis{true, -1, g};
-  if (g == -1 || g == n) return PassAxis{true, g < 0 ? 0 : 1, g};
-  return PassAxis{false, -1, 0};
-}
-
-// A tile whose grown region crosses a NOFLUX or DIRICHLET face along x or y has ghosts
-// and unused places; the others (most) run a march without those tests.
-__device__ bool pass_meets_face(int64_t lo, int64_t width, int64_t n, const FaceCondition& low) {
-  return low.type != kPeriodic && (lo < 0 || lo + width > n);
-}
-
-template <int Points, int K, class T>
-__global__ void __launch_bounds__(32 * PassTile<T, K>::BY, PassTile<T, K>::MIN_BLOCKS)
-    diffuse_steps_kernel(const T* __restrict__ in, T* __restrict__ out, Grid grid,
-                         const DiffusionWeights<T>* __restrict__ weights, const FaceCondition* __restrict__ faces,
-                         int zchunks, Health health) {
-  using S = PassTile<T, K>;
-  constexpr int RW = S::RW, RH = S::RH, PLANE = S::PLANE, CX = S::CX, CY = S::CY, BY = S::BY;
-  constexpr int W = RW - 2 * K, H = RH - 2 * K;  // the tile's own cells
-  extern __shared__ __align__(16) unsigned char pass_shared[];
-  T* const levels = reinterpret_cast<T*>(pass_shared) + S::PAD;  // levels 0 .. K-1, 4 planes each, RH x RW
-  if (failed_before(health)) return;
-  const int c = static_cast<int>(blockIdx.z) / zchunks;
-  const int64_t nz = grid.n[2];
-  const int64_t z0 = static_cast<int64_t>(blockIdx.z % zchunks) * kPassZChunk, z1 = min(z0 + kPassZChunk, nz);
-  const int64_t x0 = static_cast<int64_t>(blockIdx.x) * W - K, y0 = static_cast<int64_t>(blockIdx.y) * H - K;
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const DiffusionWeights<T> w = weights[c];
-  const FaceCondition* f = faces + 6 * c;
-  const FaceCondition z_low = f[4], z_high = f[5];
-  const bool periodic_z = z_low.type == kPeriodic;
-  const bool at_face = pass_meets_face(x0, RW, grid.n[0], f[0]) || pass_meets_face(y0, RH, grid.n[1], f[2]);
-  // Per column of the thread (row r, column e; bit r * CX + e), fixed for the march:
-  // where its value is in a plane of storage (row_at + col_at), whether the pass uses
-  // it, and whether it is one of the tile's own cells.
-  // A ghost's face per row and column (-1: none; at_face tiles only).
-  int64_t row_at[CY], col_at[CX];
-  int ghost_y[CY], ghost_x[CX];
-  unsigned used = 0, owned = 0;
-#pragma unroll
-  for (int r = 0; r < CY; ++r) {
-    const int ly = ty + BY * r;
-    const PassAxis y = pass_axis(y0 + ly, grid.n[1], f[2]);
-    row_at[r] = (y.at + grid.lead[1]) * grid.stride[1] + grid.lead[0];
-    ghost_y[r] = y.ghost;
-#pragma unroll
-    for (int e = 0; e < CX; ++e) {
-      const int lx = tx + 32 * e;
-      const PassAxis x = pass_axis(x0 + lx, grid.n[0], f[0]);
-      col_at[e] = x.at;
-      ghost_x[e] = x.ghost;
-      if (x.used && y.used) used |= 1u << (r * CX + e);
-      if (lx >= K && lx < K + W && ly >= K && ly < K + H && x0 + lx < grid.n[0] && y0 + ly < grid.n[1])
-        owned |= 1u << (r * CX + e);
-    }
-  }
-  // The columns made at level s (bits as above): within the tile grown by K - s, and used.
-  unsigned made_at[K + 1];
-#pragma unroll
-  for (int s = 0; s <= K; ++s) {
-    made_at[s] = 0;
-#pragma unroll
-    for (int r = 0; r < CY; ++r)
-#pragma unroll
-      for (int e = 0; e < CX; ++e) {
-        const int lx = tx + 32 * e, ly = ty + BY * r;
-        if (lx >= s && lx < RW - s && ly >= s && ly < RH - s) made_at[s] |= used & 1u << (r * CX + e);
-      }
-  }
-  auto made = [&](int s, int r, int e) { return (made_at[s] & 1u << (r * CX + e)) != 0; };
-  const T* in_c = in + c * grid.comp_stride;
-  T* out_c = out + c * grid.comp_stride;
-  // NaN when a value made here is NaN or Inf (v * 0 is 0 for every finite v). Ghosts
-  // are made here too: a Dirichlet ghost that overflows while every cell is finite makes
-  // the caller rerun the pass's steps singly, which then find nothing (the same bits).
-  T probe = T(0);
-
-  // Level 0: input plane t into registers, one round ahead.
-  T next[CY][CX];
-  auto load = [&](int64_t t) {
-    if (!periodic_z && (t < -1 || t > nz)) return;
-    const T* plane = in_c + ((periodic_z ? wrapped(t, nz) : t) + grid.lead[2]) * grid.stride[2];
-#pragma unroll
-    for (int r = 0; r < CY; ++r)
-#pragma unroll
-      for (int e = 0; e < CX; ++e)
-        if (made(0, r, e)) next[r][e] = plane[row_at[r] + col_at[e]];
-  };
-  // Level s's plane p from level s - 1's planes p - 1 .. p + 1. AtFace: the tile has
-  // ghosts, whose values are their images' under the faces' rules.
-  auto level = [&](auto s_constant, auto at_face_constant, int64_t p) {
-    constexpr int s = decltype(s_constant)::value;
-    constexpr bool AtFace = decltype(at_face_constant)::value;
-    const int at_p = static_cast<int>(p & 3), below = (at_p + 3) & 3, above = (at_p + 1) & 3;
-    const T* from = levels + (s - 1) * 4 * PLANE;
-    T* to = levels + (s < K ? s : 0) * 4 * PLANE;  // (level K goes to memory)
-    T* out_plane = out_c + (p + grid.lead[2]) * grid.stride[2];
-    const bool own_plane = p >= z0 && p < z1, z_ghost_below = !periodic_z && p == 0;
-#pragma unroll
-    for (int r = 0; r < CY; ++r)
-#pragma unroll
-      for (int e = 0; e < CX; ++e) {
-        // Every column is computed and only the made ones kept: without a branch a
-        // column, the columns' loads and sums interleave (with one, each waited for its
-        // loads).
-        const bool keep = made(s, r, e);
-        const int ly = ty + BY * r, lx = tx + 32 * e, own = ly * RW + lx;
-        int src = own;
-        if constexpr (AtFace)
-          src += (ghost_x[e] < 0 ? 0 : 1 - 2 * ghost_x[e]) + (ghost_y[r] < 0 ? 0 : (1 - 2 * ghost_y[r]) * RW);
-        T v = diffusion_update<Points>(
-            PlanesAt<T, int>{from + below * PLANE + src, from + at_p * PLANE + src, from + above * PLANE + src, 1, RW},
-            w);
-        if constexpr (AtFace) {
-          if (ghost_x[e] >= 0) v = ghost_from(f[ghost_x[e]], v);
-          if (ghost_y[r] >= 0) v = ghost_from(f[2 + ghost_y[r]], v);
-        }
-        probe += keep ? v * T(0) : T(0);
-        if constexpr (s < K) {
-          if (keep) to[at_p * PLANE + own] = v;
-          if (keep && z_ghost_below) to[below * PLANE + own] = ghost_from(z_low, v);  // plane -1
-        } else {
-          if (own_plane && (owned >> (r * CX + e) & 1u)) out_plane[row_at[r] + col_at[e]] = v;
-        }
-      }
-  };
-
-  load(z0 - K);
-  for (int64_t t = z0 - K; t < z1 + 2 * K; ++t) {
-    if (t < z1 + K) {
-#pragma unroll
-      for (int r = 0; r < CY; ++r)
-#pragma unroll
-        for (int e = 0; e < CX; ++e)
-          if (made(0, r, e)) levels[(t & 3) * PLANE + (ty + BY * r) * RW + tx + 32 * e] = next[r][e];
-      if (t + 1 < z1 + K) load(t + 1);
-    }
-    static_for<1, K + 1>([&](auto s_constant) {
-      constexpr int s = decltype(s_constant)::value;
-      const int64_t p = t - 2 * s;  // the plane level s makes
-      if (p < z0 - (K - s) || p >= z1 + (K - s)) return;  // (uniform across the block)
-      if (s < K && !periodic_z && p == nz) {
-        // The ghost plane beyond the high z face: the rule of the column's plane nz - 1.
-        T* to = levels + s * 4 * PLANE;
-#pragma unroll
-        for (int r = 0; r < CY; ++r)
-#pragma unroll
-          for (int e = 0; e < CX; ++e) {
-            const int own = (ty + BY * r) * RW + tx + 32 * e;
-            if (made(s, r, e)) to[(p & 3) * PLANE + own] = ghost_from(z_high, to[((p + 3) & 3) * PLANE + own]);
-          }
-      } else if (periodic_z || (p >= 0 && p < nz)) {
-        if (at_face)
-          level(s_constant, std::true_type{}, p);
-        else
-          level(s_constant, std::false_type{}, p);
-      }
-    });
-    __syncthreads();
-  }
-  // A bad value: the caller runs the pass's steps again one at a time, which name it.
-  if (probe != probe) atomicMin(health.first_bad, health_key(health.step, 0));
-}
-
-template <int Points, int K, class T>
-void diffuse_steps_launch(const Context& ctx, const T* in, T* out, const Grid& grid,
-                          const DiffusionWeights<T>* weights, const FaceCondition* faces, Health health) {
-  using S = PassTile<T, K>;
-  auto kernel = diffuse_steps_kernel<Points, K, T>;
-  allow_shared_bytes(kernel, S::SHARED_BYTES);
-  const int zchunks = static_cast<int>((grid.n[2] + kPassZChunk - 1) / kPassZChunk);
-  dim3 blocks(blocks_for(grid.n[0], S::RW - 2 * K), grid_yz(blocks_for(grid.n[1], S::RH - 2 * K), "tiles along y"),
-              grid_yz(static_cast<int64_t>(zchunks) * grid.ncomp, "z-chunks x components"));
-  kernel<<<blocks, dim3(32, S::BY), S::SHARED_BYTES, stream_of(ctx)>>>(in, out, grid, weights, faces, zchunks,
-                                                                       health);
-  cuda::check_launch("diffuse_steps_kernel");
 }
 
 // ---- 7 points: the levels in registers (the AN5D form) --------------------------------
@@ -1420,7 +1187,6 @@ struct CrossTile {
 };
 constexpr int kCudaMaxStepsPerPass = 4;    // the 7-point pass, in registers
 static_assert(kCudaMaxStepsPerPass <= kRemotePlanes, "a field's slabs carry a pass's planes");
-constexpr int kCudaMaxStepsPerPass19 = 3;  // the 19-point pass, in shared memory
 
 // How the 7-point pass reads an axis beyond its faces: across a PERIODIC axis at the
 // image; between two NOFLUX faces at the mirror image, folded as often as it takes (the
@@ -2208,9 +1974,8 @@ size_t remote_planes_bytes(const Grid& grid, const FaceCondition* faces_host, in
   return static_cast<size_t>(remote_planes_values(grid, remote_y_faces, k)) * sizeof(T);
 }
 
-// On 3D grids (the march's), on one process: pure diffusion up to kCudaMaxStepsPerPass
-// steps a pass at 7 points, kCudaMaxStepsPerPass19 at 19 (without sources); at 7 points
-// also a model without a per-cell wind (the caller fuses models without Cahn-Hilliard
+// At 7 points on 3D grids (the march's), on one process: pure diffusion up to
+// kCudaMaxStepsPerPass steps a pass; also a model without a per-cell wind (the caller fuses models without Cahn-Hilliard
 // terms only: opsplit_rd_s::fused_steps_per_pass; LINEAR ones, and TURING and GRAY_SCOTT
 // with their two components alone, read alike, up to kCudaMaxCoupledStepsPerPass:
 // cross_pass_steps_kind) and point sources, where the pass tests no face (every axis PERIODIC or, without a wind, NOFLUX on both faces:
@@ -2219,18 +1984,17 @@ size_t remote_planes_bytes(const Grid& grid, const FaceCondition* faces_host, in
 // A distributed field: the 7-point pass, with the rows beyond its remote y faces swapped
 // in before it and the planes beyond its remote z faces while it makes the planes that
 // do not read them (swap_remote_planes, steps_pass; rd.cpp adds the depth's and the
-// sources' rule, remote_face_steps); K what the field's slabs carry; one step a pass at
-// 19 points, or with a remote x face (a tile's columns beyond it: not built).
-// The 7-point pass addresses a plane of storage in int (its planes all fit below 2^31
-// values); the 19-point pass's tiles along y stay within gridDim.y's 65535 (its float64
-// tiles are lower than the march's: 10 rows at K = 3).
+// sources' rule, remote_face_steps); K what the field's slabs carry; one step a pass
+// with a remote x face (a tile's columns beyond it: not built). At 19 points one step a
+// pass (above). The 7-point pass addresses a plane of storage in int (its planes all fit
+// below 2^31 values).
 template <class T>
 int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* faces_host, int points,
                        const PassTerms<T>& terms) {
-  if (!marches(grid)) return 1;
+  if (points != 7 || !marches(grid)) return 1;
   int most_remote = kCudaMaxStepsPerPass;  // the planes a slab of the field's carries
   if (terms.group != nullptr) {
-    if (points != 7 || faces_host[0].type == kRemote || faces_host[1].type == kRemote) return 1;
+    if (faces_host[0].type == kRemote || faces_host[1].type == kRemote) return 1;
     const bool remote_y = faces_host[2].type == kRemote || faces_host[3].type == kRemote;
     const bool remote_z = faces_host[4].type == kRemote || faces_host[5].type == kRemote;
     auto carried = [&](int k) {
@@ -2241,7 +2005,7 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
     if (most_remote < 2) return 1;
   }
   if (terms.model() || terms.nsources > 0) {
-    if (points != 7 || (terms.model() && terms.velocity != nullptr)) return 1;
+    if (terms.model() && terms.velocity != nullptr) return 1;
     const int model = cross_pass_model(terms);
     if (cross_pass_tests_faces(grid, faces_host, model)) return 1;
     if (terms.model() && !cross_pass_steps_kind(terms.kind, grid, faces_host, model)) return 1;
@@ -2249,17 +2013,10 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
   // (The 7-point pass folds z positions in int: cell_read's 2 nz; and addresses a plane's
   // rows in int, beyond a remote y face K - 1 rows past the plane's ghosts.)
   if (grid.stride[2] + kCudaMaxStepsPerPass * grid.stride[1] > INT32_MAX || grid.n[2] > INT32_MAX / 2) return 1;
-  if (points == 7)
-    return std::min(most_remote, terms.model() && terms.kind != kLinear ? kCudaMaxCoupledStepsPerPass
-                                                                        : kCudaMaxStepsPerPass);
-  int most = 1;
-  static_for<2, kCudaMaxStepsPerPass19 + 1>([&](auto k_constant) {
-    constexpr int K = decltype(k_constant)::value;
-    if (blocks_for(grid.n[1], PassTile<T, K>::RH - 2 * K) <= 65535) most = K;
-  });
-  return most;
+  return std::min(most_remote,
+                  terms.model() && terms.kind != kLinear ? kCudaMaxCoupledStepsPerPass : kCudaMaxStepsPerPass);
 }
-// The pass's scratch (its levels live in shared memory): the sources' index of planes
+// The 7-point pass's scratch (its levels live in registers): the sources' index of planes
 // (source_planes_kernel), then on a distributed field what it reads beyond its remote
 // faces (RemotePlanes: the z sides', then the y sides'; 256 bytes on, and each a whole
 // number of rows: the whole-cells loads).
@@ -2402,9 +2159,7 @@ __global__ void source_planes_kernel(const SourceTerm<T>* sources, int64_t n, in
 template <class T>
 unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const Grid& grid, int points,
                     const PassTerms<T>& terms, int steps, Health health) {
-  const DiffusionWeights<T>* weights = terms.weights;
-  if (points == 19 && (terms.model() || terms.nsources > 0))
-    fail(OPSPLIT_ERROR_INTERNAL, "a 19-point pass of a model or sources (max_steps_per_pass allows none)");
+  if (points != 7) fail(OPSPLIT_ERROR_INTERNAL, "a 19-point pass (max_steps_per_pass allows none)");
   int64_t* source_planes = nullptr;
   if (terms.nsources > 0) {
     source_planes = reinterpret_cast<int64_t*>(scratch);
@@ -2416,16 +2171,6 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const 
   static_for<2, kCudaMaxStepsPerPass + 1>([&](auto k_constant) {
     constexpr int K = decltype(k_constant)::value;
     if (steps != K) return;
-    if (points == 19) {
-      if constexpr (K <= kCudaMaxStepsPerPass19) {
-        fill_missing_ghosts(ctx, in, grid, kAllAxes, fill_ghosts<T>);
-        diffuse_steps_launch<19, K>(ctx, in.data, out, grid, weights, in.faces, health);
-      } else {
-        fail(OPSPLIT_ERROR_INTERNAL, "a 19-point pass of " + std::to_string(K) + " steps (max_steps_per_pass allows " +
-                                         std::to_string(kCudaMaxStepsPerPass19) + ")");
-      }
-      return;
-    }
     // (The 7-point pass reads no ghost: cell_read.)
     auto launch = [&](RemotePlanes<T> remote, TileRows rows, int first, int count) {
       if (count > 0)

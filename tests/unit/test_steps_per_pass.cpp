@@ -5,12 +5,11 @@
 // a call that fails (the same message, time and field: under stable steps of pure
 // diffusion finite values stay finite, so only a call's first step can fail, in its first
 // pass). Runs on the backend
-// OPSPLIT_BACKEND names (CUDA fuses up to 4 steps a pass on 3D fields at 7 points, 3 at
-// 19: 7 points in tiles of 64 x 48 or 32 x 48 cells less the steps' margins (Turing's and
+// OPSPLIT_BACKEND names (CUDA fuses up to 4 steps a pass on 3D fields at 7 points, none
+// at 19: in tiles of 64 x 48 or 32 x 48 cells less the steps' margins (Turing's and
 // Gray-Scott's two components together, up to 3 steps, in tiles of 64 x 36 or 32 x 36,
-// at 2 steps 48 rows), a block's share
-// of the planes cut across tiles; 19 points in tiles of 64 x 16 or 32 cells and chunks of
-// 128 planes: the 66 x 3 x 130 field crosses both; linear terms, Turing's and
+// at 2 steps 48 rows), a block's share of the planes cut across tiles: the 66 x 3 x 130
+// field crosses both; linear terms, Turing's and
 // Gray-Scott's reactions, a wind and sources fuse at 7 points on periodic faces, and
 // without a wind on no-flux ones; it takes one step a pass on 1D and 2D fields,
 // elsewhere with sources and with a per-cell wind: the same bits too). Each case runs as pure
@@ -194,8 +193,8 @@ std::vector<Case> cases() {
 // The steps a pass a call of at least 16 steps takes (docs/API.md): on the CPU k, at
 // most ny / threads with a team (a slab of at least k rows a thread: the team is the
 // test's 4 threads from 2^15 values up, below that one) and at most nz on a periodic z
-// axis; on CUDA, on a 3D field, pure diffusion without sources at most 4 at 7 points and 3
-// at 19; at 7 points also at most 4 with sources or a model without a per-cell wind (3
+// axis; on CUDA, on a 3D field at 7 points (19: one), pure diffusion without sources at
+// most 4; also at most 4 with sources or a model without a per-cell wind (3
 // for Turing's and Gray-Scott's) where the pass tests no face (periodic faces, or no-flux
 // ones without a wind); else 1. (So
 // that the comparison below compares fused passes where they should be.)
@@ -207,7 +206,7 @@ int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e)
     const bool seven = c.stencil == OPSPLIT_STENCIL_7POINT;
     const bool coupled = e.model == Model::turing || e.model == Model::gray_scott || e.model == Model::turing_wind ||
                          e.model == Model::turing_linear;  // (3 steps a pass at most)
-    const int most = seven && !coupled ? 4 : 3;
+    const int most = coupled ? 3 : 4;
     const bool plain = e.model == Model::diffusion && e.source_rate == 0.0;
     // (Every model but a per-cell wind's: LINEAR ones, and Turing's and Gray-Scott's two
     // components, which the pass steps together.)
@@ -215,7 +214,7 @@ int steps_taken(const test::Context& ctx, const Case& c, int k, const Extras& e)
     // (A model's or sources' pass only where it tests no face.)
     const bool wind = e.model == Model::wind || e.model == Model::turing_wind;
     const bool tests = c.faces != Faces::periodic && (c.faces != Faces::noflux || wind);
-    const bool fuses = plain || (seven && pass_model && !tests);
+    const bool fuses = seven && (plain || (pass_model && !tests));
     return three_d && fuses ? std::min(k, most) : 1;
   }
   const int threads = 2 * c.n[0] * c.n[1] * c.n[2] >= (int64_t(1) << 15) ? 4 : 1;
@@ -257,16 +256,19 @@ TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
     }
 }
 
-// A field of more rows than the CUDA 19-point pass's float64 tiles at 3 steps can cover
-// within a grid's 65535 blocks along y (10 rows a tile), and whose z faces are more than
-// 65535 rows long (the ghost fill strides over them): the backend fuses fewer steps, not
-// fails.
+// A field of more rows than a grid's 65535 blocks along y of 10 rows could cover, and
+// whose z faces are more than 65535 rows long (the ghost fill strides over them): the
+// call gives the single steps' bits (the CPU fuses it; CUDA takes one step a pass at 19
+// points, and fuses the 7-point pass, whose blocks go along x).
 TEST(StepsPerPass, AFieldOfManyRowsFusesWhatFits) {
   test::Context ctx;
-  const Case c{{2, 700000, 2}, Faces::noflux, OPSPLIT_STENCIL_19POINT, OPSPLIT_FLOAT64};
-  const Outcome single = run(ctx, c, 1, {8}), fused = run(ctx, c, 4, {8});
-  ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << fused.message;
-  EXPECT_TRUE(fused.bytes == single.bytes);
+  for (opsplit_stencil stencil : {OPSPLIT_STENCIL_19POINT, OPSPLIT_STENCIL_7POINT}) {
+    const Case c{{2, 700000, 2}, Faces::noflux, stencil, OPSPLIT_FLOAT64};
+    const Outcome single = run(ctx, c, 1, {8}), fused = run(ctx, c, 4, {8});
+    ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << fused.message;
+    EXPECT_TRUE(fused.bytes == single.bytes);
+    EXPECT_EQ(fused.taken, steps_taken(ctx, c, 4, Extras{}));
+  }
 }
 
 // A model's pass carries every component, so their y and z faces must be alike
