@@ -174,19 +174,22 @@ Outcome run(const test::Context& ctx, const Case& c, int k, const std::vector<in
   return out;
 }
 
-std::vector<Case> cases() {
+// 1D along each axis, 2D in each plane, 3D odd and small, nz = 2, and four of more than
+// 2^15 values (the CPU's slabs of rows, one a thread: 40 x 33 x 30 and 9 x 40 x 50 in
+// slabs of 8-20 rows whose grown rows reach both y faces, 128 x 128 x 2 periodic in z
+// over two planes; the CUDA pass's tiles and a block's share of the planes).
+constexpr int64_t kShapes[][3] = {{13, 1, 1}, {1, 11, 1},  {1, 1, 9},     {9, 7, 1},   {1, 9, 8},
+                                  {7, 1, 6},  {10, 9, 8},  {17, 5, 3},    {6, 6, 2},   {40, 33, 30},
+                                  {9, 40, 50}, {128, 128, 2}, {66, 3, 130}};
+constexpr int kShapeCount = static_cast<int>(sizeof kShapes / sizeof kShapes[0]);
+
+// Shape s's cases: every kind of faces, both stencils and precisions.
+std::vector<Case> cases(int s) {
+  const int64_t* n = kShapes[s];
   std::vector<Case> all;
-  // 1D along each axis, 2D in each plane, 3D odd and small, nz = 2, and four of more
-  // than 2^15 values (the CPU's slabs of rows, one a thread: 40 x 33 x 30 and 9 x 40 x 50
-  // in slabs of 8-20 rows whose grown rows reach both y faces, 128 x 128 x 2 periodic in
-  // z over two planes; the CUDA pass's tiles and z chunks).
-  const int64_t shapes[][3] = {{13, 1, 1},   {1, 11, 1},    {1, 1, 9},    {9, 7, 1},  {1, 9, 8},
-                               {7, 1, 6},    {10, 9, 8},    {17, 5, 3},   {6, 6, 2},  {40, 33, 30},
-                               {9, 40, 50},  {128, 128, 2}, {66, 3, 130}};
-  for (const auto& n : shapes)
-    for (Faces f : {Faces::noflux, Faces::dirichlet, Faces::periodic, Faces::mixed})
-      for (opsplit_stencil s : {OPSPLIT_STENCIL_7POINT, OPSPLIT_STENCIL_19POINT})
-        for (opsplit_precision p : {OPSPLIT_FLOAT64, OPSPLIT_FLOAT32}) all.push_back(Case{{n[0], n[1], n[2]}, f, s, p});
+  for (Faces f : {Faces::noflux, Faces::dirichlet, Faces::periodic, Faces::mixed})
+    for (opsplit_stencil st : {OPSPLIT_STENCIL_7POINT, OPSPLIT_STENCIL_19POINT})
+      for (opsplit_precision p : {OPSPLIT_FLOAT64, OPSPLIT_FLOAT32}) all.push_back(Case{{n[0], n[1], n[2]}, f, st, p});
   return all;
 }
 
@@ -237,39 +240,41 @@ TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
                            {0.5, Model::wind},
                            {0.0, Model::linear},
                            {0.5, Model::linear}};
-  for (const Case& c : cases())
-    for (const Extras& e : extras) {
-      const std::string what = describe(c) + describe(e);
-      // 9 = 2 passes of 4 and a step; then more calls, 21 = a pass of 16 and a shorter one
-      // of 5 (or 8 + 8 + 5: the scratch sized for the longest pass holds the shorter)
-      const std::vector<int64_t> calls = {9, 5, 21};
-      const Outcome single = run(ctx, c, 1, calls, e);
-      ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << what << ": " << single.message;
-      EXPECT_EQ(single.taken, 1);
-      for (int k : {2, 3, 4, 8, 16}) {
-        const Outcome fused = run(ctx, c, k, calls, e);
-        ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << what << ", k = " << k << ": " << fused.message;
-        EXPECT_TRUE(fused.bytes == single.bytes) << what << ", k = " << k;
-        EXPECT_EQ(fused.time, single.time);
-        EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, e)) << what << ", k = " << k;
+  for (int shape = 0; shape < kShapeCount; ++shape)
+    for (const Case& c : cases(shape))
+      for (const Extras& e : extras) {
+        const std::string what = describe(c) + describe(e);
+        // 9 = 2 passes of 4 and a step; then more calls, 21 = a pass of 16 and a shorter one
+        // of 5 (or 8 + 8 + 5: the scratch sized for the longest pass holds the shorter)
+        const std::vector<int64_t> calls = {9, 5, 21};
+        const Outcome single = run(ctx, c, 1, calls, e);
+        ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << what << ": " << single.message;
+        EXPECT_EQ(single.taken, 1);
+        for (int k : {2, 3, 4, 8, 16}) {
+          const Outcome fused = run(ctx, c, k, calls, e);
+          ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << what << ", k = " << k << ": " << fused.message;
+          EXPECT_TRUE(fused.bytes == single.bytes) << what << ", k = " << k;
+          EXPECT_EQ(fused.time, single.time);
+          EXPECT_EQ(fused.taken, steps_taken(ctx, c, k, e)) << what << ", k = " << k;
+        }
       }
-    }
 }
 
 // A field of more rows than a grid's 65535 blocks along y of 10 rows could cover, and
 // whose z faces are more than 65535 rows long (the ghost fill strides over them): the
 // call gives the single steps' bits (the CPU fuses it; CUDA takes one step a pass at 19
 // points, and fuses the 7-point pass, whose blocks go along x).
-TEST(StepsPerPass, AFieldOfManyRowsFusesWhatFits) {
+class ManyRows : public ::testing::TestWithParam<opsplit_stencil> {};  // (a stencil a run under the sanitizer)
+
+TEST_P(ManyRows, FuseWhatFits) {
   test::Context ctx;
-  for (opsplit_stencil stencil : {OPSPLIT_STENCIL_19POINT, OPSPLIT_STENCIL_7POINT}) {
-    const Case c{{2, 700000, 2}, Faces::noflux, stencil, OPSPLIT_FLOAT64};
-    const Outcome single = run(ctx, c, 1, {8}), fused = run(ctx, c, 4, {8});
-    ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << fused.message;
-    EXPECT_TRUE(fused.bytes == single.bytes);
-    EXPECT_EQ(fused.taken, steps_taken(ctx, c, 4, Extras{}));
-  }
+  const Case c{{2, 700000, 2}, Faces::noflux, GetParam(), OPSPLIT_FLOAT64};
+  const Outcome single = run(ctx, c, 1, {8}), fused = run(ctx, c, 4, {8});
+  ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << fused.message;
+  EXPECT_TRUE(fused.bytes == single.bytes);
+  EXPECT_EQ(fused.taken, steps_taken(ctx, c, 4, Extras{}));
 }
+INSTANTIATE_TEST_SUITE_P(StepsPerPass, ManyRows, ::testing::Values(OPSPLIT_STENCIL_19POINT, OPSPLIT_STENCIL_7POINT));
 
 // A model's pass carries every component, so their y and z faces must be alike
 // periodic or not: where they differ, a model's call takes one step a pass and pure
@@ -309,27 +314,31 @@ TEST(StepsPerPass, AModelWhoseComponentsDifferInPeriodicityTakesOneStepAPass) {
 // A per-cell velocity field (the flux form's Courant numbers at every cell) fuses on the
 // CPU, read at each cell's image; CUDA takes one step a pass. A subset of the shapes:
 // the scalar row loop is slow under the sanitizers.
-TEST(StepsPerPass, AVelocityFieldFusesWithTheBitsOfSingleSteps) {
+constexpr int64_t kWindShapes[][3] = {{13, 1, 1}, {9, 7, 1}, {10, 9, 8}, {17, 5, 3}, {40, 33, 30}};
+class VelocityField : public ::testing::TestWithParam<int> {};  // (a shape a run under the sanitizer)
+
+TEST_P(VelocityField, FusesWithTheBitsOfSingleSteps) {
   test::Context ctx;
   ASSERT_EQ(opsplit_context_set_num_threads(ctx, 4), OPSPLIT_SUCCESS);
   const Extras e{0.0, Model::wind_field, false, 0.05};
-  const int64_t shapes[][3] = {{13, 1, 1}, {9, 7, 1}, {10, 9, 8}, {17, 5, 3}, {40, 33, 30}};
-  for (const auto& n : shapes)
-    for (Faces f : {Faces::noflux, Faces::dirichlet, Faces::periodic, Faces::mixed})
-      for (opsplit_stencil st : {OPSPLIT_STENCIL_7POINT, OPSPLIT_STENCIL_19POINT})
-        for (opsplit_precision p : {OPSPLIT_FLOAT64, OPSPLIT_FLOAT32}) {
-          const Case c{{n[0], n[1], n[2]}, f, st, p};
-          const std::vector<int64_t> calls = {9, 5};
-          const Outcome single = run(ctx, c, 1, calls, e);
-          ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << describe(c) << ": " << single.message;
-          for (int k : {2, 4, 8}) {
-            const Outcome fused = run(ctx, c, k, calls, e);
-            ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << describe(c) << ", k = " << k << ": " << fused.message;
-            EXPECT_TRUE(fused.bytes == single.bytes) << describe(c) << describe(e) << ", k = " << k;
-            EXPECT_EQ(fused.taken, steps_taken(ctx, c, std::min<int>(k, 5), e)) << describe(c) << ", k = " << k;
-          }
+  const int64_t* n = kWindShapes[GetParam()];
+  for (Faces f : {Faces::noflux, Faces::dirichlet, Faces::periodic, Faces::mixed})
+    for (opsplit_stencil st : {OPSPLIT_STENCIL_7POINT, OPSPLIT_STENCIL_19POINT})
+      for (opsplit_precision p : {OPSPLIT_FLOAT64, OPSPLIT_FLOAT32}) {
+        const Case c{{n[0], n[1], n[2]}, f, st, p};
+        const std::vector<int64_t> calls = {9, 5};
+        const Outcome single = run(ctx, c, 1, calls, e);
+        ASSERT_EQ(single.status, OPSPLIT_SUCCESS) << describe(c) << ": " << single.message;
+        for (int k : {2, 4, 8}) {
+          const Outcome fused = run(ctx, c, k, calls, e);
+          ASSERT_EQ(fused.status, OPSPLIT_SUCCESS) << describe(c) << ", k = " << k << ": " << fused.message;
+          EXPECT_TRUE(fused.bytes == single.bytes) << describe(c) << describe(e) << ", k = " << k;
+          EXPECT_EQ(fused.taken, steps_taken(ctx, c, std::min<int>(k, 5), e)) << describe(c) << ", k = " << k;
         }
+      }
 }
+INSTANTIATE_TEST_SUITE_P(StepsPerPass, VelocityField,
+                         ::testing::Range(0, static_cast<int>(sizeof kWindShapes / sizeof kWindShapes[0])));
 
 TEST(StepsPerPass, TheStepsChangeTheField) {  // the comparison above compares something
   test::Context ctx;
