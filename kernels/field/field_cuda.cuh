@@ -2018,8 +2018,8 @@ int max_steps_per_pass(const Context&, const Grid& grid, const FaceCondition* fa
 }
 // The 7-point pass's scratch (its levels live in registers): the sources' index of planes
 // (source_planes_kernel), then on a distributed field what it reads beyond its remote
-// faces (RemotePlanes: the z sides', then the y sides'; 256 bytes on, and each a whole
-// number of rows: the whole-cells loads).
+// faces (RemotePlanes: the z sides' where a z face is remote, then the y sides' where a
+// y face is; 256 bytes on, and each a whole number of rows: the whole-cells loads).
 template <class T>
 int64_t source_index_values(const Grid& grid, const PassTerms<T>& terms) {
   if (terms.nsources == 0) return 0;
@@ -2032,11 +2032,21 @@ inline int64_t remote_planes_side_values(const Grid& grid, int steps) {
 inline int64_t remote_rows_side_values(const Grid& grid, int steps) {
   return grid.ncomp * grid.n[2] * steps * grid.stride[1];
 }
+// The values of a side's region in that scratch (0 where the axis has no remote face).
+struct RemoteScratch {
+  int64_t planes_side, rows_side;
+};
+inline RemoteScratch remote_scratch(const Grid& grid, const FaceCondition* faces_host, int steps) {
+  const bool remote_y = faces_host[2].type == kRemote || faces_host[3].type == kRemote;
+  const bool remote_z = faces_host[4].type == kRemote || faces_host[5].type == kRemote;
+  return {remote_z ? remote_planes_side_values(grid, steps) : 0, remote_y ? remote_rows_side_values(grid, steps) : 0};
+}
 template <class T>
-int64_t steps_scratch_values(const Context&, const Grid& grid, const PassTerms<T>& terms, int steps) {
+int64_t steps_scratch_values(const Context&, const Grid& grid, const FaceCondition* faces_host,
+                             const PassTerms<T>& terms, int steps) {
   if (terms.group == nullptr) return source_index_values(grid, terms);
-  return source_index_values(grid, terms) +
-         2 * (remote_planes_side_values(grid, steps) + remote_rows_side_values(grid, steps));
+  const RemoteScratch side = remote_scratch(grid, faces_host, steps);
+  return source_index_values(grid, terms) + 2 * (side.planes_side + side.rows_side);
 }
 // Where cell (c, d, y, x) of a run of planes lies in a layout: c comp + d plane + y row + x.
 struct PlanesLayout {
@@ -2083,9 +2093,9 @@ RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms
   const bool remote_z[2] = {faces_host[4].type == kRemote, faces_host[5].type == kRemote};
   const int64_t nx = grid.n[0], ny = grid.n[1], nz = grid.n[2], s1 = grid.stride[1];
   const int64_t plane_values = (ny + 2 * K) * s1;  // a z slab's plane (RemotePlanes)
-  T* const planes[2] = {scratch, scratch + remote_planes_side_values(grid, K)};
-  T* const rows[2] = {scratch + 2 * remote_planes_side_values(grid, K),
-                      scratch + 2 * remote_planes_side_values(grid, K) + remote_rows_side_values(grid, K)};
+  const RemoteScratch side = remote_scratch(grid, faces_host, K);
+  T* const planes[2] = {scratch, scratch + side.planes_side};
+  T* const rows[2] = {scratch + 2 * side.planes_side, scratch + 2 * side.planes_side + side.rows_side};
   const T* const first_cell = data + grid.index(0, 0, 0, 0);
   // The layouts: the grid's (from cell (0, 0, 0) on), a slot's (packed), the scratch's.
   const PlanesLayout in_grid{grid.comp_stride, grid.stride[2], s1}, rows_in_scratch{nz * K * s1, K * s1, s1},

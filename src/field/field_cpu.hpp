@@ -897,7 +897,8 @@ int max_steps_per_pass(const Context& ctx, const Grid& grid, const FaceCondition
 // Each slab's ring of three planes a level, for a call whose longest pass takes `steps`
 // steps, and on a distributed field the cells swapped (DeepHalo).
 template <class T>
-int64_t steps_scratch_values(const Context& ctx, const Grid& grid, const PassTerms<T>& terms, int steps) {
+int64_t steps_scratch_values(const Context& ctx, const Grid& grid, const FaceCondition*, const PassTerms<T>& terms,
+                             int steps) {
   const PassSlabs slabs(ctx, grid, terms);
   return slabs.scratch_at(grid, steps, slabs.threads) +
          (terms.group != nullptr ? DeepHalo<T>::values(grid, steps) : 0);

@@ -163,12 +163,11 @@ struct Launchers {
   // blocking: docs/research/temporal_blocking_plan.md), the same bits as that many
   // diffuse or update calls each followed by add_sources, on a field of one process
   // whose ghosts are one cell wide; `scratch` holds steps_scratch_values(ctx, grid,
-  // terms, s) values for some s >= steps. Health's step is the pass's first; a bad
-  // value is recorded under
-  // some step of the pass (the CPU: its own step and position; CUDA: the pass's first
-  // step, position 0), and the caller then runs the pass's steps again one at a time
-  // from `in` (which the pass leaves as it was), which name it. Returns the axes of the
-  // output's ghosts it wrote.
+  // in.faces_host, terms, s) values for some s >= steps. Health's step is the pass's
+  // first; a bad value is recorded under some step of the pass (the CPU: its own step
+  // and position; CUDA: the pass's first step, position 0), and the caller then runs the
+  // pass's steps again one at a time from `in` (which the pass leaves as it was), which
+  // name it. Returns the axes of the output's ghosts it wrote.
   unsigned (*steps_pass)(const Context&, Input<T>& in, T* out, T* scratch, const Grid&, int points,
                          const PassTerms<T>& terms, int steps, Health);
   // The most steps steps_pass fuses into a pass of `terms` over `grid` whose faces are
@@ -176,9 +175,10 @@ struct Launchers {
   // not fuse).
   int (*max_steps_per_pass)(const Context&, const Grid&, const FaceCondition* faces_host, int points,
                             const PassTerms<T>& terms);
-  // The scratch the passes of `terms` need, in values (0: none), each of at most `steps`
-  // steps.
-  int64_t (*steps_scratch_values)(const Context&, const Grid&, const PassTerms<T>& terms, int steps);
+  // The scratch the passes of `terms` over a grid whose faces are `faces_host` need, in
+  // values (0: none), each of at most `steps` steps.
+  int64_t (*steps_scratch_values)(const Context&, const Grid&, const FaceCondition* faces_host,
+                                  const PassTerms<T>& terms, int steps);
 };
 
 // The most steps a pass fuses (opsplit_rd_set_steps_per_pass).

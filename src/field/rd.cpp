@@ -619,7 +619,8 @@ void opsplit_rd_s::run_steps(opsplit::Field& field, double dt, int64_t nsteps, c
                                 velocity,          plan.linear_terms};
   const int fuse = static_cast<int>(std::min<int64_t>(fused_steps_per_pass(field, plan, run, pass_terms), nsteps));
   opsplit::Buffer pass_scratch;
-  const int64_t scratch_values = fuse > 1 ? run.steps_scratch_values(ctx, grid, pass_terms, fuse) : 0;
+  const int64_t scratch_values =
+      fuse > 1 ? run.steps_scratch_values(ctx, grid, plan.step_faces.data(), pass_terms, fuse) : 0;
   auto allocate = [&] {
     if (scratch_values > 0) pass_scratch = opsplit::Buffer(ctx, static_cast<size_t>(scratch_values) * sizeof(T));
   };
