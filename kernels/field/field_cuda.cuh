@@ -1975,15 +1975,16 @@ size_t remote_planes_bytes(const Grid& grid, const FaceCondition* faces_host, in
 }
 
 // At 7 points on 3D grids (the march's), on one process: pure diffusion up to
-// kCudaMaxStepsPerPass steps a pass; also a model without a per-cell wind (the caller fuses models without Cahn-Hilliard
-// terms only: opsplit_rd_s::fused_steps_per_pass; LINEAR ones, and TURING and GRAY_SCOTT
-// with their two components alone, read alike, up to kCudaMaxCoupledStepsPerPass:
-// cross_pass_steps_kind) and point sources, where the pass tests no face (every axis PERIODIC or, without a wind, NOFLUX on both faces:
-// the pass that tests faces holds more values than the registers do with them, and ran
-// slower than one step a pass, docs/PERFORMANCE.md note (q)); elsewhere one step a pass.
-// A distributed field: the 7-point pass, with the rows beyond its remote y faces swapped
-// in before it and the planes beyond its remote z faces while it makes the planes that
-// do not read them (swap_remote_planes, steps_pass; rd.cpp adds the depth's and the
+// kCudaMaxStepsPerPass steps a pass; also a model without a per-cell wind (the caller
+// fuses models without Cahn-Hilliard terms only: opsplit_rd_s::fused_steps_per_pass;
+// LINEAR ones, and TURING and GRAY_SCOTT with their two components alone, read alike, up
+// to kCudaMaxCoupledStepsPerPass: cross_pass_steps_kind) and point sources, where the pass
+// tests no face (every axis PERIODIC or, without a wind, NOFLUX on both faces: the pass
+// that tests faces holds more values than the registers do with them, and ran slower
+// than one step a pass, docs/PERFORMANCE.md note (q)); elsewhere one step a pass.
+// A distributed field: the 7-point pass, with the rows beyond its remote y faces and the
+// planes beyond its remote z faces swapped while it makes what does not read them
+// (swap_remote_planes, steps_pass; rd.cpp adds the depth's and the
 // sources' rule, remote_face_steps); K what the field's slabs carry; one step a pass
 // with a remote x face (a tile's columns beyond it: not built). At 19 points one step a
 // pass (above). The 7-point pass addresses a plane of storage in int (its planes all fit
@@ -2083,8 +2084,11 @@ void copy_planes(const Context& ctx, const T* from, PlanesLayout from_layout, T*
 // through the z neighbour), [component][depth][row][cell]. during_y() and during_z(rows)
 // enqueue work on the stream while the y rows and the z planes travel (which must not
 // touch them or read beyond the faces whose cells are travelling; `rows`: the y swap's
-// RemotePlanes, ready); during_z runs after the y swap where no z face is remote.
-// Collective: every process of the pass swaps, after a failed pass too.
+// RemotePlanes, ready). during_y runs only where no z face is remote: the z pack follows
+// the y unpack on the stream, so the z swap's send would wait for work enqueued under
+// the y swap (its mark), and a failure of it would skip the z swap the neighbours wait
+// in. during_z runs after the y swap where no z face is remote. Collective: every
+// process of the pass swaps, after a failed pass too.
 template <class T, class DuringY, class DuringZ>
 RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms, const T* data, const Grid& grid,
                                    const FaceCondition* faces_host, int K, T* scratch, DuringY during_y,
@@ -2095,7 +2099,8 @@ RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms
   const int64_t plane_values = (ny + 2 * K) * s1;  // a z slab's plane (RemotePlanes)
   const RemoteScratch side = remote_scratch(grid, faces_host, K);
   T* const planes[2] = {scratch, scratch + side.planes_side};
-  T* const rows[2] = {scratch + 2 * side.planes_side, scratch + 2 * side.planes_side + side.rows_side};
+  T* const rows[2] = {side.rows_side > 0 ? scratch + 2 * side.planes_side : nullptr,
+                      side.rows_side > 0 ? scratch + 2 * side.planes_side + side.rows_side : nullptr};
   const T* const first_cell = data + grid.index(0, 0, 0, 0);
   // The layouts: the grid's (from cell (0, 0, 0) on), a slot's (packed), the scratch's.
   const PlanesLayout in_grid{grid.comp_stride, grid.stride[2], s1}, rows_in_scratch{nz * K * s1, K * s1, s1},
@@ -2115,7 +2120,9 @@ RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms
         [&](int side, void* slot) {  // theirs, beyond our face
           copy_planes(ctx, static_cast<const T*>(slot), in_slot, rows[side] + row_lead, rows_in_scratch, grid, K, nz);
         },
-        during_y);
+        [&] {
+          if (!remote_z[0] && !remote_z[1]) during_y();
+        });
   }
   const RemotePlanes<T> swapped_rows{nullptr, nullptr, remote_y[0] ? rows[0] : nullptr,
                                      remote_y[1] ? rows[1] : nullptr, plane_values};
@@ -2191,24 +2198,25 @@ unsigned steps_pass(const Context& ctx, Input<T>& in, T* out, T* scratch, const 
     if (terms.group == nullptr) return launch({nullptr, nullptr, nullptr, nullptr, 0}, TileRows::kAll, 0, nz);
     // A distributed field's planes more than K from a remote z face read none of the
     // neighbours' planes, and its tile rows that read no row beyond a remote y face none
-    // of their rows: made while those travel (OPSPLIT_HALO_OVERLAP=0: after). Under the
-    // y swap the inner tile rows of the inner planes (no remote cell read: the one-process
-    // kernel), under the z swap the other tile rows of the inner planes, then the K
-    // planes next to each remote z face.
+    // of their rows: made while those travel (OPSPLIT_HALO_OVERLAP=0: after). Where no z
+    // face is remote, the inner tile rows under the y swap (no remote cell read: the
+    // one-process kernel), then the tile rows at the y faces; else every tile row of the
+    // inner planes under the z swap (the y swap first, whole: swap_remote_planes), then
+    // the K planes next to each remote z face.
     const bool remote_y = in.faces_host[2].type == kRemote || in.faces_host[3].type == kRemote;
     const int low = in.faces_host[4].type == kRemote ? K : 0, high = in.faces_host[5].type == kRemote ? K : 0;
     const bool overlap = halo_overlap_allowed() && nz > low + high;
     const int inner = nz - low - high;
     const RemotePlanes<T> remote = swap_remote_planes(
         ctx, terms, in.data, grid, in.faces_host, K, scratch + source_index_values(grid, terms),
-        [&] {
-          if (overlap) launch({nullptr, nullptr, nullptr, nullptr, 0}, TileRows::kInside, low, inner);
+        [&] {  // (no z face remote)
+          if (overlap) launch({nullptr, nullptr, nullptr, nullptr, 0}, TileRows::kInside, 0, nz);
         },
         [&](RemotePlanes<T> rows) {
           if (!overlap) return;
-          if (!remote_y) return launch(rows, TileRows::kAll, low, inner);
-          launch(rows, TileRows::kAtLow, low, inner);
-          launch(rows, TileRows::kAtHigh, low, inner);
+          if (!remote_y || low > 0 || high > 0) return launch(rows, TileRows::kAll, low, inner);
+          launch(rows, TileRows::kAtLow, 0, nz);
+          launch(rows, TileRows::kAtHigh, 0, nz);
         });
     if (!overlap) return launch(remote, TileRows::kAll, 0, nz);
     launch(remote, TileRows::kAll, 0, low);

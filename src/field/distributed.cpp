@@ -47,7 +47,7 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
   // there): its slabs hold as many as a message carries (2^31 - 1 bytes), where the
   // device has the memory (else a face slab as before, and the pass fuses what that
   // holds: max_steps_per_pass).
-  auto remote_planes_values = [&](const bool* remote) -> int64_t {
+  auto deep_slab_values = [&](const bool* remote) -> int64_t {
     const bool remote_y = remote[2] || remote[3], remote_z = remote[4] || remote[5];
     if (!context().is_cuda() || remote[0] || remote[1] || !(remote_y || remote_z) ||
         !(grid.active(0) && grid.active(1) && grid.active(2)))
@@ -91,7 +91,7 @@ void opsplit_field_s::attach(const opsplit_group& g, const opsplit_decomposition
                                      "a face of " + num(static_cast<long long>(bytes)) +
                                          " bytes is more than one message of 2^31 - 1 bytes can carry");
                      made->slab_values =
-                         slabs_for(remote_planes_values(made->remote), made->slab_values, made->exchange);
+                         slabs_for(deep_slab_values(made->remote), made->slab_values, made->exchange);
                      if (!g.exchange) fail_argument("the group has no exchange (a field needs one)");
                    }),
                    call);

@@ -260,10 +260,11 @@ TEST(StepsPerPass, FusedStepsGiveTheBitsOfSingleSteps) {
       }
 }
 
-// A field of more rows than a grid's 65535 blocks along y of 10 rows could cover, and
-// whose z faces are more than 65535 rows long (the ghost fill strides over them): the
-// call gives the single steps' bits (the CPU fuses it; CUDA takes one step a pass at 19
-// points, and fuses the 7-point pass, whose blocks go along x).
+// A field of 700 000 rows (more than a grid's 65535 blocks along y could cover at 10 rows
+// a block), whose z faces are more than 65535 rows long (the ghost fill strides over
+// them): the call gives the single steps' bits (the CPU fuses it; CUDA takes one step a
+// pass at 19 points, and fuses the 7-point pass, whose launch is one-dimensional over
+// its tiles and planes).
 class ManyRows : public ::testing::TestWithParam<opsplit_stencil> {};  // (a stencil a run under the sanitizer)
 
 TEST_P(ManyRows, FuseWhatFits) {
