@@ -2140,10 +2140,12 @@ RemotePlanes<T> swap_remote_planes(const Context& ctx, const PassTerms<T>& terms
       [&](int side, void* slot) {  // ours, the neighbour's: from plane 0 or nz - K, the rows beyond y too
         const int64_t z = side == 0 ? 0 : nz - K;
         T* const to = static_cast<T*>(slot);
-        copy_planes(ctx, rows[0] + row_lead + z * K * s1, rows_in_scratch, to, in_slot, grid, below, K);
+        // (The rows beyond a y face only where it is remote: elsewhere `rows` is NULL.)
+        if (below > 0) copy_planes(ctx, rows[0] + row_lead + z * K * s1, rows_in_scratch, to, in_slot, grid, below, K);
         copy_planes(ctx, first_cell + z * grid.stride[2], in_grid, to + below * nx, in_slot, grid, ny, K);
-        copy_planes(ctx, rows[1] + row_lead + z * K * s1, rows_in_scratch, to + (below + ny) * nx, in_slot, grid,
-                    above, K);
+        if (above > 0)
+          copy_planes(ctx, rows[1] + row_lead + z * K * s1, rows_in_scratch, to + (below + ny) * nx, in_slot, grid,
+                      above, K);
       },
       [&](int side, void* slot) {  // theirs, beyond our face: row y at row y + K of a plane
         copy_planes(ctx, static_cast<const T*>(slot), in_slot, planes[side] + (K - below) * s1 + row_lead,
